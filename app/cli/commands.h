@@ -1,0 +1,47 @@
+#pragma once
+// folio-cli subcommands. Each subcommand lives in its own file (cmd_<name>.cpp) and registers
+// itself on the root CLI11 app; main.cpp calls every register function below.
+//
+// Contract for a subcommand:
+//  - results go to stdout as JSON (or the format asked for), progress and messages to stderr;
+//  - failures throw folio::cli::CliError (or any std::exception) with a message that names the
+//    file and the problem: main.cpp prints "folio-cli: <message>" and exits with its code.
+
+#include <stdexcept>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace folio::cli {
+
+// Exit codes scripts can rely on.
+enum ExitCode : int {
+    ExitOk = 0,        // success
+    ExitFailure = 1,   // bad input or a failed operation (message on stderr)
+    ExitUsage = 2,     // wrong arguments (CLI11 prints the usage)
+    ExitCancelled = 3, // interrupted (SIGINT) before finishing
+};
+
+class CliError : public std::runtime_error
+{
+public:
+    explicit CliError(const std::string &message, int code = ExitFailure)
+        : std::runtime_error(message), m_code(code) {}
+    int code() const { return m_code; }
+
+private:
+    int m_code;
+};
+
+// Progress on stderr ("label: 12/50" lines, or a percentage), silent when --quiet.
+void reportProgress(const std::string &label, long done, long total);
+bool quiet();
+void setQuiet(bool q);
+
+// Register functions, one per subcommand file.
+void registerInfoCommand(CLI::App &app);      // cmd_info.cpp: versions of linked libraries
+void registerDocCommand(CLI::App &app);       // cmd_doc.cpp: validate / pretty-print Document JSON
+
+} // namespace folio::cli

@@ -1,0 +1,69 @@
+// folio-cli: the headless face of Folio. Every subcommand works without a display.
+#include "app/cli/commands.h"
+
+#include <CLI/CLI.hpp>
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+namespace folio::cli {
+
+static bool s_quiet = false;
+bool quiet() { return s_quiet; }
+void setQuiet(bool q) { s_quiet = q; }
+
+void reportProgress(const std::string &label, long done, long total)
+{
+    if (s_quiet)
+        return;
+    if (total > 0)
+        std::fprintf(stderr, "%s: %ld/%ld (%ld%%)\n", label.c_str(), done, total, done * 100 / total);
+    else
+        std::fprintf(stderr, "%s: %ld\n", label.c_str(), done);
+    std::fflush(stderr);
+}
+
+} // namespace folio::cli
+
+int main(int argc, char **argv)
+{
+    QCoreApplication qapp(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("folio-cli"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Folio"));
+
+    CLI::App app{"folio-cli: structure-aware document extraction, headless.\n"
+                 "Results go to stdout (JSON), progress and errors to stderr.\n"
+                 "Exit codes: 0 ok, 1 failure (bad input), 2 usage, 3 cancelled."};
+    app.require_subcommand(1);
+    bool quietFlag = false;
+    app.add_flag("-q,--quiet", quietFlag, "No progress output on stderr");
+    for (int i = 1; i < argc; ++i) // applied before any subcommand callback runs
+        if (std::string(argv[i]) == "-q" || std::string(argv[i]) == "--quiet")
+            folio::cli::setQuiet(true);
+    app.set_version_flag("--version", std::string(FOLIO_VERSION));
+
+    folio::cli::registerInfoCommand(app);
+    folio::cli::registerDocCommand(app);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp &e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp &e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion &e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError &e) {
+        app.exit(e);
+        return folio::cli::ExitUsage;
+    } catch (const folio::cli::CliError &e) {
+        std::cerr << "folio-cli: " << e.what() << std::endl;
+        return e.code();
+    } catch (const std::exception &e) {
+        std::cerr << "folio-cli: " << e.what() << std::endl;
+        return folio::cli::ExitFailure;
+    }
+    return folio::cli::ExitOk;
+}
