@@ -1,0 +1,93 @@
+// folio-cli as a script sees it: help without a display, JSON on stdout, exit codes, messages.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+    struct Run
+    {
+        int code = -1;
+        QByteArray out, err;
+    };
+
+    static Run run(const QStringList &args)
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(FOLIO_CLI_PATH), args);
+        p.waitForFinished(120000);
+        return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+
+private Q_SLOTS:
+    void helpWorksWithoutDisplay()
+    {
+        const Run r = run({QStringLiteral("--help")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("Subcommands:"));
+    }
+
+    void everySubcommandHasHelp()
+    {
+        const Run top = run({QStringLiteral("--help")});
+        const QList<QByteArray> lines = top.out.split('\n');
+        bool inSubcommands = false;
+        QStringList subs;
+        for (const QByteArray &line : lines) {
+            if (line.startsWith("Subcommands:")) { inSubcommands = true; continue; }
+            if (inSubcommands && line.startsWith("  ")) {
+                const QByteArray name = line.trimmed().split(' ').first();
+                if (!name.isEmpty()) subs << QString::fromUtf8(name);
+            }
+        }
+        QVERIFY2(subs.size() >= 2, top.out.constData());
+        for (const QString &sub : subs) {
+            const Run r = run({sub, QStringLiteral("--help")});
+            QVERIFY2(r.code == 0, qPrintable(sub + QStringLiteral(": ") + QString::fromUtf8(r.err)));
+            QVERIFY2(r.out.contains("Usage:") || r.out.contains("usage"), qPrintable(sub));
+        }
+    }
+
+    void usageErrorsExitTwo()
+    {
+        QCOMPARE(run({}).code, 2);
+        QCOMPARE(run({QStringLiteral("no-such-command")}).code, 2);
+    }
+
+    void infoPrintsJson()
+    {
+        const Run r = run({QStringLiteral("info")});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(o.value(QStringLiteral("tesseract")).toString().startsWith(QLatin1Char('5')));
+        QVERIFY(!o.value(QStringLiteral("libtorch")).toString().isEmpty());
+    }
+
+    void badDocumentFileNamesFileAndProblem()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("broken.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"format\":\"folio.document\",\"version\":1,\"pages\":[],\"nodes\":[{\"id\":1}],\"words\":[]}");
+        f.close();
+        const Run r = run({QStringLiteral("doc"), path});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(path.toUtf8()) && r.err.contains("nodes[0]"), r.err.constData());
+        const Run missing = run({QStringLiteral("doc"), dir.filePath(QStringLiteral("nope.json"))});
+        QCOMPARE(missing.code, 1);
+        QVERIFY(missing.err.contains("no such file"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
