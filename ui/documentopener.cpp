@@ -1,7 +1,5 @@
 #include "ui/documentopener.h"
 
-#include "document/documentjson.h"
-
 #include <QFileInfo>
 #include <QMap>
 #include <QMetaObject>
@@ -138,21 +136,13 @@ void DocumentOpener::finish()
         Q_EMIT opened(m_path, result.document, result.annotations);
 }
 
-static LoadedDocument loadFolioJson(const QString &path, const std::function<void(double)> &, const std::atomic_bool &)
-{
-    LoadedDocument out;
-    readDocumentJsonFile(path, &out.document, &out.annotations, &out.error);
-    return out;
-}
-
 void registerBuiltinLoaders()
 {
     static bool done = false;
     if (done)
         return;
     done = true;
-    DocumentOpener::registerLoader({QStringLiteral("json")}, QStringLiteral("Folio documents"), loadFolioJson);
-    // Engine loaders (HTML, OCR) register themselves from ui/engineloaders.cpp.
+    // JSON, HTML and scan loaders live in ui/engineloaders.cpp.
     extern void registerEngineLoaders();
     registerEngineLoaders();
 }
