@@ -1,0 +1,141 @@
+#pragma once
+// Project: one `.folio` file holding a set of documents, their annotations and review status.
+//
+// Usage:
+//   QString error;
+//   auto project = folio::Project::create("/data/forms.folio", &error);   // or Project::open(...)
+//   if (!project) { show(error); return; }
+//   qint64 id = project->addDocument(doc, annotations, &error);            // -1 on failure
+//   for (const folio::ProjectDocument &d : project->documents()) ...       // cheap: no JSON parsed
+//   project->loadDocument(id, &doc, &annotations, &error);
+//   project->saveAnnotations(id, edited, &error);   // one transaction, durable when it returns
+//   project->setStatus(id, folio::DocumentStatus::Done, &error);
+//
+// Storage: SQLite through Qt SQL (WAL, synchronous=FULL), a schema_version table and ordered
+// migrations (projectschema.cpp); all engine-specific SQL sits in the dialect
+// (projectdialect.h) so the same schema can run on PostgreSQL. The Document and the Annotations
+// of a document are stored as their JSON form (documentjson.h); every entity/link/field is also
+// indexed as a row (source, checkpoint, confidence, state) for queries and counts.
+//
+// Failure: every call returns false / -1 / an empty value and fills *error with a message that
+// starts with the project path; the project is left as it was (each write is one transaction).
+// Creating refuses an existing file and writes to a temporary file renamed into place, so a
+// half-created project never exists. Opening refuses corrupt or foreign files and newer schema
+// versions without writing to them.
+//
+// Threading: a Project is used from the thread that created it (a Qt SQL connection rule). Not a
+// QObject; move-only through std::unique_ptr.
+
+#include "document/annotations.h"
+#include "document/document.h"
+
+#include <QDateTime>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace folio {
+
+class ProjectDialect;
+
+enum class DocumentStatus { ToDo, InProgress, Done };
+QString documentStatusName(DocumentStatus status);             // "todo" | "in-progress" | "done"
+DocumentStatus documentStatusFromName(const QString &name, bool *ok = nullptr);
+
+// One row of the document list (no Document JSON is parsed to produce it).
+struct ProjectDocument
+{
+    qint64 id = -1;
+    qint64 position = 0;        // user order
+    QString name;               // display name (file name by default)
+    QString sourcePath;
+    SourceKind kind = SourceKind::Unknown;
+    DocumentStatus status = DocumentStatus::ToDo;
+    double uncertainty = -1;    // model uncertainty for active learning; -1 = not scored
+    int entityCount = 0;        // accepted entities
+    int suggestionCount = 0;    // model suggestions still to review
+    int annotationRevision = 0; // bumps on every saveAnnotations
+    QDateTime modified;
+};
+
+enum class DocumentOrder {
+    Position,    // the user's order
+    Uncertainty, // most uncertain first (unscored last), then position
+};
+
+// A document to add in bulk.
+struct NewProjectDocument
+{
+    Document document;
+    Annotations annotations;
+    QString name; // empty: the source file name
+};
+
+class Project
+{
+public:
+    enum class Mode { ReadWrite, ReadOnly };
+
+    static int currentSchemaVersion();
+
+    // Creates a new project file. Fails when `path` exists or its folder is not writable.
+    static std::unique_ptr<Project> create(const QString &path, QString *error);
+    // Opens an existing project, migrating an older schema (read-write only).
+    static std::unique_ptr<Project> open(const QString &path, QString *error, Mode mode = Mode::ReadWrite);
+
+    ~Project();
+    Project(const Project &) = delete;
+    Project &operator=(const Project &) = delete;
+
+    QString path() const;
+    bool isReadOnly() const;
+    int schemaVersion() const;
+
+    // ---- documents ----
+    qint64 addDocument(const Document &document, const Annotations &annotations, QString *error,
+                       const QString &name = QString());
+    // All in one transaction; returns false (and adds nothing) on any failure.
+    bool addDocuments(const std::vector<NewProjectDocument> &documents, std::vector<qint64> *ids, QString *error);
+    bool removeDocument(qint64 id, QString *error);
+
+    std::vector<ProjectDocument> documents(DocumentOrder order = DocumentOrder::Position,
+                                           QString *error = nullptr) const;
+    bool documentInfo(qint64 id, ProjectDocument *info, QString *error) const;
+    int documentCount() const;
+    // Looks a document up by its source path; -1 when absent.
+    qint64 findDocument(const QString &sourcePath) const;
+
+    bool loadDocument(qint64 id, Document *document, Annotations *annotations, QString *error) const;
+    bool loadAnnotations(qint64 id, Annotations *annotations, QString *error) const;
+
+    // One transaction; the annotations are durable when this returns true.
+    bool saveAnnotations(qint64 id, const Annotations &annotations, QString *error);
+    // Replaces the Document (e.g. after the user corrected a word's text).
+    bool saveDocument(qint64 id, const Document &document, QString *error);
+    bool setStatus(qint64 id, DocumentStatus status, QString *error);
+    bool setUncertainty(qint64 id, double uncertainty, QString *error); // < 0 clears it
+    bool setName(qint64 id, const QString &name, QString *error);
+
+    // ---- project settings ----
+    QStringList labels() const;                                   // the label set, in palette order
+    bool setLabels(const QStringList &labels, QString *error);
+    QString setting(const QString &key, const QString &fallback = QString()) const;
+    bool setSetting(const QString &key, const QString &value, QString *error);
+
+    // ---- test hooks ----
+    // Caps the database size so that writes fail as on a full disk.
+    bool limitSizeForTesting(int pages);
+    // Creates a project at an older schema version (to test migrations).
+    static std::unique_ptr<Project> createAtVersionForTesting(const QString &path, int version, QString *error);
+
+private:
+    struct Private;
+    explicit Project(std::unique_ptr<Private> d);
+    static std::unique_ptr<Project> createAt(const QString &path, int version, bool openCurrent, QString *error);
+    static std::unique_ptr<Project> openWithoutMigrating(const QString &path, QString *error);
+    std::unique_ptr<Private> d;
+};
+
+} // namespace folio

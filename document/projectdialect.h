@@ -1,0 +1,71 @@
+#pragma once
+// ProjectDialect: every piece of SQL that is specific to one database engine.
+//
+// The project store (project.h) speaks portable SQL (plain CREATE TABLE / INSERT / UPDATE /
+// SELECT, ON CONFLICT upserts and RETURNING, which SQLite >= 3.35 and PostgreSQL share). What
+// differs between engines lives behind this interface: the Qt SQL driver name, the connection
+// options, the pragmas that make a file durable (WAL, synchronous, foreign keys), column types,
+// how to recognise a foreign database, and how errors map to "disk full" / "read only".
+//
+// SQLite is the only implementation today (projectdialectsqlite.cpp); a PostgreSQL dialect adds a
+// second file and a case in createProjectDialect(), nothing else.
+
+#include <QSqlError>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+class QSqlDatabase;
+
+namespace folio {
+
+class ProjectDialect
+{
+public:
+    virtual ~ProjectDialect() = default;
+
+    virtual QString name() const = 0;        // "sqlite"
+    virtual QString driverName() const = 0;  // Qt SQL driver, e.g. "QSQLITE"
+
+    // Checks, before any connection is opened, that `location` can hold a project (the file looks
+    // like this engine's database, or does not exist yet). Returns an empty string when fine,
+    // otherwise a message naming the problem. Never modifies anything.
+    virtual QString precheckExisting(const QString &location) const = 0;
+
+    // Connection options (QSqlDatabase::setConnectOptions) for read-write or read-only use.
+    virtual QString connectOptions(bool readOnly) const = 0;
+
+    // Statements run once after connecting, before anything is read. Must not write to the
+    // database (so a foreign or newer file stays untouched until it has been validated).
+    virtual QStringList sessionStatements(bool readOnly) const = 0;
+    // Statements that switch an already-validated project to its durable mode (WAL, ...). Run
+    // after validation; may write the file header.
+    virtual QStringList durabilityStatements() const = 0;
+
+    // Marks a fresh database as a Folio project / reads that mark back (SQLite: application_id).
+    virtual QStringList stampStatements() const = 0;
+    // Returns true when the database carries this engine's Folio mark, or no mark and no tables
+    // (an empty database being created). `*empty` tells which.
+    virtual bool isFolioDatabase(QSqlDatabase &db, bool *empty, QString *error) const = 0;
+
+    // Column types.
+    virtual QString autoIdColumn() const = 0; // "INTEGER PRIMARY KEY AUTOINCREMENT" / "BIGSERIAL PRIMARY KEY"
+    virtual QString blobType() const = 0;     // "BLOB" / "BYTEA"
+    virtual QString realType() const = 0;     // "REAL" / "DOUBLE PRECISION"
+
+    // Cheap consistency check run when a project is opened; empty string when sound.
+    virtual QString integrityCheck(QSqlDatabase &db) const = 0;
+
+    // A human message for a failed statement: recognises disk full, read-only, locked and corrupt.
+    virtual QString describeError(const QSqlError &error) const = 0;
+
+    // Test hook: cap the database size (in pages) so "disk full" can be simulated. Returns false
+    // when the engine cannot do it.
+    virtual bool limitSizeForTesting(QSqlDatabase &db, int pages) const = 0;
+};
+
+// "sqlite" (the default). Returns nullptr for an unknown name.
+std::unique_ptr<ProjectDialect> createProjectDialect(const QString &name = QStringLiteral("sqlite"));
+
+} // namespace folio

@@ -1,0 +1,308 @@
+// The project store: create/open, documents, annotations, status, migrations and bad input.
+#include "document/documentjson.h"
+#include "document/project.h"
+#include "projecttestdata.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonDocument>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace folio;
+
+static QByteArray fileHash(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+}
+
+static QByteArray annotationsText(const Annotations &a)
+{
+    return QJsonDocument(annotationsToJsonObject(a)).toJson(QJsonDocument::Compact);
+}
+
+// Runs SQL on a raw connection (to build foreign, old or newer files).
+static bool rawExec(const QString &path, const QStringList &statements)
+{
+    bool ok = true;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+        db.setDatabaseName(path);
+        ok = db.open();
+        for (const QString &s : statements) {
+            QSqlQuery q(db);
+            if (!q.exec(s)) {
+                qWarning() << s << q.lastError().text();
+                ok = false;
+            }
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+    return ok;
+}
+
+class TestProject : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void createAddReopen()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.folio"));
+        QString error;
+        Document doc = test::makeDocument(QStringLiteral("/scans/a.png"), 40);
+        Annotations ann = test::makeAnnotations(doc, 6);
+        qint64 id = -1;
+        {
+            auto p = Project::create(path, &error);
+            QVERIFY2(p, qPrintable(error));
+            QCOMPARE(p->schemaVersion(), Project::currentSchemaVersion());
+            id = p->addDocument(doc, ann, &error);
+            QVERIFY2(id > 0, qPrintable(error));
+            QVERIFY(p->setLabels({QStringLiteral("QUESTION"), QStringLiteral("ANSWER")}, &error));
+            QVERIFY(p->setStatus(id, DocumentStatus::InProgress, &error));
+        }
+        QVERIFY(!QFile::exists(path + QStringLiteral(".creating-") + QString::number(QCoreApplication::applicationPid())));
+        auto p = Project::open(path, &error);
+        QVERIFY2(p, qPrintable(error));
+        QCOMPARE(p->documentCount(), 1);
+        QCOMPARE(p->labels(), QStringList({QStringLiteral("QUESTION"), QStringLiteral("ANSWER")}));
+        Document d2;
+        Annotations a2;
+        QVERIFY2(p->loadDocument(id, &d2, &a2, &error), qPrintable(error));
+        QCOMPARE(documentToJson(d2), documentToJson(doc));
+        QCOMPARE(annotationsText(a2), annotationsText(ann));
+        ProjectDocument info;
+        QVERIFY(p->documentInfo(id, &info, &error));
+        QCOMPARE(info.status, DocumentStatus::InProgress);
+        QCOMPARE(info.name, QStringLiteral("a.png"));
+        QCOMPARE(info.entityCount, 5);     // 6 entities, the last a suggestion
+        QCOMPARE(info.suggestionCount, 1);
+        QCOMPARE(info.annotationRevision, 1);
+        QCOMPARE(p->findDocument(QStringLiteral("/scans/a.png")), id);
+        QCOMPARE(p->findDocument(QStringLiteral("/nope")), qint64(-1));
+    }
+
+    void saveAnnotationsBumpsRevision()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto p = Project::create(dir.filePath(QStringLiteral("p.folio")), &error);
+        QVERIFY(p);
+        Document doc = test::makeDocument(QStringLiteral("a"), 20);
+        const qint64 id = p->addDocument(doc, {}, &error);
+        for (int i = 1; i <= 5; ++i)
+            QVERIFY2(p->saveAnnotations(id, test::makeAnnotations(doc, i), &error), qPrintable(error));
+        ProjectDocument info;
+        QVERIFY(p->documentInfo(id, &info, &error));
+        QCOMPARE(info.annotationRevision, 6);
+        Annotations a;
+        QVERIFY(p->loadAnnotations(id, &a, &error));
+        QCOMPARE(int(a.entities.size()), 5);
+        QVERIFY(!p->saveAnnotations(9999, {}, &error));
+        QVERIFY2(error.contains(QStringLiteral("no document with id 9999")), qPrintable(error));
+    }
+
+    void ordering()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto p = Project::create(dir.filePath(QStringLiteral("p.folio")), &error);
+        std::vector<NewProjectDocument> docs(4);
+        for (int i = 0; i < 4; ++i)
+            docs[i].document = test::makeDocument(QStringLiteral("d%1").arg(i), 4);
+        std::vector<qint64> ids;
+        QVERIFY2(p->addDocuments(docs, &ids, &error), qPrintable(error));
+        QCOMPARE(int(ids.size()), 4);
+        QVERIFY(p->setUncertainty(ids[1], 0.2, &error));
+        QVERIFY(p->setUncertainty(ids[3], 0.9, &error));
+        auto byPos = p->documents();
+        QCOMPARE(byPos[0].id, ids[0]);
+        QCOMPARE(byPos[3].id, ids[3]);
+        auto byUnc = p->documents(DocumentOrder::Uncertainty);
+        QCOMPARE(byUnc[0].id, ids[3]);
+        QCOMPARE(byUnc[1].id, ids[1]);
+        QCOMPARE(byUnc[2].id, ids[0]); // unscored last, in position order
+        QCOMPARE(byUnc[2].uncertainty, -1.0);
+        QVERIFY(p->removeDocument(ids[0], &error));
+        QCOMPARE(p->documentCount(), 3);
+        QVERIFY(!p->removeDocument(ids[0], &error));
+    }
+
+    void createRefusesExistingFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("x.folio"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("keep me");
+        f.close();
+        QString error;
+        QVERIFY(!Project::create(path, &error));
+        QVERIFY2(error.contains(QStringLiteral("already exists")), qPrintable(error));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("keep me"));
+    }
+
+    void readOnlyLocation()
+    {
+        QString error;
+        // /proc refuses new files even for root, like a read-only mount.
+        QVERIFY(!Project::create(QStringLiteral("/proc/folio-test.folio"), &error));
+        QVERIFY2(error.startsWith(QStringLiteral("/proc/folio-test.folio: cannot create")), qPrintable(error));
+        QVERIFY(!Project::create(QStringLiteral("/no/such/dir/p.folio"), &error));
+        QVERIFY2(error.contains(QStringLiteral("does not exist")), qPrintable(error));
+    }
+
+    void readOnlyMode()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.folio"));
+        QString error;
+        Document doc = test::makeDocument(QStringLiteral("a"), 10);
+        qint64 id;
+        {
+            auto p = Project::create(path, &error);
+            id = p->addDocument(doc, test::makeAnnotations(doc, 2), &error);
+        }
+        auto p = Project::open(path, &error, Project::Mode::ReadOnly);
+        QVERIFY2(p, qPrintable(error));
+        QVERIFY(p->isReadOnly());
+        QVERIFY(!p->saveAnnotations(id, {}, &error));
+        QVERIFY2(error.contains(QStringLiteral("read-only")), qPrintable(error));
+        Annotations a;
+        QVERIFY(p->loadAnnotations(id, &a, &error));
+        QCOMPARE(int(a.entities.size()), 2);
+    }
+
+    void corruptFiles_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("text") << QByteArray("this is not a database\n") << QStringLiteral("not an SQLite database");
+        QTest::newRow("empty") << QByteArray() << QStringLiteral("empty file");
+        QByteArray damaged("SQLite format 3\0", 16);
+        damaged += QByteArray(4096, '\x7f');
+        QTest::newRow("damaged sqlite") << damaged << QStringLiteral("corrupt");
+    }
+    void corruptFiles()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bad.folio"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+        f.close();
+        QString error;
+        QVERIFY(!Project::open(path, &error));
+        QVERIFY2(error.startsWith(path), qPrintable(error));
+        QVERIFY2(error.contains(expected, Qt::CaseInsensitive), qPrintable(error));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), content);
+    }
+
+    void foreignSqlite()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("history.sqlite"));
+        QVERIFY(rawExec(path, {QStringLiteral("CREATE TABLE visits (url TEXT)"),
+                               QStringLiteral("INSERT INTO visits VALUES ('x')")}));
+        const QByteArray before = fileHash(path);
+        QString error;
+        QVERIFY(!Project::open(path, &error));
+        QVERIFY2(error.contains(QStringLiteral("another application")), qPrintable(error));
+        QCOMPARE(fileHash(path), before);
+        QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));
+    }
+
+    void newerSchemaRefused()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.folio"));
+        QString error;
+        QVERIFY(Project::create(path, &error));
+        QVERIFY(rawExec(path, {QStringLiteral("INSERT INTO schema_version VALUES (99, 'future', 'x')")}));
+        const QByteArray before = fileHash(path);
+        QVERIFY(!Project::open(path, &error));
+        QVERIFY2(error.contains(QStringLiteral("schema version 99 is newer")), qPrintable(error));
+        QCOMPARE(fileHash(path), before);
+    }
+
+    void migrationFromVersion1()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("old.folio"));
+        QString error;
+        {
+            auto p = Project::createAtVersionForTesting(path, 1, &error);
+            QVERIFY2(p, qPrintable(error));
+            QCOMPARE(p->schemaVersion(), 1);
+        }
+        Document doc = test::makeDocument(QStringLiteral("old"), 12);
+        const Annotations ann = test::makeAnnotations(doc, 4);
+        QVERIFY(rawExec(path, {QStringLiteral("INSERT INTO documents (id, position, name, source_path, kind, status, "
+                                              "document_json, modified) VALUES (7, 1, 'old', 'old', 'image', 'done', '%1', 'x')")
+                                   .arg(QString::fromUtf8(documentToJson(doc, nullptr, false)).replace(QLatin1Char('\''), QStringLiteral("''"))),
+                               QStringLiteral("INSERT INTO annotations VALUES (7, 3, '%1', 'x')")
+                                   .arg(QString::fromUtf8(annotationsText(ann)))}));
+        {
+            auto ro = Project::open(path, &error, Project::Mode::ReadOnly);
+            QVERIFY(!ro);
+            QVERIFY2(error.contains(QStringLiteral("needs an upgrade")), qPrintable(error));
+        }
+        auto p = Project::open(path, &error);
+        QVERIFY2(p, qPrintable(error));
+        QCOMPARE(p->schemaVersion(), 2);
+        ProjectDocument info;
+        QVERIFY2(p->documentInfo(7, &info, &error), qPrintable(error));
+        QCOMPARE(info.status, DocumentStatus::Done);
+        QCOMPARE(info.entityCount, 3);
+        QCOMPARE(info.suggestionCount, 1);
+        QCOMPARE(info.annotationRevision, 3);
+    }
+
+    void diskFull()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.folio"));
+        QString error;
+        auto p = Project::create(path, &error);
+        Document doc = test::makeDocument(QStringLiteral("a"), 40);
+        const Annotations small = test::makeAnnotations(doc, 3);
+        const qint64 id = p->addDocument(doc, small, &error);
+        QVERIFY(p->limitSizeForTesting(1)); // no room to grow beyond the current pages
+        Annotations big;
+        for (int i = 0; i < 5000; ++i) {
+            Entity e;
+            e.id = QStringLiteral("e%1").arg(i);
+            e.label = QStringLiteral("LABEL_%1_%2").arg(i).arg(QString(40, QLatin1Char('x')));
+            e.wordIds = {QStringLiteral("w1")};
+            big.entities.push_back(e);
+        }
+        QVERIFY(!p->saveAnnotations(id, big, &error));
+        QVERIFY2(error.startsWith(path) && error.contains(QStringLiteral("disk full")), qPrintable(error));
+        Annotations back;
+        QVERIFY2(p->loadAnnotations(id, &back, &error), qPrintable(error));
+        QCOMPARE(annotationsText(back), annotationsText(small));
+        QVERIFY(p->addDocument(test::makeDocument(QStringLiteral("b"), 2000), {}, &error) < 0);
+        QCOMPARE(p->documentCount(), 1);
+        p.reset();
+        auto again = Project::open(path, &error);
+        QVERIFY2(again, qPrintable(error));
+        QVERIFY(again->loadAnnotations(id, &back, &error));
+        QCOMPARE(annotationsText(back), annotationsText(small));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProject)
+#include "tst_project.moc"
