@@ -1,0 +1,291 @@
+// HTML → Document: structure, ids, whitespace, words, charset, sections, and bad input.
+#include "document/htmlcharset.h"
+#include "document/htmlinput.h"
+#include "document/htmlloader.h"
+#include "document/htmlsections.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <zlib.h>
+
+using namespace folio;
+
+class TestHtmlLoader : public QObject
+{
+    Q_OBJECT
+
+private:
+    static QStringList texts(const Document &doc)
+    {
+        QStringList out;
+        for (int i : textNodeSequence(doc))
+            out << doc.nodes[size_t(i)].text;
+        return out;
+    }
+    static int findById(const Document &doc, const QString &id) { return nodeIndexById(doc).value(id, -1); }
+
+private Q_SLOTS:
+    void elementsTextAndXPaths()
+    {
+        const QByteArray html = "<!DOCTYPE html><html><head><title> My  page </title>"
+                                "<style>p{color:red}</style><script>var x = '<p>no</p>';</script></head>"
+                                "<body><div id=a class='x y'><p>One <b>two</b> three</p><p>Four</p></div>"
+                                "<!-- a comment --><div>Five</div></body></html>";
+        const HtmlLoadResult r = loadHtmlBytes(html, QStringLiteral("mem.html"));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        const Document &doc = r.document;
+        QCOMPARE(doc.kind, SourceKind::Html);
+        QCOMPARE(doc.title, QStringLiteral("My page"));
+        QCOMPARE(doc.nodes[0].kind, NodeKind::Root);
+        QCOMPARE(texts(doc), (QStringList{"My page", "One", "two", "three", "Four", "Five"}));
+        const int div = findById(doc, QStringLiteral("/html/body/div[1]"));
+        QVERIFY(div > 0);
+        QCOMPARE(doc.nodes[size_t(div)].tag, QStringLiteral("div"));
+        QCOMPARE(doc.nodes[size_t(div)].attributes.size(), 2);
+        QCOMPARE(doc.nodes[size_t(div)].attributes[1], (QPair<QString, QString>{"class", "x y"}));
+        QVERIFY(findById(doc, QStringLiteral("/html/body/div[1]/p[2]/text()")) > 0);
+        QVERIFY(findById(doc, QStringLiteral("/html/body/div[1]/p[1]/text()[2]")) > 0); // " three"
+        QVERIFY(findById(doc, QStringLiteral("/html/head/script")) > 0);                  // element kept
+        // script/style text is not content
+        for (const Node &n : doc.nodes)
+            QVERIFY(!n.text.contains(QLatin1String("var x")));
+        // pre-order: every parent before its children, children ordered
+        for (int i = 1; i < int(doc.nodes.size()); ++i)
+            QVERIFY(doc.nodes[size_t(i)].parent < i);
+    }
+
+    void whitespaceAndWords()
+    {
+        QCOMPARE(normaliseHtmlWhitespace(QStringLiteral(" \t a \n\r\f b  ")), QStringLiteral("a b"));
+        QCOMPARE(normaliseHtmlWhitespace(QStringLiteral("a\u00a0b")), QStringLiteral("a\u00a0b")); // NBSP is content
+        const HtmlLoadResult r = loadHtmlBytes("<p>\n  Price:&nbsp;12.99   EUR\n</p>", QString());
+        QVERIFY(r.ok);
+        const Document &doc = r.document;
+        QCOMPARE(doc.nodes[size_t(textNodeSequence(doc)[0])].text, QStringLiteral("Price:\u00a012.99 EUR"));
+        QCOMPARE(doc.words.size(), size_t(3)); // NBSP separates words, but stays in the node text
+        QCOMPARE(doc.words[0].text, QStringLiteral("Price:"));
+        QCOMPARE(doc.words[1].text, QStringLiteral("12.99"));
+        QCOMPARE(doc.words[2].text, QStringLiteral("EUR"));
+    }
+
+    void wordIds()
+    {
+        const HtmlLoadResult r = loadHtmlBytes("<p>\n  Price:&nbsp;12.99   EUR\n</p>", QString());
+        QVERIFY(r.ok);
+        const Document &doc = r.document;
+        QCOMPARE(doc.words.size(), size_t(3));
+        QCOMPARE(doc.words[0].id, QStringLiteral("/html/body/p/text()#0"));
+        QCOMPARE(doc.words[1].id, QStringLiteral("/html/body/p/text()#7"));
+        QCOMPARE(doc.words[2].id, QStringLiteral("/html/body/p/text()#13"));
+        for (const Word &w : doc.words)
+            QCOMPARE(doc.nodes[size_t(w.node)].kind, NodeKind::Text);
+        // Stable: loading twice gives the same ids.
+        const HtmlLoadResult again = loadHtmlBytes("<p>\n  Price:&nbsp;12.99   EUR\n</p>", QString());
+        QCOMPARE(again.document.words[2].id, doc.words[2].id);
+    }
+
+    void charsetMeta()
+    {
+        // "café" in Latin-1, declared in a meta tag
+        QByteArray html = "<html><head><meta charset=\"iso-8859-1\"></head><body><p>caf\xe9</p></body></html>";
+        HtmlLoadResult r = loadHtmlBytes(html, QString());
+        QVERIFY(r.ok);
+        QCOMPARE(r.encodingSource, QStringLiteral("meta"));
+        QCOMPARE(texts(r.document), QStringList{QStringLiteral("caf\u00e9")});
+        html = "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1251\"><p>\xcf\xf0\xe8</p>";
+        r = loadHtmlBytes(html, QString());
+        QCOMPARE(r.encodingSource, QStringLiteral("meta"));
+        QCOMPARE(texts(r.document), QStringList{QStringLiteral("\u041f\u0440\u0438")});
+    }
+
+    void charsetBom()
+    {
+        const QString text = QStringLiteral("<p>\u00fcber \u6f22\u5b57</p>");
+        QByteArray utf16 = "\xff\xfe";
+        utf16.append(reinterpret_cast<const char *>(text.utf16()), text.size() * 2);
+        HtmlLoadResult r = loadHtmlBytes(utf16, QString());
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.encodingSource, QStringLiteral("bom"));
+        QCOMPARE(texts(r.document), QStringList{QStringLiteral("\u00fcber \u6f22\u5b57")});
+        r = loadHtmlBytes("\xef\xbb\xbf<p>\xc3\xbc</p>", QString());
+        QCOMPARE(r.encodingSource, QStringLiteral("bom"));
+        QCOMPARE(texts(r.document), QStringList{QStringLiteral("\u00fc")});
+    }
+
+    void charsetFallbackAndUnknown()
+    {
+        // No declaration, not UTF-8 → windows-1252 with a note
+        HtmlLoadResult r = loadHtmlBytes("<p>\x93quoted\x94 caf\xe9</p>", QStringLiteral("x.html"));
+        QVERIFY(r.ok);
+        QCOMPARE(r.encodingSource, QStringLiteral("fallback"));
+        QVERIFY(!r.warnings.isEmpty());
+        QCOMPARE(texts(r.document), QStringList{QStringLiteral("\u201cquoted\u201d caf\u00e9")});
+        // Unknown declared encoding → degrade to UTF-8 with a note that names it
+        r = loadHtmlBytes("<meta charset=\"x-klingon-42\"><p>ok \xc3\xa9</p>", QStringLiteral("k.html"));
+        QVERIFY(r.ok);
+        QCOMPARE(r.encodingSource, QStringLiteral("utf8"));
+        QVERIFY(r.warnings.join(QLatin1Char(' ')).contains(QLatin1String("x-klingon-42")));
+        QCOMPARE(texts(r.document), QStringList{QStringLiteral("ok \u00e9")});
+        QVERIFY(!isKnownCharset("x-klingon-42"));
+        QVERIFY(isKnownCharset("windows-1252"));
+    }
+
+    void sections()
+    {
+        const QByteArray html = "<body><h1>Title</h1><p>intro words</p>"
+                                "<h2>A</h2><p>a text</p><h3>A.1</h3><p>deep</p>"
+                                "<h2>B</h2><section><h4>S</h4><p>in section</p><h5>S.1</h5><p>x</p></section>"
+                                "<p>after</p></body>";
+        const HtmlLoadResult r = loadHtmlBytes(html, QString());
+        QVERIFY(r.ok);
+        const auto &s = r.document.sections;
+        QCOMPARE(s.size(), size_t(6));
+        QCOMPARE(s[0].title, QStringLiteral("Title"));
+        QCOMPARE(s[0].level, 1);
+        QCOMPARE(s[0].parent, -1);
+        QCOMPARE(s[1].title, QStringLiteral("A"));
+        QCOMPARE(s[1].parent, 0);
+        QCOMPARE(s[1].level, 2);
+        QCOMPARE(s[2].title, QStringLiteral("A.1"));
+        QCOMPARE(s[2].parent, 1);
+        QCOMPARE(s[3].title, QStringLiteral("B"));
+        QCOMPARE(s[3].parent, 0);
+        QCOMPARE(s[4].title, QStringLiteral("S")); // <section> titled by its first heading
+        QCOMPARE(s[4].parent, 3);
+        QCOMPARE(s[5].title, QStringLiteral("S.1"));
+        QCOMPARE(s[5].parent, 4);
+        // Words owned directly: "Title intro words" by section 0
+        QCOMPARE(s[0].firstWord, 0);
+        QCOMPARE(s[0].endWord, 3);
+        QCOMPARE(s[1].firstWord, 3);
+        QCOMPARE(s[1].endWord, 6); // "A a text"
+        QCOMPARE(headingRank(QStringLiteral("h3")), 3);
+        QCOMPARE(headingRank(QStringLiteral("hr")), 0);
+    }
+
+    void malformedMarkup()
+    {
+        const QByteArray html = "<html><body><div><p>unclosed <b>bold <i>both</b> after</p></span></div>"
+                                "<table><tr><td>cell<td>cell2</table><p>x</html></body><<<>>> &bogus; &amp;";
+        const HtmlLoadResult r = loadHtmlBytes(html, QString());
+        QVERIFY2(r.ok, qPrintable(r.error));
+        const QStringList t = texts(r.document);
+        QVERIFY(t.contains(QStringLiteral("cell2")));
+        QVERIFY(t.join(QLatin1Char(' ')).contains(QLatin1String("unclosed")));
+    }
+
+    void binaryJunk()
+    {
+        QByteArray junk(200000, Qt::Uninitialized);
+        auto *gen = QRandomGenerator::global();
+        for (char &c : junk)
+            c = char(gen->bounded(256));
+        const HtmlLoadResult r = loadHtmlBytes(junk, QStringLiteral("junk.bin"));
+        QVERIFY(!r.ok);
+        QVERIFY(r.error.startsWith(QLatin1String("junk.bin: ")));
+        QVERIFY(r.error.contains(QLatin1String("binary")));
+        // A few stray control bytes in real HTML are tolerated.
+        const HtmlLoadResult ok = loadHtmlBytes(QByteArray("<p>a\x01" "b</p>") + QByteArray(1000, ' '), QString());
+        QVERIFY(ok.ok);
+    }
+
+    void deepNesting()
+    {
+        const int depth = 100000;
+        QByteArray html;
+        html.reserve(depth * 11 + 100);
+        for (int i = 0; i < depth; ++i)
+            html += "<div>";
+        html += "deep text";
+        for (int i = 0; i < depth; ++i)
+            html += "</div>";
+        html += "<p>tail</p>";
+        QElapsedTimer t;
+        t.start();
+        const HtmlLoadResult r = loadHtmlBytes(html, QStringLiteral("deep.html"));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(texts(r.document), (QStringList{"deep text", "tail"}));
+        QVERIFY(r.warnings.join(QLatin1Char(' ')).contains(QLatin1String("flattened")));
+        QVERIFY(r.document.nodes.size() < 1000);
+        qInfo("100000-deep page: %lld ms", t.elapsed());
+    }
+
+    void hugeTextNode()
+    {
+        // 100 MB in one text node: truncated with a warning, words from what is kept.
+        QByteArray html = "<p>";
+        html += QByteArray(100 * 1024 * 1024, 'a');
+        html += "</p><p>after</p>";
+        const HtmlLoadResult r = loadHtmlBytes(html, QStringLiteral("huge.html"));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        const QStringList t = texts(r.document);
+        QCOMPARE(t.size(), 2);
+        QCOMPARE(t[0].size(), HtmlLoadOptions().maxTextChars);
+        QCOMPARE(t[1], QStringLiteral("after"));
+        QVERIFY(r.warnings.join(QLatin1Char(' ')).contains(QLatin1String("truncated")));
+    }
+
+    void sizeLimitsAndMissingFiles()
+    {
+        HtmlLoadOptions small;
+        small.maxFileBytes = 1000;
+        HtmlLoadResult r = loadHtmlBytes(QByteArray(5000, 'x'), QStringLiteral("big.html"), small);
+        QVERIFY(!r.ok);
+        QVERIFY(r.error.startsWith(QLatin1String("big.html: ")));
+        QVERIFY(r.error.contains(QLatin1String("limit")));
+        HtmlLoadOptions fewNodes;
+        fewNodes.maxNodes = 10;
+        r = loadHtmlBytes(QByteArray("<ul>") + QByteArray("<li>x</li>").repeated(50) + "</ul>", QStringLiteral("n.html"), fewNodes);
+        QVERIFY(!r.ok);
+        QVERIFY(r.error.contains(QLatin1String("nodes")));
+        r = loadHtmlFile(QStringLiteral("/nonexistent/page.html"));
+        QVERIFY(!r.ok);
+        QVERIFY(r.error.startsWith(QLatin1String("/nonexistent/page.html: ")));
+        r = loadHtmlBytes(QByteArray(), QStringLiteral("empty.html"));
+        QVERIFY(r.ok);
+        QVERIFY(r.document.words.empty());
+    }
+
+    void gzipFiles()
+    {
+        QTemporaryDir dir;
+        const QByteArray html = "<html><body><p>zipped words</p></body></html>";
+        // Write a gzip file with zlib's gz* API.
+        const QString path = dir.filePath(QStringLiteral("p.html.gz"));
+        gzFile gz = gzopen(QFile::encodeName(path).constData(), "wb");
+        QVERIFY(gz);
+        gzwrite(gz, html.constData(), unsigned(html.size()));
+        gzclose(gz);
+        HtmlLoadResult r = loadHtmlFile(path);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(texts(r.document), QStringList{QStringLiteral("zipped words")});
+        // Corrupt gzip → message naming the file
+        QFile f(dir.filePath(QStringLiteral("bad.html.gz")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("\x1f\x8b\x08\x00garbage-garbage-garbage");
+        f.close();
+        r = loadHtmlFile(f.fileName());
+        QVERIFY(!r.ok);
+        QVERIFY(r.error.contains(QLatin1String("gzip")));
+        // Gzip bomb: inflated size over the limit
+        QByteArray zeros(4 << 20, ' ');
+        QByteArray out;
+        QString err;
+        const QString bombPath = dir.filePath(QStringLiteral("bomb.html.gz"));
+        gz = gzopen(QFile::encodeName(bombPath).constData(), "wb9");
+        gzwrite(gz, zeros.constData(), unsigned(zeros.size()));
+        gzclose(gz);
+        HtmlLoadOptions o;
+        o.maxFileBytes = 1 << 20;
+        r = loadHtmlFile(bombPath, o);
+        QVERIFY(!r.ok);
+        QVERIFY(r.error.contains(QLatin1String("limit")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHtmlLoader)
+#include "tst_htmlloader.moc"
