@@ -43,5 +43,6 @@ void setQuiet(bool q);
 // Register functions, one per subcommand file.
 void registerInfoCommand(CLI::App &app);      // cmd_info.cpp: versions of linked libraries
 void registerDocCommand(CLI::App &app);       // cmd_doc.cpp: validate / pretty-print Document JSON
+void registerRunCommand(CLI::App &app);       // cmd_run.cpp: run a checkpoint on prepared tensors
 
 } // namespace folio::cli
