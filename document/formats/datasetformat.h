@@ -1,0 +1,95 @@
+#pragma once
+// Dataset formats: the small interface every import/export format implements.
+//
+// Usage:
+//   auto format = folio::createDatasetFormat("hfjsonl");           // nullptr for an unknown name
+//   QString error;
+//   std::vector<folio::DatasetItem> items = ...;                   // Document + Annotations each
+//   if (!format->exportItems(items, "/out/dir", options, &error)) show(error);
+//   std::vector<folio::DatasetItem> back;
+//   if (!format->importFile("/out/dir/data.jsonl", &back, &error)) show(error);
+//
+// One file pair per format in document/formats/: hfjsonl (HF `datasets` token classification
+// JSONL), conll (BIO per word or per sub-token), labelstudio (tasks with predictions out,
+// annotations in), qs (question-summary hierarchies: JSON tree + linearised string), swde (field
+// values, SWDE ground-truth layout). FUNSD lives in document/funsd.h (its own owner).
+//
+// Import validates strictly: a missing field or a wrong type fails with a message that names the
+// file and the JSON path (or line) of the problem, e.g. "data.jsonl:3: $.bboxes[2]: expected an
+// array of 4 integers". Nothing is half-imported: either all items come back or none.
+// Export writes each file atomically (QSaveFile): an interrupted export leaves no torn file.
+
+#include "document/annotations.h"
+#include "document/document.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace folio {
+
+struct DatasetItem
+{
+    QString name;            // stable id in the dataset (file stem, task id, page id)
+    Document document;
+    Annotations annotations;
+};
+
+// Splits one word into sub-tokens (e.g. a WordPiece/BPE tokenizer from inference/). Must return
+// at least one piece for a non-empty word.
+using SubTokenizer = std::function<QStringList(const QString &word)>;
+
+struct DatasetExportOptions
+{
+    QStringList labels;          // label set (entity labels); empty: collected from the items
+    bool includeSuggestions = false; // also export model suggestions not yet accepted (as labels)
+    SubTokenizer tokenizer;      // CoNLL: one line per sub-token when set
+    QString baseName;            // output file stem; empty: the format's default ("data")
+    QString vertical = QStringLiteral("folio"); // SWDE: vertical and site of the file names
+    QString site = QStringLiteral("project");
+};
+
+class DatasetFormat
+{
+public:
+    virtual ~DatasetFormat() = default;
+    virtual QString name() const = 0;        // "hfjsonl", "conll", "labelstudio", "qs", "swde"
+    virtual QString description() const = 0; // one line for --help
+    virtual bool canImport() const { return true; }
+
+    // Writes the dataset into `outDir` (created when missing). `written` receives the paths.
+    virtual bool exportItems(const std::vector<DatasetItem> &items, const QString &outDir,
+                             const DatasetExportOptions &options, QStringList *written, QString *error) const = 0;
+    // Reads one file of this format.
+    virtual bool importFile(const QString &path, std::vector<DatasetItem> *items, QString *error) const = 0;
+};
+
+std::unique_ptr<DatasetFormat> createDatasetFormat(const QString &name);
+QStringList datasetFormatNames();
+
+// ---- helpers shared by the formats (formats/datasetformat.cpp) ----
+namespace formats {
+
+// The entities that go into a dataset: accepted ones (and suggestions when asked), never rejected.
+std::vector<const Entity *> exportedEntities(const Annotations &a, bool includeSuggestions);
+// Labels used by the items, sorted, when `given` is empty; otherwise `given`.
+QStringList collectLabels(const std::vector<DatasetItem> &items, const QStringList &given, bool includeSuggestions);
+// BIO tag per word of the document ("O", "B-X", "I-X").
+QStringList wordBioTags(const Document &doc, const Annotations &a, bool includeSuggestions);
+// Entities from a BIO tag sequence over word ids (B starts, I continues the same label, a stray
+// I starts a new entity). Ids "e0", "e1", ...; source user.
+std::vector<Entity> entitiesFromBio(const QStringList &wordIds, const QStringList &tags);
+// A one-page document with the given words (box in pixels == 0-1000 box on a 1000x1000 page when
+// no page size is known). Ids "w0".. unless given.
+Document documentFromWords(const QString &source, const QStringList &texts, const std::vector<NormBox> &boxes,
+                           const QSizeF &pageSize = QSizeF(1000, 1000), const QString &imagePath = QString());
+// Writes bytes atomically; message names the file on failure.
+bool writeFileAtomically(const QString &path, const QByteArray &bytes, QString *error);
+bool readWholeFile(const QString &path, QByteArray *bytes, QString *error, qint64 maxBytes = qint64(1) << 30);
+bool ensureDir(const QString &dir, QString *error);
+
+} // namespace formats
+} // namespace folio
