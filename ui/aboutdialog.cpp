@@ -8,7 +8,7 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
-#include <libxml/xmlversion.h>
+#include <libxml/parser.h>
 
 namespace folio {
 
