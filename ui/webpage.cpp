@@ -1,0 +1,176 @@
+#include "ui/webpage.h"
+
+#include "document/htmlinput.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QMutexLocker>
+#include <QTemporaryDir>
+#include <QWebEngineProfile>
+#include <QWebEngineSettings>
+#include <QWebEngineUrlRequestInfo>
+
+namespace folio {
+
+// ---- interceptor -----------------------------------------------------------
+
+OfflineUrlInterceptor::OfflineUrlInterceptor(QObject *parent)
+    : QWebEngineUrlRequestInterceptor(parent)
+{
+}
+
+void OfflineUrlInterceptor::setAllowedRoot(const QString &folder)
+{
+    QMutexLocker lock(&m_mutex);
+    m_root = folder.isEmpty() ? QString() : QDir(folder).canonicalPath();
+}
+
+bool OfflineUrlInterceptor::isAllowed(const QUrl &url) const
+{
+    const QString scheme = url.scheme().toLower();
+    if (scheme == QLatin1String("data") || scheme == QLatin1String("qrc") || scheme == QLatin1String("blob")
+        || scheme == QLatin1String("about") || scheme == QLatin1String("cid"))
+        return true;
+    if (scheme != QLatin1String("file"))
+        return false;
+    if (!url.host().isEmpty())
+        return false; // file://server/share is a network request
+    QString root;
+    {
+        QMutexLocker lock(&m_mutex);
+        root = m_root;
+    }
+    if (root.isEmpty())
+        return false;
+    const QString path = QDir::cleanPath(url.toLocalFile());
+    return path == root || path.startsWith(root + QLatin1Char('/'));
+}
+
+void OfflineUrlInterceptor::interceptRequest(QWebEngineUrlRequestInfo &info)
+{
+    const bool allowed = isAllowed(info.requestUrl());
+    if (!allowed)
+        info.block(true);
+    QMutexLocker lock(&m_mutex);
+    if (m_log.size() < 100000)
+        m_log.append({info.requestUrl(), allowed, int(info.resourceType())});
+}
+
+QList<WebRequestRecord> OfflineUrlInterceptor::log() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_log;
+}
+
+void OfflineUrlInterceptor::clearLog()
+{
+    QMutexLocker lock(&m_mutex);
+    m_log.clear();
+}
+
+// ---- page ------------------------------------------------------------------
+
+// One off-the-record profile for every untrusted page: nothing is written to disk.
+static QWebEngineProfile *offlineProfile()
+{
+    static QWebEngineProfile *profile = [] {
+        auto *p = new QWebEngineProfile(QCoreApplication::instance()); // no storage name: off the record
+        p->setHttpCacheType(QWebEngineProfile::MemoryHttpCache);
+        p->setPersistentCookiesPolicy(QWebEngineProfile::NoPersistentCookies);
+        p->setSpellCheckEnabled(false);
+        QWebEngineSettings *s = p->settings();
+        s->setAttribute(QWebEngineSettings::JavascriptEnabled, false);
+        s->setAttribute(QWebEngineSettings::DnsPrefetchEnabled, false);
+        s->setAttribute(QWebEngineSettings::LocalContentCanAccessRemoteUrls, false);
+        s->setAttribute(QWebEngineSettings::PluginsEnabled, false);
+        s->setAttribute(QWebEngineSettings::AutoLoadIconsForPage, false);
+        s->setAttribute(QWebEngineSettings::JavascriptCanOpenWindows, false);
+        s->setAttribute(QWebEngineSettings::PdfViewerEnabled, false);
+        return p;
+    }();
+    return profile;
+}
+
+WebPage::WebPage(QObject *parent)
+    : QWebEnginePage(offlineProfile(), parent)
+    , m_interceptor(new OfflineUrlInterceptor(this))
+{
+    setUrlRequestInterceptor(m_interceptor);
+    settings()->setAttribute(QWebEngineSettings::JavascriptEnabled, false);
+    settings()->setAttribute(QWebEngineSettings::LocalContentCanAccessRemoteUrls, false);
+    settings()->setAttribute(QWebEngineSettings::LocalContentCanAccessFileUrls, true);
+}
+
+WebPage::~WebPage() = default;
+
+void WebPage::setJavaScriptEnabled(bool enabled)
+{
+    settings()->setAttribute(QWebEngineSettings::JavascriptEnabled, enabled);
+}
+
+bool WebPage::javaScriptEnabled() const
+{
+    return settings()->testAttribute(QWebEngineSettings::JavascriptEnabled);
+}
+
+bool WebPage::loadLocalFile(const QString &path, QString *error)
+{
+    const QFileInfo info(path);
+    if (!info.isFile()) {
+        if (error)
+            *error = QStringLiteral("%1: no such file").arg(path);
+        return false;
+    }
+    QString local = info.absoluteFilePath();
+    m_inflated.reset();
+    if (path.endsWith(QLatin1String(".gz"), Qt::CaseInsensitive)) {
+        // Chromium does not read gzip files: show an inflated copy (relative links then miss).
+        QByteArray bytes;
+        QString why;
+        if (!readHtmlSource(path, qint64(256) << 20, &bytes, &why)) {
+            if (error)
+                *error = why;
+            return false;
+        }
+        m_inflated = std::make_unique<QTemporaryDir>();
+        QString name = info.fileName();
+        name.chop(3);
+        if (!name.contains(QLatin1Char('.')))
+            name += QLatin1String(".html");
+        local = m_inflated->filePath(name);
+        QFile out(local);
+        if (!m_inflated->isValid() || !out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size()) {
+            if (error)
+                *error = QStringLiteral("%1: cannot write an inflated copy to %2").arg(path, local);
+            return false;
+        }
+    }
+    m_path = path;
+    m_url = QUrl::fromLocalFile(local);
+    m_interceptor->setAllowedRoot(QFileInfo(local).absolutePath());
+    load(m_url);
+    return true;
+}
+
+bool WebPage::acceptNavigationRequest(const QUrl &url, NavigationType type, bool isMainFrame)
+{
+    // Only our own load (and reloads of it) may navigate the main frame; subframes may load
+    // local/data content (the interceptor still has the last word).
+    if (isMainFrame)
+        return url.adjusted(QUrl::RemoveFragment) == m_url && type != NavigationTypeFormSubmitted;
+    return m_interceptor->isAllowed(url);
+}
+
+QWebEnginePage *WebPage::createWindow(WebWindowType)
+{
+    return nullptr; // no pop-ups
+}
+
+void WebPage::javaScriptConsoleMessage(JavaScriptConsoleMessageLevel, const QString &, int, const QString &)
+{
+    // Untrusted pages' console output is dropped (it would flood stderr).
+}
+
+} // namespace folio

@@ -1,0 +1,90 @@
+#pragma once
+// WebPage: a QWebEnginePage for untrusted, saved web pages, shown offline.
+//
+//   auto *page = new folio::WebPage(parent);          // scripts off, network off
+//   page->setJavaScriptEnabled(userSaidYes);          // per document, before loadLocalFile()
+//   page->loadLocalFile("/data/page.html");           // .html/.htm/.mhtml (.gz inflated to a temp copy)
+//   connect(page, &QWebEnginePage::loadFinished, ...);
+//   page->requestLog();                               // every request the page tried, and the verdict
+//
+// Safety:
+//  - OfflineUrlInterceptor blocks every request whose scheme is not file:, data:, qrc:, blob: or
+//    about:, and file: requests outside the page's own folder; each request is logged.
+//  - Navigation away from the loaded page (link clicks, form posts, redirects, window.open) is refused.
+//  - Page JavaScript (main world) is off unless setJavaScriptEnabled(true); Folio's own scripts run
+//    in QWebEngineScript::ApplicationWorld and are not affected.
+//  - The profile is off-the-record (nothing written to disk), no DNS prefetch, no remote access
+//    from local content, no plugins.
+// GUI thread only.
+
+#include <QMutex>
+#include <QStringList>
+#include <QUrl>
+#include <QWebEnginePage>
+#include <QWebEngineUrlRequestInterceptor>
+
+#include <memory>
+
+class QTemporaryDir;
+
+namespace folio {
+
+struct WebRequestRecord
+{
+    QUrl url;
+    bool allowed = false;
+    int resourceType = 0; // QWebEngineUrlRequestInfo::ResourceType
+};
+
+class OfflineUrlInterceptor : public QWebEngineUrlRequestInterceptor
+{
+    Q_OBJECT
+public:
+    explicit OfflineUrlInterceptor(QObject *parent = nullptr);
+    // file: requests are allowed only under this folder (empty: no file: at all).
+    void setAllowedRoot(const QString &folder);
+    void interceptRequest(QWebEngineUrlRequestInfo &info) override;
+
+    QList<WebRequestRecord> log() const;
+    void clearLog();
+    // The policy itself, for tests and for acceptNavigationRequest.
+    bool isAllowed(const QUrl &url) const;
+
+private:
+    mutable QMutex m_mutex;
+    QString m_root;
+    QList<WebRequestRecord> m_log;
+};
+
+class WebPage : public QWebEnginePage
+{
+    Q_OBJECT
+public:
+    explicit WebPage(QObject *parent = nullptr);
+    ~WebPage() override;
+
+    void setJavaScriptEnabled(bool enabled);
+    bool javaScriptEnabled() const;
+
+    // Loads a local file; returns false (with *error naming the file) when it does not exist or
+    // cannot be prepared. The result comes with loadFinished().
+    bool loadLocalFile(const QString &path, QString *error = nullptr);
+    QString localFile() const { return m_path; }
+
+    QList<WebRequestRecord> requestLog() const { return m_interceptor->log(); }
+    OfflineUrlInterceptor *interceptor() const { return m_interceptor; }
+
+protected:
+    bool acceptNavigationRequest(const QUrl &url, NavigationType type, bool isMainFrame) override;
+    QWebEnginePage *createWindow(WebWindowType type) override;
+    void javaScriptConsoleMessage(JavaScriptConsoleMessageLevel level, const QString &message,
+                                  int lineNumber, const QString &sourceID) override;
+
+private:
+    OfflineUrlInterceptor *m_interceptor = nullptr;
+    std::unique_ptr<QTemporaryDir> m_inflated;
+    QString m_path;
+    QUrl m_url;
+};
+
+} // namespace folio

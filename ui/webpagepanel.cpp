@@ -1,0 +1,192 @@
+#include "ui/webpagepanel.h"
+
+#include "document/domsnapshot.h"
+#include "ui/webpage.h"
+#include "ui/websnapshot.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QVBoxLayout>
+#include <QWebEngineScript>
+#include <QWebEngineView>
+
+namespace folio {
+
+WebPagePanel::WebPagePanel(QWidget *parent)
+    : QWidget(parent)
+    , m_view(new QWebEngineView(this))
+    , m_scripts(new QCheckBox(tr("Run page scripts"), this))
+    , m_status(new QLabel(this))
+{
+    m_page = new WebPage(m_view);
+    m_view->setPage(m_page);
+    m_view->setContextMenuPolicy(Qt::NoContextMenu);
+    m_scripts->setToolTip(tr("Let this page run its own JavaScript (network access stays blocked)"));
+
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(4, 2, 4, 2);
+    bar->addWidget(m_scripts);
+    bar->addStretch(1);
+    bar->addWidget(m_status);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+
+    connect(m_page, &QWebEnginePage::loadFinished, this, &WebPagePanel::onLoadFinished);
+    connect(m_scripts, &QCheckBox::toggled, this, [this](bool on) { setScriptsEnabled(on); });
+}
+
+WebPagePanel::~WebPagePanel() = default;
+
+void WebPagePanel::setDocument(const Document &doc)
+{
+    m_doc = doc;
+    m_selected = -1;
+    const bool trusted = m_scriptsAllowed.contains(doc.sourcePath);
+    m_scripts->blockSignals(true);
+    m_scripts->setChecked(trusted);
+    m_scripts->blockSignals(false);
+    load();
+}
+
+void WebPagePanel::setScriptsEnabled(bool enabled)
+{
+    if (enabled)
+        m_scriptsAllowed.insert(m_doc.sourcePath);
+    else
+        m_scriptsAllowed.remove(m_doc.sourcePath);
+    if (m_scripts->isChecked() != enabled) {
+        m_scripts->blockSignals(true);
+        m_scripts->setChecked(enabled);
+        m_scripts->blockSignals(false);
+    }
+    if (!m_doc.sourcePath.isEmpty())
+        load();
+}
+
+void WebPagePanel::load()
+{
+    m_rendered = false;
+    m_page->setJavaScriptEnabled(m_scriptsAllowed.contains(m_doc.sourcePath));
+    if (m_doc.kind != SourceKind::Html || m_doc.sourcePath.isEmpty()) {
+        m_page->setHtml(QString());
+        m_status->setText(tr("Not a web page"));
+        return;
+    }
+    QString error;
+    m_status->setText(tr("Loading..."));
+    if (!m_page->loadLocalFile(m_doc.sourcePath, &error)) {
+        m_status->setText(error);
+        Q_EMIT failed(error);
+    }
+}
+
+void WebPagePanel::onLoadFinished(bool ok)
+{
+    if (m_doc.sourcePath.isEmpty())
+        return;
+    if (!ok) {
+        const QString message = tr("%1: the page failed to load").arg(m_doc.sourcePath);
+        m_status->setText(message);
+        Q_EMIT failed(message);
+        return;
+    }
+    // Clicks: the view's render widget appears after the first load.
+    if (QWidget *proxy = m_view->focusProxy(); proxy && proxy != m_filtered) {
+        proxy->installEventFilter(this);
+        m_filtered = proxy;
+    }
+    const QString path = m_doc.sourcePath;
+    captureDomSnapshot(m_page, this, [this, path](const QByteArray &json, const QString &error) {
+        if (path != m_doc.sourcePath)
+            return; // a newer document replaced this one
+        DomSnapshot snapshot;
+        QString why = error;
+        if (why.isEmpty() && !parseDomSnapshotJson(json, &snapshot, &why))
+            why = QStringLiteral("bad snapshot: ") + why;
+        if (!why.isEmpty()) {
+            m_status->setText(why);
+            Q_EMIT failed(QStringLiteral("%1: %2").arg(path, why));
+            return;
+        }
+        const SnapshotMergeStats stats = mergeDomSnapshot(&m_doc, snapshot);
+        m_rendered = true;
+        m_status->setText(tr("%1 nodes boxed, %2 unmatched; blocked requests: %3")
+                              .arg(stats.nodesMatchedByXPath + stats.textNodesMatchedByText)
+                              .arg(stats.nodesUnmatched)
+                              .arg([this] { int n = 0; for (const auto &r : m_page->requestLog()) n += !r.allowed; return n; }()));
+        if (m_selected > 0)
+            drawOutline(m_selected);
+        Q_EMIT rendered(m_doc);
+    });
+}
+
+int WebPagePanel::nodeAt(const QPointF &p) const
+{
+    int best = -1;
+    double bestArea = 0;
+    for (int i = 1; i < int(m_doc.nodes.size()); ++i) {
+        const Node &n = m_doc.nodes[size_t(i)];
+        if (n.box.isNull() || !n.visible || n.box.isEmpty() || !n.box.contains(p))
+            continue;
+        const double area = n.box.width() * n.box.height();
+        // Ties go to the later (deeper) node: children come after parents.
+        if (best < 0 || area <= bestArea) {
+            best = i;
+            bestArea = area;
+        }
+    }
+    return best;
+}
+
+void WebPagePanel::selectNode(int node)
+{
+    if (node < 0 || node >= int(m_doc.nodes.size()))
+        return;
+    m_selected = node;
+    if (m_rendered)
+        drawOutline(node);
+}
+
+void WebPagePanel::drawOutline(int node)
+{
+    const QRectF b = m_doc.nodes[size_t(node)].box;
+    if (b.isNull()) {
+        m_page->runJavaScript(QStringLiteral("(function(){var d=document.getElementById('__folio_outline');if(d)d.remove();})()"),
+                              QWebEngineScript::ApplicationWorld);
+        return;
+    }
+    // An overlay (not a style change on the node) so the page's own CSS is left alone.
+    const QString js = QStringLiteral(
+        "(function(x,y,w,h){var d=document.getElementById('__folio_outline');"
+        "if(!d){d=document.createElement('div');d.id='__folio_outline';"
+        "d.style.cssText='position:absolute;pointer-events:none;z-index:2147483647;box-sizing:border-box;"
+        "border:2px solid #e0218a;background:rgba(224,33,138,0.12)';document.documentElement.appendChild(d);}"
+        "d.style.left=x+'px';d.style.top=y+'px';d.style.width=Math.max(w,2)+'px';d.style.height=Math.max(h,2)+'px';"
+        "if(y<window.scrollY||y+h>window.scrollY+window.innerHeight)window.scrollTo(window.scrollX,Math.max(0,y-40));"
+        "})(%1,%2,%3,%4)").arg(b.x()).arg(b.y()).arg(b.width()).arg(b.height());
+    m_page->runJavaScript(js, QWebEngineScript::ApplicationWorld);
+}
+
+bool WebPagePanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_filtered && event->type() == QEvent::MouseButtonRelease && m_rendered) {
+        auto *me = static_cast<QMouseEvent *>(event);
+        if (me->button() == Qt::LeftButton) {
+            const double zoom = m_page->zoomFactor() > 0 ? m_page->zoomFactor() : 1.0;
+            const QPointF pagePoint = me->position() / zoom + m_page->scrollPosition();
+            const int node = nodeAt(pagePoint);
+            if (node > 0) {
+                selectNode(node);
+                Q_EMIT nodeSelected(node);
+            }
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+} // namespace folio

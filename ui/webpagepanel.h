@@ -1,0 +1,76 @@
+#pragma once
+// WebPagePanel: the rendered web page of an HTML Document, offline and untrusted.
+//
+//   auto *web = new folio::WebPagePanel(this);
+//   web->setDocument(doc);                  // doc.sourcePath is the .html/.mhtml(.gz) file
+//   connect(web, &folio::WebPagePanel::rendered, this, [](const folio::Document &withBoxes) { ... });
+//   connect(web, &folio::WebPagePanel::nodeSelected, tree, &folio::DomTreePanel::selectNode);
+//   connect(tree, &folio::DomTreePanel::nodeSelected, web, &folio::WebPagePanel::selectNode);
+//
+// After the page loads, the DOM snapshot (isolated world) gives every node a box; rendered()
+// hands out the Document with node/word boxes and 0-1000 boxes (page size = scroll size).
+// selectNode() outlines the node on the page (an overlay drawn by an isolated-world script) and
+// scrolls to it; a click on the page selects the smallest visible node under the pointer and
+// emits nodeSelected() (links are not followed). The "Run page scripts" box turns page
+// JavaScript on for this document only (the page reloads); network access stays blocked.
+// Failures come as failed(message); nothing throws.
+
+#include "document/document.h"
+
+#include <QSet>
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QWebEngineView;
+
+namespace folio {
+
+class WebPage;
+
+class WebPagePanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit WebPagePanel(QWidget *parent = nullptr);
+    ~WebPagePanel() override;
+
+    void setDocument(const Document &doc);
+    const Document &document() const { return m_doc; }
+    bool isRendered() const { return m_rendered; }
+    WebPage *page() const { return m_page; }
+    QWebEngineView *view() const { return m_view; }
+
+    // The smallest visible node whose box contains `pagePoint` (CSS px, page coordinates); -1 if none.
+    int nodeAt(const QPointF &pagePoint) const;
+    // Page JavaScript for the current document (reloads it).
+    void setScriptsEnabled(bool enabled);
+
+public Q_SLOTS:
+    void selectNode(int node);
+
+Q_SIGNALS:
+    void nodeSelected(int node);
+    void rendered(const folio::Document &documentWithBoxes);
+    void failed(const QString &message);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void load();
+    void onLoadFinished(bool ok);
+    void drawOutline(int node);
+
+    QWebEngineView *m_view = nullptr;
+    WebPage *m_page = nullptr;
+    QCheckBox *m_scripts = nullptr;
+    QLabel *m_status = nullptr;
+    Document m_doc;
+    bool m_rendered = false;
+    int m_selected = -1;
+    QSet<QString> m_scriptsAllowed; // documents the user trusted with JavaScript (this session)
+    QObject *m_filtered = nullptr;
+};
+
+} // namespace folio
