@@ -44,5 +44,8 @@ void setQuiet(bool q);
 void registerInfoCommand(CLI::App &app);      // cmd_info.cpp: versions of linked libraries
 void registerDocCommand(CLI::App &app);       // cmd_doc.cpp: validate / pretty-print Document JSON
 void registerRunCommand(CLI::App &app);       // cmd_run.cpp: run a checkpoint on prepared tensors
+void registerProjectCommand(CLI::App &app);   // cmd_project.cpp: project create|add|list|status
+void registerImportCommand(CLI::App &app);    // cmd_import.cpp: dataset files into a project
+void registerExportCommand(CLI::App &app);    // cmd_export.cpp: a project as a dataset
 
 } // namespace folio::cli

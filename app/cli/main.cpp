@@ -47,6 +47,9 @@ int main(int argc, char **argv)
     folio::cli::registerInfoCommand(app);
     folio::cli::registerDocCommand(app);
     folio::cli::registerRunCommand(app);
+    folio::cli::registerProjectCommand(app);
+    folio::cli::registerImportCommand(app);
+    folio::cli::registerExportCommand(app);
 
     try {
         app.parse(argc, argv);

@@ -1,0 +1,68 @@
+// folio-cli import --format F FILE... --project P: read a dataset into a project.
+#include "app/cli/commands.h"
+#include "document/formats/datasetformat.h"
+#include "document/funsd.h"
+#include "document/projectio.h"
+
+#include <CLI/CLI.hpp>
+#include <QFileInfo>
+
+#include <cstdio>
+
+namespace folio::cli {
+
+void registerImportCommand(CLI::App &app)
+{
+    auto *cmd = app.add_subcommand("import", "Import dataset files into a .folio project");
+    auto format = std::make_shared<std::string>();
+    auto files = std::make_shared<std::vector<std::string>>();
+    auto project = std::make_shared<std::string>();
+    auto create = std::make_shared<bool>(false);
+    cmd->add_option("--format", *format, "funsd | hfjsonl | conll | labelstudio | qs | swde")
+        ->required()
+        ->check(CLI::IsMember({"funsd", "hfjsonl", "conll", "labelstudio", "qs", "swde"}));
+    cmd->add_option("FILES", *files, "Files to import (FUNSD: annotations/*.json)")->required();
+    cmd->add_option("--project", *project, "The .folio project")->required();
+    cmd->add_flag("--create", *create, "Create the project when it does not exist");
+    cmd->callback([format, files, project, create] {
+        // Parse everything first: a bad file leaves the project untouched.
+        std::vector<DatasetItem> items;
+        const QString fmt = QString::fromStdString(*format);
+        long done = 0;
+        for (const std::string &f : *files) {
+            const QString path = QString::fromStdString(f);
+            QString error;
+            if (fmt == QLatin1String("funsd")) {
+                DatasetItem item;
+                if (!importFunsdFile(path, FunsdWordOrder::Annotation, &item.document, &item.annotations, &error))
+                    throw CliError(error.toStdString());
+                item.name = QFileInfo(path).completeBaseName();
+                if (item.document.sourcePath.isEmpty())
+                    item.document.sourcePath = path;
+                items.push_back(std::move(item));
+            } else {
+                std::vector<DatasetItem> parsed;
+                if (!createDatasetFormat(fmt)->importFile(path, &parsed, &error))
+                    throw CliError(error.toStdString());
+                for (DatasetItem &i : parsed)
+                    items.push_back(std::move(i));
+            }
+            reportProgress("parsed", ++done, long(files->size()));
+        }
+        QString error;
+        const QString projectPath = QString::fromStdString(*project);
+        std::unique_ptr<Project> p;
+        if (*create && !QFileInfo::exists(projectPath))
+            p = Project::create(projectPath, &error);
+        else
+            p = Project::open(projectPath, &error);
+        if (!p)
+            throw CliError(error.toStdString());
+        ImportReport report;
+        if (!importItemsIntoProject(*p, items, &report, &error))
+            throw CliError(error.toStdString());
+        std::printf("{\"added\": %d, \"updated\": %d}\n", report.added, report.updated);
+    });
+}
+
+} // namespace folio::cli

@@ -1,0 +1,239 @@
+// A real labelling session driven with keys and mouse clicks, offscreen: open a project, label
+// words with a number key and a palette click, link two entities from the dock, undo, redo,
+// review a model suggestion, mark done; then reopen the project file and check what is stored.
+#include "document/project.h"
+#include "ui/annotationactions.h"
+#include "ui/annotationdock.h"
+#include "ui/annotationpalette.h"
+#include "ui/annotationsession.h"
+
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+using namespace folio;
+
+static Document makeDocument(const QString &source, int words)
+{
+    Document doc;
+    doc.sourcePath = source;
+    doc.kind = SourceKind::Image;
+    Page page;
+    page.size = QSizeF(1000, 1000);
+    doc.pages.push_back(page);
+    Node root;
+    root.kind = NodeKind::Root;
+    root.id = QStringLiteral("root");
+    doc.addNode(root, -1);
+    for (int i = 0; i < words; ++i) {
+        Word w;
+        w.id = QStringLiteral("w%1").arg(i);
+        w.text = QStringLiteral("word%1").arg(i);
+        w.box = QRectF(10 + 100 * i, 10, 90, 30);
+        Node n;
+        n.id = w.id;
+        n.kind = NodeKind::Word;
+        n.text = w.text;
+        w.node = doc.addNode(n, 0);
+        doc.words.push_back(w);
+    }
+    doc.normaliseWordBoxes();
+    return doc;
+}
+
+static Entity suggestion(const QString &id, const QString &word, double confidence)
+{
+    Entity e;
+    e.id = id;
+    e.label = QStringLiteral("HEADER");
+    e.wordIds = {word};
+    e.source.kind = AnnotationSource::Model;
+    e.source.checkpoint = QStringLiteral("ckpt");
+    e.confidence = confidence;
+    e.state = ReviewState::Suggested;
+    return e;
+}
+
+class TestAnnotationSession : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void labellingSession()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("gui.folio"));
+        QString error;
+        qint64 first = -1, second = -1;
+        {
+            auto p = Project::create(path, &error);
+            QVERIFY2(p, qPrintable(error));
+            QVERIFY(p->setLabels({QStringLiteral("QUESTION"), QStringLiteral("ANSWER"), QStringLiteral("HEADER")}, &error));
+            Annotations pre;
+            pre.entities.push_back(suggestion(QStringLiteral("s1"), QStringLiteral("w5"), 0.9));
+            pre.entities.push_back(suggestion(QStringLiteral("s2"), QStringLiteral("w6"), 0.3));
+            first = p->addDocument(makeDocument(QStringLiteral("a.png"), 8), pre, &error);
+            second = p->addDocument(makeDocument(QStringLiteral("b.png"), 4), {}, &error);
+            QVERIFY(first > 0 && second > 0);
+        }
+
+        auto project = Project::open(path, &error);
+        QVERIFY2(project, qPrintable(error));
+        QWidget window;
+        AnnotationSession session;
+        session.setProject(project.get());
+        auto *layout = new QVBoxLayout(&window);
+        auto *palette = new AnnotationPalette(&session, &window);
+        auto *dock = new AnnotationDock(&session, &window);
+        layout->addWidget(palette);
+        layout->addWidget(dock);
+        AnnotationActions actions(&session, &window);
+        QSignalSpy failures(&session, &AnnotationSession::failed);
+        window.resize(600, 500);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        QVERIFY(session.openDocumentAt(0));
+        QCOMPARE(session.currentDocumentId(), first);
+        QCOMPARE(dock->entityList()->count(), 2); // the two suggestions
+
+        // Number key 1 labels the selected words QUESTION.
+        session.setSelectedWords({QStringLiteral("w1"), QStringLiteral("w0")});
+        QTest::keyClick(&window, Qt::Key_1);
+        QCOMPARE(session.annotations().entities.size(), size_t(3));
+        const Entity question = session.annotations().entities.back();
+        QCOMPARE(question.label, QStringLiteral("QUESTION"));
+        QCOMPARE(question.wordIds, QStringList({QStringLiteral("w0"), QStringLiteral("w1")}));
+
+        // A click on the palette labels the next selection ANSWER.
+        session.setSelectedWords({QStringLiteral("w2")});
+        auto *answerButton = palette->findChild<QPushButton *>(QStringLiteral("label_ANSWER"));
+        QVERIFY(answerButton);
+        QTest::mouseClick(answerButton, Qt::LeftButton);
+        const Entity answer = session.annotations().entities.back();
+        QCOMPARE(answer.label, QStringLiteral("ANSWER"));
+        QCOMPARE(dock->entityList()->count(), 4);
+
+        // Select question then answer in the dock (click, ctrl+click) and press L to link them.
+        QListWidget *list = dock->entityList();
+        auto rowOf = [&](const QString &id) {
+            for (int i = 0; i < list->count(); ++i)
+                if (list->item(i)->data(Qt::UserRole).toString() == id)
+                    return i;
+            return -1;
+        };
+        list->setFocus();
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(rowOf(question.id))).center());
+        QCOMPARE(session.currentEntity(), question.id); // the dock drives the session
+        QCOMPARE(session.selectedWords(), question.wordIds);
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::ControlModifier,
+                          list->visualItemRect(list->item(rowOf(answer.id))).center());
+        QCOMPARE(dock->selectedEntityIds().size(), 2);
+        QTest::keyClick(list, Qt::Key_L);
+        QCOMPARE(session.annotations().links.size(), size_t(1));
+        QCOMPARE(session.annotations().links[0].from, question.id);
+        QCOMPARE(session.annotations().links[0].to, answer.id);
+        QCOMPARE(dock->linkList()->count(), 1);
+
+        // Undo removes the link, redo brings it back; both autosave.
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(session.annotations().links.size(), size_t(0));
+        Annotations stored;
+        QVERIFY(project->loadAnnotations(first, &stored, &error));
+        QCOMPARE(stored.links.size(), size_t(0));
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(session.annotations().links.size(), size_t(1));
+
+        // Keyboard review: U goes to the least confident suggestion, R rejects it; U, A accepts the other.
+        window.setFocus();
+        QTest::keyClick(&window, Qt::Key_U);
+        QCOMPARE(session.currentEntity(), QStringLiteral("s2"));
+        QTest::keyClick(&window, Qt::Key_R);
+        QCOMPARE(session.annotations().entity(QStringLiteral("s2"))->state, ReviewState::Rejected);
+        QTest::keyClick(&window, Qt::Key_U);
+        QCOMPARE(session.currentEntity(), QStringLiteral("s1"));
+        QTest::keyClick(&window, Qt::Key_A);
+        QCOMPARE(session.annotations().entity(QStringLiteral("s1"))->state, ReviewState::Accepted);
+        QVERIFY(!session.nextUncertain());
+
+        // Word text correction, then done, then the next document.
+        QVERIFY(session.editWordText(QStringLiteral("w3"), QStringLiteral("corrected")));
+        QTest::keyClick(&window, Qt::Key_D, Qt::ControlModifier);
+        QTest::keyClick(&window, Qt::Key_PageDown);
+        QCOMPARE(session.currentDocumentId(), second);
+        QTest::keyClick(&window, Qt::Key_PageUp);
+        QCOMPARE(session.currentDocumentId(), first);
+        QCOMPARE(failures.count(), 0);
+
+        // Reopen the file from scratch and check what was stored.
+        session.setProject(nullptr);
+        project.reset();
+        auto again = Project::open(path, &error);
+        QVERIFY2(again, qPrintable(error));
+        Document doc;
+        Annotations a;
+        QVERIFY(again->loadDocument(first, &doc, &a, &error));
+        QCOMPARE(doc.words[3].text, QStringLiteral("corrected"));
+        QVERIFY(doc.words[3].userEdited);
+        QStringList summary;
+        for (const Entity &e : a.entities)
+            summary << QStringLiteral("%1:%2:%3").arg(e.label, e.wordIds.join(QLatin1Char(',')), reviewStateName(e.state));
+        QCOMPARE(summary, QStringList({QStringLiteral("HEADER:w5:accepted"), QStringLiteral("HEADER:w6:rejected"),
+                                       QStringLiteral("QUESTION:w0,w1:accepted"), QStringLiteral("ANSWER:w2:accepted")}));
+        QCOMPARE(a.links.size(), size_t(1));
+        QCOMPARE(a.entity(a.links[0].from)->label, QStringLiteral("QUESTION"));
+        QCOMPARE(a.entity(a.links[0].to)->label, QStringLiteral("ANSWER"));
+        ProjectDocument info;
+        QVERIFY(again->documentInfo(first, &info, &error));
+        QCOMPARE(info.status, DocumentStatus::Done);
+        QVERIFY(again->documentInfo(second, &info, &error));
+        QCOMPARE(info.status, DocumentStatus::ToDo);
+    }
+
+    void mergeSplitRelabelDelete()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto p = Project::create(dir.filePath(QStringLiteral("m.folio")), &error);
+        const qint64 id = p->addDocument(makeDocument(QStringLiteral("m.png"), 6), {}, &error);
+        AnnotationSession s;
+        s.setProject(p.get());
+        QVERIFY(s.openDocument(id));
+        s.setSelectedWords({QStringLiteral("w0")});
+        QVERIFY(s.assignLabel(QStringLiteral("Q")));
+        const QString a = s.currentEntity();
+        s.setSelectedWords({QStringLiteral("w1")});
+        QVERIFY(s.assignLabel(QStringLiteral("Q")));
+        const QString b = s.currentEntity();
+        QVERIFY(s.mergeEntities({a, b}));
+        QCOMPARE(s.annotations().entities.size(), size_t(1));
+        QCOMPARE(s.annotations().entities[0].wordIds, QStringList({QStringLiteral("w0"), QStringLiteral("w1")}));
+        QVERIFY(s.splitEntity(a));
+        QCOMPARE(s.annotations().entities.size(), size_t(2));
+        QVERIFY(s.relabel(a, QStringLiteral("A")));
+        QVERIFY(s.deleteEntity(a));
+        QCOMPARE(s.annotations().entities.size(), size_t(1));
+        // Relabelling words that already belong to another entity moves them.
+        s.setSelectedWords({QStringLiteral("w1"), QStringLiteral("w2")});
+        QVERIFY(s.assignLabel(QStringLiteral("H")));
+        QCOMPARE(s.annotations().entities.size(), size_t(1));
+        QCOMPARE(s.annotations().entities[0].label, QStringLiteral("H"));
+        // Undo everything back to an empty page; the store follows.
+        while (s.undoStack()->canUndo())
+            s.undoStack()->undo();
+        QVERIFY(s.annotations().entities.empty());
+        Annotations stored;
+        QVERIFY(p->loadAnnotations(id, &stored, &error));
+        QVERIFY(stored.entities.empty());
+        ProjectDocument info;
+        QVERIFY(p->documentInfo(id, &info, &error));
+        QCOMPARE(info.status, DocumentStatus::InProgress);
+    }
+};
+
+QTEST_MAIN(TestAnnotationSession)
+#include "tst_annotationsession.moc"

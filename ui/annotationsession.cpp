@@ -1,0 +1,425 @@
+#include "ui/annotationsession.h"
+
+#include "ui/commands/annotationcommands.h"
+
+#include <QHash>
+#include <QSet>
+#include <QUndoStack>
+
+#include <algorithm>
+
+namespace folio {
+
+AnnotationSession::AnnotationSession(QObject *parent) : QObject(parent), m_undo(new QUndoStack(this)) {}
+
+AnnotationSession::~AnnotationSession()
+{
+    // Commands point back at this session: drop them before the members go.
+    m_undo->clear();
+}
+
+void AnnotationSession::setProject(Project *project)
+{
+    m_undo->clear();
+    m_project = project;
+    m_docId = -1;
+    m_document = Document();
+    m_annotations = Annotations();
+    m_selectedWords.clear();
+    m_currentEntity.clear();
+    reloadOrder();
+}
+
+void AnnotationSession::setDocumentOrder(DocumentOrder order)
+{
+    m_orderKind = order;
+    reloadOrder();
+}
+
+void AnnotationSession::reloadOrder()
+{
+    m_order.clear();
+    if (!m_project)
+        return;
+    QString error;
+    for (const ProjectDocument &d : m_project->documents(m_orderKind, &error))
+        m_order << d.id;
+    if (!error.isEmpty())
+        Q_EMIT failed(error);
+}
+
+QStringList AnnotationSession::labels() const { return m_project ? m_project->labels() : QStringList(); }
+
+bool AnnotationSession::openDocument(qint64 id)
+{
+    if (!m_project)
+        return false;
+    Document doc;
+    Annotations ann;
+    QString error;
+    if (!m_project->loadDocument(id, &doc, &ann, &error)) {
+        Q_EMIT failed(error);
+        return false;
+    }
+    m_undo->clear(); // undo history is per document
+    m_docId = id;
+    m_document = std::move(doc);
+    m_annotations = std::move(ann);
+    m_selectedWords.clear();
+    m_currentEntity.clear();
+    Q_EMIT documentOpened(id);
+    Q_EMIT annotationsChanged();
+    Q_EMIT selectionChanged({});
+    return true;
+}
+
+bool AnnotationSession::openDocumentAt(int row)
+{
+    if (row < 0 || row >= m_order.size())
+        return false;
+    return openDocument(m_order[row]);
+}
+
+bool AnnotationSession::nextDocument() { return openDocumentAt(int(m_order.indexOf(m_docId)) + 1); }
+
+bool AnnotationSession::previousDocument()
+{
+    const int row = int(m_order.indexOf(m_docId));
+    return row > 0 && openDocumentAt(row - 1);
+}
+
+void AnnotationSession::setSelectedWords(const QStringList &wordIds)
+{
+    if (wordIds == m_selectedWords)
+        return;
+    m_selectedWords = wordIds;
+    Q_EMIT selectionChanged(m_selectedWords);
+}
+
+void AnnotationSession::setCurrentEntity(const QString &entityId)
+{
+    if (entityId == m_currentEntity)
+        return;
+    m_currentEntity = entityId;
+    if (const Entity *e = m_annotations.entity(entityId))
+        setSelectedWords(e->wordIds);
+    Q_EMIT currentEntityChanged(entityId);
+}
+
+// Removes words from every entity; entities left empty go, with their links.
+static void releaseWords(Annotations &a, const QSet<QString> &words)
+{
+    QSet<QString> gone;
+    for (Entity &e : a.entities) {
+        QStringList kept;
+        for (const QString &w : e.wordIds)
+            if (!words.contains(w))
+                kept << w;
+        e.wordIds = kept;
+        if (kept.isEmpty())
+            gone.insert(e.id);
+    }
+    a.entities.erase(std::remove_if(a.entities.begin(), a.entities.end(),
+                                    [&](const Entity &e) { return gone.contains(e.id); }),
+                     a.entities.end());
+    a.links.erase(std::remove_if(a.links.begin(), a.links.end(),
+                                 [&](const Link &l) { return gone.contains(l.from) || gone.contains(l.to); }),
+                  a.links.end());
+}
+
+static Entity *findEntity(Annotations &a, const QString &id)
+{
+    for (Entity &e : a.entities)
+        if (e.id == id)
+            return &e;
+    return nullptr;
+}
+
+// Word ids in reading order.
+static QStringList inReadingOrder(const Document &doc, QStringList ids)
+{
+    QHash<QString, int> index;
+    for (int i = 0; i < int(doc.words.size()); ++i)
+        index.insert(doc.words[size_t(i)].id, i);
+    ids.erase(std::remove_if(ids.begin(), ids.end(), [&](const QString &w) { return !index.contains(w); }), ids.end());
+    std::sort(ids.begin(), ids.end(), [&](const QString &a, const QString &b) { return index[a] < index[b]; });
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+}
+
+bool AnnotationSession::assignLabel(const QString &label)
+{
+    const QStringList words = inReadingOrder(m_document, m_selectedWords);
+    if (m_docId < 0 || words.isEmpty() || label.isEmpty())
+        return false;
+    Annotations after = m_annotations;
+    // Relabelling exactly one existing entity keeps its id (and its links).
+    for (Entity &e : after.entities)
+        if (inReadingOrder(m_document, e.wordIds) == words) {
+            e.label = label;
+            e.source = AnnotationSource();
+            e.confidence = 1.0;
+            e.state = ReviewState::Accepted;
+            const QString id = e.id;
+            const bool ok = push(QStringLiteral("Label %1 word(s) %2").arg(words.size()).arg(label), after);
+            setCurrentEntity(id);
+            return ok;
+        }
+    releaseWords(after, QSet<QString>(words.begin(), words.end()));
+    Entity e;
+    e.id = after.freshId(QStringLiteral("e"));
+    e.label = label;
+    e.wordIds = words;
+    after.entities.push_back(e);
+    const bool ok = push(QStringLiteral("Label %1 word(s) %2").arg(words.size()).arg(label), after);
+    setCurrentEntity(e.id);
+    return ok;
+}
+
+bool AnnotationSession::mergeEntities(const QStringList &entityIds)
+{
+    if (entityIds.size() < 2)
+        return false;
+    Annotations after = m_annotations;
+    Entity *first = findEntity(after, entityIds.first());
+    if (!first)
+        return false;
+    QStringList words = first->wordIds;
+    const QString label = first->label;
+    const QString keepId = first->id;
+    for (int i = 1; i < entityIds.size(); ++i) {
+        const Entity *e = m_annotations.entity(entityIds[i]);
+        if (!e)
+            return false;
+        words += e->wordIds;
+    }
+    // Links of the merged entities move to the kept one.
+    for (Link &l : after.links) {
+        if (entityIds.contains(l.from))
+            l.from = keepId;
+        if (entityIds.contains(l.to))
+            l.to = keepId;
+    }
+    after.links.erase(std::remove_if(after.links.begin(), after.links.end(), [](const Link &l) { return l.from == l.to; }),
+                      after.links.end());
+    after.entities.erase(std::remove_if(after.entities.begin(), after.entities.end(),
+                                        [&](const Entity &e) { return e.id != keepId && entityIds.contains(e.id); }),
+                         after.entities.end());
+    Entity *kept = findEntity(after, keepId);
+    kept->wordIds = inReadingOrder(m_document, words);
+    kept->label = label;
+    kept->source = AnnotationSource();
+    kept->state = ReviewState::Accepted;
+    kept->confidence = 1.0;
+    return push(QStringLiteral("Merge %1 entities").arg(entityIds.size()), after);
+}
+
+bool AnnotationSession::splitEntity(const QString &entityId)
+{
+    const Entity *e = m_annotations.entity(entityId);
+    if (!e || e->wordIds.size() < 2)
+        return false;
+    Annotations after = m_annotations;
+    Entity *target = findEntity(after, entityId);
+    const QStringList words = target->wordIds;
+    target->wordIds = {words.first()};
+    target->source = AnnotationSource();
+    target->state = ReviewState::Accepted;
+    for (int i = 1; i < words.size(); ++i) {
+        Entity part = *target;
+        part.id = after.freshId(QStringLiteral("e"));
+        part.wordIds = {words[i]};
+        after.entities.push_back(part);
+    }
+    return push(QStringLiteral("Split entity into %1").arg(words.size()), after);
+}
+
+bool AnnotationSession::relabel(const QString &entityId, const QString &label)
+{
+    const Entity *e = m_annotations.entity(entityId);
+    if (!e || label.isEmpty() || (e->label == label && e->state == ReviewState::Accepted))
+        return false;
+    Annotations after = m_annotations;
+    Entity *t = findEntity(after, entityId);
+    t->label = label;
+    t->source = AnnotationSource();
+    t->state = ReviewState::Accepted;
+    t->confidence = 1.0;
+    return push(QStringLiteral("Relabel as %1").arg(label), after);
+}
+
+bool AnnotationSession::deleteEntity(const QString &entityId)
+{
+    if (!m_annotations.entity(entityId))
+        return false;
+    Annotations after = m_annotations;
+    after.entities.erase(std::remove_if(after.entities.begin(), after.entities.end(),
+                                        [&](const Entity &e) { return e.id == entityId; }),
+                         after.entities.end());
+    after.links.erase(std::remove_if(after.links.begin(), after.links.end(),
+                                     [&](const Link &l) { return l.from == entityId || l.to == entityId; }),
+                      after.links.end());
+    if (m_currentEntity == entityId)
+        setCurrentEntity(QString());
+    return push(QStringLiteral("Delete entity"), after);
+}
+
+bool AnnotationSession::addLink(const QString &fromEntity, const QString &toEntity)
+{
+    if (fromEntity == toEntity || !m_annotations.entity(fromEntity) || !m_annotations.entity(toEntity))
+        return false;
+    for (const Link &l : m_annotations.links)
+        if (l.from == fromEntity && l.to == toEntity)
+            return false;
+    Annotations after = m_annotations;
+    Link l;
+    l.id = after.freshId(QStringLiteral("l"));
+    l.from = fromEntity;
+    l.to = toEntity;
+    after.links.push_back(l);
+    return push(QStringLiteral("Link"), after);
+}
+
+bool AnnotationSession::deleteLink(const QString &linkId)
+{
+    Annotations after = m_annotations;
+    const auto before = after.links.size();
+    after.links.erase(std::remove_if(after.links.begin(), after.links.end(), [&](const Link &l) { return l.id == linkId; }),
+                      after.links.end());
+    return after.links.size() != before && push(QStringLiteral("Delete link"), after);
+}
+
+bool AnnotationSession::editWordText(const QString &wordId, const QString &text)
+{
+    const int i = m_document.wordIndex(wordId);
+    if (i < 0 || m_document.words[size_t(i)].text == text)
+        return false;
+    m_undo->push(new WordTextCommand(this, wordId, m_document.words[size_t(i)].text, text));
+    return true;
+}
+
+bool AnnotationSession::acceptSuggestion(const QString &entityId)
+{
+    const QString id = entityId.isEmpty() ? m_currentEntity : entityId;
+    const Entity *e = m_annotations.entity(id);
+    if (!e || e->state != ReviewState::Suggested)
+        return false;
+    Annotations after = m_annotations;
+    findEntity(after, id)->state = ReviewState::Accepted; // keeps its model source and confidence
+    for (Link &l : after.links)
+        if ((l.from == id || l.to == id) && l.state == ReviewState::Suggested) {
+            const Entity *other = after.entity(l.from == id ? l.to : l.from);
+            if (other && other->state == ReviewState::Accepted)
+                l.state = ReviewState::Accepted;
+        }
+    return push(QStringLiteral("Accept suggestion"), after);
+}
+
+bool AnnotationSession::rejectSuggestion(const QString &entityId)
+{
+    const QString id = entityId.isEmpty() ? m_currentEntity : entityId;
+    const Entity *e = m_annotations.entity(id);
+    if (!e || e->state != ReviewState::Suggested)
+        return false;
+    Annotations after = m_annotations;
+    // Kept as Rejected (not deleted) so a re-run of the model can tell it was seen.
+    findEntity(after, id)->state = ReviewState::Rejected;
+    for (Link &l : after.links)
+        if (l.from == id || l.to == id)
+            l.state = ReviewState::Rejected;
+    return push(QStringLiteral("Reject suggestion"), after);
+}
+
+bool AnnotationSession::acceptAllSuggestions()
+{
+    Annotations after = m_annotations;
+    int n = 0;
+    for (Entity &e : after.entities)
+        if (e.state == ReviewState::Suggested) {
+            e.state = ReviewState::Accepted;
+            ++n;
+        }
+    for (Link &l : after.links)
+        if (l.state == ReviewState::Suggested)
+            l.state = ReviewState::Accepted;
+    return n > 0 && push(QStringLiteral("Accept %1 suggestions").arg(n), after);
+}
+
+bool AnnotationSession::nextUncertain()
+{
+    const Entity *best = nullptr;
+    for (const Entity &e : m_annotations.entities)
+        if (e.state == ReviewState::Suggested && (!best || e.confidence < best->confidence))
+            best = &e;
+    if (!best)
+        return false;
+    setCurrentEntity(best->id);
+    return true;
+}
+
+bool AnnotationSession::markDone()
+{
+    if (!m_project || m_docId < 0)
+        return false;
+    QString error;
+    if (!m_project->setStatus(m_docId, DocumentStatus::Done, &error)) {
+        Q_EMIT failed(error);
+        return false;
+    }
+    Q_EMIT statusChanged(m_docId, DocumentStatus::Done);
+    return true;
+}
+
+bool AnnotationSession::push(const QString &text, const Annotations &after)
+{
+    if (m_docId < 0)
+        return false;
+    m_undo->push(new AnnotationEditCommand(this, text, m_annotations, after));
+    return true;
+}
+
+void AnnotationSession::applyState(const Annotations &annotations)
+{
+    m_annotations = annotations;
+    if (!m_currentEntity.isEmpty() && !m_annotations.entity(m_currentEntity)) {
+        m_currentEntity.clear();
+        Q_EMIT currentEntityChanged(QString());
+    }
+    save();
+    Q_EMIT annotationsChanged();
+}
+
+void AnnotationSession::applyWordText(const QString &wordId, const QString &text)
+{
+    const int i = m_document.wordIndex(wordId);
+    if (i < 0)
+        return;
+    Word &w = m_document.words[size_t(i)];
+    w.text = text;
+    w.userEdited = true;
+    if (w.node >= 0 && w.node < int(m_document.nodes.size()))
+        m_document.nodes[size_t(w.node)].text = text;
+    QString error;
+    if (m_project && !m_project->saveDocument(m_docId, m_document, &error))
+        Q_EMIT failed(error);
+    Q_EMIT documentChanged();
+}
+
+void AnnotationSession::save()
+{
+    if (!m_project || m_docId < 0)
+        return;
+    QString error;
+    if (!m_project->saveAnnotations(m_docId, m_annotations, &error)) {
+        Q_EMIT failed(error);
+        return;
+    }
+    ProjectDocument info;
+    if (m_project->documentInfo(m_docId, &info, &error)) {
+        if (info.status == DocumentStatus::ToDo && m_project->setStatus(m_docId, DocumentStatus::InProgress, &error))
+            Q_EMIT statusChanged(m_docId, DocumentStatus::InProgress);
+        Q_EMIT saved(info.annotationRevision);
+    }
+}
+
+} // namespace folio

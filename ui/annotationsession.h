@@ -1,0 +1,106 @@
+#pragma once
+// AnnotationSession: the state of the annotation workspace (no widgets).
+//
+// Holds the open Project (not owned), the current document's Document + Annotations, the word
+// selection and a QUndoStack of edits. Every edit goes through the undo stack and is saved to
+// the project at once (one durable transaction, a few ms): what the screen shows is on disk.
+//
+// Usage (MainWindow composes; panels talk to the session, never to the project):
+//   auto *session = new folio::AnnotationSession(this);
+//   session->setProject(project.get());          // Project outlives the session's use of it
+//   session->openDocumentAt(0);                  // or openDocument(id)
+//   canvas -> session->setSelectedWords(ids);    // from the page canvas selection signal
+//   palette labelChosen -> session->assignLabel(label);
+//   connect(session, &AnnotationSession::annotationsChanged, dock, &AnnotationDock::refresh);
+//   undo: session->undoStack()->createUndoAction(...), Ctrl+Z / Ctrl+Shift+Z.
+// Failures (a save that did not reach the disk, a document that does not load) are reported
+// through failed(QString); the edit stays on screen and in the undo stack, and the next
+// successful save writes it. No method throws.
+#include "document/annotations.h"
+#include "document/document.h"
+#include "document/project.h"
+
+#include <QObject>
+#include <QStringList>
+
+class QUndoStack;
+
+namespace folio {
+
+class AnnotationSession : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit AnnotationSession(QObject *parent = nullptr);
+    ~AnnotationSession() override;
+
+    void setProject(Project *project); // nullptr closes; clears the undo stack
+    Project *project() const { return m_project; }
+    void setDocumentOrder(DocumentOrder order); // next/previous follow this order
+
+    // ---- documents ----
+    bool openDocument(qint64 id);
+    bool openDocumentAt(int row);      // row in documentIds()
+    bool nextDocument();
+    bool previousDocument();
+    QList<qint64> documentIds() const { return m_order; }
+    qint64 currentDocumentId() const { return m_docId; }
+    const Document &document() const { return m_document; }
+    const Annotations &annotations() const { return m_annotations; }
+    QUndoStack *undoStack() const { return m_undo; }
+    QStringList labels() const;        // the project's label set (palette order)
+
+    // ---- selection ----
+    void setSelectedWords(const QStringList &wordIds);
+    QStringList selectedWords() const { return m_selectedWords; }
+    void setCurrentEntity(const QString &entityId); // also selects its words
+    QString currentEntity() const { return m_currentEntity; }
+
+    // ---- edits (each one undoable, each one autosaved); false when nothing to do ----
+    bool assignLabel(const QString &label);                  // selected words -> one entity
+    bool mergeEntities(const QStringList &entityIds);         // into the first, its label
+    bool splitEntity(const QString &entityId);                // one entity per word
+    bool relabel(const QString &entityId, const QString &label);
+    bool deleteEntity(const QString &entityId);               // and its links
+    bool addLink(const QString &fromEntity, const QString &toEntity);
+    bool deleteLink(const QString &linkId);
+    bool editWordText(const QString &wordId, const QString &text);
+    bool acceptSuggestion(const QString &entityId);           // current entity when empty
+    bool rejectSuggestion(const QString &entityId);
+    bool acceptAllSuggestions();
+    bool markDone();                                          // status, not undoable
+    // Makes the least confident pending suggestion current; false when none is left.
+    bool nextUncertain();
+
+    // ---- called by the undo commands ----
+    void applyState(const Annotations &annotations);
+    void applyWordText(const QString &wordId, const QString &text);
+
+Q_SIGNALS:
+    void documentOpened(qint64 id);
+    void annotationsChanged();
+    void documentChanged();               // word text edited
+    void selectionChanged(const QStringList &wordIds);
+    void currentEntityChanged(const QString &entityId);
+    void saved(int revision);
+    void statusChanged(qint64 id, folio::DocumentStatus status);
+    void failed(const QString &message);
+
+private:
+    bool push(const QString &text, const Annotations &after);
+    void save();
+    void reloadOrder();
+
+    Project *m_project = nullptr;
+    QUndoStack *m_undo = nullptr;
+    DocumentOrder m_orderKind = DocumentOrder::Position;
+    QList<qint64> m_order;
+    qint64 m_docId = -1;
+    Document m_document;
+    Annotations m_annotations;
+    QStringList m_selectedWords;
+    QString m_currentEntity;
+};
+
+} // namespace folio
