@@ -1,0 +1,57 @@
+// FUNSD through the project store: importing every FUNSD page into a .folio project and
+// exporting it as FUNSD gives back the same FUNSD JSON as exporting the direct import (entities,
+// labels, words, boxes, linking), on the whole of ../shared/data/funsd.
+#include "document/funsd.h"
+#include "document/project.h"
+#include "document/projectio.h"
+
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace folio;
+
+class TestProjectFunsd : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void roundTripWholeDataset()
+    {
+        const QString root = QStringLiteral(FOLIO_SHARED_DIR "/data/funsd/dataset");
+        QStringList files = funsdSplitFiles(root, QStringLiteral("train")) + funsdSplitFiles(root, QStringLiteral("test"));
+        if (files.isEmpty())
+            QSKIP("FUNSD not present");
+        QCOMPARE(files.size(), 199);
+        std::vector<DatasetItem> items;
+        QString error;
+        for (const QString &f : files) {
+            DatasetItem item;
+            QVERIFY2(importFunsdFile(f, FunsdWordOrder::Annotation, &item.document, &item.annotations, &error),
+                     qPrintable(error));
+            item.name = QFileInfo(f).completeBaseName();
+            item.document.sourcePath = f;
+            items.push_back(std::move(item));
+        }
+        QTemporaryDir dir;
+        auto p = Project::create(dir.filePath(QStringLiteral("funsd.folio")), &error);
+        QVERIFY2(p, qPrintable(error));
+        ImportReport report;
+        QVERIFY2(importItemsIntoProject(*p, items, &report, &error), qPrintable(error));
+        QCOMPARE(report.added, 199);
+        p.reset();
+        auto again = Project::open(dir.filePath(QStringLiteral("funsd.folio")), &error, Project::Mode::ReadOnly);
+        QVERIFY2(again, qPrintable(error));
+        std::vector<DatasetItem> back;
+        QVERIFY2(projectItems(*again, {}, &back, &error), qPrintable(error));
+        QCOMPARE(back.size(), items.size());
+        for (size_t i = 0; i < items.size(); ++i) {
+            QCOMPARE(back[i].name, items[i].name);
+            QCOMPARE(funsdToJson(back[i].document, back[i].annotations),
+                     funsdToJson(items[i].document, items[i].annotations));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProjectFunsd)
+#include "tst_projectfunsd.moc"
