@@ -43,6 +43,7 @@ void setQuiet(bool q);
 // Register functions, one per subcommand file.
 void registerInfoCommand(CLI::App &app);      // cmd_info.cpp: versions of linked libraries
 void registerDocCommand(CLI::App &app);       // cmd_doc.cpp: validate / pretty-print Document JSON
+void registerOcrCommand(CLI::App &app);       // cmd_ocr.cpp: OCR an image/PDF into a Document (json|tsv|hocr)
 void registerRunCommand(CLI::App &app);       // cmd_run.cpp: run a checkpoint on prepared tensors
 void registerProjectCommand(CLI::App &app);   // cmd_project.cpp: project create|add|list|status
 void registerImportCommand(CLI::App &app);    // cmd_import.cpp: dataset files into a project

@@ -46,6 +46,7 @@ int main(int argc, char **argv)
 
     folio::cli::registerInfoCommand(app);
     folio::cli::registerDocCommand(app);
+    folio::cli::registerOcrCommand(app);
     folio::cli::registerRunCommand(app);
     folio::cli::registerProjectCommand(app);
     folio::cli::registerImportCommand(app);

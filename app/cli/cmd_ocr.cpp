@@ -1,0 +1,90 @@
+// folio-cli ocr FILE: OCR an image (PNG/JPEG/TIFF) or PDF into a Document; print JSON, TSV or hOCR.
+// For an image, --format tsv prints exactly what `tesseract FILE - --psm N tsv` prints.
+#include "app/cli/commands.h"
+#include "document/documentjson.h"
+#include "ocr/ocr.h"
+#include "ocr/ocrformats.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+namespace folio::cli {
+
+void registerOcrCommand(CLI::App &app)
+{
+    auto *cmd = app.add_subcommand("ocr", "OCR a scan (PNG, JPEG, TIFF, multi-page TIFF) or PDF with Tesseract");
+    struct Args
+    {
+        std::string path, lang = "eng", format = "json", renderDir, region;
+        int psm = 3, dpi = 300, jobs = 0, regionPage = 1;
+        bool noTextLayer = false, listLangs = false;
+    };
+    auto a = std::make_shared<Args>();
+    cmd->add_option("FILE", a->path, "Image or PDF");
+    cmd->add_option("--lang,-l", a->lang, "Tesseract language(s), e.g. eng or eng+deu")->capture_default_str();
+    cmd->add_option("--psm", a->psm, "Page segmentation mode 0..13 (as tesseract --psm)")
+        ->check(CLI::Range(0, 13))->capture_default_str();
+    cmd->add_option("--dpi", a->dpi, "PDF rasterisation resolution")->check(CLI::Range(30, 1200))->capture_default_str();
+    cmd->add_option("--format,-f", a->format, "Output: json (Document), tsv (as tesseract), hocr")
+        ->check(CLI::IsMember({"json", "tsv", "hocr"}))->capture_default_str();
+    cmd->add_option("--jobs,-j", a->jobs, "Parallel OCR worker processes (0 = one per core)");
+    cmd->add_flag("--no-text-layer", a->noTextLayer, "OCR PDF pages even when they carry a text layer");
+    cmd->add_option("--render-dir", a->renderDir, "Write page images (TIFF/PDF pages) there as PNG");
+    cmd->add_option("--region", a->region, "Only OCR the pixel rectangle X,Y,W,H (of --page)");
+    cmd->add_option("--page", a->regionPage, "Page of --region, 1-based")->capture_default_str();
+    cmd->add_flag("--list-langs", a->listLangs, "Print the installed Tesseract languages and exit");
+    cmd->callback([a] {
+        if (a->listLangs) {
+            QString dir;
+            const QStringList langs = ocr::installedLanguages(QString(), &dir);
+            std::printf("%s\n", qPrintable(langs.join(QLatin1Char('\n'))));
+            if (!quiet())
+                std::fprintf(stderr, "(from %s)\n", qPrintable(dir));
+            return;
+        }
+        if (a->path.empty())
+            throw CliError("ocr: FILE is required", ExitUsage);
+        ocr::OcrOptions options;
+        options.languages = QString::fromStdString(a->lang);
+        options.psm = a->psm;
+        options.dpi = a->dpi;
+        options.workers = a->jobs;
+        options.usePdfTextLayer = !a->noTextLayer;
+        options.renderDir = QString::fromStdString(a->renderDir);
+        if (!a->region.empty()) {
+            const QStringList p = QString::fromStdString(a->region).split(QLatin1Char(','));
+            bool ok = p.size() == 4;
+            int v[4] = {0, 0, 0, 0};
+            for (int i = 0; ok && i < 4; ++i)
+                v[i] = p[i].toInt(&ok);
+            if (!ok || v[2] <= 0 || v[3] <= 0)
+                throw CliError("ocr: --region wants X,Y,W,H with a positive width and height", ExitUsage);
+            options.region = QRect(v[0], v[1], v[2], v[3]);
+            options.regionPage = a->regionPage - 1;
+        }
+        const QString langError = ocr::checkLanguages(options.languages);
+        if (!langError.isEmpty())
+            throw CliError(langError.toStdString());
+        const std::string label = "ocr " + a->path;
+        const ocr::OcrResult r = ocr::runOcr(QString::fromStdString(a->path), options, [&label](int done, int total) {
+            reportProgress(label, done, total);
+            return true;
+        });
+        if (!r.ok)
+            throw CliError(r.error.toStdString());
+        if (!quiet())
+            for (const QString &w : r.warnings)
+                std::fprintf(stderr, "folio-cli: %s\n", qPrintable(w));
+        QByteArray out;
+        if (a->format == "tsv")
+            out = ocr::documentToTsv(r.document);
+        else if (a->format == "hocr")
+            out = ocr::documentToHocr(r.document);
+        else
+            out = documentToJson(r.document);
+        std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
+    });
+}
+
+} // namespace folio::cli
