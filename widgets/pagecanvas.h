@@ -1,0 +1,148 @@
+#pragma once
+// PageCanvas: one page image with its word boxes; zoom, pan, selection, in-place text edit and
+// per-box overlays (entity colours/labels, attention heatmaps). Paints what it is given, never
+// calls an engine; edits leave as signals and the caller applies them.
+//
+// Usage:
+//     auto *canvas = new folio::PageCanvas(this);
+//     canvas->setPage(doc, /*page=*/0, QImage(doc.pages[0].imagePath));
+//     connect(canvas, &PageCanvas::boxClicked, ...);            // (word index, modifiers)
+//     connect(canvas, &PageCanvas::wordEditRequested, ...);     // apply, then setPage() again
+//     connect(canvas, &PageCanvas::regionDrawn, ...);           // after setTool(Tool::DrawRegion)
+//     canvas->setBoxColors({{wordIndex, QColor(255, 0, 0, 90)}}); canvas->setBoxLabels(...);
+//
+// All word indices are Document::words indices. Input: Ctrl+wheel or +/- zoom, 0 or F fits the
+// page, wheel / Shift+wheel scroll, middle-button or Alt+left drag pans; click selects a word,
+// Shift/Ctrl+click toggles it, a left drag on empty page selects by rubber band, double-click or
+// F2 edits the word's text (Enter commits, Esc cancels). Words with confidence below
+// lowConfidenceThreshold() (0..100) are tinted; words without confidence (-1) never are.
+
+#include "document/document.h"
+
+#include <QColor>
+#include <QHash>
+#include <QImage>
+#include <QList>
+#include <QWidget>
+
+#include <vector>
+
+class QLineEdit;
+
+namespace folio {
+
+class PageCanvas : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Tool { Select, DrawRegion };
+
+    explicit PageCanvas(QWidget *parent = nullptr);
+    ~PageCanvas() override;
+
+    // Shows page `page` of `doc` (its words are copied) over `image`; a null image paints white
+    // paper of the page size. The image may have another resolution than the page: boxes scale.
+    void setPage(const Document &doc, int page, const QImage &image = QImage());
+    void clear();
+    int page() const { return m_page; }
+
+    // Overlays, keyed by word index; replace the previous set. Colours are drawn filled (use alpha).
+    void setBoxColors(const QHash<int, QColor> &colors);
+    void setBoxLabels(const QHash<int, QString> &labels);
+    void clearOverlays();
+
+    void setLowConfidenceThreshold(double threshold);
+    double lowConfidenceThreshold() const { return m_lowConfidence; }
+
+    // Selection (word indices, in reading order).
+    QList<int> selection() const { return m_selection; }
+    void setSelection(const QList<int> &words); // no signal
+    void setCurrentWord(int wordIndex);         // selects it and scrolls it into view (no signal)
+
+    void setTool(Tool tool);
+    Tool tool() const { return m_tool; }
+
+    // Zoom = widget pixels per image pixel.
+    double zoom() const { return m_zoom; }
+    void setZoom(double zoom);
+    void zoomIn();
+    void zoomOut();
+    void fitToWindow();
+    bool isFitToWindow() const { return m_fit; }
+
+    // Geometry helpers (also used by tests): page pixel ↔ widget coordinates; word under a point.
+    QPointF mapToPage(const QPointF &widgetPos) const;
+    QPointF mapFromPage(const QPointF &pagePos) const;
+    QRectF wordRectInWidget(int wordIndex) const;
+    int wordAt(const QPointF &widgetPos) const; // -1 when none
+    QString toolTipFor(int wordIndex) const;    // text and confidence
+
+    // Starts the in-place editor on a word of this page; false when it is not shown here.
+    bool editWord(int wordIndex);
+    bool isEditing() const;
+
+Q_SIGNALS:
+    void boxClicked(int wordIndex, Qt::KeyboardModifiers modifiers);
+    void selectionChanged(const QList<int> &words);
+    void rubberBandSelected(const QList<int> &words);
+    void wordHovered(int wordIndex); // -1 when leaving words
+    void wordEditRequested(int wordIndex, const QString &newText);
+    void regionDrawn(int page, const QRect &pageRect); // page pixels
+    void zoomChanged(double zoom);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override; // Esc in the word editor
+    QSize sizeHint() const override;
+
+private:
+    struct Box
+    {
+        int word = -1;
+        QRectF rect; // page pixels
+        QString text;
+        double confidence = -1;
+    };
+    QSizeF contentSize() const;
+    QPointF origin() const;
+    void clampScroll();
+    void scrollBy(const QPointF &delta);
+    void zoomAround(double zoom, const QPointF &widgetAnchor);
+    void commitEdit();
+    void cancelEdit();
+    void emitSelection();
+    QList<int> wordsIn(const QRectF &widgetRect) const;
+    const Box *boxFor(int wordIndex) const;
+
+    QImage m_image;
+    QSizeF m_pageSize;
+    double m_imageScale = 1; // image pixels per page pixel
+    int m_page = -1;
+    std::vector<Box> m_boxes;
+    QHash<int, int> m_boxOfWord;
+    QHash<int, QColor> m_colors;
+    QHash<int, QString> m_labels;
+    QList<int> m_selection;
+    int m_hover = -1;
+    double m_lowConfidence = 60;
+    double m_zoom = 1;
+    bool m_fit = true;
+    QPointF m_scroll; // widget pixels the content is scrolled by
+    Tool m_tool = Tool::Select;
+
+    enum class Drag { None, Pan, Rubber, Region };
+    Drag m_drag = Drag::None;
+    QPointF m_dragStart, m_dragNow;
+    QLineEdit *m_editor = nullptr;
+    int m_editWord = -1;
+};
+
+} // namespace folio
