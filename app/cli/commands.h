@@ -44,6 +44,10 @@ void setQuiet(bool q);
 void registerInfoCommand(CLI::App &app);      // cmd_info.cpp: versions of linked libraries
 void registerDocCommand(CLI::App &app);       // cmd_doc.cpp: validate / pretty-print Document JSON
 void registerOcrCommand(CLI::App &app);       // cmd_ocr.cpp: OCR an image/PDF into a Document (json|tsv|hocr)
+void registerTrainCommand(CLI::App &app);     // cmd_train.cpp: train the layout tagger on FUNSD
+void registerEvalCommand(CLI::App &app);      // cmd_eval.cpp: entity P/R/F1 of a checkpoint on a split
+void registerPredictCommand(CLI::App &app);   // cmd_predict.cpp: labelled entities of a document as JSON
+void registerVocabCommand(CLI::App &app);     // cmd_vocab.cpp: train a SentencePiece vocabulary
 void registerRunCommand(CLI::App &app);       // cmd_run.cpp: run a checkpoint on prepared tensors
 void registerProjectCommand(CLI::App &app);   // cmd_project.cpp: project create|add|list|status
 void registerImportCommand(CLI::App &app);    // cmd_import.cpp: dataset files into a project

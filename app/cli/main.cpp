@@ -47,6 +47,10 @@ int main(int argc, char **argv)
     folio::cli::registerInfoCommand(app);
     folio::cli::registerDocCommand(app);
     folio::cli::registerOcrCommand(app);
+    folio::cli::registerTrainCommand(app);
+    folio::cli::registerEvalCommand(app);
+    folio::cli::registerPredictCommand(app);
+    folio::cli::registerVocabCommand(app);
     folio::cli::registerRunCommand(app);
     folio::cli::registerProjectCommand(app);
     folio::cli::registerImportCommand(app);

@@ -1,0 +1,101 @@
+// folio-cli train: trains the word-level layout tagger on FUNSD (the recipe in
+// ../shared/recipes/funsd-from-scratch.md) and writes a Hugging Face style checkpoint.
+#include "app/cli/commands.h"
+#include "app/cli/trainingdata.h"
+#include "inference/trainer.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+namespace folio::cli {
+
+namespace {
+std::atomic<bool> s_cancel{false};
+extern "C" void onSigint(int) { s_cancel = true; }
+}
+
+void registerTrainCommand(CLI::App &app)
+{
+    auto *cmd = app.add_subcommand("train", "Train the layout token classifier on FUNSD (entity labelling, BIO)");
+    struct Opts
+    {
+        std::string data, split = "train-dev", order = "annotation";
+        inference::TrainConfig cfg;
+        bool ship = false;
+    };
+    auto o = std::make_shared<Opts>();
+    cmd->add_option("--out", o->cfg.outputDir, "Checkpoint folder to write")->required();
+    cmd->add_option("--data", o->data, "FUNSD dataset root (default ../shared/data/funsd/dataset)");
+    cmd->add_option("--order", o->order, "Word order: annotation (the FUNSD protocol) or reading");
+    cmd->add_option("--variant", o->cfg.variant, "full | no-spatial-bias | text");
+    cmd->add_option("--tokenizer", o->cfg.tokenizerDir, "Folder with a tokenizer (default: train SentencePiece on the train words)");
+    cmd->add_option("--vocab-size", o->cfg.vocabSize, "SentencePiece vocabulary size when training one");
+    cmd->add_option("--epochs", o->cfg.epochs, "Epochs");
+    cmd->add_option("--batch", o->cfg.batchSize, "Pages per batch");
+    cmd->add_option("--lr", o->cfg.lr, "Peak learning rate");
+    cmd->add_option("--bias-lr-scale", o->cfg.biasLrScale, "Learning-rate factor for the relative-bias tables");
+    cmd->add_option("--weight-decay", o->cfg.weightDecay, "AdamW weight decay");
+    cmd->add_option("--warmup", o->cfg.warmupFraction, "Warm-up fraction of all steps");
+    cmd->add_option("--dropout", o->cfg.dropout, "Dropout");
+    cmd->add_option("--hidden", o->cfg.hidden, "Hidden size");
+    cmd->add_option("--layers", o->cfg.layers, "Encoder layers");
+    cmd->add_option("--heads", o->cfg.heads, "Attention heads");
+    cmd->add_option("--intermediate", o->cfg.intermediate, "FFN size");
+    cmd->add_option("--patience", o->cfg.patience, "Early stopping after this many epochs without dev improvement (0 = off)");
+    cmd->add_option("--seed", o->cfg.seed, "Random seed");
+    cmd->add_option("--threads", o->cfg.threads, "Torch / BLAS threads");
+    cmd->add_option("--max-steps", o->cfg.maxSteps, "Stop after this many steps (smoke tests)");
+    cmd->add_flag("--no-jitter", [o](std::int64_t) { o->cfg.jitter = false; }, "Disable box jitter");
+    cmd->add_flag("--resume", o->cfg.resume, "Continue from <out>/last");
+    cmd->add_flag("--ship", o->ship, "Afterwards store the weights as float16 and drop the resume state");
+    cmd->callback([o, &app]() {
+        const QString dataDir = o->data.empty() ? defaultFunsdDir() : QString::fromStdString(o->data);
+        const FunsdWordOrder order = parseWordOrder(o->order);
+        std::vector<inference::TrainPage> train = loadFunsdSplit(dataDir, "train-dev", order);
+        std::vector<inference::TrainPage> dev = loadFunsdSplit(dataDir, "dev", order);
+        inference::TrainConfig cfg = o->cfg;
+        cfg.dataDescription = "FUNSD " + dataDir.toStdString() + ": training_data minus the seed-13 dev split (" +
+                              std::to_string(train.size()) + " train / " + std::to_string(dev.size()) +
+                              " dev pages), word order " + o->order;
+        std::string command = "folio-cli";
+        for (const std::string &a : {std::string("train")})
+            command += " " + a;
+        const auto args = app.get_subcommand("train")->get_options();
+        for (const auto *opt : args)
+            if (opt->count() > 0 && opt->get_name() != "--help")
+                command += " " + opt->get_name() + (opt->get_expected_min() > 0 ? " " + opt->as<std::string>() : "");
+        cfg.command = command;
+        s_cancel = false;
+        auto previous = std::signal(SIGINT, onSigint);
+        const inference::TrainResult r = inference::train(cfg, train, dev, [](const inference::TrainProgress &p) {
+            if (quiet())
+                return;
+            if (!p.message.empty()) {
+                std::fprintf(stderr, "%s\n", p.message.c_str());
+            } else if (p.step % 10 == 0) {
+                std::fprintf(stderr, "step %ld/%ld  epoch %d  loss %.4f  %.0f words/s  ETA %.0f s\n", p.step, p.totalSteps,
+                             p.epoch, p.loss, p.tokensPerSecond, p.etaSeconds);
+            }
+            std::fflush(stderr);
+        }, &s_cancel);
+        std::signal(SIGINT, previous);
+        if (r.cancelled)
+            throw CliError("training cancelled; resume with --resume", ExitCancelled);
+        if (!r.ok)
+            throw CliError(r.error);
+        std::string err;
+        if (o->ship && !inference::compactCheckpoint(cfg.outputDir, &err))
+            throw CliError(err);
+        nlohmann::json j{{"checkpoint", cfg.outputDir}, {"best_epoch", r.bestEpoch}, {"best_dev_f1", r.bestDevF1},
+                         {"seconds", r.seconds}, {"steps", r.steps}, {"train_words_per_second", r.tokensPerSecond},
+                         {"train_pieces_per_second", r.piecesPerSecond}, {"final_loss", r.finalLoss}};
+        std::cout << j.dump(2) << std::endl;
+    });
+}
+
+} // namespace folio::cli
