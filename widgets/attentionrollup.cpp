@@ -50,7 +50,7 @@ AttentionUnits buildAttentionUnits(AttentionGranularity g, const AttentionTrace 
     if (g == AttentionGranularity::Tokens || (g == AttentionGranularity::Words && !doc)) {
         if (g == AttentionGranularity::Tokens) {
             for (int t = 0; t < tokens; ++t)
-                u.labels << (t < trace.tokenText.size() ? shortText(trace.tokenText.at(t)) : QStringLiteral("#%1").arg(t));
+                u.labels << (t < trace.tokenText.size() && !trace.tokenText.at(t).isEmpty() ? shortText(trace.tokenText.at(t)) : QStringLiteral("#%1").arg(t));
             for (int t = 0; t < tokens; ++t)
                 u.tokenUnit.push_back(t);
             return u;

@@ -175,6 +175,36 @@ bool AttentionTrace::finish(QString *error)
     return true;
 }
 
+bool AttentionTrace::appendWindows(const AttentionTrace &other, QString *error)
+{
+    if (windows.empty()) {
+        *this = other;
+        return true;
+    }
+    if (other.layerCount != layerCount || other.headCount != headCount) {
+        if (error)
+            *error = QStringLiteral("window of %1 layers x %2 heads, the trace has %3 x %4")
+                         .arg(other.layerCount).arg(other.headCount).arg(layerCount).arg(headCount);
+        return false;
+    }
+    const int offset = totalWindowTokens();
+    const int ownTokens = offset;
+    for (AttentionWindow w : other.windows) {
+        w.firstToken += offset;
+        windows.push_back(std::move(w));
+    }
+    // Token maps: pad ours to our window tokens, then add theirs (or -1 where they have none).
+    tokenWord.resize(std::size_t(ownTokens), -1);
+    while (tokenText.size() < ownTokens)
+        tokenText << QString();
+    const int theirs = other.totalWindowTokens();
+    for (int t = 0; t < theirs; ++t) {
+        tokenWord.push_back(t < int(other.tokenWord.size()) ? other.tokenWord[std::size_t(t)] : -1);
+        tokenText << (t < other.tokenText.size() ? other.tokenText.at(t) : QString());
+    }
+    return true;
+}
+
 QString attentionDocumentId(const Document &document)
 {
     QCryptographicHash hash(QCryptographicHash::Sha1);

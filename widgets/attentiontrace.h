@@ -75,6 +75,9 @@ struct AttentionTrace
     // After every ingest(): checks layers are contiguous and every window complete, fills
     // tokenWord with -1 where missing. Returns false with a message otherwise.
     bool finish(QString *error);
+    // Appends the windows of another run of the same model (a later window of a long document):
+    // its tokens follow this trace's tokens. Layers and heads must match.
+    bool appendWindows(const AttentionTrace &other, QString *error);
 
     // [heads, Lw, Lw] of one layer of one window (nullptr when out of range).
     const float *layerData(int window, int layer) const;

@@ -90,6 +90,7 @@ HeatmapLayout HeatmapLayout::compute(const QRectF &b, const AttentionMatrixView 
         // Square cells, as large as fit.
         const double cell = std::min(avail.width() / m.cols, avail.height() / m.rows);
         l.grid = QRectF(avail.left(), avail.top(), cell * m.cols, cell * m.rows);
+        l.legend.moveLeft(l.grid.right() + 8); // the scale sits next to the grid
     }
     return l;
 }

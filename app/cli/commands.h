@@ -52,5 +52,6 @@ void registerRunCommand(CLI::App &app);       // cmd_run.cpp: run a checkpoint o
 void registerProjectCommand(CLI::App &app);   // cmd_project.cpp: project create|add|list|status
 void registerImportCommand(CLI::App &app);    // cmd_import.cpp: dataset files into a project
 void registerExportCommand(CLI::App &app);    // cmd_export.cpp: a project as a dataset
+void registerAttentionCommand(CLI::App &app); // cmd_attention.cpp: attention/bias heatmap or matrices of a checkpoint (GUI builds)
 
 } // namespace folio::cli

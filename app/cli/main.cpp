@@ -3,9 +3,11 @@
 
 #include <CLI/CLI.hpp>
 #include <QCoreApplication>
+#include <QGuiApplication>
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <string>
 
 namespace folio::cli {
@@ -29,7 +31,13 @@ void reportProgress(const std::string &label, long done, long total)
 
 int main(int argc, char **argv)
 {
-    QCoreApplication qapp(argc, argv);
+    // `attention` paints text into PNG/SVG, which needs a QGuiApplication (offscreen: no display).
+    bool wantsGui = false;
+    for (int i = 1; i < argc; ++i)
+        wantsGui = wantsGui || std::string(argv[i]) == "attention";
+    if (wantsGui && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    const std::unique_ptr<QCoreApplication> qapp(wantsGui ? new QGuiApplication(argc, argv) : new QCoreApplication(argc, argv));
     QCoreApplication::setApplicationName(QStringLiteral("folio-cli"));
     QCoreApplication::setOrganizationName(QStringLiteral("Folio"));
 
@@ -55,6 +63,9 @@ int main(int argc, char **argv)
     folio::cli::registerProjectCommand(app);
     folio::cli::registerImportCommand(app);
     folio::cli::registerExportCommand(app);
+#ifdef FOLIO_CLI_HAS_ATTENTION
+    folio::cli::registerAttentionCommand(app);
+#endif
 
     try {
         app.parse(argc, argv);

@@ -1,0 +1,283 @@
+#include "ui/attentionrun.h"
+
+#include "document/document.h"
+#include "inference/modelconfig.h"
+#include "inference/modelrunner.h"
+#include "inference/safetensors.h"
+#include "inference/tokenizer.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <exception>
+
+namespace folio {
+
+namespace inf = folio::inference;
+
+namespace {
+
+// The model's tokens per window, from config.json (RoBERTa-style position ids start after the
+// padding id, so LayoutLMv3 loses pad_token_id + 1 positions).
+int modelWindowOf(const inf::ModelConfig &config)
+{
+    const long long positions = config.getInt("max_position_embeddings", 512);
+    if (config.modelType() == "layoutlmv3")
+        return int(std::max(1LL, positions - config.getInt("pad_token_id", 1) - 1));
+    return int(positions);
+}
+
+QString labelName(const inf::ModelConfig &config, int id)
+{
+    const auto &j = config.json();
+    const std::string key = std::to_string(id);
+    if (j.contains("id2label") && j["id2label"].is_object() && j["id2label"].contains(key) && j["id2label"][key].is_string())
+        return QString::fromStdString(j["id2label"][key].get<std::string>());
+    return QStringLiteral("LABEL_%1").arg(id);
+}
+
+// argmax over the last dimension of logits [B, L, C] for one batch row.
+std::vector<int> argmaxRow(const inf::Tensor &logits, int row)
+{
+    std::vector<int> out;
+    if (logits.dtype != inf::DType::F32 || logits.shape.size() != 3 || row < 0 || row >= logits.shape[0])
+        return out;
+    const auto l = logits.shape[1], c = logits.shape[2];
+    const float *d = logits.data<float>() + std::size_t(row) * l * c;
+    for (std::int64_t t = 0; t < l; ++t) {
+        const float *r = d + t * c;
+        out.push_back(int(std::max_element(r, r + c) - r));
+    }
+    return out;
+}
+
+// Ingests every "attentions.N" / "bias.*" output into `trace`.
+bool ingestOutputs(const inf::TensorMap &outputs, const std::vector<int> &rows, AttentionTrace *trace, QString *error)
+{
+    for (const auto &[name, t] : outputs) {
+        const QString qname = QString::fromStdString(name);
+        if (!qname.startsWith(QLatin1String("attentions.")) && !qname.startsWith(QLatin1String("bias.")))
+            continue;
+        if (t.dtype != inf::DType::F32 || !t.isValid()) {
+            *error = QStringLiteral("trace output '%1' is not float32").arg(qname);
+            return false;
+        }
+        if (!trace->ingest(qname, t.shape, t.data<float>(), rows, error))
+            return false;
+    }
+    return true;
+}
+
+struct Loaded
+{
+    inf::ModelRunner runner;
+    inf::ModelConfig config;
+};
+
+bool loadCheckpoint(const QString &dir, Loaded *loaded, QString *error)
+{
+    std::string why;
+    try {
+        loaded->config = inf::ModelConfig::fromDirectory(dir.toStdString());
+    } catch (const std::exception &e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+    if (!loaded->runner.load(dir.toStdString(), &why)) {
+        *error = QString::fromStdString(why);
+        return false;
+    }
+    return true;
+}
+
+void stampIdentity(AttentionTrace *t, const QString &checkpointDir, const Loaded &loaded, std::uint32_t disabled)
+{
+    t->modelType = QString::fromStdString(loaded.runner.modelType());
+    t->checkpoint = QFileInfo(checkpointDir).absoluteFilePath();
+    t->modelWindow = modelWindowOf(loaded.config);
+    t->disabledBiases = disabled;
+}
+
+} // namespace
+
+AttentionRunResult runAttentionOnInputs(const QString &checkpointDir, const QString &inputsPath, int batchRow,
+                                        std::uint32_t disabledBiases)
+{
+    AttentionRunResult r;
+    Loaded loaded;
+    if (!loadCheckpoint(checkpointDir, &loaded, &r.error))
+        return r;
+    inf::TensorMap inputs;
+    try {
+        inputs = inf::readSafetensors(inputsPath.toStdString());
+    } catch (const std::exception &e) {
+        r.error = QString::fromStdString(e.what());
+        return r;
+    }
+    auto ids = inputs.find("input_ids");
+    if (ids == inputs.end() || ids->second.shape.size() != 2) {
+        r.error = QStringLiteral("%1: no input_ids [B, L] tensor").arg(inputsPath);
+        return r;
+    }
+    const int batch = int(ids->second.shape[0]);
+    if (batchRow >= batch) {
+        r.error = QStringLiteral("%1: batch row %2 out of range (the file holds %3)").arg(inputsPath).arg(batchRow).arg(batch);
+        return r;
+    }
+    inf::RunOptions options;
+    options.trace = true;
+    options.disabledBiases = disabledBiases;
+    const inf::RunResult run = loaded.runner.run(inputs, options);
+    if (!run.ok) {
+        r.error = QStringLiteral("%1: %2").arg(checkpointDir, QString::fromStdString(run.error));
+        return r;
+    }
+    std::vector<int> rows;
+    if (batchRow >= 0)
+        rows.push_back(batchRow);
+    stampIdentity(&r.trace, checkpointDir, loaded, disabledBiases);
+    r.trace.documentId = QFileInfo(inputsPath).absoluteFilePath();
+    if (!ingestOutputs(run.outputs, rows, &r.trace, &r.error))
+        return r;
+    // Token texts: the ids (no tokenizer in a prepared file). Padding is marked.
+    const auto mask = inputs.find("attention_mask");
+    const int l = int(ids->second.shape[1]);
+    const std::vector<int> useRows = rows.empty() ? [&] { std::vector<int> v; for (int b = 0; b < batch; ++b) v.push_back(b); return v; }() : rows;
+    for (int b : useRows)
+        for (int t = 0; t < l; ++t) {
+            const std::size_t i = std::size_t(b) * l + t;
+            const bool pad = mask != inputs.end() && mask->second.dtype == inf::DType::I64 && mask->second.data<std::int64_t>()[i] == 0;
+            const std::int64_t id = ids->second.dtype == inf::DType::I64 ? ids->second.data<std::int64_t>()[i] : -1;
+            r.trace.tokenText << (pad ? QStringLiteral("pad") : QStringLiteral("id %1").arg(id));
+        }
+    const auto logits = run.outputs.find("logits");
+    if (logits != run.outputs.end())
+        for (int b : useRows)
+            for (int id : argmaxRow(logits->second, b))
+                r.labels << labelName(loaded.config, id);
+    if (!r.trace.finish(&r.error))
+        return r;
+    r.ok = true;
+    return r;
+}
+
+AttentionRunResult runAttentionOnDocument(const QString &checkpointDir, const Document &document,
+                                          std::uint32_t disabledBiases, int maxWindow)
+{
+    AttentionRunResult r;
+    if (document.words.empty()) {
+        r.error = QStringLiteral("%1: the document has no words to run the model on").arg(document.sourcePath);
+        return r;
+    }
+    Loaded loaded;
+    if (!loadCheckpoint(checkpointDir, &loaded, &r.error))
+        return r;
+    try {
+        const std::unique_ptr<inf::Tokenizer> tok = inf::Tokenizer::fromDirectory(checkpointDir.toStdString());
+        std::vector<std::string> words;
+        std::vector<inf::WordBox> boxes;
+        for (const Word &w : document.words) {
+            words.push_back(w.text.toStdString());
+            boxes.push_back({w.norm.x0, w.norm.y0, w.norm.x1, w.norm.y1});
+        }
+        const inf::Encoding enc = inf::encodeWords(*tok, words, boxes);
+        int window = modelWindowOf(loaded.config);
+        if (maxWindow > 0)
+            window = std::min(window, maxWindow);
+        const int body = std::max(1, window - 2);
+        auto special = [&](const char *a, const char *b, int fallback) {
+            int id = tok->pieceToId(a);
+            if (id < 0)
+                id = tok->pieceToId(b);
+            return id < 0 ? fallback : id;
+        };
+        const int cls = special("<s>", "[CLS]", 0), sep = special("</s>", "[SEP]", 2);
+        const std::vector<std::string> names = loaded.runner.inputNames();
+        const bool wantsTypes = std::find(names.begin(), names.end(), "token_type_ids") != names.end();
+        std::vector<int> wordLabel(document.words.size(), -1);
+        const int total = int(enc.ids.size());
+        for (int begin = 0; begin < total; begin += body) {
+            const int end = std::min(total, begin + body);
+            const int l = end - begin + 2;
+            std::vector<std::int64_t> ids{cls}, bbox{0, 0, 0, 0}, mask(std::size_t(l), 1);
+            std::vector<int> tokenWord{-1};
+            QStringList text{QString::fromStdString(tok->idToPiece(cls))};
+            for (int t = begin; t < end; ++t) {
+                ids.push_back(enc.ids[std::size_t(t)]);
+                const inf::WordBox &b = enc.boxes[std::size_t(t)];
+                bbox.insert(bbox.end(), {b.x0, b.y0, b.x1, b.y1});
+                tokenWord.push_back(enc.wordIndex[std::size_t(t)]);
+                text << QString::fromStdString(tok->idToPiece(enc.ids[std::size_t(t)]));
+            }
+            ids.push_back(sep);
+            bbox.insert(bbox.end(), {1000, 1000, 1000, 1000});
+            tokenWord.push_back(-1);
+            text << QString::fromStdString(tok->idToPiece(sep));
+            inf::TensorMap in;
+            in["input_ids"] = inf::Tensor::fromInt64({1, l}, ids);
+            in["bbox"] = inf::Tensor::fromInt64({1, l, 4}, bbox);
+            in["attention_mask"] = inf::Tensor::fromInt64({1, l}, mask);
+            if (wantsTypes)
+                in["token_type_ids"] = inf::Tensor::fromInt64({1, l}, std::vector<std::int64_t>(std::size_t(l), 0));
+            inf::RunOptions options;
+            options.trace = true;
+            options.disabledBiases = disabledBiases;
+            const inf::RunResult run = loaded.runner.run(in, options);
+            if (!run.ok) {
+                r.error = QStringLiteral("%1: %2").arg(checkpointDir, QString::fromStdString(run.error));
+                return r;
+            }
+            AttentionTrace part;
+            if (!ingestOutputs(run.outputs, {0}, &part, &r.error))
+                return r;
+            part.tokenWord = tokenWord;
+            part.tokenText = text;
+            if (!r.trace.appendWindows(part, &r.error))
+                return r;
+            const auto logits = run.outputs.find("logits");
+            if (logits != run.outputs.end()) {
+                const std::vector<int> best = argmaxRow(logits->second, 0);
+                for (int t = 1; t + 1 < l && t < int(best.size()); ++t) {
+                    const int w = tokenWord[std::size_t(t)];
+                    if (w >= 0 && wordLabel[std::size_t(w)] < 0)
+                        wordLabel[std::size_t(w)] = best[std::size_t(t)];
+                }
+            }
+        }
+        stampIdentity(&r.trace, checkpointDir, loaded, disabledBiases);
+        r.trace.documentId = attentionDocumentId(document);
+        if (std::any_of(wordLabel.begin(), wordLabel.end(), [](int v) { return v >= 0; }))
+            for (int id : wordLabel)
+                r.labels << (id < 0 ? QString() : labelName(loaded.config, id));
+    } catch (const std::exception &e) {
+        r.error = QString::fromStdString(e.what());
+        return r;
+    }
+    if (!r.trace.finish(&r.error))
+        return r;
+    r.ok = true;
+    return r;
+}
+
+bool writeAttentionSafetensors(const AttentionExport &data, const QString &path, QString *error)
+{
+    if (data.matrices.empty()) {
+        if (error)
+            *error = QStringLiteral("%1: nothing to export (no trace)").arg(path);
+        return false;
+    }
+    inf::TensorMap tensors;
+    for (const AttentionExport::Matrix &m : data.matrices)
+        tensors[m.name] = inf::Tensor::fromFloats(m.shape, m.values);
+    try {
+        inf::writeSafetensors(path.toStdString(), tensors, data.metadata);
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    return true;
+}
+
+} // namespace folio

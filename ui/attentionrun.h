@@ -1,0 +1,45 @@
+#pragma once
+// Running a checkpoint with the AttentionTrace on and turning its outputs into the view-side
+// AttentionTrace (widgets/attentiontrace.h). The bridge between folio::inference::ModelRunner
+// (torch-free facade) and the attention views; used by AttentionPanel's worker and by
+// `folio-cli attention` (which compiles this file in). Blocking: call it off the GUI thread.
+// No exception leaves these functions.
+//
+// Inputs from a Document: the checkpoint's tokenizer encodes the words in reading order, every
+// sub-token keeps its word's 0-1000 box; the token sequence is cut into consecutive windows of
+// (model window - 2) tokens, each wrapped in the tokenizer's CLS/SEP, and run one by one
+// (stitched in the view). Labels: argmax of `logits` at each word's first sub-token.
+
+#include "widgets/attentiontrace.h"
+#include "widgets/attentionviewmodel.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+
+namespace folio {
+
+struct Document;
+
+struct AttentionRunResult
+{
+    bool ok = false;
+    QString error;
+    AttentionTrace trace;
+    QStringList labels; // per word (document runs) or per token (prepared inputs); empty without logits
+};
+
+// A prepared inputs file (as in ../shared/fixtures/parity/*/inputs.safetensors). batchRow >= 0
+// takes that row as the one window; -1 takes every row as a window of its own.
+AttentionRunResult runAttentionOnInputs(const QString &checkpointDir, const QString &inputsPath, int batchRow,
+                                        std::uint32_t disabledBiases);
+
+// A document, windowed as described above. maxWindow > 0 caps the window below the model's.
+AttentionRunResult runAttentionOnDocument(const QString &checkpointDir, const Document &document,
+                                          std::uint32_t disabledBiases, int maxWindow = 0);
+
+// Writes the view's matrices with their identity metadata (safetensors, atomically).
+bool writeAttentionSafetensors(const AttentionExport &data, const QString &path, QString *error);
+
+} // namespace folio
