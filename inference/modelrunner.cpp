@@ -19,6 +19,7 @@ namespace detail {
 void registerLayoutLMv3();
 void registerLayoutLMv2();
 void registerDebertaV2();
+void registerWebFormer();
 
 namespace {
 std::map<std::string, ModelFactory> &registry()
@@ -33,6 +34,7 @@ void ensureBuiltins()
         registerLayoutLMv3();
         registerLayoutLMv2();
         registerDebertaV2();
+        registerWebFormer();
     });
 }
 } // namespace

@@ -60,6 +60,8 @@ int main(int argc, char **argv)
     folio::cli::registerPredictCommand(app);
     folio::cli::registerVocabCommand(app);
     folio::cli::registerRunCommand(app);
+    folio::cli::registerExtractCommand(app);
+    folio::cli::registerTrainWebFormerCommand(app);
     folio::cli::registerProjectCommand(app);
     folio::cli::registerImportCommand(app);
     folio::cli::registerExportCommand(app);

@@ -1,0 +1,146 @@
+// Benchmark: WebFormer encoder forward, blockwise form (text blocks of r+1 with prev/current/next
+// keys + side keys; HTML queries as an edge-list segment softmax) vs the dense masked [L, L] form
+// (one score matrix per head, dense mask and dense relation-id matrices) in the same process, on
+// the same random weights and the same synthetic page, at 512 / 2048 / 8192 text tokens.
+// Peak memory: the resident-set high-water mark (VmHWM) during one forward, after resetting it
+// through /proc/self/clear_refs; reported as growth over the resident set before the forward.
+// Plain timers; prints a Markdown table for BENCHMARKS.md.
+//   bench_webformer [--threads 2] [--sizes 512,2048,8192] [--reps 3]
+#include "inference/detail/webformer.h"
+#include "inference/modelrunner.h"
+
+#include <c10/core/InferenceMode.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace folio::inference;
+using namespace folio::inference::detail;
+
+namespace {
+
+long statusKb(const char *key)
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind(key, 0) == 0)
+            return std::stol(line.substr(std::strlen(key) + 1));
+    return -1;
+}
+
+bool resetPeak()
+{
+    std::ofstream f("/proc/self/clear_refs");
+    f << "5";
+    f.flush();
+    return bool(f);
+}
+
+// body > section x (T/256) > p x 16 > text of 16 one-piece words; F = 5 fields.
+WebPage syntheticPage(int textTokens, std::vector<std::string> *vocabWords)
+{
+    WebPage p;
+    p.nodes.push_back({-1, "html", "/html", false, {}});
+    p.nodes.push_back({0, "body", "/html/body", false, {}});
+    int made = 0, w = 0;
+    while (made < textTokens) {
+        const int sec = int(p.nodes.size());
+        p.nodes.push_back({1, "div", "/html/body/div", false, {}});
+        for (int k = 0; k < 16 && made < textTokens; ++k) {
+            const int para = int(p.nodes.size());
+            p.nodes.push_back({sec, "p", "p", false, {}});
+            WebNode t{para, "#text", "p/text()", true, {}};
+            for (int j = 0; j < 16 && made < textTokens; ++j, ++made)
+                t.words.push_back("w" + std::to_string((w++ * 7919) % 997));
+            p.nodes.push_back(t);
+        }
+    }
+    for (int i = 0; i < 997; ++i)
+        for (int r = 0; r < 2; ++r)
+            vocabWords->push_back("w" + std::to_string(i));
+    return p;
+}
+
+struct Measure
+{
+    double ms = 0;
+    double peakMb = -1;
+    at::Tensor out;
+};
+
+Measure run(const WebFormerModel &model, const WebTensors &t, WebFormerModel::Form form, int reps)
+{
+    Measure m;
+    c10::InferenceMode guard;
+    m.out = model.encode(t, false, form).text.clone(); // warm-up
+    std::vector<double> times;
+    for (int i = 0; i < reps; ++i) {
+        const long before = statusKb("VmRSS:");
+        const bool reset = resetPeak();
+        const auto t0 = std::chrono::steady_clock::now();
+        const WebEncoded e = model.encode(t, false, form);
+        times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        if (reset && i == 0)
+            m.peakMb = double(statusKb("VmHWM:") - before) / 1024.0;
+    }
+    std::sort(times.begin(), times.end());
+    m.ms = times[times.size() / 2];
+    return m;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    int threads = 2, reps = 3;
+    std::vector<int> sizes = {512, 2048, 8192};
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string a = argv[i];
+        if (a == "--threads")
+            threads = std::atoi(argv[i + 1]);
+        else if (a == "--reps")
+            reps = std::max(1, std::atoi(argv[i + 1]));
+        else if (a == "--sizes") {
+            sizes.clear();
+            std::stringstream ss(argv[i + 1]);
+            std::string s;
+            while (std::getline(ss, s, ','))
+                sizes.push_back(std::atoi(s.c_str()));
+        }
+    }
+    configureThreads(threads);
+    WebFormerConfig cfg; // the trained configuration: 2 layers, 128 hidden, 4 heads, r = 31
+    cfg.hidden = 128;
+    cfg.layers = 2;
+    cfg.heads = 4;
+    cfg.intermediate = 512;
+    cfg.radius = 31;
+    cfg.maxTextTokens = 1 << 20;
+    std::printf("WebFormer encoder forward, %d layers, hidden %d, %d heads, radius %d, 5 fields, %d threads, median of %d\n\n",
+                cfg.layers, cfg.hidden, cfg.heads, cfg.radius, threads, reps);
+    std::printf("| text tokens T | HTML tokens N | edges | blockwise ms | dense [L,L] ms | speed-up | blockwise peak MB | dense peak MB | memory ratio | max abs diff |\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int T : sizes) {
+        std::vector<std::string> words;
+        const WebPage page = syntheticPage(T, &words);
+        const WebVocab vocab = WebVocab::build(words, 2000);
+        const WebFormerInputs in = buildWebFormerInputs(page, vocab, cfg, {"title", "author", "isbn_13", "publisher", "publication_date"});
+        WebFormerModel model(cfg, vocab.size());
+        model.initialise(5);
+        const WebTensors t = toWebTensors(in);
+        const Measure b = run(model, t, WebFormerModel::Form::Blockwise, reps);
+        const Measure d = run(model, t, WebFormerModel::Form::Dense, reps);
+        const double diff = (b.out - d.out).abs().max().item<double>();
+        std::printf("| %d | %d | %zu | %.1f | %.1f | %.1fx | %.0f | %.0f | %.1fx | %.1e |\n", in.numText(), in.numHtml(),
+                    in.edgeQuery.size(), b.ms, d.ms, d.ms / b.ms, b.peakMb, d.peakMb, b.peakMb > 0 ? d.peakMb / b.peakMb : 0.0, diff);
+        std::fflush(stdout);
+    }
+    return 0;
+}
