@@ -62,6 +62,8 @@ bool AnnotationSession::openDocument(qint64 id)
         return false;
     }
     m_undo->clear(); // undo history is per document
+    if (!m_order.contains(id))
+        reloadOrder(); // added to the project since the order was read
     m_docId = id;
     m_document = std::move(doc);
     m_annotations = std::move(ann);
@@ -343,6 +345,27 @@ bool AnnotationSession::acceptAllSuggestions()
         if (l.state == ReviewState::Suggested)
             l.state = ReviewState::Accepted;
     return n > 0 && push(QStringLiteral("Accept %1 suggestions").arg(n), after);
+}
+
+bool AnnotationSession::applyPredictions(const Annotations &predicted)
+{
+    if (m_docId < 0)
+        return false;
+    Annotations after = m_annotations;
+    mergeModelAnnotations(after, predicted);
+    double sum = 0;
+    int n = 0;
+    for (const Entity &e : after.entities)
+        if (e.state == ReviewState::Suggested) {
+            sum += e.confidence;
+            ++n;
+        }
+    if (m_project) {
+        QString error;
+        if (!m_project->setUncertainty(m_docId, n > 0 ? 1.0 - sum / n : 0.0, &error))
+            Q_EMIT failed(error);
+    }
+    return push(tr("Model suggestions (%1)").arg(n), after);
 }
 
 bool AnnotationSession::nextUncertain()

@@ -72,6 +72,10 @@ public:
     bool markDone();                                          // status, not undoable
     // Makes the least confident pending suggestion current; false when none is left.
     bool nextUncertain();
+    // Pre-annotation: merges model predictions as suggestions (never touching what the user made
+    // or decided, see mergeModelAnnotations), undoable, and records the document's uncertainty
+    // (1 - mean confidence of the suggestions) for the "most uncertain first" order.
+    bool applyPredictions(const Annotations &predicted);
 
     // ---- called by the undo commands ----
     void applyState(const Annotations &annotations);

@@ -1,42 +1,51 @@
 #include "ui/mainwindow.h"
 
+#include "document/project.h"
 #include "ui/aboutdialog.h"
+#include "ui/annotationactions.h"
+#include "ui/annotationdock.h"
+#include "ui/annotationpalette.h"
+#include "ui/annotationsession.h"
+#include "ui/documentlistpanel.h"
 #include "ui/documentopener.h"
-#include "ui/pageview.h"
+#include "ui/domtreepanel.h"
+#include "ui/modelworker.h"
+#include "ui/regionocr.h"
+#include "ui/scanpanel.h"
+#include "ui/recentfiles.h"
+#include "ui/trainingdialog.h"
+#include "ui/webpagepanel.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHeaderView>
 #include <QLabel>
-#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
-#include <QTableWidget>
 #include <QToolButton>
-#include <QTreeWidget>
+#include <QTreeView>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 namespace folio {
 
-// The structure dock shows at most this many nodes eagerly (the lazy model replaces it for
-// large DOMs).
-static constexpr int kMaxTreeNodes = 20000;
-
 MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent), m_opener(new DocumentOpener(this))
+    : QMainWindow(parent), m_recent(std::make_unique<RecentFiles>()), m_opener(new DocumentOpener(this)),
+      m_session(new AnnotationSession(this)), m_modelWorker(new ModelWorker(this))
 {
     setObjectName(QStringLiteral("FolioMainWindow"));
     setWindowTitle(tr("Folio"));
-    resize(1280, 800);
+    resize(1400, 900);
 
     m_central = new QStackedWidget(this);
     m_welcome = new QWidget(m_central);
@@ -51,9 +60,12 @@ MainWindow::MainWindow(QWidget *parent)
     welcomeLayout->addWidget(welcomeText);
     welcomeLayout->addWidget(openButton, 0, Qt::AlignCenter);
     welcomeLayout->addStretch();
-    m_pageView = new PageView(m_central);
+    m_scanPanel = new ScanPanel(m_session, m_central);
+    m_webPanel = new WebPagePanel(m_central);
+    m_regionOcr = new RegionOcr(this);
     m_central->addWidget(m_welcome);
-    m_central->addWidget(m_pageView);
+    m_central->addWidget(m_scanPanel);
+    m_central->addWidget(m_webPanel);
     setCentralWidget(m_central);
 
     m_progress = new QProgressBar(this);
@@ -72,52 +84,121 @@ MainWindow::MainWindow(QWidget *parent)
 
     connect(m_opener, &DocumentOpener::started, this, [this](const QString &path) {
         statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+        m_progress->setRange(0, 100);
         m_progress->setValue(0);
         m_progress->show();
         m_cancelButton->show();
     });
     connect(m_opener, &DocumentOpener::progress, this, [this](double f) { m_progress->setValue(int(f * 100)); });
-    connect(m_opener, &DocumentOpener::opened, this, &MainWindow::onOpened);
+    connect(m_opener, &DocumentOpener::opened, this, &MainWindow::onLoaded);
     connect(m_opener, &DocumentOpener::failed, this, &MainWindow::onFailed);
+    connect(m_session, &AnnotationSession::documentOpened, this, &MainWindow::showCurrentDocument);
+    connect(m_session, &AnnotationSession::failed, this, [this](const QString &message) {
+        statusBar()->showMessage(message, 10000);
+    });
+    connect(m_session, &AnnotationSession::saved, this, [this](int revision) {
+        statusBar()->showMessage(tr("Saved (revision %1)").arg(revision), 2000);
+    });
+
+    connect(m_modelWorker, &ModelWorker::predicted, this, [this](const Annotations &suggestions) {
+        m_progress->hide();
+        m_session->applyPredictions(suggestions);
+        statusBar()->showMessage(tr("%1 suggestions from the model").arg(suggestions.entities.size()), 5000);
+    });
+    connect(m_modelWorker, &ModelWorker::failed, this, [this](const QString &message) {
+        m_progress->hide();
+        reportError(tr("The model could not run"), message);
+    });
+
+    // Scans: structure tree <-> canvas, and re-OCR of a drawn region (user-corrected words kept).
+    m_scanPanel->attachTree(m_ocrTree);
+    connect(m_scanPanel, &ScanPanel::regionRequested, this, [this](int page, const QRect &rect) {
+        statusBar()->showMessage(tr("Running OCR on the region…"));
+        m_regionOcr->start(m_session->document(), page, rect);
+    });
+    connect(m_regionOcr, &RegionOcr::finished, this, [this](const Document &updated, int added) {
+        QString error;
+        const qint64 id = m_session->currentDocumentId();
+        if (!m_project || id < 0 || !m_project->saveDocument(id, updated, &error)) {
+            reportError(tr("Re-OCR"), error);
+            return;
+        }
+        m_session->openDocument(id);
+        statusBar()->showMessage(tr("Re-OCR: %1 words added").arg(added), 5000);
+    });
+    connect(m_regionOcr, &RegionOcr::failed, this, [this](const QString &message) { reportError(tr("Re-OCR"), message); });
+
+    // Web page <-> DOM tree, both ways; rendered boxes are stored with the document.
+    connect(m_webPanel, &WebPagePanel::nodeSelected, m_domPanel, &DomTreePanel::selectNode);
+    connect(m_domPanel, &DomTreePanel::nodeSelected, m_webPanel, &WebPagePanel::selectNode);
+    connect(m_webPanel, &WebPagePanel::rendered, this, [this](const Document &withBoxes) {
+        QString error;
+        if (m_project && m_session->currentDocumentId() >= 0
+            && !m_project->saveDocument(m_session->currentDocumentId(), withBoxes, &error))
+            statusBar()->showMessage(error, 10000);
+    });
+    connect(m_webPanel, &WebPagePanel::failed, this, [this](const QString &message) {
+        statusBar()->showMessage(message, 10000);
+    });
 
     restoreSettings();
     statusBar()->showMessage(tr("Ready"));
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    m_session->setProject(nullptr);
+}
+
+bool MainWindow::isBusy() const
+{
+    return m_opener->isBusy() || m_modelWorker->isBusy();
+}
+
+int MainWindow::documentCount() const
+{
+    return m_project ? m_project->documentCount() : 0;
+}
 
 const Document *MainWindow::currentDocument() const
 {
-    return m_current >= 0 ? &m_documents[size_t(m_current)].document : nullptr;
+    return m_session->currentDocumentId() >= 0 ? &m_session->document() : nullptr;
 }
 
 void MainWindow::createDocks()
 {
-    m_documentList = new QListWidget(this);
-    m_documentList->setObjectName(QStringLiteral("documentList"));
+    m_documentList = new DocumentListPanel(m_session, this);
     m_documentsDock = new QDockWidget(tr("Documents"), this);
     m_documentsDock->setObjectName(QStringLiteral("documentsDock"));
     m_documentsDock->setWidget(m_documentList);
     addDockWidget(Qt::LeftDockWidgetArea, m_documentsDock);
-    connect(m_documentList, &QListWidget::currentRowChanged, this, &MainWindow::selectDocument);
 
-    m_structureTree = new QTreeWidget(this);
-    m_structureTree->setObjectName(QStringLiteral("structureTree"));
-    m_structureTree->setHeaderLabels({tr("Node"), tr("Text")});
+    m_structure = new QStackedWidget(this);
+    m_ocrTree = new QTreeView(m_structure);
+    m_ocrTree->setObjectName(QStringLiteral("structureTree"));
+    m_ocrTree->setUniformRowHeights(true);
+    m_domPanel = new DomTreePanel(m_structure);
+    m_structure->addWidget(m_ocrTree);
+    m_structure->addWidget(m_domPanel);
     m_structureDock = new QDockWidget(tr("Structure"), this);
     m_structureDock->setObjectName(QStringLiteral("structureDock"));
-    m_structureDock->setWidget(m_structureTree);
+    m_structureDock->setWidget(m_structure);
     addDockWidget(Qt::RightDockWidgetArea, m_structureDock);
 
-    m_annotationTable = new QTableWidget(0, 4, this);
-    m_annotationTable->setObjectName(QStringLiteral("annotationTable"));
-    m_annotationTable->setHorizontalHeaderLabels({tr("Label"), tr("Text"), tr("Source"), tr("Confidence")});
-    m_annotationTable->horizontalHeader()->setStretchLastSection(true);
-    m_annotationTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    auto *annotations = new QWidget(this);
+    auto *annotationsLayout = new QVBoxLayout(annotations);
+    annotationsLayout->setContentsMargins(0, 0, 0, 0);
+    m_palette = new AnnotationPalette(m_session, annotations);
+    m_annotationDock = new AnnotationDock(m_session, annotations);
+    annotationsLayout->addWidget(m_palette);
+    annotationsLayout->addWidget(m_annotationDock, 1);
     m_annotationsDock = new QDockWidget(tr("Annotations"), this);
     m_annotationsDock->setObjectName(QStringLiteral("annotationsDock"));
-    m_annotationsDock->setWidget(m_annotationTable);
+    m_annotationsDock->setWidget(annotations);
     addDockWidget(Qt::RightDockWidgetArea, m_annotationsDock);
+    connect(m_palette, &AnnotationPalette::labelChosen, m_session, [this](const QString &label) {
+        m_session->assignLabel(label);
+    });
 
     m_attentionPlaceholder = new QLabel(tr("Run a model with tracing on to see its attention here."), this);
     m_attentionPlaceholder->setAlignment(Qt::AlignCenter);
@@ -130,30 +211,37 @@ void MainWindow::createDocks()
 void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *open = file->addAction(tr("&Open…"), this, &MainWindow::openFileDialog);
+    QAction *open = file->addAction(tr("&Open Document…"), this, &MainWindow::openFileDialog);
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
-    QAction *close = file->addAction(tr("&Close"), this, &MainWindow::closeCurrentDocument);
-    close->setShortcut(QKeySequence::Close);
+    file->addSeparator();
+    file->addAction(tr("&New Project…"), this, &MainWindow::newProjectDialog)->setShortcut(QKeySequence::New);
+    file->addAction(tr("Open &Project…"), this, &MainWindow::openProjectDialog)->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    m_annotationActions = new AnnotationActions(m_session, this);
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addActions(m_annotationActions->all());
+
+    QMenu *model = menuBar()->addMenu(tr("&Model"));
+    model->addAction(tr("&Choose Model…"), this, &MainWindow::chooseModelDialog);
+    QAction *suggest = model->addAction(tr("&Suggest Labels"), this, &MainWindow::suggestLabels);
+    suggest->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    model->addAction(tr("&Train on Project…"), this, [this] {
+        if (!m_project) { statusBar()->showMessage(tr("Open a project first"), 5000); return; }
+        TrainingDialog dialog(m_project.get(), this);
+        if (dialog.exec() == QDialog::Accepted && !dialog.checkpointDir().isEmpty())
+            setModelDirectory(dialog.checkpointDir());
+    });
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_documentsDock->toggleViewAction());
     view->addAction(m_structureDock->toggleViewAction());
     view->addAction(m_annotationsDock->toggleViewAction());
     view->addAction(m_attentionDock->toggleViewAction());
-    view->addSeparator();
-    QAction *next = view->addAction(tr("&Next Document"), this, [this] {
-        if (m_current + 1 < documentCount()) selectDocument(m_current + 1);
-    });
-    next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
-    QAction *previous = view->addAction(tr("&Previous Document"), this, [this] {
-        if (m_current > 0) selectDocument(m_current - 1);
-    });
-    previous->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Folio"), this, &MainWindow::showAbout);
@@ -162,11 +250,23 @@ void MainWindow::createActions()
 void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
-    const QStringList paths = m_recent.paths();
+    const QStringList paths = m_recent->paths();
     for (const QString &p : paths)
-        m_recentMenu->addAction(QFileInfo(p).fileName(), this, [this, p] { openFile(p); })->setToolTip(p);
+        m_recentMenu->addAction(QFileInfo(p).fileName(), this, [this, p] {
+            if (p.endsWith(QLatin1String(".folio"))) openProject(p); else openFile(p);
+        })->setToolTip(p);
     if (paths.isEmpty())
         m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+}
+
+QString MainWindow::defaultProjectPath() const
+{
+    const QString last = QSettings().value(QStringLiteral("project/last")).toString();
+    if (!last.isEmpty() && QFileInfo::exists(last))
+        return last;
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dir);
+    return dir + QStringLiteral("/default.folio");
 }
 
 void MainWindow::restoreSettings()
@@ -174,6 +274,7 @@ void MainWindow::restoreSettings()
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
+    m_modelDir = settings.value(QStringLiteral("model/directory")).toString();
 }
 
 void MainWindow::saveSettings()
@@ -181,6 +282,9 @@ void MainWindow::saveSettings()
     QSettings settings;
     settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("mainWindow/state"), saveState());
+    if (m_project)
+        settings.setValue(QStringLiteral("project/last"), m_project->path());
+    settings.setValue(QStringLiteral("model/directory"), m_modelDir);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -188,6 +292,57 @@ void MainWindow::closeEvent(QCloseEvent *event)
     m_opener->cancel();
     saveSettings();
     event->accept();
+}
+
+void MainWindow::reportError(const QString &title, const QString &message)
+{
+    statusBar()->showMessage(message, 10000);
+    Q_EMIT loadFailed(message);
+    if (!qEnvironmentVariableIsSet("FOLIO_NO_DIALOGS"))
+        QMessageBox::warning(this, title, message);
+}
+
+bool MainWindow::openProject(const QString &path)
+{
+    QString error;
+    std::unique_ptr<Project> project = QFileInfo::exists(path) ? Project::open(path, &error) : Project::create(path, &error);
+    if (!project) {
+        reportError(tr("Cannot open project"), error);
+        return false;
+    }
+    m_session->setProject(nullptr);
+    m_project = std::move(project);
+    m_session->setProject(m_project.get());
+    m_recent->add(path);
+    rebuildRecentMenu();
+    QSettings().setValue(QStringLiteral("project/last"), m_project->path());
+    m_documentList->refresh();
+    if (m_project->documentCount() > 0)
+        m_session->openDocumentAt(0);
+    else
+        m_central->setCurrentWidget(m_welcome);
+    statusBar()->showMessage(tr("Project %1: %2 documents").arg(QFileInfo(path).fileName()).arg(m_project->documentCount()), 5000);
+    return true;
+}
+
+void MainWindow::newProjectDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("New project"), QString(), tr("Folio projects (*.folio)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (QFileInfo::exists(path) && !QFile::remove(path)) {
+        reportError(tr("Cannot create project"), path + tr(": cannot replace the existing file"));
+        return;
+    }
+    openProject(path.endsWith(QLatin1String(".folio")) ? path : path + QStringLiteral(".folio"));
+}
+
+void MainWindow::openProjectDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QString(), tr("Folio projects (*.folio)"));
+    if (!path.isEmpty())
+        openProject(path);
 }
 
 void MainWindow::openFileDialog()
@@ -199,117 +354,93 @@ void MainWindow::openFileDialog()
 
 void MainWindow::openFile(const QString &path)
 {
-    for (size_t i = 0; i < m_documents.size(); ++i) {
-        if (QFileInfo(m_documents[i].path) == QFileInfo(path)) {
-            selectDocument(int(i));
-            return;
-        }
+    if (!m_project && !openProject(defaultProjectPath()))
+        return;
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const qint64 existing = m_project->findDocument(absolute);
+    if (existing >= 0) {
+        m_session->openDocument(existing);
+        return;
     }
-    m_opener->open(path);
+    m_opener->open(absolute);
 }
 
-void MainWindow::onOpened(const QString &path, const Document &document, const Annotations &annotations)
+void MainWindow::onLoaded(const QString &path, const Document &document, const Annotations &annotations)
 {
     m_progress->hide();
     m_cancelButton->hide();
-    m_documents.push_back(OpenDocument{path, document, annotations});
-    m_recent.add(path);
+    if (!m_project && !openProject(defaultProjectPath()))
+        return;
+    Document doc = document;
+    if (doc.sourcePath.isEmpty())
+        doc.sourcePath = path;
+    QString error;
+    const qint64 id = m_project->addDocument(doc, annotations, &error);
+    if (id < 0) {
+        reportError(tr("Cannot add %1").arg(QFileInfo(path).fileName()), error);
+        return;
+    }
+    m_recent->add(path);
     rebuildRecentMenu();
-    auto *item = new QListWidgetItem(QFileInfo(path).fileName(), m_documentList);
-    item->setToolTip(path);
     statusBar()->showMessage(tr("Opened %1: %2 words on %3 pages")
                                  .arg(QFileInfo(path).fileName())
                                  .arg(document.words.size())
                                  .arg(document.pages.size()),
                              5000);
-    selectDocument(documentCount() - 1);
+    m_session->openDocument(id);
 }
 
 void MainWindow::onFailed(const QString &path, const QString &message)
 {
     m_progress->hide();
     m_cancelButton->hide();
-    statusBar()->showMessage(message, 10000);
-    Q_EMIT loadFailed(message);
-    if (!qEnvironmentVariableIsSet("FOLIO_NO_DIALOGS"))
-        QMessageBox::warning(this, tr("Cannot open %1").arg(QFileInfo(path).fileName()), message);
+    reportError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), message);
 }
 
-void MainWindow::selectDocument(int index)
+void MainWindow::showCurrentDocument()
 {
-    if (index < 0 || index >= documentCount() || index == m_current)
-        return;
-    m_current = index;
-    if (m_documentList->currentRow() != index)
-        m_documentList->setCurrentRow(index);
-    showDocument(index);
-}
-
-void MainWindow::showDocument(int index)
-{
-    const OpenDocument &open = m_documents[size_t(index)];
-    setWindowTitle(tr("%1 — Folio").arg(QFileInfo(open.path).fileName()));
-    m_pageView->setDocument(open.document);
-    m_central->setCurrentWidget(m_pageView);
-    fillStructureTree(open.document);
-    fillAnnotationTable(open.document, open.annotations);
-    Q_EMIT documentShown(index);
-}
-
-void MainWindow::closeCurrentDocument()
-{
-    if (m_current < 0)
-        return;
-    const int closing = m_current;
-    m_documents.erase(m_documents.begin() + closing);
-    m_current = -1;
-    delete m_documentList->takeItem(closing);
-    if (m_documents.empty()) {
-        m_central->setCurrentWidget(m_welcome);
-        m_structureTree->clear();
-        m_annotationTable->setRowCount(0);
-        setWindowTitle(tr("Folio"));
+    const Document &doc = m_session->document();
+    setWindowTitle(tr("%1 — Folio").arg(QFileInfo(doc.sourcePath).fileName()));
+    if (doc.kind == SourceKind::Html) {
+        m_webPanel->setDocument(doc);
+        m_domPanel->setDocument(doc);
+        m_central->setCurrentWidget(m_webPanel);
+        m_structure->setCurrentWidget(m_domPanel);
     } else {
-        selectDocument(std::min(closing, documentCount() - 1));
+        m_central->setCurrentWidget(m_scanPanel);
+        m_structure->setCurrentWidget(m_ocrTree);
     }
+    m_palette->setLabels(m_session->labels());
+    Q_EMIT documentShown(m_session->currentDocumentId());
 }
 
-void MainWindow::fillStructureTree(const Document &document)
+void MainWindow::setModelDirectory(const QString &checkpointDir)
 {
-    m_structureTree->clear();
-    std::vector<QTreeWidgetItem *> items(document.nodes.size(), nullptr);
-    const int count = std::min<int>(int(document.nodes.size()), kMaxTreeNodes);
-    for (int i = 0; i < count; ++i) {
-        const Node &n = document.nodes[size_t(i)];
-        const QString name = n.tag.isEmpty() ? nodeKindName(n.kind) : QLatin1Char('<') + n.tag + QLatin1Char('>');
-        QTreeWidgetItem *parent = n.parent >= 0 && n.parent < i ? items[size_t(n.parent)] : nullptr;
-        auto *item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(m_structureTree);
-        item->setText(0, name);
-        item->setText(1, n.text.left(200));
-        item->setToolTip(0, n.id);
-        items[size_t(i)] = item;
-    }
-    m_structureTree->expandToDepth(2);
+    m_modelDir = checkpointDir;
+    statusBar()->showMessage(tr("Model: %1").arg(QDir(checkpointDir).dirName()), 5000);
 }
 
-void MainWindow::fillAnnotationTable(const Document &document, const Annotations &annotations)
+void MainWindow::chooseModelDialog()
 {
-    m_annotationTable->setRowCount(int(annotations.entities.size()));
-    QHash<QString, int> wordIndex;
-    for (size_t i = 0; i < document.words.size(); ++i)
-        wordIndex.insert(document.words[i].id, int(i));
-    int row = 0;
-    for (const Entity &e : annotations.entities) {
-        QStringList text;
-        for (const QString &w : e.wordIds)
-            if (wordIndex.contains(w))
-                text << document.words[size_t(wordIndex.value(w))].text;
-        m_annotationTable->setItem(row, 0, new QTableWidgetItem(e.label));
-        m_annotationTable->setItem(row, 1, new QTableWidgetItem(text.join(QLatin1Char(' '))));
-        m_annotationTable->setItem(row, 2, new QTableWidgetItem(e.source.kind == AnnotationSource::User ? tr("user") : e.source.checkpoint));
-        m_annotationTable->setItem(row, 3, new QTableWidgetItem(QString::number(e.confidence, 'f', 2)));
-        ++row;
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Choose a model checkpoint folder"), m_modelDir);
+    if (!dir.isEmpty())
+        setModelDirectory(dir);
+}
+
+void MainWindow::suggestLabels()
+{
+    if (m_session->currentDocumentId() < 0) {
+        statusBar()->showMessage(tr("Open a document first"), 5000);
+        return;
     }
+    if (m_modelDir.isEmpty() || !QFileInfo(m_modelDir + QStringLiteral("/config.json")).isFile()) {
+        reportError(tr("No model"), tr("Choose a model checkpoint folder first (Model > Choose Model)."));
+        return;
+    }
+    statusBar()->showMessage(tr("Running %1…").arg(QDir(m_modelDir).dirName()));
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_modelWorker->predict(m_modelDir, m_session->document());
 }
 
 void MainWindow::showAbout()

@@ -1,33 +1,42 @@
 #pragma once
 // MainWindow: composes Folio's panels and connects them. It holds no file I/O and no model
-// logic: documents are opened by DocumentOpener (a worker), engines live behind their facades,
-// and every feature brings its own panel.
+// logic: documents are loaded by DocumentOpener (a worker) into the open Project (a .folio file),
+// the AnnotationSession owns the current document, its edits and their autosave, and every
+// feature brings its own panel.
 //
-// Layout: Documents dock (left), central page area (welcome / page canvas / web view), Structure
-// and Annotations docks (right), Attention dock (bottom), status bar with progress + cancel.
-
-#include "document/annotations.h"
-#include "document/document.h"
-#include "ui/recentfiles.h"
+// Layout: Documents dock (left), central page area (welcome / scan page / rendered web page),
+// Structure dock (OCR tree or DOM tree) and Annotations dock (palette + entity/link lists) on the
+// right, Attention dock (bottom), status bar with progress + cancel.
 
 #include <QMainWindow>
 
-#include <vector>
+#include <memory>
 
 class QDockWidget;
-class QListWidget;
+class QLabel;
 class QMenu;
 class QProgressBar;
 class QStackedWidget;
 class QToolButton;
-class QTreeWidget;
-class QTableWidget;
-class QLabel;
+class QTreeView;
 
 namespace folio {
 
+struct Annotations;
+struct Document;
+class AnnotationActions;
+class AnnotationDock;
+class AnnotationPalette;
+class AnnotationSession;
+class DocumentListPanel;
 class DocumentOpener;
-class PageView;
+class DomTreePanel;
+class ModelWorker;
+class RegionOcr;
+class ScanPanel;
+class Project;
+class RecentFiles;
+class WebPagePanel;
 
 class MainWindow : public QMainWindow
 {
@@ -36,55 +45,68 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    int documentCount() const { return int(m_documents.size()); }
-    int currentDocumentIndex() const { return m_current; }
-    const Document *currentDocument() const;
+    Project *project() const { return m_project.get(); }
+    AnnotationSession *session() const { return m_session; }
     DocumentOpener *opener() const { return m_opener; }
+    int documentCount() const;
+    const Document *currentDocument() const; // nullptr when none is open
+    QString modelDirectory() const { return m_modelDir; }
+    // True while a document is loading or a model is running.
+    bool isBusy() const;
 
 public Q_SLOTS:
+    // Opens (or creates) a project file; the previous one is closed. False + message on failure.
+    bool openProject(const QString &path);
+    void newProjectDialog();
+    void openProjectDialog();
+    // Adds a document to the project (loading it off the GUI thread) or shows it if it is there.
     void openFile(const QString &path);
     void openFileDialog();
-    void closeCurrentDocument();
+    void setModelDirectory(const QString &checkpointDir);
+    void chooseModelDialog();
+    // Pre-annotation: runs the current model on the current document (off the GUI thread); its
+    // entities arrive as suggestions with confidences, never overwriting user edits.
+    void suggestLabels();
     void showAbout();
-    void selectDocument(int index);
 
 Q_SIGNALS:
-    void documentShown(int index);
+    void documentShown(qint64 id);
     void loadFailed(const QString &message);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    struct OpenDocument
-    {
-        QString path;
-        Document document;
-        Annotations annotations;
-    };
-
     void createActions();
     void createDocks();
     void rebuildRecentMenu();
     void restoreSettings();
     void saveSettings();
-    void onOpened(const QString &path, const Document &document, const Annotations &annotations);
+    void onLoaded(const QString &path, const Document &document, const Annotations &annotations);
     void onFailed(const QString &path, const QString &message);
-    void showDocument(int index);
-    void fillStructureTree(const Document &document);
-    void fillAnnotationTable(const Document &document, const Annotations &annotations);
+    void showCurrentDocument();
+    void reportError(const QString &title, const QString &message);
+    QString defaultProjectPath() const;
 
+    std::unique_ptr<Project> m_project;
+    std::unique_ptr<RecentFiles> m_recent;
     DocumentOpener *m_opener = nullptr;
-    RecentFiles m_recent;
-    std::vector<OpenDocument> m_documents;
-    int m_current = -1;
+    AnnotationSession *m_session = nullptr;
+    AnnotationActions *m_annotationActions = nullptr;
+    ModelWorker *m_modelWorker = nullptr;
+    QString m_modelDir;
 
     QStackedWidget *m_central = nullptr;
     QWidget *m_welcome = nullptr;
-    PageView *m_pageView = nullptr;
-    QListWidget *m_documentList = nullptr;
-    QTreeWidget *m_structureTree = nullptr;
-    QTableWidget *m_annotationTable = nullptr;
+    ScanPanel *m_scanPanel = nullptr;
+    RegionOcr *m_regionOcr = nullptr;
+    WebPagePanel *m_webPanel = nullptr;
+    QStackedWidget *m_structure = nullptr;
+    QTreeView *m_ocrTree = nullptr;
+    DomTreePanel *m_domPanel = nullptr;
+    DocumentListPanel *m_documentList = nullptr;
+    AnnotationDock *m_annotationDock = nullptr;
+    AnnotationPalette *m_palette = nullptr;
     QLabel *m_attentionPlaceholder = nullptr;
     QDockWidget *m_documentsDock = nullptr;
     QDockWidget *m_structureDock = nullptr;

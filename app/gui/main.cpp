@@ -7,6 +7,8 @@
 #include <QFileInfo>
 #include <QTimer>
 
+#include <memory>
+
 #include <unistd.h>
 
 int main(int argc, char **argv)
@@ -31,10 +33,29 @@ int main(int argc, char **argv)
                                   QStringLiteral("Save a screenshot of the window to <png> once the files are open, then quit"),
                                   QStringLiteral("png"));
     parser.addOption(screenshot);
+    QCommandLineOption model(QStringLiteral("model"),
+                             QStringLiteral("Checkpoint folder of the model to use; with files given, their labels are suggested at once"),
+                             QStringLiteral("dir"));
+    parser.addOption(model);
+    QCommandLineOption project(QStringLiteral("project"), QStringLiteral("Open (or create) this .folio project"), QStringLiteral("file"));
+    parser.addOption(project);
     parser.process(app);
 
     folio::MainWindow window;
     window.show();
+    if (parser.isSet(project))
+        window.openProject(QFileInfo(parser.value(project)).absoluteFilePath());
+    if (parser.isSet(model)) {
+        window.setModelDirectory(QFileInfo(parser.value(model)).absoluteFilePath());
+        if (!parser.positionalArguments().isEmpty()) {
+            // Suggest labels for the first document shown (once).
+            auto connection = std::make_shared<QMetaObject::Connection>();
+            *connection = QObject::connect(&window, &folio::MainWindow::documentShown, &window, [&window, connection] {
+                QObject::disconnect(*connection);
+                window.suggestLabels();
+            });
+        }
+    }
     for (const QString &file : parser.positionalArguments())
         window.openFile(QFileInfo(file).absoluteFilePath());
 
@@ -45,7 +66,7 @@ int main(int argc, char **argv)
         int waited = 0;
         QObject::connect(poll, &QTimer::timeout, &window, [&window, out, &waited, poll] {
             waited += 200;
-            if (window.opener()->isBusy() && waited < 60000)
+            if ((window.isBusy() || waited < 1000) && waited < 120000)
                 return;
             poll->stop();
             window.grab().save(out);

@@ -1,17 +1,24 @@
 // Drives the main window offscreen: panels exist, a document opens through the worker, bad files
 // give a message, the About box lists the linked libraries, and a screenshot is saved.
 #include "document/documentjson.h"
+#include "document/project.h"
 #include "ui/aboutdialog.h"
+#include "ui/annotationsession.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QListWidget>
+#include <QMenuBar>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTreeWidget>
+#include <QTreeView>
+
+#include "widgets/pagecanvas.h"
 
 using namespace folio;
 
@@ -55,7 +62,14 @@ private Q_SLOTS:
         qputenv("FOLIO_NO_DIALOGS", "1");
         QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        QStandardPaths::setTestModeEnabled(true); // settings and the default project stay in ~/.qttest
         QDir().mkpath(m_shots);
+    }
+
+    void init()
+    {
+        QSettings().clear();
+        QFile::remove(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/default.folio"));
     }
 
     void hasPanelsAndMenus()
@@ -71,29 +85,67 @@ private Q_SLOTS:
         QVERIFY(w.menuBar()->actions().size() >= 3);
     }
 
-    void opensDocumentOffTheGuiThread()
+    void opensDocumentIntoTheProject()
     {
         QTemporaryDir dir;
         const QString path = writeSampleDocument(dir);
-        MainWindow w;
-        w.show();
-        QSignalSpy shown(&w, &MainWindow::documentShown);
-        w.openFile(path);
-        QVERIFY(shown.wait(10000));
-        QCOMPARE(w.documentCount(), 1);
-        QCOMPARE(int(w.currentDocument()->words.size()), 8);
-        auto *tree = w.findChild<QTreeWidget *>(QStringLiteral("structureTree"));
-        QCOMPARE(tree->topLevelItemCount(), 1);
-        QCOMPARE(tree->topLevelItem(0)->childCount(), 8);
-        auto *list = w.findChild<QListWidget *>(QStringLiteral("documentList"));
-        QCOMPARE(list->count(), 1);
-        // Opening the same file again selects it rather than duplicating it.
-        w.openFile(path);
-        QCOMPARE(w.documentCount(), 1);
-        QTest::qWait(100);
-        QVERIFY(w.grab().save(m_shots + QStringLiteral("/mainwindow.png")));
-        w.closeCurrentDocument();
-        QCOMPARE(w.documentCount(), 0);
+        const QString projectPath = dir.filePath(QStringLiteral("work.folio"));
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(w.openProject(projectPath));
+            QSignalSpy shown(&w, &MainWindow::documentShown);
+            w.openFile(path);
+            QVERIFY(shown.wait(10000));
+            QCOMPARE(w.documentCount(), 1);
+            QVERIFY(w.currentDocument());
+            QCOMPARE(int(w.currentDocument()->words.size()), 8);
+            QCOMPARE(int(w.session()->annotations().entities.size()), 1);
+            auto *tree = w.findChild<QTreeView *>(QStringLiteral("structureTree"));
+            QCOMPARE(tree->model()->rowCount(), 8); // the root is not shown: its 8 words are
+            // Canvas -> session -> tree: clicking a word box selects it everywhere.
+            auto *canvas = w.findChild<PageCanvas *>(QStringLiteral("pageCanvas"));
+            QVERIFY(canvas && canvas->isVisible());
+            QTest::mouseClick(canvas, Qt::LeftButton, {}, canvas->wordRectInWidget(3).center().toPoint());
+            QCOMPARE(w.session()->selectedWords(), QStringList{QStringLiteral("w3")});
+            QCOMPARE(tree->currentIndex().data(Qt::DisplayRole).toString().isEmpty(), false);
+            auto *list = w.findChild<QListWidget *>(QStringLiteral("documentList"));
+            QCOMPARE(list->count(), 1);
+            // Opening the same file again shows it rather than adding it twice.
+            w.openFile(path);
+            QCOMPARE(w.documentCount(), 1);
+            // An edit through the session is in the project file at once.
+            w.session()->setSelectedWords({QStringLiteral("w5"), QStringLiteral("w6")});
+            QVERIFY(w.session()->assignLabel(QStringLiteral("ANSWER")));
+            QTest::qWait(100);
+            QVERIFY(w.grab().save(m_shots + QStringLiteral("/mainwindow.png")));
+        }
+        QString error;
+        auto project = Project::open(projectPath, &error);
+        QVERIFY2(project, qPrintable(error));
+        QCOMPARE(project->documentCount(), 1);
+        Document doc;
+        Annotations annotations;
+        QVERIFY(project->loadDocument(project->documents().front().id, &doc, &annotations, &error));
+        QCOMPARE(int(annotations.entities.size()), 2);
+    }
+
+    void reopensTheLastProject()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSampleDocument(dir);
+        {
+            MainWindow w;
+            QSignalSpy shown(&w, &MainWindow::documentShown);
+            w.openFile(path); // no project open: the default project is created
+            QVERIFY(shown.wait(10000));
+            QVERIFY(w.project());
+            w.close();
+        }
+        MainWindow again;
+        QSignalSpy shown(&again, &MainWindow::documentShown);
+        again.openFile(path);
+        QCOMPARE(again.documentCount(), 1);
     }
 
     void badFilesGiveAMessage_data()

@@ -1,0 +1,42 @@
+#pragma once
+// ModelWorker: runs the layout tagger on a Document off the GUI thread.
+//
+//   auto *worker = new folio::ModelWorker(this);
+//   connect(worker, &folio::ModelWorker::predicted, session, &folio::AnnotationSession::applyPredictions);
+//   worker->predict(checkpointDir, session->document());
+//
+// One Predictor lives in the worker's single pool thread (loaded once per checkpoint folder and
+// reused); requests queue behind each other. Failures (missing checkpoint files, empty
+// documents) come back as failed(message); nothing throws into the GUI.
+#include "document/annotations.h"
+#include "document/document.h"
+
+#include <QObject>
+#include <QThreadPool>
+
+#include <memory>
+
+namespace folio {
+
+class ModelWorker : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ModelWorker(QObject *parent = nullptr);
+    ~ModelWorker() override;
+
+    void predict(const QString &checkpointDir, const Document &document);
+    bool isBusy() const;
+
+Q_SIGNALS:
+    void started();
+    void predicted(const folio::Annotations &suggestions);
+    void failed(const QString &message);
+
+private:
+    struct Cache;
+    std::shared_ptr<Cache> m_cache;
+    QThreadPool m_pool;
+};
+
+} // namespace folio

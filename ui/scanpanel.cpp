@@ -1,0 +1,202 @@
+#include "ui/scanpanel.h"
+
+#include "ui/annotationsession.h"
+#include "ui/labelcolors.h"
+#include "widgets/pagecanvas.h"
+#include "widgets/structuretreemodel.h"
+
+#include <QHBoxLayout>
+#include <QImageReader>
+#include <QLabel>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace folio {
+
+static QImage readPageImage(const QString &path)
+{
+    if (path.isEmpty())
+        return {};
+    QImageReader reader(path);
+    reader.setAllocationLimit(1024); // MB: a decompression bomb is refused, the page shows blank
+    return reader.read();
+}
+
+ScanPanel::ScanPanel(AnnotationSession *session, QWidget *parent)
+    : QWidget(parent), m_session(session), m_canvas(new PageCanvas(this)), m_model(new StructureTreeModel(this)),
+      m_pageBox(new QSpinBox(this)), m_pageCount(new QLabel(this))
+{
+    m_canvas->setObjectName(QStringLiteral("pageCanvas"));
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Page"), this));
+    bar->addWidget(m_pageBox);
+    bar->addWidget(m_pageCount);
+    auto *fit = new QToolButton(this);
+    fit->setText(tr("Fit"));
+    auto *zoomIn = new QToolButton(this);
+    zoomIn->setText(QStringLiteral("+"));
+    auto *zoomOut = new QToolButton(this);
+    zoomOut->setText(QStringLiteral("−"));
+    auto *region = new QToolButton(this);
+    region->setText(tr("Re-OCR region"));
+    region->setCheckable(true);
+    region->setToolTip(tr("Draw a rectangle on the page to OCR it again (text you corrected is kept)"));
+    bar->addStretch();
+    bar->addWidget(region);
+    bar->addWidget(zoomOut);
+    bar->addWidget(zoomIn);
+    bar->addWidget(fit);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_canvas, 1);
+
+    connect(fit, &QToolButton::clicked, m_canvas, &PageCanvas::fitToWindow);
+    connect(zoomIn, &QToolButton::clicked, m_canvas, &PageCanvas::zoomIn);
+    connect(zoomOut, &QToolButton::clicked, m_canvas, &PageCanvas::zoomOut);
+    connect(region, &QToolButton::toggled, this, &ScanPanel::setRegionTool);
+    connect(m_pageBox, &QSpinBox::valueChanged, this, [this](int oneBased) { showPage(oneBased - 1); });
+
+    connect(m_canvas, &PageCanvas::selectionChanged, this, [this](const QList<int> &words) {
+        if (m_syncing)
+            return;
+        QStringList ids;
+        const auto &all = m_session->document().words;
+        for (int w : words)
+            if (w >= 0 && w < int(all.size()))
+                ids << all[size_t(w)].id;
+        m_syncing = true;
+        m_session->setSelectedWords(ids);
+        if (m_tree && !words.isEmpty())
+            m_tree->setCurrentIndex(m_model->indexForWord(words.last()));
+        m_syncing = false;
+    });
+    connect(m_canvas, &PageCanvas::wordEditRequested, this, [this](int word, const QString &text) {
+        const auto &all = m_session->document().words;
+        if (word >= 0 && word < int(all.size()))
+            m_session->editWordText(all[size_t(word)].id, text);
+    });
+    connect(m_canvas, &PageCanvas::regionDrawn, this, [this, region](int page, const QRect &rect) {
+        region->setChecked(false);
+        Q_EMIT regionRequested(page, rect);
+    });
+    connect(m_canvas, &PageCanvas::wordHovered, this, &ScanPanel::wordHovered);
+
+    connect(session, &AnnotationSession::documentOpened, this, &ScanPanel::showDocument);
+    connect(session, &AnnotationSession::documentChanged, this, [this] { showPage(currentPage()); });
+    connect(session, &AnnotationSession::annotationsChanged, this, &ScanPanel::refreshOverlays);
+    connect(session, &AnnotationSession::selectionChanged, this, &ScanPanel::syncSelectionFromSession);
+}
+
+int ScanPanel::currentPage() const
+{
+    return m_canvas->page() < 0 ? 0 : m_canvas->page();
+}
+
+void ScanPanel::attachTree(QTreeView *tree)
+{
+    m_tree = tree;
+    tree->setModel(m_model);
+    connect(tree->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &index) {
+        if (m_syncing)
+            return;
+        const int word = m_model->wordForIndex(index);
+        if (word < 0)
+            return;
+        const auto &all = m_session->document().words;
+        if (word >= int(all.size()))
+            return;
+        if (all[size_t(word)].page != currentPage())
+            showPage(all[size_t(word)].page);
+        m_syncing = true;
+        m_canvas->setCurrentWord(word);
+        m_session->setSelectedWords({all[size_t(word)].id});
+        m_syncing = false;
+    });
+}
+
+void ScanPanel::showDocument()
+{
+    const Document &doc = m_session->document();
+    if (doc.kind == SourceKind::Html)
+        return;
+    m_model->setDocument(doc);
+    const int pages = std::max<int>(1, int(doc.pages.size()));
+    m_pageBox->blockSignals(true);
+    m_pageBox->setRange(1, pages);
+    m_pageBox->setValue(1);
+    m_pageBox->blockSignals(false);
+    m_pageCount->setText(tr("of %1").arg(pages));
+    showPage(0);
+}
+
+void ScanPanel::showPage(int page)
+{
+    const Document &doc = m_session->document();
+    if (doc.pages.empty()) {
+        m_canvas->clear();
+        return;
+    }
+    page = std::clamp(page, 0, int(doc.pages.size()) - 1);
+    m_canvas->setPage(doc, page, readPageImage(doc.pages[size_t(page)].imagePath));
+    if (m_pageBox->value() != page + 1) {
+        m_pageBox->blockSignals(true);
+        m_pageBox->setValue(page + 1);
+        m_pageBox->blockSignals(false);
+    }
+    refreshOverlays();
+    syncSelectionFromSession(m_session->selectedWords());
+}
+
+void ScanPanel::refreshOverlays()
+{
+    const Document &doc = m_session->document();
+    QHash<QString, int> wordIndex;
+    for (size_t i = 0; i < doc.words.size(); ++i)
+        wordIndex.insert(doc.words[i].id, int(i));
+    QHash<int, QColor> colors;
+    QHash<int, QString> labels;
+    for (const Entity &e : m_session->annotations().entities) {
+        if (e.state == ReviewState::Rejected)
+            continue;
+        const bool suggested = e.state == ReviewState::Suggested;
+        const QColor color = labelColor(e.label, suggested ? 45 : 95);
+        bool first = true;
+        for (const QString &id : e.wordIds) {
+            const int w = wordIndex.value(id, -1);
+            if (w < 0)
+                continue;
+            colors.insert(w, color);
+            if (first)
+                labels.insert(w, suggested ? QStringLiteral("%1 %2%").arg(e.label).arg(qRound(e.confidence * 100)) : e.label);
+            first = false;
+        }
+    }
+    m_canvas->setBoxColors(colors);
+    m_canvas->setBoxLabels(labels);
+}
+
+void ScanPanel::setRegionTool(bool on)
+{
+    m_canvas->setTool(on ? PageCanvas::Tool::DrawRegion : PageCanvas::Tool::Select);
+}
+
+void ScanPanel::syncSelectionFromSession(const QStringList &wordIds)
+{
+    if (m_syncing)
+        return;
+    const Document &doc = m_session->document();
+    QList<int> indices;
+    for (const QString &id : wordIds) {
+        const int w = doc.wordIndex(id);
+        if (w >= 0)
+            indices << w;
+    }
+    m_syncing = true;
+    m_canvas->setSelection(indices);
+    m_syncing = false;
+}
+
+} // namespace folio

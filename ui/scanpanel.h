@@ -1,0 +1,55 @@
+#pragma once
+// ScanPanel: the page of a scanned / PDF / FUNSD document in the annotation workspace — the
+// PageCanvas with entity colours, the page switcher, and two-way sync with the session (word
+// selection, in-place text edits) and with a structure tree view (OCR block/line/word tree).
+//
+//   auto *scan = new folio::ScanPanel(session, this);
+//   scan->attachTree(treeView);        // the Structure dock's view; synced both ways
+//   // shows session->document() whenever the session opens a document
+//   connect(scan, &folio::ScanPanel::regionRequested, ...);   // user drew a region to re-OCR
+#include <QWidget>
+
+class QLabel;
+class QSpinBox;
+class QTreeView;
+
+namespace folio {
+
+class AnnotationSession;
+class PageCanvas;
+class StructureTreeModel;
+
+class ScanPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ScanPanel(AnnotationSession *session, QWidget *parent = nullptr);
+
+    PageCanvas *canvas() const { return m_canvas; }
+    StructureTreeModel *treeModel() const { return m_model; }
+    void attachTree(QTreeView *tree);
+    int currentPage() const;
+
+public Q_SLOTS:
+    void showDocument();      // the session's current document, first page
+    void showPage(int page);
+    void refreshOverlays();   // entity colours and labels from the session's annotations
+    void setRegionTool(bool on);
+
+Q_SIGNALS:
+    void regionRequested(int page, const QRect &pageRect);
+    void wordHovered(int wordIndex);
+
+private:
+    void syncSelectionFromSession(const QStringList &wordIds);
+
+    AnnotationSession *m_session;
+    PageCanvas *m_canvas;
+    StructureTreeModel *m_model;
+    QTreeView *m_tree = nullptr;
+    QSpinBox *m_pageBox;
+    QLabel *m_pageCount;
+    bool m_syncing = false;
+};
+
+} // namespace folio

@@ -1,0 +1,48 @@
+#pragma once
+// TrainingDialog: train the layout tagger on the project's labelled documents, with progress,
+// ETA and cancel. The GUI stays live: training runs in a TrainWorker.
+//
+//   folio::TrainingDialog dialog(project, this);
+//   if (dialog.exec() == QDialog::Accepted) useModel(dialog.checkpointDir());
+#include <QDialog>
+
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QSpinBox;
+
+namespace folio {
+
+class Project;
+class TrainWorker;
+struct TrainOutcome;
+
+class TrainingDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    TrainingDialog(Project *project, QWidget *parent = nullptr);
+    QString checkpointDir() const { return m_checkpointDir; }
+    int pageCount() const { return m_pageCount; }
+
+public Q_SLOTS:
+    void startTraining();
+
+private:
+    void onFinished(const TrainOutcome &outcome);
+
+    Project *m_project;
+    TrainWorker *m_worker;
+    QLineEdit *m_output;
+    QSpinBox *m_epochs;
+    QLabel *m_summary;
+    QProgressBar *m_bar;
+    QPlainTextEdit *m_log;
+    QDialogButtonBox *m_buttons;
+    QString m_checkpointDir;
+    int m_pageCount = 0;
+};
+
+} // namespace folio

@@ -1,0 +1,52 @@
+#pragma once
+// TrainWorker: trains the layout tagger on project documents off the GUI thread.
+//
+//   auto *worker = new folio::TrainWorker(this);
+//   connect(worker, &folio::TrainWorker::progress, dialog, ...);   // epoch, step, loss, dev F1, ETA
+//   connect(worker, &folio::TrainWorker::finished, this, ...);     // checkpoint folder or error
+//   worker->start(config, pages);   // pages: tagged pages (taggerPages with annotations)
+//   worker->cancel();               // stops between optimizer steps; finished(cancelled) follows
+#include "inference/trainer.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace folio {
+
+struct TrainOutcome
+{
+    bool ok = false;
+    bool cancelled = false;
+    QString error;
+    QString checkpointDir;
+    double bestDevF1 = 0;
+    int bestEpoch = 0;
+    double seconds = 0;
+};
+
+class TrainWorker : public QObject
+{
+    Q_OBJECT
+public:
+    explicit TrainWorker(QObject *parent = nullptr);
+    ~TrainWorker() override;
+
+    // Splits `pages` into train / dev (the dev share is carved from them, never a test split).
+    void start(const inference::TrainConfig &config, std::vector<inference::TrainPage> pages);
+    void cancel();
+    bool isRunning() const;
+
+Q_SIGNALS:
+    void progress(int epoch, int epochs, qint64 step, qint64 totalSteps, double loss, double devF1, double etaSeconds);
+    void finished(const folio::TrainOutcome &outcome);
+
+private:
+    QFutureWatcher<TrainOutcome> m_watcher;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+};
+
+} // namespace folio
