@@ -6,6 +6,8 @@
 #include "ui/annotationdock.h"
 #include "ui/annotationpalette.h"
 #include "ui/annotationsession.h"
+#include "ui/attentionpanel.h"
+#include "widgets/pagecanvas.h"
 #include "ui/documentlistpanel.h"
 #include "ui/documentopener.h"
 #include "ui/domtreepanel.h"
@@ -128,6 +130,13 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_regionOcr, &RegionOcr::failed, this, [this](const QString &message) { reportError(tr("Re-OCR"), message); });
 
+    // Attention: clicks on boxes / DOM nodes select; its heatmap colours the page while shown.
+    connect(m_scanPanel->canvas(), &PageCanvas::boxClicked, m_attention, &AttentionPanel::onBoxClicked);
+    connect(m_attention, &AttentionPanel::wordColorsChanged, m_scanPanel, &ScanPanel::setOverlayColors);
+    connect(m_attention, &AttentionPanel::wordLabelsChanged, m_scanPanel, &ScanPanel::setOverlayLabels);
+    connect(m_domPanel, &DomTreePanel::nodeSelected, m_attention, [this](int node) { m_attention->selectNode(node); });
+    connect(m_attention, &AttentionPanel::message, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
+
     // Web page <-> DOM tree, both ways; rendered boxes are stored with the document.
     connect(m_webPanel, &WebPagePanel::nodeSelected, m_domPanel, &DomTreePanel::selectNode);
     connect(m_domPanel, &DomTreePanel::nodeSelected, m_webPanel, &WebPagePanel::selectNode);
@@ -152,7 +161,7 @@ MainWindow::~MainWindow()
 
 bool MainWindow::isBusy() const
 {
-    return m_opener->isBusy() || m_modelWorker->isBusy();
+    return m_opener->isBusy() || m_modelWorker->isBusy() || m_attention->isRunning();
 }
 
 int MainWindow::documentCount() const
@@ -200,11 +209,11 @@ void MainWindow::createDocks()
         m_session->assignLabel(label);
     });
 
-    m_attentionPlaceholder = new QLabel(tr("Run a model with tracing on to see its attention here."), this);
-    m_attentionPlaceholder->setAlignment(Qt::AlignCenter);
+    m_attention = new AttentionPanel(this);
+    m_attention->setObjectName(QStringLiteral("attentionPanel"));
     m_attentionDock = new QDockWidget(tr("Attention"), this);
     m_attentionDock->setObjectName(QStringLiteral("attentionDock"));
-    m_attentionDock->setWidget(m_attentionPlaceholder);
+    m_attentionDock->setWidget(m_attention);
     addDockWidget(Qt::BottomDockWidgetArea, m_attentionDock);
 }
 
@@ -230,6 +239,8 @@ void MainWindow::createActions()
     model->addAction(tr("&Choose Model…"), this, &MainWindow::chooseModelDialog);
     QAction *suggest = model->addAction(tr("&Suggest Labels"), this, &MainWindow::suggestLabels);
     suggest->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    QAction *attention = model->addAction(tr("Show &Attention"), this, &MainWindow::showAttention);
+    attention->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     model->addAction(tr("&Train on Project…"), this, [this] {
         if (!m_project) { statusBar()->showMessage(tr("Open a project first"), 5000); return; }
         TrainingDialog dialog(m_project.get(), this);
@@ -411,6 +422,9 @@ void MainWindow::showCurrentDocument()
         m_structure->setCurrentWidget(m_ocrTree);
     }
     m_palette->setLabels(m_session->labels());
+    m_scanPanel->setOverlayColors({});
+    m_scanPanel->setOverlayLabels({});
+    m_attention->setDocument(doc, m_session->annotations());
     Q_EMIT documentShown(m_session->currentDocumentId());
 }
 
@@ -441,6 +455,17 @@ void MainWindow::suggestLabels()
     m_progress->setRange(0, 0);
     m_progress->show();
     m_modelWorker->predict(m_modelDir, m_session->document());
+}
+
+void MainWindow::showAttention()
+{
+    if (m_session->currentDocumentId() < 0 || m_modelDir.isEmpty()) {
+        statusBar()->showMessage(tr("Open a document and choose a model first"), 5000);
+        return;
+    }
+    m_attentionDock->show();
+    m_attentionDock->raise();
+    m_attention->runOn(m_modelDir);
 }
 
 void MainWindow::showAbout()

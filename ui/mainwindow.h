@@ -25,6 +25,7 @@ namespace folio {
 struct Annotations;
 struct Document;
 class AnnotationActions;
+class AttentionPanel;
 class AnnotationDock;
 class AnnotationPalette;
 class AnnotationSession;
@@ -67,6 +68,8 @@ public Q_SLOTS:
     // Pre-annotation: runs the current model on the current document (off the GUI thread); its
     // entities arrive as suggestions with confidences, never overwriting user edits.
     void suggestLabels();
+    // Runs the current model with tracing on and shows its attention in the Attention dock.
+    void showAttention();
     void showAbout();
 
 Q_SIGNALS:
@@ -107,7 +110,7 @@ private:
     DocumentListPanel *m_documentList = nullptr;
     AnnotationDock *m_annotationDock = nullptr;
     AnnotationPalette *m_palette = nullptr;
-    QLabel *m_attentionPlaceholder = nullptr;
+    AttentionPanel *m_attention = nullptr;
     QDockWidget *m_documentsDock = nullptr;
     QDockWidget *m_structureDock = nullptr;
     QDockWidget *m_annotationsDock = nullptr;

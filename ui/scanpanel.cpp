@@ -150,8 +150,25 @@ void ScanPanel::showPage(int page)
     syncSelectionFromSession(m_session->selectedWords());
 }
 
+void ScanPanel::setOverlayColors(const QHash<int, QColor> &colors)
+{
+    m_overlayColors = colors;
+    refreshOverlays();
+}
+
+void ScanPanel::setOverlayLabels(const QHash<int, QString> &labels)
+{
+    m_overlayLabels = labels;
+    refreshOverlays();
+}
+
 void ScanPanel::refreshOverlays()
 {
+    if (!m_overlayColors.isEmpty() || !m_overlayLabels.isEmpty()) {
+        m_canvas->setBoxColors(m_overlayColors);
+        m_canvas->setBoxLabels(m_overlayLabels);
+        return;
+    }
     const Document &doc = m_session->document();
     QHash<QString, int> wordIndex;
     for (size_t i = 0; i < doc.words.size(); ++i)

@@ -7,6 +7,8 @@
 //   scan->attachTree(treeView);        // the Structure dock's view; synced both ways
 //   // shows session->document() whenever the session opens a document
 //   connect(scan, &folio::ScanPanel::regionRequested, ...);   // user drew a region to re-OCR
+#include <QColor>
+#include <QHash>
 #include <QWidget>
 
 class QLabel;
@@ -35,6 +37,10 @@ public Q_SLOTS:
     void showPage(int page);
     void refreshOverlays();   // entity colours and labels from the session's annotations
     void setRegionTool(bool on);
+    // An overlay that takes the place of the entity colours while it is non-empty (attention
+    // heatmaps, ablation diffs); empty maps give the entity colours back.
+    void setOverlayColors(const QHash<int, QColor> &colors);
+    void setOverlayLabels(const QHash<int, QString> &labels);
 
 Q_SIGNALS:
     void regionRequested(int page, const QRect &pageRect);
@@ -50,6 +56,8 @@ private:
     QSpinBox *m_pageBox;
     QLabel *m_pageCount;
     bool m_syncing = false;
+    QHash<int, QColor> m_overlayColors;
+    QHash<int, QString> m_overlayLabels;
 };
 
 } // namespace folio
