@@ -6,7 +6,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh" folio folio-cli
 build="${FOLIO_BUILD_DIR:-$root/build}"
-sample="${1:-$root/resources/samples/phototest.tif}"
+sample="${1:-$root/resources/samples/sample-form.png}"
 model="$root/resources/models/funsd-layout"
 args=("$sample")
 [ -d "$model" ] && args+=(--model "$model")
