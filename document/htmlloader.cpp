@@ -327,6 +327,7 @@ HtmlLoadResult loadHtmlBytes(const QByteArray &bytes, const QString &sourcePath,
             Node root;
             root.id = QStringLiteral("/");
             result.document.addNode(std::move(root), -1);
+            result.document.pages.assign(1, Page{QSizeF(0, 0), QString(), 0});
             result.ok = true;
             result.warnings << QStringLiteral("%1: empty file").arg(name);
             return result;
@@ -340,6 +341,8 @@ HtmlLoadResult loadHtmlBytes(const QByteArray &bytes, const QString &sourcePath,
         return result;
     }
     buildHtmlSections(&result.document);
+    // One page of unknown size until a rendered snapshot gives it one (words live on page 0).
+    result.document.pages.assign(1, Page{QSizeF(0, 0), QString(), 0});
     result.ok = true;
     return result;
 }

@@ -21,7 +21,8 @@
 //    dropped (tests/document/lxml_text_nodes.py is the reference).
 //  - words: one Word per token of a text node split on Unicode white space (NBSP included),
 //    Word::node = its text node, Word::id = "<text node xpath>#<char offset in node text>".
-//    No boxes (page -1 style: page 0, null box) until a rendered snapshot merges them in.
+//    Word::page = 0 with a null box until a rendered snapshot merges boxes in; pages holds one
+//    page of unknown (0 x 0) size until then.
 //  - sections: from h1–h6 and <section> nesting (see htmlsections.h).
 //  - title: the <title> text.
 //

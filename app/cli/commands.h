@@ -43,6 +43,7 @@ void setQuiet(bool q);
 // Register functions, one per subcommand file.
 void registerInfoCommand(CLI::App &app);      // cmd_info.cpp: versions of linked libraries
 void registerDocCommand(CLI::App &app);       // cmd_doc.cpp: validate / pretty-print Document JSON
+void registerDomCommand(CLI::App &app);       // cmd_dom.cpp: a web page as Document JSON (--render: with boxes)
 void registerOcrCommand(CLI::App &app);       // cmd_ocr.cpp: OCR an image/PDF into a Document (json|tsv|hocr)
 void registerTrainCommand(CLI::App &app);     // cmd_train.cpp: train the layout tagger on FUNSD
 void registerEvalCommand(CLI::App &app);      // cmd_eval.cpp: entity P/R/F1 of a checkpoint on a split

@@ -54,6 +54,7 @@ int main(int argc, char **argv)
 
     folio::cli::registerInfoCommand(app);
     folio::cli::registerDocCommand(app);
+    folio::cli::registerDomCommand(app);
     folio::cli::registerOcrCommand(app);
     folio::cli::registerTrainCommand(app);
     folio::cli::registerEvalCommand(app);

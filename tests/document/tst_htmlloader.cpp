@@ -1,4 +1,5 @@
 // HTML → Document: structure, ids, whitespace, words, charset, sections, and bad input.
+#include "document/documentjson.h"
 #include "document/htmlcharset.h"
 #include "document/htmlinput.h"
 #include "document/htmlloader.h"
@@ -53,6 +54,13 @@ private Q_SLOTS:
         // script/style text is not content
         for (const Node &n : doc.nodes)
             QVERIFY(!n.text.contains(QLatin1String("var x")));
+        // The JSON form reads back (one page of unknown size holds the words).
+        QCOMPARE(doc.pages.size(), size_t(1));
+        Document back;
+        QString error;
+        QVERIFY2(documentFromJson(documentToJson(doc), &back, nullptr, &error), qPrintable(error));
+        QCOMPARE(back.nodes.size(), doc.nodes.size());
+        QCOMPARE(back.nodes[size_t(div)].id, doc.nodes[size_t(div)].id);
         // pre-order: every parent before its children, children ordered
         for (int i = 1; i < int(doc.nodes.size()); ++i)
             QVERIFY(doc.nodes[size_t(i)].parent < i);

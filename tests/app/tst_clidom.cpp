@@ -1,0 +1,87 @@
+// folio-cli dom PAGE [--render], as scripts use it: Document JSON on stdout, errors on stderr.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestCliDom : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    struct Run { int code = -1; QByteArray out, err; };
+    Run cli(const QStringList &args)
+    {
+        QProcess p;
+        p.start(QStringLiteral(FOLIO_CLI_PATH), args);
+        Run r;
+        if (!p.waitForFinished(180000))
+            return r;
+        r.code = p.exitCode();
+        r.out = p.readAllStandardOutput();
+        r.err = p.readAllStandardError();
+        return r;
+    }
+    QString page(const QString &name, const QByteArray &html)
+    {
+        QFile f(m_dir.filePath(name));
+        if (f.open(QIODevice::WriteOnly))
+            f.write(html);
+        return f.fileName();
+    }
+
+private Q_SLOTS:
+    void parseOnly()
+    {
+        const QString p = page(QStringLiteral("a.html"), "<html><head><title>T</title></head><body><h1>Head</h1><p>Some words here</p></body></html>");
+        const Run r = cli({QStringLiteral("dom"), p});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(doc.value(QStringLiteral("kind")).toString(), QStringLiteral("html"));
+        QCOMPARE(doc.value(QStringLiteral("title")).toString(), QStringLiteral("T"));
+        QCOMPARE(doc.value(QStringLiteral("words")).toArray().size(), 5);
+        QCOMPARE(doc.value(QStringLiteral("sections")).toArray().size(), 1);
+        QCOMPARE(doc.value(QStringLiteral("pages")).toArray().size(), 1); // size unknown until rendered
+        QCOMPARE(doc.value(QStringLiteral("pages")).toArray()[0].toObject().value(QStringLiteral("width")).toDouble(), 0.0);
+    }
+
+    void render()
+    {
+        const QString p = page(QStringLiteral("b.html"),
+            "<html><head><style>body{margin:0}#x{position:absolute;left:100px;top:50px;width:400px}</style></head>"
+            "<body><div id=x>boxed words</div><img src=\"http://127.0.0.1:9/x.png\"></body></html>");
+        const Run r = cli({QStringLiteral("dom"), p, QStringLiteral("--render"), QStringLiteral("--width"), QStringLiteral("1000")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray pages = doc.value(QStringLiteral("pages")).toArray();
+        QCOMPARE(pages.size(), 1);
+        QCOMPARE(pages[0].toObject().value(QStringLiteral("width")).toDouble(), 1000.0);
+        const QJsonArray words = doc.value(QStringLiteral("words")).toArray();
+        QCOMPARE(words.size(), 2);
+        const QJsonArray box = words[0].toObject().value(QStringLiteral("box")).toArray();
+        QCOMPARE(box[0].toDouble(), 100.0);
+        const QJsonArray norm = words[0].toObject().value(QStringLiteral("norm")).toArray();
+        QCOMPARE(norm[0].toInt(), 100); // 100 px of 1000
+    }
+
+    void badInput()
+    {
+        Run r = cli({QStringLiteral("dom"), m_dir.filePath(QStringLiteral("missing.html"))});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("missing.html"));
+        QByteArray junk(70000, '\0');
+        for (int i = 0; i < junk.size(); ++i)
+            junk[i] = char((i * 7919) % 251);
+        r = cli({QStringLiteral("dom"), page(QStringLiteral("junk.html"), junk)});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("junk.html") && r.err.contains("binary"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliDom)
+#include "tst_clidom.moc"
