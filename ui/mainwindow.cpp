@@ -150,6 +150,9 @@ MainWindow::MainWindow(QWidget *parent)
         statusBar()->showMessage(message, 10000);
     });
 
+    // The page gets the room: the attention dock starts low, the side docks narrow.
+    resizeDocks({m_attentionDock}, {220}, Qt::Vertical);
+    resizeDocks({m_documentsDock, m_structureDock}, {230, 340}, Qt::Horizontal);
     restoreSettings();
     statusBar()->showMessage(tr("Ready"));
 }
