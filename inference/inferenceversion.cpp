@@ -1,9 +1,9 @@
 #include "inference/inferenceversion.h"
 
+#include "inference/modelrunner.h"
+
 #include <ATen/Parallel.h>
 #include <torch/version.h>
-
-#include <QFile>
 
 namespace folio::inference {
 
@@ -14,28 +14,14 @@ QString torchVersion()
 
 QString blasLibrary()
 {
-    // The BLAS that LibTorch calls is whatever libblas.so.3 resolves to; look at what is mapped.
-    QFile maps(QStringLiteral("/proc/self/maps"));
-    if (!maps.open(QIODevice::ReadOnly))
-        return {};
-    const QList<QByteArray> lines = maps.readAll().split('\n');
-    QString fallback;
-    for (const QByteArray &line : lines) {
-        const int slash = line.indexOf('/');
-        if (slash < 0)
-            continue;
-        const QString path = QString::fromLocal8Bit(line.mid(slash));
-        if (path.contains(QLatin1String("openblas")))
-            return path;
-        if (path.contains(QLatin1String("libblas")) && fallback.isEmpty())
-            fallback = path;
-    }
-    return fallback;
+    const std::string openBlas = openBlasLibraryPath();
+    return openBlas.empty() ? QStringLiteral("not OpenBLAS (reference BLAS: matrix products ~30x slower)")
+                            : QString::fromStdString(openBlas);
 }
 
 bool usingOpenBlas()
 {
-    return blasLibrary().contains(QLatin1String("openblas"));
+    return !openBlasLibraryPath().empty();
 }
 
 int computeThreads()

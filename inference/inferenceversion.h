@@ -4,7 +4,7 @@
 
 namespace folio::inference {
 QString torchVersion();        // LibTorch version Folio was built against
-QString blasLibrary();         // the BLAS shared library mapped into this process ("" if none found)
+QString blasLibrary();         // the OpenBLAS library in use, or a warning that it is not
 bool usingOpenBlas();          // true when OpenBLAS serves BLAS calls (else matrix products are ~30x slower)
 int computeThreads();          // intra-op threads LibTorch uses
 } // namespace folio::inference

@@ -18,7 +18,7 @@ QList<QPair<QString, QString>> linkedLibraryVersions()
     return {
         {QStringLiteral("Qt"), QString::fromLatin1(qVersion())},
         {QStringLiteral("LibTorch"), inference::torchVersion()},
-        {QStringLiteral("BLAS"), blas.isEmpty() ? QStringLiteral("(not loaded yet)") : blas},
+        {QStringLiteral("BLAS"), blas},
         {QStringLiteral("Tesseract"), ocr::tesseractVersion()},
         {QStringLiteral("Leptonica"), ocr::leptonicaVersion()},
         {QStringLiteral("libxml2"), QString::fromLatin1(xmlParserVersion)},
