@@ -3,13 +3,17 @@
 // batch row, layer and head, and the metadata must carry the identity. Also the headless
 // `folio-cli attention` (PNG, SVG, safetensors) and its bad inputs.
 #include "inference/safetensors.h"
+#include "ui/attentionpanel.h"
 #include "ui/attentionrun.h"
 #include "widgets/attentionviewmodel.h"
 #include "widgets/heatmaprender.h"
 
+#include <QFile>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <QCheckBox>
 
 #include <cmath>
 
@@ -25,11 +29,15 @@ private Q_SLOTS:
     void exportedMatricesEqualFixture();
     void biasTermsAndAblation();
     void badInputs();
+    void documentRunIsStitched();
+    void panelRunsAndAblatesLive();
     void cliExportsPngSvgSafetensors();
     void cliBadInputs();
 
 private:
     QString fixture(const QString &name) const { return m_parity + QLatin1Char('/') + name; }
+    QString checkpointWithVocab();
+    Document makeDocument(int words) const;
     QString m_parity;
     QTemporaryDir m_tmp;
 };
@@ -163,6 +171,131 @@ void TestAttentionParity::badInputs()
     QVERIFY(!writeAttentionSafetensors(empty.exportMatrices(), m_tmp.filePath("x.safetensors"), &error));
 }
 
+
+// The LayoutLMv3 fixture checkpoint plus a WordPiece vocab.txt, so a Document can be encoded.
+QString TestAttentionParity::checkpointWithVocab()
+{
+    const QString dir = m_tmp.filePath(QStringLiteral("ck"));
+    if (QFileInfo::exists(dir + "/vocab.txt"))
+        return dir;
+    QDir().mkpath(dir);
+    const QString src = fixture("layoutlmv3_tokcls");
+    if (!QFile::copy(src + "/config.json", dir + "/config.json") || !QFile::copy(src + "/model.safetensors", dir + "/model.safetensors"))
+        return QString();
+    QFile vocab(dir + "/vocab.txt");
+    if (!vocab.open(QIODevice::WriteOnly))
+        return QString();
+    vocab.write("[PAD]\n[UNK]\n[CLS]\n[SEP]\n");
+    for (int i = 0; i < 100; ++i)
+        vocab.write(QStringLiteral("w%1\n").arg(i).toUtf8());
+    return dir;
+}
+
+Document TestAttentionParity::makeDocument(int words) const
+{
+    Document d;
+    d.sourcePath = QStringLiteral("page.png");
+    d.kind = SourceKind::Image;
+    d.pages.push_back(Page{QSizeF(1000, 1000), QString(), 0});
+    Node root;
+    root.kind = NodeKind::Root;
+    d.nodes.push_back(root);
+    for (int i = 0; i < words; ++i) {
+        Node n;
+        n.kind = NodeKind::Word;
+        n.id = QStringLiteral("w%1").arg(i);
+        Word w;
+        w.id = n.id;
+        w.text = QStringLiteral("w%1").arg(i);
+        w.box = QRectF(20 + 95 * (i % 10), 30 + 60 * (i / 10), 80, 30);
+        w.node = d.addNode(n, 0);
+        d.words.push_back(w);
+    }
+    d.normaliseWordBoxes();
+    return d;
+}
+
+void TestAttentionParity::documentRunIsStitched()
+{
+    const QString ck = checkpointWithVocab();
+    QVERIFY(!ck.isEmpty());
+    const Document doc = makeDocument(40);
+    // Window capped at 16 tokens (14 words + CLS/SEP): 3 windows.
+    const AttentionRunResult r = runAttentionOnDocument(ck, doc, 0, 16);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(int(r.trace.windows.size()), 3);
+    QCOMPARE(r.labels.size(), 40);
+    AttentionViewModel vm;
+    vm.setDocument(doc);
+    QString error;
+    QVERIFY2(vm.setTrace(r.trace, &error), qPrintable(error));
+    QVERIFY(vm.windowNote().contains("3 windows"));
+    vm.setGranularity(AttentionGranularity::Words);
+    const AttentionMatrixView &m = vm.matrix();
+    QCOMPARE(m.rows, 40);
+    QVERIFY(std::isnan(m.values[0 * 40 + 39]));  // different windows
+    QVERIFY(!std::isnan(m.values[0 * 40 + 13])); // same window
+    // Each word row: sum over the words of its window <= 1 (specials take the rest).
+    float row = 0;
+    for (int k = 0; k < 14; ++k)
+        row += m.values[std::size_t(k)];
+    QVERIFY(row > 0.1f && row <= 1.0f + 1e-5f);
+    // The whole document fits the model's own window (62): one window, nothing stitched.
+    const AttentionRunResult one = runAttentionOnDocument(ck, doc, 0);
+    QVERIFY2(one.ok, qPrintable(one.error));
+    QCOMPARE(int(one.trace.windows.size()), 1);
+    // The trace is refused for another document.
+    AttentionViewModel other;
+    other.setDocument(makeDocument(12));
+    QVERIFY(!other.setTrace(one.trace, &error));
+    // A document without words and a checkpoint without a tokenizer: messages.
+    const AttentionRunResult none = runAttentionOnDocument(ck, Document(), 0);
+    QVERIFY(!none.ok && !none.error.isEmpty());
+    const AttentionRunResult noTok = runAttentionOnDocument(fixture("layoutlmv3_tokcls"), doc, 0);
+    QVERIFY(!noTok.ok);
+    QVERIFY2(noTok.error.contains("layoutlmv3_tokcls"), qPrintable(noTok.error));
+}
+
+void TestAttentionParity::panelRunsAndAblatesLive()
+{
+    const QString ck = checkpointWithVocab();
+    QVERIFY(!ck.isEmpty());
+    const Document doc = makeDocument(40);
+    AttentionPanel panel;
+    panel.resize(900, 600);
+    panel.setDocument(doc);
+    QSignalSpy done(&panel, &AttentionPanel::runFinished);
+    QSignalSpy labels(&panel, &AttentionPanel::wordLabelsChanged);
+    panel.runOn(ck);
+    QVERIFY(done.wait(120000));
+    QVERIFY2(done.last().at(0).toBool(), qPrintable(panel.statusText()));
+    QVERIFY(panel.viewModel()->hasTrace());
+    // Tick the 2-D family and re-run: the label diff is what changed between the runs.
+    const QList<QCheckBox *> boxes = panel.findChildren<QCheckBox *>();
+    QCheckBox *twoD = nullptr;
+    for (QCheckBox *b : boxes)
+        if (b->property("family").toUInt() == AttnBias2D)
+            twoD = b;
+    QVERIFY(twoD);
+    twoD->setChecked(true);
+    panel.runAblation();
+    QVERIFY(done.wait(120000));
+    QVERIFY2(done.last().at(0).toBool(), qPrintable(panel.statusText()));
+    QVERIFY(panel.viewModel()->ablatedTrace());
+    const AttentionRunResult full = runAttentionOnDocument(ck, doc, 0);
+    const AttentionRunResult ab = runAttentionOnDocument(ck, doc, AttnBias2D);
+    int changed = 0;
+    for (int w = 0; w < 40; ++w)
+        changed += full.labels.at(w) != ab.labels.at(w);
+    QCOMPARE(panel.labelDiff().size(), changed);
+    QVERIFY(labels.count() >= 1);
+    const QHash<int, QString> diffLabels = labels.last().at(0).value<QHash<int, QString>>();
+    QCOMPARE(diffLabels.size(), changed);
+    // With nothing selected the page shows the diff.
+    QCOMPARE(panel.wordColors().size(), changed);
+    qInfo("2-D bias off: %d of 40 word labels change", changed);
+}
+
 #ifdef FOLIO_CLI_PATH
 static int runCli(const QStringList &args, QByteArray *out, QByteArray *err)
 {
@@ -183,7 +316,7 @@ void TestAttentionParity::cliExportsPngSvgSafetensors()
 #else
     const QString dir = fixture("layoutlmv3_tokcls");
     QByteArray out, err;
-    for (const QString ext : {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("safetensors")}) {
+    for (const QString &ext : {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("safetensors")}) {
         const QString path = m_tmp.filePath("cli." + ext);
         const int rc = runCli({"-q", "attention", "--checkpoint", dir, dir + "/inputs.safetensors", "--layer", "1", "--head", "2",
                                "--out", path},
