@@ -10,6 +10,7 @@
 #include "inference/safetensors.h"
 #include "ui/attentionpanel.h"
 #include "widgets/heatmapview.h"
+#include "widgets/pagecanvas.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -183,6 +184,11 @@ int main(int argc, char **argv)
     AttentionPanel panel;
     panel.resize(1000, 800);
     panel.show();
+    PageCanvas canvas; // the page, coloured through the overlay API as MainWindow wires it
+    canvas.resize(900, 1200);
+    canvas.setPage(doc, 0);
+    canvas.show();
+    QObject::connect(&panel, &AttentionPanel::wordColorsChanged, &canvas, &PageCanvas::setBoxColors);
     panel.setDocument(doc);
     timer.restart();
     if (!panel.setTrace(trace)) {
@@ -201,7 +207,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < repeats; ++i) {
             timer.restart();
             change(i);
-            heat->repaint(); // synchronous paint of the heatmap
+            heat->repaint(); // synchronous paint of the heatmap and of the page
+            canvas.repaint();
             ms.push_back(double(timer.nsecsElapsed()) / 1e6);
         }
         return median(ms);
@@ -214,8 +221,8 @@ int main(int argc, char **argv)
     const double avgHeadsMs = timeIt([&](int i) { vm->setLayer((i + 1) % kLayers); });
     vm->setLayer(-1);
     const double avgAllMs = timeIt([&](int i) { vm->setHead(i % 2 ? -1 : 0); vm->setLayer(-1); });
-    std::printf("redraw (median of %d, heatmap %dx%d + page overlay of %zu boxes):\n", repeats, heat->width(), heat->height(),
-                doc.words.size());
+    std::printf("redraw (median of %d, heatmap %dx%d + page canvas %dx%d with %zu coloured boxes):\n", repeats, heat->width(),
+                heat->height(), canvas.width(), canvas.height(), doc.words.size());
     std::printf("  repaint, nothing changed (baseline) %8.2f ms\n", baseline);
     std::printf("  head change                         %8.2f ms  (%.1fx baseline)\n", headMs, headMs / std::max(baseline, 1e-3));
     std::printf("  layer change                        %8.2f ms  (%.1fx baseline)\n", layerMs, layerMs / std::max(baseline, 1e-3));
