@@ -2,6 +2,7 @@
 // matrices (safetensors, read back) must equal the fixture's `attentions.N` (atol 1e-5) for every
 // batch row, layer and head, and the metadata must carry the identity. Also the headless
 // `folio-cli attention` (PNG, SVG, safetensors) and its bad inputs.
+#include "document/documentjson.h"
 #include "inference/safetensors.h"
 #include "ui/attentionpanel.h"
 #include "ui/attentionrun.h"
@@ -338,6 +339,23 @@ void TestAttentionParity::cliExportsPngSvgSafetensors()
         QVERIFY(std::fabs(got.data<float>()[i] - w[i]) <= 1e-5f);
     QCOMPARE(file.metadata().at("layer"), std::string("1"));
     QCOMPARE(file.metadata().at("head"), std::string("2"));
+
+    // A Document JSON: the checkpoint's tokenizer builds the inputs; words and stitched windows.
+    const QString ck = checkpointWithVocab();
+    QVERIFY(!ck.isEmpty());
+    QFile json(m_tmp.filePath("page.json"));
+    QVERIFY(json.open(QIODevice::WriteOnly));
+    json.write(documentToJson(makeDocument(40)));
+    json.close();
+    const int rc = runCli({"-q", "attention", "--checkpoint", ck, json.fileName(), "--layer", "0", "--head", "-1", "--granularity",
+                           "words", "--max-window", "16", "--out", m_tmp.filePath("doc.safetensors")},
+                          &out, &err);
+    QVERIFY2(rc == 0, err.constData());
+    QVERIFY2(out.contains("\"windows\":3") && out.contains("\"units\":40") && out.contains("not computed"), out.constData());
+    const inf::SafetensorsFile docFile(m_tmp.filePath("doc.safetensors").toStdString());
+    QCOMPARE(docFile.tensor("view").shape, (std::vector<std::int64_t>{40, 40}));
+    QCOMPARE(docFile.metadata().at("granularity"), std::string("words"));
+    QVERIFY(docFile.metadata().count("note"));
 #endif
 }
 
