@@ -156,15 +156,16 @@ void AttentionPanel::setDocument(const Document &document, const Annotations &an
     refreshOverlay();
 }
 
-bool AttentionPanel::setTrace(const AttentionTrace &trace, const QStringList &labels)
+bool AttentionPanel::setTrace(AttentionTrace trace, const QStringList &labels)
 {
     QString error;
-    if (!m_model->setTrace(trace, &error)) {
+    const QString checkpoint = trace.checkpoint;
+    if (!m_model->setTrace(std::move(trace), &error)) {
         say(error);
         return false;
     }
-    if (!trace.checkpoint.isEmpty())
-        m_checkpoint = trace.checkpoint;
+    if (!checkpoint.isEmpty())
+        m_checkpoint = checkpoint;
     m_labels = labels;
     m_ablatedLabels.clear();
     m_labelDiff.clear();
@@ -208,18 +209,18 @@ void AttentionPanel::startRun(std::uint32_t disabled)
     auto *watcher = new QFutureWatcher<AttentionRunResult>(this);
     connect(watcher, &QFutureWatcher<AttentionRunResult>::finished, this, [this, watcher, generation] {
         --m_running;
-        const AttentionRunResult r = watcher->result();
+        AttentionRunResult r = watcher->result();
         watcher->deleteLater();
         if (generation != m_generation)
             return; // the document changed meanwhile
-        onRunDone(r);
+        onRunDone(std::move(r));
     });
     ++m_running;
     say(disabled ? tr("Running %1 without %2…").arg(dir, attentionBiasFamilyName(disabled)) : tr("Running %1 with tracing…").arg(dir));
     watcher->setFuture(QtConcurrent::run([dir, doc, disabled] { return runAttentionOnDocument(dir, doc, disabled); }));
 }
 
-void AttentionPanel::onRunDone(const AttentionRunResult &r)
+void AttentionPanel::onRunDone(AttentionRunResult r)
 {
     if (!r.ok) {
         say(r.error);
@@ -227,12 +228,13 @@ void AttentionPanel::onRunDone(const AttentionRunResult &r)
         return;
     }
     if (r.trace.disabledBiases == AttnBiasNone) {
-        const bool ok = setTrace(r.trace, r.labels);
+        const bool ok = setTrace(std::move(r.trace), r.labels);
         Q_EMIT runFinished(ok);
         return;
     }
     QString error;
-    if (!m_model->setAblatedTrace(r.trace, &error)) {
+    const std::uint32_t disabledFamilies = r.trace.disabledBiases;
+    if (!m_model->setAblatedTrace(std::move(r.trace), &error)) {
         say(error);
         Q_EMIT runFinished(false);
         return;
@@ -248,9 +250,9 @@ void AttentionPanel::onRunDone(const AttentionRunResult &r)
         lines << tr("%1: %2 → %3").arg(word, it.value().first, it.value().second);
     }
     m_diff->setText(m_labelDiff.isEmpty()
-                        ? tr("Without %1 no predicted label changes.").arg(attentionBiasFamilyName(r.trace.disabledBiases))
+                        ? tr("Without %1 no predicted label changes.").arg(attentionBiasFamilyName(disabledFamilies))
                         : tr("Without %1, %2 word labels change: %3")
-                              .arg(attentionBiasFamilyName(r.trace.disabledBiases))
+                              .arg(attentionBiasFamilyName(disabledFamilies))
                               .arg(m_labelDiff.size())
                               .arg(lines.join(QStringLiteral("; "))));
     QHash<int, QString> diffLabels;

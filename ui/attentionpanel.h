@@ -53,7 +53,7 @@ public:
     // Shows a finished trace (labels: the run's predicted labels per word, may be empty).
     // Returns false and emits message() when it does not fit the document (another document or
     // checkpoint, a window larger than the model's, an empty trace).
-    bool setTrace(const AttentionTrace &trace, const QStringList &labels = QStringList());
+    bool setTrace(AttentionTrace trace, const QStringList &labels = QStringList());
     // Runs `checkpointDir` on the current document with tracing on, in a worker thread.
     void runOn(const QString &checkpointDir);
     bool isRunning() const { return m_running > 0; }
@@ -96,7 +96,7 @@ private:
     void refreshOverlay();
     void onModeChosen();
     void startRun(std::uint32_t disabled);
-    void onRunDone(const AttentionRunResult &result);
+    void onRunDone(AttentionRunResult result);
     void say(const QString &text);
     void exportWithDialog(const QString &kind);
 

@@ -340,6 +340,13 @@ const AttentionMatrixView &AttentionViewModel::matrix() const
     if (m_trace.isEmpty())
         return m_matrix;
     const AttentionUnits &u = units();
+    if (u.count() > kMaxMatrixUnits) {
+        m_matrix.title = tr("%1 %2 are too many for a matrix view (at most %3): choose a coarser granularity")
+                             .arg(u.count())
+                             .arg(attentionGranularityName(m_granularity))
+                             .arg(kMaxMatrixUnits);
+        return m_matrix;
+    }
     std::vector<std::vector<float>> windows;
     for (int w = 0; w < int(m_trace.windows.size()); ++w)
         windows.push_back(windowMatrix(w));

@@ -65,6 +65,10 @@ class AttentionViewModel : public QObject
 {
     Q_OBJECT
 public:
+    // Larger unit sets are not drawn as a matrix (it would need units² cells): the view asks for a
+    // coarser granularity instead (long documents at token level).
+    static constexpr int kMaxMatrixUnits = 4096;
+
     explicit AttentionViewModel(QObject *parent = nullptr);
     ~AttentionViewModel() override;
 

@@ -109,6 +109,7 @@ private Q_SLOTS:
     void rejectsWindowLargerThanModel();
     void ablationDelta();
     void exportCarriesIdentity();
+    void tooManyUnitsForAMatrixSaysSo();
 };
 
 void TestAttention::ingestRejectsBadShapes()
@@ -419,6 +420,27 @@ void TestAttention::exportCarriesIdentity()
     QCOMPARE(e.matrices.size(), std::size_t(2));
     QCOMPARE(e.matrices[1].name, std::string("window.0"));
     QCOMPARE(e.matrices[1].values, std::vector<float>(layers[1].begin(), layers[1].begin() + 36));
+}
+
+void TestAttention::tooManyUnitsForAMatrixSaysSo()
+{
+    // 9 stitched windows of 512 tokens: 4608 tokens, over the matrix limit at token level.
+    AttentionTrace t;
+    QString error;
+    const std::vector<float> p = makeProbs(9, 1, 512, 1);
+    QVERIFY(t.ingest("attentions.0", {9, 1, 512, 512}, p.data(), {}, &error));
+    for (int i = 0; i < 9 * 512; ++i)
+        t.tokenWord.push_back(i % 512 == 0 || i % 512 == 511 ? -1 : i / 8);
+    AttentionViewModel vm;
+    QVERIFY2(vm.setTrace(t, &error), qPrintable(error));
+    QCOMPARE(vm.matrix().rows, 0);
+    QVERIFY2(vm.matrix().title.contains("too many"), qPrintable(vm.matrix().title));
+    vm.setSelection({5});
+    QVERIFY(vm.outgoing().empty()); // no matrix, no sums, no crash
+    // Words (8 tokens each) fit.
+    vm.setGranularity(AttentionGranularity::Words);
+    QCOMPARE(vm.matrix().rows, 576);
+    QVERIFY(vm.windowNote().contains("9 windows"));
 }
 
 QTEST_GUILESS_MAIN(TestAttention)
