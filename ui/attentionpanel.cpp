@@ -327,6 +327,7 @@ void AttentionPanel::refreshOverlay()
 {
     QHash<int, QColor> words;
     const std::vector<int> &sel = m_model->selection();
+    m_heatmap->setMarkedRows(sel);
     if (m_model->hasTrace() && !sel.empty()) {
         const bool incoming = m_direction->currentData().toInt() == 1;
         const std::vector<float> perWord = m_model->perWord(incoming ? m_model->incoming() : m_model->outgoing());

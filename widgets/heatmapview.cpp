@@ -33,6 +33,14 @@ void HeatmapView::setLayerHead(int layer, int head, int layerCount, int headCoun
     m_headCount = headCount;
 }
 
+void HeatmapView::setMarkedRows(const std::vector<int> &rows)
+{
+    if (rows == m_marked)
+        return;
+    m_marked = rows;
+    update();
+}
+
 bool HeatmapView::exportPng(const QString &path, QString *error) const
 {
     return saveHeatmapPng(m_matrix, path, size().expandedTo(QSize(400, 300)), error);
@@ -47,6 +55,15 @@ void HeatmapView::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     paintHeatmap(&p, QRectF(rect()), m_matrix, m_scale, m_cells, m_hoverText);
+    if (!m_marked.empty() && m_matrix.rows > 0) {
+        const HeatmapLayout l = HeatmapLayout::compute(QRectF(rect()), m_matrix);
+        const double cellH = l.grid.height() / m_matrix.rows;
+        p.setPen(QPen(QColor(255, 140, 0), 2));
+        p.setBrush(Qt::NoBrush);
+        for (int r : m_marked)
+            if (r >= 0 && r < m_matrix.rows)
+                p.drawRect(QRectF(l.grid.left() - 1, l.grid.top() + r * cellH, l.grid.width() + 2, cellH));
+    }
     if (hasFocus()) {
         p.setPen(QPen(palette().highlight().color(), 1, Qt::DotLine));
         p.drawRect(rect().adjusted(0, 0, -1, -1));

@@ -24,6 +24,9 @@ public:
     const AttentionMatrixView &matrix() const { return m_matrix; }
     // Current position and counts, for keyboard scrubbing (-1 = average).
     void setLayerHead(int layer, int head, int layerCount, int headCount);
+    // Rows outlined as "selected" (the query units picked on the page); repaint only.
+    void setMarkedRows(const std::vector<int> &rows);
+    const std::vector<int> &markedRows() const { return m_marked; }
     int layer() const { return m_layer; }
     int head() const { return m_head; }
     // The text shown under the grid for the hovered cell ("" when none).
@@ -58,6 +61,7 @@ private:
     QImage m_cells;
     int m_builds = 0;
     QString m_hoverText;
+    std::vector<int> m_marked;
     int m_layer = 0, m_head = 0, m_layerCount = 0, m_headCount = 0;
 };
 

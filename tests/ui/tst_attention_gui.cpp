@@ -152,6 +152,7 @@ void TestAttentionGui::clickingAWordColoursTheOthers()
     direction->setCurrentIndex(0);
     QTest::mouseClick(&canvas, Qt::LeftButton, Qt::ControlModifier, canvas.wordRectInWidget(9).center().toPoint());
     QCOMPARE(panel.viewModel()->selection(), (std::vector<int>{4, 9}));
+    QCOMPARE(panel.heatmap()->markedRows(), (std::vector<int>{4, 9})); // outlined in the heatmap
     QCOMPARE(panel.wordColors().value(9), QColor(255, 140, 0, 200));
     QVERIFY(panel.grab().save(QStringLiteral(FOLIO_BINARY_DIR "/screenshots/attention_panel.png")));
 
