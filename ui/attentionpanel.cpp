@@ -160,6 +160,7 @@ bool AttentionPanel::setTrace(AttentionTrace trace, const QStringList &labels)
 {
     QString error;
     const QString checkpoint = trace.checkpoint;
+    const QStringList skipped = trace.skipped;
     if (!m_model->setTrace(std::move(trace), &error)) {
         say(error);
         return false;
@@ -170,7 +171,11 @@ bool AttentionPanel::setTrace(AttentionTrace trace, const QStringList &labels)
     m_ablatedLabels.clear();
     m_labelDiff.clear();
     m_diff->clear();
-    say(m_model->windowNote());
+    QString note = m_model->windowNote();
+    if (!skipped.isEmpty())
+        note += (note.isEmpty() ? QString() : QStringLiteral("; "))
+                + tr("%1 blockwise outputs not shown as matrices (%2)").arg(skipped.size()).arg(skipped.mid(0, 3).join(QStringLiteral(", ")));
+    say(note);
     return true;
 }
 

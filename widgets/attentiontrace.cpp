@@ -91,7 +91,15 @@ bool AttentionTrace::ingest(const QString &name, const std::vector<std::int64_t>
     std::vector<std::int64_t> shape = shapeIn;
     if (shape.size() == 3)
         shape.insert(shape.begin(), 1);
-    if (shape.size() != 4 || shape[2] != shape[3] || shape[0] <= 0 || shape[1] <= 0 || shape[2] <= 0)
+    const bool square = shape.size() == 4 && shape[2] == shape[3] && shape[0] > 0 && shape[1] > 0 && shape[2] > 0;
+    // Blockwise parts ("attentions.3.t2t", WebFormer's graph attention) and non-square bias terms
+    // are not query x key matrices: listed as skipped, not shown.
+    if ((isAttention && name.indexOf(QLatin1Char('.'), 11) >= 0) || (isBias && !square)) {
+        if (!skipped.contains(name))
+            skipped << name;
+        return true;
+    }
+    if (!square)
         return fail(QStringLiteral("expected a [B, H, L, L] float matrix"));
     if (!data)
         return fail(QStringLiteral("no data"));

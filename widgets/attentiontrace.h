@@ -58,6 +58,7 @@ struct AttentionTrace
     // Global tokens (all windows concatenated).
     QStringList tokenText;       // display text per token ("[CLS]", "▁in", ...); may be empty
     std::vector<int> tokenWord;  // word index per token, -1 for special/padding tokens
+    QStringList skipped;         // outputs ingest() could not show (blockwise graph attention parts)
 
     int tokenCount() const { return tokenWord.empty() ? totalWindowTokens() : int(tokenWord.size()); }
     int totalWindowTokens() const;

@@ -123,6 +123,8 @@ void TestAttention::ingestRejectsBadShapes()
     QVERIFY(!t.ingest("attentions.1", {1, 2, 4, 5}, p.data(), {}, &error)); // not square
     QVERIFY(!t.ingest("attentions.1", {1, 2, 4, 4}, p.data(), {3}, &error)); // row out of range
     QVERIFY(t.ingest("logits", {1, 4, 7}, p.data(), {}, &error));             // ignored
+    QVERIFY(t.ingest("attentions.0.t2t", {5, 2, 9}, p.data(), {}, &error));   // blockwise: skipped, listed
+    QCOMPARE(t.skipped, QStringList{"attentions.0.t2t"});
     // Layer 1 missing while layer 2 exists: finish() says so.
     QVERIFY(t.ingest("attentions.2", {1, 2, 4, 4}, p.data(), {}, &error));
     QVERIFY(!t.finish(&error));
