@@ -87,6 +87,7 @@ private Q_SLOTS:
     void heatmapClickHoverAndKeyboard();
     void exportsCurrentView();
     void badInputsGiveMessages();
+    void domNodeSelectionColoursNodes();
 };
 
 void TestAttentionGui::clickingAWordColoursTheOthers()
@@ -250,6 +251,61 @@ void TestAttentionGui::badInputsGiveMessages()
     QVERIFY(done.wait(60000));
     QCOMPARE(done.last().at(0).toBool(), false);
     QVERIFY2(messages.last().at(0).toString().contains("/nonexistent/checkpoint"), qPrintable(messages.last().at(0).toString()));
+}
+
+void TestAttentionGui::domNodeSelectionColoursNodes()
+{
+    // A web page: <body> with three <p>, each holding a text node of two words.
+    Document doc;
+    doc.sourcePath = QStringLiteral("page.html");
+    doc.kind = SourceKind::Html;
+    doc.pages.push_back(Page{QSizeF(800, 600), QString(), 0});
+    Node root;
+    root.kind = NodeKind::Root;
+    doc.nodes.push_back(root);
+    Node body;
+    body.kind = NodeKind::Element;
+    body.tag = QStringLiteral("body");
+    body.id = QStringLiteral("/html/body");
+    const int bodyIndex = doc.addNode(body, 0);
+    std::vector<int> paragraphs;
+    for (int p = 0; p < 3; ++p) {
+        Node para;
+        para.kind = NodeKind::Element;
+        para.tag = QStringLiteral("p");
+        para.id = QStringLiteral("/html/body/p[%1]").arg(p + 1);
+        const int pi = doc.addNode(para, bodyIndex);
+        paragraphs.push_back(pi);
+        Node text;
+        text.kind = NodeKind::Text;
+        text.id = para.id + QStringLiteral("/text()");
+        const int ti = doc.addNode(text, pi);
+        for (int k = 0; k < 2; ++k) {
+            Word w;
+            w.id = QStringLiteral("%1:%2").arg(text.id).arg(k);
+            w.text = QStringLiteral("p%1w%2").arg(p).arg(k);
+            w.box = QRectF(20 + 100 * k, 30 + 50 * p, 90, 30);
+            w.node = ti;
+            doc.words.push_back(w);
+        }
+    }
+    doc.normaliseWordBoxes();
+    AttentionPanel panel;
+    panel.setDocument(doc);
+    QCOMPARE(panel.viewModel()->granularity(), AttentionGranularity::DomNodes); // web pages start on nodes
+    QVERIFY(panel.setTrace(makeTrace(doc)));
+    QCOMPARE(panel.viewModel()->matrix().rows, 3); // one unit per <p>
+    QSignalSpy nodes(&panel, &AttentionPanel::nodeColorsChanged);
+    panel.selectNode(paragraphs[1]); // what DomTreePanel::nodeSelected sends
+    QCOMPARE(panel.viewModel()->selection(), std::vector<int>{1});
+    QVERIFY(nodes.count() >= 1);
+    const QHash<int, QColor> colours = nodes.last().at(0).value<QHash<int, QColor>>();
+    QCOMPARE(colours.size(), 3);
+    QCOMPARE(colours.value(paragraphs[1]), QColor(255, 140, 0, 200));
+    QVERIFY(colours.contains(paragraphs[0]) && colours.contains(paragraphs[2]));
+    // <body> holds every word: selecting it selects all three paragraphs (multi-selection sums).
+    panel.selectNode(bodyIndex);
+    QCOMPARE(panel.viewModel()->selection().size(), std::size_t(3));
 }
 
 QTEST_MAIN(TestAttentionGui)
