@@ -13,6 +13,7 @@
 #include "document/formats/datasetformat.h"
 #include "document/project.h"
 #include "document/projectio.h"
+#include "document/wordnodes.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -34,25 +35,14 @@ static Document makeDocument(int index, int words)
     page.size = QSizeF(1700, 2200);
     page.imagePath = doc.sourcePath;
     doc.pages.push_back(page);
-    Node root;
-    root.id = QStringLiteral("root");
-    root.kind = NodeKind::Root;
-    doc.addNode(root, -1);
+    addRootNode(doc);
     for (int i = 0; i < words; ++i) {
         Word w;
         w.id = QStringLiteral("w%1").arg(i);
         w.text = QStringLiteral("token%1").arg(i * 7 % 1000);
         w.box = QRectF(40 + (i % 12) * 135, 60 + (i / 12) * 80, 120, 40);
         w.confidence = 90;
-        Node n;
-        n.id = w.id;
-        n.kind = NodeKind::Word;
-        n.text = w.text;
-        n.page = 0;
-        n.box = w.box;
-        n.confidence = 90;
-        w.node = doc.addNode(n, 0);
-        doc.words.push_back(w);
+        appendWordWithNode(doc, w, 0);
     }
     doc.normaliseWordBoxes();
     return doc;

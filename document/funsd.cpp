@@ -1,4 +1,5 @@
 #include "document/funsd.h"
+#include "document/wordnodes.h"
 
 #include <QDir>
 #include <QFile>
@@ -162,14 +163,7 @@ bool funsdFromJson(const QByteArray &json, const QSize &pageSize, FunsdWordOrder
             if (!boxFromJson(w.value(QStringLiteral("box")), &word.box))
                 return fail(where + QStringLiteral(".words[%1]: \"box\" is not [x0, y0, x1, y1]").arg(wi));
             word.norm = normaliseBox(word.box, QSizeF(pageSize));
-            Node wn;
-            wn.id = word.id;
-            wn.kind = NodeKind::Word;
-            wn.text = word.text;
-            wn.page = 0;
-            wn.box = word.box;
-            word.node = d.addNode(wn, blockIdx);
-            d.words.push_back(word);
+            appendWordWithNode(d, word, blockIdx);
             ent.wordIds << word.id;
         }
         for (const auto &lv : e.value(QStringLiteral("linking")).toArray()) {

@@ -5,6 +5,7 @@
 #include "document/formats/labelstudio.h"
 #include "document/formats/qshierarchy.h"
 #include "document/formats/swde.h"
+#include "document/wordnodes.h"
 
 #include <QDir>
 #include <QFile>
@@ -122,10 +123,7 @@ Document documentFromWords(const QString &source, const QStringList &texts, cons
     page.size = pageSize;
     page.imagePath = imagePath;
     doc.pages.push_back(page);
-    Node root;
-    root.id = QStringLiteral("root");
-    root.kind = NodeKind::Root;
-    doc.addNode(root, -1);
+    addRootNode(doc);
     const double sx = pageSize.width() / 1000.0, sy = pageSize.height() / 1000.0;
     for (int i = 0; i < texts.size(); ++i) {
         Word w;
@@ -135,14 +133,7 @@ Document documentFromWords(const QString &source, const QStringList &texts, cons
         const NormBox b = i < int(boxes.size()) ? boxes[i] : NormBox();
         w.box = QRectF(QPointF(b.x0 * sx, b.y0 * sy), QPointF(b.x1 * sx, b.y1 * sy));
         w.norm = b;
-        Node n;
-        n.id = w.id;
-        n.kind = NodeKind::Word;
-        n.text = w.text;
-        n.page = 0;
-        n.box = w.box;
-        w.node = doc.addNode(n, 0);
-        doc.words.push_back(w);
+        appendWordWithNode(doc, w, 0);
     }
     return doc;
 }

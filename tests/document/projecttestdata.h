@@ -2,6 +2,7 @@
 // Small synthetic documents for the project-store and format tests.
 #include "document/annotations.h"
 #include "document/document.h"
+#include "document/wordnodes.h"
 
 #include <QString>
 
@@ -18,24 +19,14 @@ inline Document makeDocument(const QString &source, int words)
     page.size = QSizeF(1000, 1400);
     page.imagePath = source + QStringLiteral(".png");
     doc.pages.push_back(page);
-    Node root;
-    root.id = QStringLiteral("root");
-    root.kind = NodeKind::Root;
-    doc.addNode(root, -1);
+    addRootNode(doc);
     for (int i = 0; i < words; ++i) {
         Word w;
         w.id = QStringLiteral("w%1").arg(i);
         w.text = QStringLiteral("word%1").arg(i);
         w.page = 0;
         w.box = QRectF(20 + (i % 8) * 120, 30 + (i / 8) * 40, 100, 30);
-        Node n;
-        n.id = w.id;
-        n.kind = NodeKind::Word;
-        n.text = w.text;
-        n.page = 0;
-        n.box = w.box;
-        w.node = doc.addNode(n, 0);
-        doc.words.push_back(w);
+        appendWordWithNode(doc, w, 0);
     }
     doc.normaliseWordBoxes();
     return doc;
