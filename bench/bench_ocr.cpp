@@ -6,6 +6,7 @@
 //   bench_ocr accuracy        word precision/recall: FUNSD test forms (box IoU >= 0.5 and same text,
 //                             one-to-one) and tesseract-testing (bag of words against the .txt truth).
 // Data comes from ../shared/data (FOLIO_SHARED_DIR).
+#include "document/boxgeometry.h"
 #include "ocr/ocr.h"
 #include "tests/ocr/testfiles.h"
 
@@ -106,15 +107,6 @@ struct Counts
     }
 };
 
-static double iou(const QRectF &a, const QRectF &b)
-{
-    const QRectF i = a.intersected(b);
-    if (i.isEmpty())
-        return 0;
-    const double inter = i.width() * i.height();
-    return inter / (a.width() * a.height() + b.width() * b.height() - inter);
-}
-
 static int accuracy()
 {
     std::printf("| data set | truth words | OCR words | matched | precision | recall | F1 |\n|---|---|---|---|---|---|---|\n");
@@ -143,7 +135,7 @@ static int accuracy()
         funsd.found += long(r.document.words.size());
         for (const Word &w : r.document.words)
             for (Truth &t : truth)
-                if (!t.used && t.text == w.text && iou(t.box, w.box) >= 0.5) {
+                if (!t.used && t.text == w.text && boxIoU(t.box, w.box) >= 0.5) {
                     t.used = true;
                     ++funsd.matched;
                     break;

@@ -1,4 +1,5 @@
 // mergeRegionResult: splice a re-OCR'd region into a Document without losing user edits.
+#include "document/boxgeometry.h"
 #include "ocr/ocr.h"
 
 #include <QRegularExpression>
@@ -6,15 +7,6 @@
 #include <unordered_map>
 
 namespace folio::ocr {
-
-static double iou(const QRectF &a, const QRectF &b)
-{
-    const QRectF i = a.intersected(b);
-    if (i.isEmpty())
-        return 0;
-    const double inter = i.width() * i.height();
-    return inter / (a.width() * a.height() + b.width() * b.height() - inter);
-}
 
 static bool isContainer(NodeKind k) { return k == NodeKind::Block || k == NodeKind::Paragraph || k == NodeKind::Line; }
 
@@ -92,7 +84,7 @@ int mergeRegionResult(Document *doc, int page, const QRect &region, const Docume
         m.freshWordOfNode[w.node] = int(i);
         bool clash = w.page != page;
         for (const QRectF &e : keptEdited)
-            clash = clash || iou(e, w.box) >= 0.3;
+            clash = clash || boxIoU(e, w.box) >= 0.3;
         if (clash && w.node >= 0 && w.node < int(regionResult.nodes.size()))
             m.dropFresh[size_t(w.node)] = 1;
     }
