@@ -1,6 +1,5 @@
 #include "document/formats/conll.h"
 
-#include <QDir>
 #include <QRegularExpression>
 
 namespace folio {
@@ -49,13 +48,7 @@ bool ConllFormat::exportItems(const std::vector<DatasetItem> &items, const QStri
     QByteArray out;
     for (const DatasetItem &item : items)
         out += documentText(item, options);
-    const QString base = options.baseName.isEmpty() ? QStringLiteral("data") : options.baseName;
-    const QString path = QDir(outDir).filePath(base + QStringLiteral(".conll"));
-    if (!writeFileAtomically(path, out, error))
-        return false;
-    if (written)
-        *written << path;
-    return true;
+    return writeExportFile(exportFilePath(outDir, options, QStringLiteral(".conll")), out, written, error);
 }
 
 static QString joinPiece(const QString &word, QString piece)

@@ -160,6 +160,21 @@ bool writeFileAtomically(const QString &path, const QByteArray &bytes, QString *
     return true;
 }
 
+QString exportFilePath(const QString &outDir, const DatasetExportOptions &options, const QString &suffix)
+{
+    const QString base = options.baseName.isEmpty() ? QStringLiteral("data") : options.baseName;
+    return QDir(outDir).filePath(base + suffix);
+}
+
+bool writeExportFile(const QString &path, const QByteArray &bytes, QStringList *written, QString *error)
+{
+    if (!writeFileAtomically(path, bytes, error))
+        return false;
+    if (written)
+        *written << path;
+    return true;
+}
+
 bool readWholeFile(const QString &path, QByteArray *bytes, QString *error, qint64 maxBytes)
 {
     QFile f(path);

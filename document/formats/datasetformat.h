@@ -88,6 +88,10 @@ Document documentFromWords(const QString &source, const QStringList &texts, cons
                            const QSizeF &pageSize = QSizeF(1000, 1000), const QString &imagePath = QString());
 // Writes bytes atomically; message names the file on failure.
 bool writeFileAtomically(const QString &path, const QByteArray &bytes, QString *error);
+// An export's output path: <outDir>/<options.baseName, or "data" when empty><suffix>.
+QString exportFilePath(const QString &outDir, const DatasetExportOptions &options, const QString &suffix);
+// writeFileAtomically, then records `path` in `written` (may be null) when it succeeded.
+bool writeExportFile(const QString &path, const QByteArray &bytes, QStringList *written, QString *error);
 bool readWholeFile(const QString &path, QByteArray *bytes, QString *error, qint64 maxBytes = qint64(1) << 30);
 bool ensureDir(const QString &dir, QString *error);
 

@@ -31,7 +31,6 @@ bool HfJsonlFormat::exportItems(const std::vector<DatasetItem> &items, const QSt
     QHash<QString, int> tagIndex;
     for (int i = 0; i < tags.size(); ++i)
         tagIndex.insert(tags[i], i);
-    const QString base = options.baseName.isEmpty() ? QStringLiteral("data") : options.baseName;
     QByteArray out;
     for (const DatasetItem &item : items) {
         const Document &doc = item.document;
@@ -63,14 +62,9 @@ bool HfJsonlFormat::exportItems(const std::vector<DatasetItem> &items, const QSt
             out += '\n';
         }
     }
-    const QString dataPath = QDir(outDir).filePath(base + QStringLiteral(".jsonl"));
-    const QString labelPath = QDir(outDir).filePath(base + QStringLiteral(".labels.json"));
-    if (!writeFileAtomically(dataPath, out, error) ||
-        !writeFileAtomically(labelPath, QJsonDocument(QJsonArray::fromStringList(tags)).toJson(), error))
-        return false;
-    if (written)
-        *written << dataPath << labelPath;
-    return true;
+    return writeExportFile(exportFilePath(outDir, options, QStringLiteral(".jsonl")), out, written, error) &&
+           writeExportFile(exportFilePath(outDir, options, QStringLiteral(".labels.json")),
+                           QJsonDocument(QJsonArray::fromStringList(tags)).toJson(), written, error);
 }
 
 bool HfJsonlFormat::importFile(const QString &path, std::vector<DatasetItem> *items, QString *error) const

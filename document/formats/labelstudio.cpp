@@ -2,7 +2,6 @@
 
 #include "document/formats/jsonvalidate.h"
 
-#include <QDir>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -124,13 +123,8 @@ bool LabelStudioFormat::exportItems(const std::vector<DatasetItem> &items, const
             task.insert(QStringLiteral("predictions"), predictions);
         tasks.append(task);
     }
-    const QString base = options.baseName.isEmpty() ? QStringLiteral("data") : options.baseName;
-    const QString path = QDir(outDir).filePath(base + QStringLiteral(".labelstudio.json"));
-    if (!writeFileAtomically(path, QJsonDocument(tasks).toJson(QJsonDocument::Indented), error))
-        return false;
-    if (written)
-        *written << path;
-    return true;
+    return writeExportFile(exportFilePath(outDir, options, QStringLiteral(".labelstudio.json")),
+                           QJsonDocument(tasks).toJson(QJsonDocument::Indented), written, error);
 }
 
 // Reads one result list (of an annotation or a prediction) into entities and links.

@@ -2,7 +2,6 @@
 
 #include "document/formats/jsonvalidate.h"
 
-#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -162,13 +161,7 @@ bool QsHierarchyFormat::exportItems(const std::vector<DatasetItem> &items, const
                         {QStringLiteral("linearised"), linearizeQsHierarchy(a.qsSummary, a.qsRoots)}};
         out += QJsonDocument(row).toJson(QJsonDocument::Compact) + '\n';
     }
-    const QString base = options.baseName.isEmpty() ? QStringLiteral("data") : options.baseName;
-    const QString path = QDir(outDir).filePath(base + QStringLiteral(".qs.jsonl"));
-    if (!writeFileAtomically(path, out, error))
-        return false;
-    if (written)
-        *written << path;
-    return true;
+    return writeExportFile(exportFilePath(outDir, options, QStringLiteral(".qs.jsonl")), out, written, error);
 }
 
 bool QsHierarchyFormat::importFile(const QString &path, std::vector<DatasetItem> *items, QString *error) const

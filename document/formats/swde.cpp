@@ -60,10 +60,8 @@ bool SwdeFormat::exportItems(const std::vector<DatasetItem> &items, const QStrin
                                  .arg(n)
                                  .arg(withValue);
         const QString path = QDir(outDir).filePath(QStringLiteral("%1-%2-%3.txt").arg(options.vertical, options.site, field));
-        if (!writeFileAtomically(path, (head + body).toUtf8(), error))
+        if (!writeExportFile(path, (head + body).toUtf8(), written, error))
             return false;
-        if (written)
-            *written << path;
     }
     return true;
 }
