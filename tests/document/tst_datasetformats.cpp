@@ -45,6 +45,29 @@ static void writeFile(const QString &path, const QByteArray &bytes)
     f.write(bytes);
 }
 
+// Exports `items` with the format `name` into `dir`, then imports the first written file back.
+static void exportAndImport(const QString &name, const std::vector<DatasetItem> &items, const QString &dir,
+                            QStringList *written, std::vector<DatasetItem> *back)
+{
+    auto f = createDatasetFormat(name);
+    QString error;
+    QVERIFY2(f->exportItems(items, dir, {}, written, &error), qPrintable(error));
+    QVERIFY2(f->importFile(written->at(0), back, &error), qPrintable(error));
+}
+
+// Writes `bytes` into `dir`/`fileName` and imports it with the format `name`, which must refuse
+// it; `error` receives the message (it must name the file).
+static void importMustFail(const QString &name, const QTemporaryDir &dir, const QString &fileName,
+                           const QByteArray &bytes, QString *error)
+{
+    const QString path = dir.filePath(fileName);
+    writeFile(path, bytes);
+    std::vector<DatasetItem> items;
+    QVERIFY(!createDatasetFormat(name)->importFile(path, &items, error));
+    QVERIFY2(error->startsWith(path), qPrintable(*error));
+    QVERIFY(items.empty());
+}
+
 class TestDatasetFormats : public QObject
 {
     Q_OBJECT
@@ -64,13 +87,10 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         auto items = sampleItems();
-        auto f = createDatasetFormat(QStringLiteral("hfjsonl"));
-        QString error;
         QStringList written;
-        QVERIFY2(f->exportItems(items, dir.path(), {}, &written, &error), qPrintable(error));
-        QCOMPARE(written.size(), 2);
         std::vector<DatasetItem> back;
-        QVERIFY2(f->importFile(written[0], &back, &error), qPrintable(error));
+        exportAndImport(QStringLiteral("hfjsonl"), items, dir.path(), &written, &back);
+        QCOMPARE(written.size(), 2);
         QCOMPARE(back.size(), items.size());
         for (size_t i = 0; i < items.size(); ++i) {
             QCOMPARE(back[i].name, items[i].name);
@@ -109,26 +129,18 @@ private Q_SLOTS:
         QFETCH(QByteArray, line);
         QFETCH(QString, expected);
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("bad.jsonl"));
-        writeFile(path, "\n" + line + "\n");
-        std::vector<DatasetItem> items;
         QString error;
-        QVERIFY(!createDatasetFormat(QStringLiteral("hfjsonl"))->importFile(path, &items, &error));
-        QVERIFY2(error.startsWith(path), qPrintable(error));
+        importMustFail(QStringLiteral("hfjsonl"), dir, QStringLiteral("bad.jsonl"), "\n" + line + "\n", &error);
         QVERIFY2(error.contains(expected.replace(QStringLiteral(":1:"), QStringLiteral(":2:"))), qPrintable(error));
-        QVERIFY(items.empty());
     }
 
     void conllWordRoundTrip()
     {
         QTemporaryDir dir;
         auto items = sampleItems();
-        auto f = createDatasetFormat(QStringLiteral("conll"));
-        QString error;
         QStringList written;
-        QVERIFY2(f->exportItems(items, dir.path(), {}, &written, &error), qPrintable(error));
         std::vector<DatasetItem> back;
-        QVERIFY2(f->importFile(written[0], &back, &error), qPrintable(error));
+        exportAndImport(QStringLiteral("conll"), items, dir.path(), &written, &back);
         QCOMPARE(back.size(), items.size());
         for (size_t i = 0; i < items.size(); ++i) {
             QCOMPARE(back[i].name, items[i].name);
@@ -185,12 +197,9 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         auto items = sampleItems();
-        auto f = createDatasetFormat(QStringLiteral("labelstudio"));
-        QString error;
         QStringList written;
-        QVERIFY2(f->exportItems(items, dir.path(), {}, &written, &error), qPrintable(error));
         std::vector<DatasetItem> back;
-        QVERIFY2(f->importFile(written[0], &back, &error), qPrintable(error));
+        exportAndImport(QStringLiteral("labelstudio"), items, dir.path(), &written, &back);
         QCOMPARE(back.size(), items.size());
         for (size_t i = 0; i < items.size(); ++i) {
             QCOMPARE(back[i].name, items[i].name);
@@ -256,12 +265,9 @@ private Q_SLOTS:
         QFETCH(QByteArray, json);
         QFETCH(QString, expected);
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("ls.json"));
-        writeFile(path, json);
-        std::vector<DatasetItem> items;
         QString error;
-        QVERIFY(!createDatasetFormat(QStringLiteral("labelstudio"))->importFile(path, &items, &error));
-        QVERIFY2(error.startsWith(path + QStringLiteral(": ")), qPrintable(error));
+        importMustFail(QStringLiteral("labelstudio"), dir, QStringLiteral("ls.json"), json, &error);
+        QVERIFY2(error.startsWith(dir.filePath(QStringLiteral("ls.json: "))), qPrintable(error));
         QVERIFY2(error.contains(expected), qPrintable(error));
     }
 
