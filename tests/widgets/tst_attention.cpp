@@ -90,6 +90,15 @@ AttentionTrace makeTrace(const Document &doc, std::vector<std::vector<float>> *l
     return t;
 }
 
+// Shows `doc` in `vm` with its makeTrace() trace; false (message in `error`) when refused.
+bool showTrace(AttentionViewModel &vm, const Document &doc, std::vector<std::vector<float>> *layers = nullptr,
+               QString *error = nullptr)
+{
+    vm.setDocument(doc);
+    QString ignored;
+    return vm.setTrace(makeTrace(doc, layers), error ? error : &ignored);
+}
+
 } // namespace
 
 class TestAttention : public QObject
@@ -136,9 +145,8 @@ void TestAttention::tokenLevelIsTheTraceItself()
     const Document doc = makeDocument(3);
     std::vector<std::vector<float>> layers;
     AttentionViewModel vm;
-    vm.setDocument(doc);
     QString error;
-    QVERIFY2(vm.setTrace(makeTrace(doc, &layers), &error), qPrintable(error));
+    QVERIFY2(showTrace(vm, doc, &layers, &error), qPrintable(error));
     vm.setLayer(1);
     vm.setHead(1);
     const AttentionMatrixView &m = vm.matrix();
@@ -154,9 +162,7 @@ void TestAttention::headAndLayerAverages()
     const Document doc = makeDocument(3);
     std::vector<std::vector<float>> layers;
     AttentionViewModel vm;
-    vm.setDocument(doc);
-    QString error;
-    QVERIFY(vm.setTrace(makeTrace(doc, &layers), &error));
+    QVERIFY(showTrace(vm, doc, &layers));
     vm.setLayer(-1);
     vm.setHead(-1);
     const std::vector<float> avg = vm.windowMatrix(0);
@@ -176,9 +182,7 @@ void TestAttention::wordRollUpSumsKeysAndAveragesQueries()
     const Document doc = makeDocument(3);
     std::vector<std::vector<float>> layers;
     AttentionViewModel vm;
-    vm.setDocument(doc);
-    QString error;
-    QVERIFY(vm.setTrace(makeTrace(doc, &layers), &error));
+    QVERIFY(showTrace(vm, doc, &layers));
     vm.setLayer(0);
     vm.setHead(0);
     vm.setGranularity(AttentionGranularity::Words);
@@ -218,9 +222,8 @@ void TestAttention::rollUpsToSectionsAndDomNodes()
     s1.endWord = 3;
     doc.sections = {s0, s1};
     AttentionViewModel vm;
-    vm.setDocument(doc);
     QString error;
-    QVERIFY2(vm.setTrace(makeTrace(doc), &error), qPrintable(error));
+    QVERIFY2(showTrace(vm, doc, nullptr, &error), qPrintable(error));
     vm.setGranularity(AttentionGranularity::Sections);
     QCOMPARE(vm.matrix().rows, 2);
     QCOMPARE(vm.unitOfWord(1), 0);
@@ -249,9 +252,7 @@ void TestAttention::multiSelectionSums()
 {
     const Document doc = makeDocument(3);
     AttentionViewModel vm;
-    vm.setDocument(doc);
-    QString error;
-    QVERIFY(vm.setTrace(makeTrace(doc), &error));
+    QVERIFY(showTrace(vm, doc));
     vm.setGranularity(AttentionGranularity::Words);
     const AttentionMatrixView &m = vm.matrix();
     vm.setSelection({0, 2, 2, 17}); // duplicate and out-of-range dropped
@@ -276,9 +277,7 @@ void TestAttention::emptySelectionIsAllZero()
     QVERIFY(vm.outgoing().empty());
     vm.setSelection({0});
     QVERIFY(vm.selection().empty());
-    vm.setDocument(doc);
-    QString error;
-    QVERIFY(vm.setTrace(makeTrace(doc), &error));
+    QVERIFY(showTrace(vm, doc));
     vm.setGranularity(AttentionGranularity::Words);
     vm.setSelection({});
     const std::vector<float> out = vm.outgoing();
@@ -380,10 +379,9 @@ void TestAttention::ablationDelta()
 {
     const Document doc = makeDocument(3);
     AttentionViewModel vm;
-    vm.setDocument(doc);
     QString error;
     std::vector<std::vector<float>> full, abl;
-    QVERIFY(vm.setTrace(makeTrace(doc, &full), &error));
+    QVERIFY(showTrace(vm, doc, &full, &error));
     AttentionTrace ab;
     ab.checkpoint = QStringLiteral("/ck/a");
     ab.documentId = attentionDocumentId(doc);
@@ -408,9 +406,7 @@ void TestAttention::exportCarriesIdentity()
     const Document doc = makeDocument(3);
     std::vector<std::vector<float>> layers;
     AttentionViewModel vm;
-    vm.setDocument(doc);
-    QString error;
-    QVERIFY(vm.setTrace(makeTrace(doc, &layers), &error));
+    QVERIFY(showTrace(vm, doc, &layers));
     vm.setLayer(1);
     vm.setHead(0);
     const AttentionExport e = vm.exportMatrices();
