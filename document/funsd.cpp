@@ -225,6 +225,9 @@ bool importFunsdFile(const QString &jsonPath, FunsdWordOrder order, Document *do
     if (png.isEmpty()) {
         const QFileInfo fi(jsonPath);
         png = fi.dir().absoluteFilePath(QStringLiteral("../images/") + fi.completeBaseName() + QStringLiteral(".png"));
+        const QString beside = fi.dir().absoluteFilePath(fi.completeBaseName() + QStringLiteral(".png"));
+        if (!QFileInfo::exists(png) && QFileInfo::exists(beside))
+            png = beside; // a single page copied out of the dataset layout
     }
     QSize size;
     QString err;

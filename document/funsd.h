@@ -36,7 +36,7 @@ bool funsdFromJson(const QByteArray &json, const QSize &pageSize, FunsdWordOrder
                    Document *doc, Annotations *annotations, QString *error);
 
 // Reads `<dir>/annotations/<id>.json` and sizes the page from the PNG next to it
-// (`../images/<id>.png`), or from `imagePath` when given.
+// (`../images/<id>.png`, else `<id>.png` beside the JSON), or from `imagePath` when given.
 bool importFunsdFile(const QString &jsonPath, FunsdWordOrder order, Document *doc, Annotations *annotations,
                      QString *error, const QString &imagePath = QString());
 

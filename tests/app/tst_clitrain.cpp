@@ -1,0 +1,106 @@
+// folio-cli train / eval / predict / vocab as scripts use them: a tiny model for a few steps on
+// FUNSD, JSON on stdout, clear errors with exit code 1.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+static const QString kFunsd = QStringLiteral(FOLIO_SHARED_DIR "/data/funsd/dataset");
+
+struct Run
+{
+    int code = -1;
+    QByteArray out, err;
+};
+
+static Run cli(const QStringList &args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QStringLiteral("1"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(FOLIO_CLI_PATH), args);
+    p.waitForFinished(300000);
+    return Run{p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+class TestCliTrain : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void trainEvalPredict()
+    {
+        if (!QFile::exists(kFunsd + QStringLiteral("/training_data/annotations/0000971160.json")))
+            QSKIP("FUNSD not available");
+        QTemporaryDir dir;
+        const QString ckpt = dir.filePath(QStringLiteral("ckpt"));
+        Run r = cli({QStringLiteral("-q"), QStringLiteral("train"), QStringLiteral("--out"), ckpt, QStringLiteral("--data"), kFunsd,
+                     QStringLiteral("--epochs"), QStringLiteral("1"), QStringLiteral("--max-steps"), QStringLiteral("3"),
+                     QStringLiteral("--hidden"), QStringLiteral("32"), QStringLiteral("--layers"), QStringLiteral("1"),
+                     QStringLiteral("--heads"), QStringLiteral("2"), QStringLiteral("--intermediate"), QStringLiteral("64"),
+                     QStringLiteral("--vocab-size"), QStringLiteral("300"), QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--ship")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject t = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(t.value(QStringLiteral("steps")).toInt(), 3);
+        for (const char *f : {"config.json", "model.safetensors", "spm.model", "folio.json"})
+            QVERIFY2(QFile::exists(ckpt + QLatin1Char('/') + QLatin1String(f)), f);
+        QVERIFY(!QDir(ckpt + QStringLiteral("/last")).exists()); // --ship drops the resume state
+        const QJsonObject folio = QJsonDocument::fromJson([&] { QFile f(ckpt + QStringLiteral("/folio.json")); f.open(QIODevice::ReadOnly); return f.readAll(); }()).object();
+        QVERIFY(folio.value(QStringLiteral("command")).toString().contains(QStringLiteral("--max-steps")));
+        QCOMPARE(folio.value(QStringLiteral("seed")).toInt(), 1);
+
+        r = cli({QStringLiteral("-q"), QStringLiteral("eval"), QStringLiteral("--checkpoint"), ckpt, QStringLiteral("--data"), kFunsd,
+                 QStringLiteral("--split"), QStringLiteral("dev"), QStringLiteral("--threads"), QStringLiteral("1")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject e = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(e.value(QStringLiteral("pages")).toInt(), 20);
+        QVERIFY(e.value(QStringLiteral("classes")).toObject().contains(QStringLiteral("QUESTION")));
+        QVERIFY(e.contains(QStringLiteral("f1")));
+
+        r = cli({QStringLiteral("-q"), QStringLiteral("predict"), QStringLiteral("--checkpoint"), ckpt,
+                 kFunsd + QStringLiteral("/testing_data/annotations/82092117.json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject p = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(p.value(QStringLiteral("words")).toInt() > 10);
+        QVERIFY(p.value(QStringLiteral("entities")).isArray());
+
+        // Bad input: unknown split, missing tokenizer, empty document.
+        r = cli({QStringLiteral("-q"), QStringLiteral("eval"), QStringLiteral("--checkpoint"), ckpt, QStringLiteral("--split"), QStringLiteral("nope")});
+        QVERIFY(r.code != 0);
+        QVERIFY(r.err.contains("split"));
+        const QString empty = dir.filePath(QStringLiteral("empty.json"));
+        { QFile f(empty); f.open(QIODevice::WriteOnly); f.write(R"({"form": []})"); }
+        QFile::copy(kFunsd + QStringLiteral("/testing_data/images/82092117.png"), dir.filePath(QStringLiteral("empty.png")));
+        r = cli({QStringLiteral("-q"), QStringLiteral("predict"), QStringLiteral("--checkpoint"), ckpt, empty});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("empty document"), r.err.constData());
+        QVERIFY(QFile::remove(ckpt + QStringLiteral("/spm.model")));
+        r = cli({QStringLiteral("-q"), QStringLiteral("predict"), QStringLiteral("--checkpoint"), ckpt,
+                 kFunsd + QStringLiteral("/testing_data/annotations/82092117.json")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no tokenizer files"), r.err.constData());
+    }
+
+    void vocab()
+    {
+        if (!QDir(kFunsd + QStringLiteral("/testing_data/annotations")).exists())
+            QSKIP("FUNSD not available");
+        QTemporaryDir dir;
+        const QString prefix = dir.filePath(QStringLiteral("v"));
+        Run r = cli({QStringLiteral("-q"), QStringLiteral("vocab"), kFunsd + QStringLiteral("/testing_data/annotations"),
+                     QStringLiteral("--out"), prefix, QStringLiteral("--size"), QStringLiteral("200")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(QFile::exists(prefix + QStringLiteral(".model")));
+        QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QStringLiteral("documents")).toInt(), 50);
+        r = cli({QStringLiteral("-q"), QStringLiteral("vocab"), dir.filePath(QStringLiteral("missing")), QStringLiteral("--out"), prefix});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("missing"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliTrain)
+#include "tst_clitrain.moc"
