@@ -3,6 +3,7 @@
 // ported: a checkpoint holding the bare encoder (`layer.N...`, `rel_pos_bias.weight`) or a model
 // whose encoder is fed prepared `hidden_states` runs here.
 #include "inference/detail/layoutencoder.h"
+#include "inference/detail/layoutlmconfig.h"
 #include "inference/detail/model.h"
 #include "inference/detail/paramstore.h"
 #include "inference/errors.h"
@@ -30,18 +31,7 @@ public:
         if (p.has(prefix.empty() ? "embeddings.word_embeddings.weight" : "visual.backbone.bottom_up.stem.conv1.weight"))
             throw InferenceError(p.path() + ": full LayoutLMv2 checkpoints need the detectron2 visual backbone, "
                                             "which Folio does not port; export the bare encoder instead");
-        LayoutEncoderOptions o;
-        o.hidden = c.getInt("hidden_size", 768);
-        o.heads = c.getInt("num_attention_heads", 12);
-        o.layers = c.getInt("num_hidden_layers", 12);
-        o.intermediate = c.getInt("intermediate_size", 3072);
-        o.eps = c.getDouble("layer_norm_eps", 1e-12);
-        o.relative1d = c.getBool("has_relative_attention_bias", true);
-        o.spatial2d = c.getBool("has_spatial_attention_bias", true);
-        o.relBins = static_cast<int>(c.getInt("rel_pos_bins", 32));
-        o.maxRel = static_cast<int>(c.getInt("max_rel_pos", 128));
-        o.rel2dBins = static_cast<int>(c.getInt("rel_2d_pos_bins", 64));
-        o.maxRel2d = static_cast<int>(c.getInt("max_rel_2d_pos", 256));
+        LayoutEncoderOptions o = layoutEncoderOptionsFromConfig(c, 1e-12);
         o.scaleBiases = false;
         o.fastQkv = c.getBool("fast_qkv", true);
         m_encoder.emplace(o, p, prefix);

@@ -1,6 +1,7 @@
 // LayoutLMv3 (MODELS.md §1): text + image-patch embeddings, the LayoutLM encoder with
 // (1-D + 2-D)/sqrt(d) biases, token-classification and extractive-QA heads. HF names.
 #include "inference/detail/layoutencoder.h"
+#include "inference/detail/layoutlmconfig.h"
 #include "inference/detail/model.h"
 #include "inference/detail/paramstore.h"
 #include "inference/errors.h"
@@ -56,18 +57,7 @@ public:
             m_visualBbox = gridBoxes(m_grid, true);
         }
 
-        LayoutEncoderOptions o;
-        o.hidden = d;
-        o.heads = m_heads;
-        o.layers = c.getInt("num_hidden_layers", 12);
-        o.intermediate = c.getInt("intermediate_size", 3072);
-        o.eps = m_eps;
-        o.relative1d = c.getBool("has_relative_attention_bias", true);
-        o.spatial2d = c.getBool("has_spatial_attention_bias", true);
-        o.relBins = static_cast<int>(c.getInt("rel_pos_bins", 32));
-        o.maxRel = static_cast<int>(c.getInt("max_rel_pos", 128));
-        o.rel2dBins = static_cast<int>(c.getInt("rel_2d_pos_bins", 64));
-        o.maxRel2d = static_cast<int>(c.getInt("max_rel_2d_pos", 256));
+        LayoutEncoderOptions o = layoutEncoderOptionsFromConfig(c, 1e-5); // hidden d, heads, eps as above
         o.scaleBiases = true;
         o.fastQkv = false;
         m_encoder.emplace(o, p, pre + "encoder.");
