@@ -98,17 +98,10 @@ bool HfJsonlFormat::importFile(const QString &path, std::vector<DatasetItem> *it
     }
     std::vector<DatasetItem> out;
     JsonValidator jv(path);
-    const QList<QByteArray> lines = bytes.split('\n');
-    for (int ln = 0; ln < lines.size(); ++ln) {
-        if (lines[ln].trimmed().isEmpty())
-            continue;
-        jv.setContext(QString::number(ln + 1));
-        QJsonValue v;
-        QJsonObject row;
+    const bool ok = forEachJsonLine(bytes, jv, [&](int line, const QJsonObject &row) {
         QJsonArray tokens, bboxes, tags;
         const QString root = QStringLiteral("$");
-        if (!jv.parse(lines[ln], &v, QString::number(ln + 1)) || !jv.object(v, root, &row) ||
-            !jv.arrayField(row, QStringLiteral("tokens"), root, &tokens) ||
+        if (!jv.arrayField(row, QStringLiteral("tokens"), root, &tokens) ||
             !jv.arrayField(row, QStringLiteral("bboxes"), root, &bboxes) ||
             !jv.arrayField(row, QStringLiteral("ner_tags"), root, &tags)) {
             *error = jv.error();
@@ -124,7 +117,7 @@ bool HfJsonlFormat::importFile(const QString &path, std::vector<DatasetItem> *it
         QJsonValue id = row.value(QStringLiteral("id"));
         item.name = id.isDouble() ? QString::number(id.toInteger()) : id.toString();
         if (item.name.isEmpty())
-            item.name = QStringLiteral("%1:%2").arg(info.fileName()).arg(ln + 1);
+            item.name = QStringLiteral("%1:%2").arg(info.fileName()).arg(line);
         QString image;
         if (!jv.stringField(row, QStringLiteral("image"), root, &image, /*required=*/false)) {
             *error = jv.error();
@@ -187,7 +180,10 @@ bool HfJsonlFormat::importFile(const QString &path, std::vector<DatasetItem> *it
             ids << w.id;
         item.annotations.entities = entitiesFromBio(ids, wordTags);
         out.push_back(std::move(item));
-    }
+        return true;
+    }, error);
+    if (!ok)
+        return false;
     *items = std::move(out);
     return true;
 }

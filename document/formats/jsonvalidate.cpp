@@ -133,4 +133,24 @@ bool JsonValidator::objectField(const QJsonObject &o, const QString &key, const 
     return object(o.value(key), jsonKey(path, key), out);
 }
 
+bool forEachJsonLine(const QByteArray &bytes, JsonValidator &jv, const JsonLineHandler &row, QString *error)
+{
+    const QList<QByteArray> lines = bytes.split('\n');
+    for (int ln = 0; ln < lines.size(); ++ln) {
+        if (lines[ln].trimmed().isEmpty())
+            continue;
+        const QString number = QString::number(ln + 1);
+        jv.setContext(number);
+        QJsonValue v;
+        QJsonObject object;
+        if (!jv.parse(lines[ln], &v, number) || !jv.object(v, QStringLiteral("$"), &object)) {
+            *error = jv.error();
+            return false;
+        }
+        if (!row(ln + 1, object))
+            return false;
+    }
+    return true;
+}
+
 } // namespace folio::formats

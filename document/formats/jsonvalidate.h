@@ -8,6 +8,8 @@
 #include <QJsonValue>
 #include <QString>
 
+#include <functional>
+
 namespace folio::formats {
 
 class JsonValidator
@@ -40,6 +42,12 @@ private:
     QString m_context;
     QString m_error;
 };
+
+// Reads JSON Lines: every non-blank line (context: its 1-based number) must be a JSON object and
+// is handed to `row` with its line number. Stops at the first failure: a line that is not an
+// object puts jv.error() into `error`; when `row` returns false it has set `error` itself.
+using JsonLineHandler = std::function<bool(int line, const QJsonObject &row)>;
+bool forEachJsonLine(const QByteArray &bytes, JsonValidator &jv, const JsonLineHandler &row, QString *error);
 
 inline QString jsonKey(const QString &path, const QString &key) { return path + QLatin1Char('.') + key; }
 inline QString jsonIndex(const QString &path, qsizetype i) { return path + QStringLiteral("[%1]").arg(i); }

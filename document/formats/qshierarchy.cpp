@@ -171,17 +171,10 @@ bool QsHierarchyFormat::importFile(const QString &path, std::vector<DatasetItem>
         return false;
     std::vector<DatasetItem> out;
     JsonValidator jv(path);
-    const QList<QByteArray> lines = bytes.split('\n');
     const QString root = QStringLiteral("$");
-    for (int ln = 0; ln < lines.size(); ++ln) {
-        if (lines[ln].trimmed().isEmpty())
-            continue;
-        jv.setContext(QString::number(ln + 1));
-        QJsonValue v;
-        QJsonObject row;
+    const bool ok = forEachJsonLine(bytes, jv, [&](int line, const QJsonObject &row) {
         DatasetItem item;
-        if (!jv.parse(lines[ln], &v, QString::number(ln + 1)) || !jv.object(v, root, &row) ||
-            !jv.stringField(row, QStringLiteral("id"), root, &item.name)) {
+        if (!jv.stringField(row, QStringLiteral("id"), root, &item.name)) {
             *error = jv.error();
             return false;
         }
@@ -197,19 +190,22 @@ bool QsHierarchyFormat::importFile(const QString &path, std::vector<DatasetItem>
             QString lin, e;
             if (!jv.stringField(row, QStringLiteral("linearised"), root, &lin)) {
                 jv = JsonValidator(path);
-                jv.setContext(QString::number(ln + 1));
+                jv.setContext(QString::number(line));
                 jv.fail(root, QStringLiteral("needs \"hierarchy\" or \"linearised\""));
                 *error = jv.error();
                 return false;
             }
             if (!parseLinearizedQsHierarchy(lin, &item.annotations.qsSummary, &item.annotations.qsRoots, &e)) {
-                *error = QStringLiteral("%1:%2: $.linearised: %3").arg(path).arg(ln + 1).arg(e);
+                *error = QStringLiteral("%1:%2: $.linearised: %3").arg(path).arg(line).arg(e);
                 return false;
             }
         }
         item.document.sourcePath = item.name;
         out.push_back(std::move(item));
-    }
+        return true;
+    }, error);
+    if (!ok)
+        return false;
     *items = std::move(out);
     return true;
 }
