@@ -2,6 +2,7 @@
 
 #include "document/formats/conll.h"
 #include "document/formats/hfjsonl.h"
+#include "document/formats/jsonvalidate.h"
 #include "document/formats/labelstudio.h"
 #include "document/formats/qshierarchy.h"
 #include "document/formats/swde.h"
@@ -173,6 +174,22 @@ bool writeExportFile(const QString &path, const QByteArray &bytes, QStringList *
     if (written)
         *written << path;
     return true;
+}
+
+bool importJsonLines(const QByteArray &bytes, JsonValidator &jv, const JsonLineItemReader &readRow,
+                     std::vector<DatasetItem> *items, QString *error)
+{
+    std::vector<DatasetItem> out;
+    const bool ok = forEachJsonLine(bytes, jv, [&](int line, const QJsonObject &row) {
+        DatasetItem item;
+        if (!readRow(line, row, item))
+            return false;
+        out.push_back(std::move(item));
+        return true;
+    }, error);
+    if (ok)
+        *items = std::move(out);
+    return ok;
 }
 
 bool readWholeFile(const QString &path, QByteArray *bytes, QString *error, qint64 maxBytes)

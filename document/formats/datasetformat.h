@@ -22,6 +22,7 @@
 #include "document/annotations.h"
 #include "document/document.h"
 
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -73,6 +74,8 @@ QStringList datasetFormatNames();
 // ---- helpers shared by the formats (formats/datasetformat.cpp) ----
 namespace formats {
 
+class JsonValidator;
+
 // The entities that go into a dataset: accepted ones (and suggestions when asked), never rejected.
 std::vector<const Entity *> exportedEntities(const Annotations &a, bool includeSuggestions);
 // Labels used by the items, sorted, when `given` is empty; otherwise `given`.
@@ -94,6 +97,11 @@ QString exportFilePath(const QString &outDir, const DatasetExportOptions &option
 bool writeExportFile(const QString &path, const QByteArray &bytes, QStringList *written, QString *error);
 bool readWholeFile(const QString &path, QByteArray *bytes, QString *error, qint64 maxBytes = qint64(1) << 30);
 bool ensureDir(const QString &dir, QString *error);
+// JSON Lines import: `readRow` fills one item per non-blank line (see forEachJsonLine in
+// jsonvalidate.h); *items gets them all only when every line was read.
+using JsonLineItemReader = std::function<bool(int line, const QJsonObject &row, DatasetItem &item)>;
+bool importJsonLines(const QByteArray &bytes, JsonValidator &jv, const JsonLineItemReader &readRow,
+                     std::vector<DatasetItem> *items, QString *error);
 
 } // namespace formats
 } // namespace folio

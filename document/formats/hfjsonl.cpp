@@ -96,9 +96,8 @@ bool HfJsonlFormat::importFile(const QString &path, std::vector<DatasetItem> *it
             tagNamesList << s;
         }
     }
-    std::vector<DatasetItem> out;
     JsonValidator jv(path);
-    const bool ok = forEachJsonLine(bytes, jv, [&](int line, const QJsonObject &row) {
+    return importJsonLines(bytes, jv, [&](int line, const QJsonObject &row, DatasetItem &item) {
         QJsonArray tokens, bboxes, tags;
         const QString root = QStringLiteral("$");
         if (!jv.arrayField(row, QStringLiteral("tokens"), root, &tokens) ||
@@ -113,7 +112,6 @@ bool HfJsonlFormat::importFile(const QString &path, std::vector<DatasetItem> *it
             *error = jv.error();
             return false;
         }
-        DatasetItem item;
         QJsonValue id = row.value(QStringLiteral("id"));
         item.name = id.isDouble() ? QString::number(id.toInteger()) : id.toString();
         if (item.name.isEmpty())
@@ -179,13 +177,8 @@ bool HfJsonlFormat::importFile(const QString &path, std::vector<DatasetItem> *it
         for (const Word &w : item.document.words)
             ids << w.id;
         item.annotations.entities = entitiesFromBio(ids, wordTags);
-        out.push_back(std::move(item));
         return true;
-    }, error);
-    if (!ok)
-        return false;
-    *items = std::move(out);
-    return true;
+    }, items, error);
 }
 
 } // namespace folio

@@ -169,11 +169,9 @@ bool QsHierarchyFormat::importFile(const QString &path, std::vector<DatasetItem>
     QByteArray bytes;
     if (!readWholeFile(path, &bytes, error))
         return false;
-    std::vector<DatasetItem> out;
     JsonValidator jv(path);
     const QString root = QStringLiteral("$");
-    const bool ok = forEachJsonLine(bytes, jv, [&](int line, const QJsonObject &row) {
-        DatasetItem item;
+    return importJsonLines(bytes, jv, [&](int line, const QJsonObject &row, DatasetItem &item) {
         if (!jv.stringField(row, QStringLiteral("id"), root, &item.name)) {
             *error = jv.error();
             return false;
@@ -201,13 +199,8 @@ bool QsHierarchyFormat::importFile(const QString &path, std::vector<DatasetItem>
             }
         }
         item.document.sourcePath = item.name;
-        out.push_back(std::move(item));
         return true;
-    }, error);
-    if (!ok)
-        return false;
-    *items = std::move(out);
-    return true;
+    }, items, error);
 }
 
 } // namespace folio
