@@ -208,7 +208,7 @@ at::Tensor WebFormerModel::layerBlockwise(int layer, const at::Tensor &x, const 
         const at::Tensor valid = at::arange(Tp, at::kLong) < T;
         const at::Tensor idx = at::stack({node, par.clamp_min(0)}, 1).view({Tp, 1, 2}).expand({Tp, H, 2});
         const at::Tensor w = at::stack({valid, valid.logical_and(par >= 0)}, 1).to(at::kFloat).view({Tp, 1, 2});
-        sG = sG.scatter_add(2, idx, qA.narrow(2, 1, 2) * w);
+        sG.scatter_add_(2, idx, qA.narrow(2, 1, 2) * w); // in place: einsum output, not needed by its backward
         const at::Tensor scores = at::cat({sLocal, sG.view({nb, b, H, G})}, 3); // [nb, b, H, 3b + G]
         const at::Tensor probs = at::softmax(scores, 3);
         const at::Tensor pl = probs.narrow(3, 0, 3 * b), pg = probs.narrow(3, 3 * b, G);

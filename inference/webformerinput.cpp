@@ -211,14 +211,32 @@ WebFormerInputs buildWebFormerInputs(const WebPage &page, const WebVocab &vocab,
 {
     WebFormerInputs in;
     const int n = int(page.nodes.size());
+    // Word pieces of every word until the text budget is spent; a text node is kept when at least
+    // one of its words made it (so truncation also drops the HTML tokens of the cut tail).
+    std::vector<std::vector<int>> pieces; // per page word (empty: cut)
     std::vector<char> hasText(n, 0);
-    for (int i = n - 1; i >= 0; --i) {
+    int budget = config.maxTextTokens;
+    for (int i = 0; i < n; ++i) {
         const WebNode &node = page.nodes[i];
-        if (node.isText && !node.words.empty())
-            hasText[i] = 1;
-        if (hasText[i] && node.parent >= 0 && node.parent < i)
-            hasText[node.parent] = 1;
+        if (!node.isText)
+            continue;
+        for (const auto &w : node.words) {
+            in.words.push_back(w);
+            in.wordNode.push_back(i);
+            std::vector<int> ids = in.truncated ? std::vector<int>() : vocab.encode(w, config.maxPiecesPerWord);
+            if (int(ids.size()) > budget) {
+                in.truncated = true;
+                ids.clear();
+            }
+            budget -= int(ids.size());
+            if (!ids.empty())
+                hasText[i] = 1;
+            pieces.push_back(std::move(ids));
+        }
     }
+    for (int i = n - 1; i >= 0; --i)
+        if (hasText[i] && page.nodes[i].parent >= 0 && page.nodes[i].parent < i)
+            hasText[page.nodes[i].parent] = 1;
     static std::map<std::string, int> tagIndex = [] {
         std::map<std::string, int> m;
         for (int i = 0; i < int(webTagList().size()); ++i)
@@ -228,11 +246,6 @@ WebFormerInputs buildWebFormerInputs(const WebPage &page, const WebVocab &vocab,
     std::vector<int> token(n, -1);
     for (int i = 0; i < n; ++i) {
         const WebNode &node = page.nodes[i];
-        if (node.isText)
-            for (const auto &w : node.words) {
-                in.words.push_back(w);
-                in.wordNode.push_back(i);
-            }
         if (!hasText[i])
             continue;
         token[i] = in.numHtml();
@@ -242,26 +255,14 @@ WebFormerInputs buildWebFormerInputs(const WebPage &page, const WebVocab &vocab,
         in.htmlParent.push_back(node.parent >= 0 && node.parent < i ? token[node.parent] : -1);
     }
     // Text tokens.
-    int word = 0;
-    for (int i = 0; i < n; ++i) {
-        const WebNode &node = page.nodes[i];
-        if (!node.isText)
-            continue;
-        for (const auto &w : node.words) {
-            const std::vector<int> ids = vocab.encode(w, config.maxPiecesPerWord);
-            if (in.numText() + int(ids.size()) > config.maxTextTokens) {
-                in.truncated = true;
-            } else if (!in.truncated) {
-                for (int id : ids) {
-                    in.textIds.push_back(id);
-                    in.textNode.push_back(token[i]);
-                    in.textParent.push_back(in.htmlParent[token[i]]);
-                    in.textWord.push_back(word);
-                }
-            }
-            ++word;
+    for (int w = 0; w < int(pieces.size()); ++w)
+        for (int id : pieces[w]) {
+            const int node = token[in.wordNode[w]];
+            in.textIds.push_back(id);
+            in.textNode.push_back(node);
+            in.textParent.push_back(in.htmlParent[node]);
+            in.textWord.push_back(w);
         }
-    }
     const int N = in.numHtml(), T = in.numText();
     // Field tokens.
     std::vector<std::vector<int>> fp;

@@ -75,8 +75,9 @@ struct WebFormerInputs
     int numFields() const { return int(fieldPieces.size()) / fieldPieceWidth; }
 };
 
-// Builds the inputs of one page. Nodes under script/style/noscript/head and elements without
-// text below them are dropped; text beyond config.maxTextTokens is cut (inputs.truncated).
+// Builds the inputs of one page. Text beyond config.maxTextTokens is cut (inputs.truncated);
+// nodes without kept text below them (img, br, script/style whose text the loader drops, the
+// nodes of a cut tail) get no HTML token.
 WebFormerInputs buildWebFormerInputs(const WebPage &page, const WebVocab &vocab, const WebFormerConfig &config,
                                      const std::vector<std::string> &fields);
 
