@@ -5,15 +5,18 @@
 #
 #   scripts/train-default-model.sh [--variants]
 #
-# Environment: FOLIO_BUILD_DIR (default ./build; folio-cli must be built), FOLIO_THREADS (2),
-# FOLIO_EPOCHS (30), FOLIO_SEED (1), FOLIO_VARIANTS_DIR (default $FOLIO_BUILD_DIR/funsd-variants).
+# Environment: FOLIO_BUILD_DIR (default ./build; folio-cli must be built), FOLIO_THREADS (1: faster than
+# 2 on a busy 2-core box, and bit-reproducible), FOLIO_EPOCHS (40, the shipped model), FOLIO_VARIANT_EPOCHS
+# (30, as the comparison table in BENCHMARKS.md), FOLIO_SEED (1), FOLIO_VARIANTS_DIR
+# (default $FOLIO_BUILD_DIR/funsd-variants).
 # The test split is evaluated once per model, after training; it plays no part in selection.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FOLIO_BUILD_DIR:-$root/build}"
 cli="$build/bin/folio-cli"
-threads="${FOLIO_THREADS:-2}"
-epochs="${FOLIO_EPOCHS:-30}"
+threads="${FOLIO_THREADS:-1}"
+epochs="${FOLIO_EPOCHS:-40}"
+variant_epochs="${FOLIO_VARIANT_EPOCHS:-30}"
 seed="${FOLIO_SEED:-1}"
 out="$root/resources/models/funsd-layout"
 [ -x "$cli" ] || { echo "train-default-model: $cli not built (scripts/build.sh folio-cli)" >&2; exit 1; }
@@ -36,6 +39,8 @@ mv "$out.test.json" "$out/test-metrics.json"
 if [ "${1:-}" = "--variants" ]; then
   vdir="${FOLIO_VARIANTS_DIR:-$build/funsd-variants}"
   mkdir -p "$vdir"
+  epochs="$variant_epochs"
+  train_one full "$vdir/full"
   train_one no-spatial-bias "$vdir/no-spatial-bias"
   train_one text "$vdir/text"
 fi
