@@ -3,12 +3,15 @@
 // pruning and H2T edges, span decoding, the ModelRunner adapter.
 #include "inference/detail/paramstore.h"
 #include "inference/detail/webformer.h"
+#include "inference/modelrunner.h"
+#include "inference/safetensors.h"
 #include "inference/webformereval.h"
 #include "inference/webformerinput.h"
 
 #include <QtTest>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 #include <tuple>
 
@@ -234,6 +237,73 @@ private Q_SLOTS:
             const at::Tensor g = model.params().at(n).grad();
             QVERIFY2(g.defined() && g.abs().sum().item<double>() > 0, n);
         }
+    }
+
+    void modelRunnerWithTrace()
+    {
+        // A tiny random checkpoint through the ModelRunner registry (model_type "webformer"):
+        // start_logits equal the internal model's, and the trace holds every pattern per layer.
+        const WebPage page = smallPage(3);
+        std::vector<std::string> words;
+        for (const auto &n : page.nodes)
+            words.insert(words.end(), n.words.begin(), n.words.end());
+        const WebVocab vocab = WebVocab::build(words, 200);
+        WebFormerConfig cfg;
+        cfg.hidden = 16;
+        cfg.heads = 2;
+        cfg.layers = 2;
+        cfg.intermediate = 32;
+        cfg.radius = 2;
+        cfg.fields = {"author", "title"};
+        WebFormerModel model(cfg, vocab.size());
+        model.initialise(9);
+        QTemporaryDir dir;
+        const std::string d = dir.path().toStdString();
+        TensorMap weights;
+        for (const auto &[name, t] : model.params())
+            weights[name] = fromAten(t.detach());
+        writeSafetensors(d + "/model.safetensors", weights);
+        std::ofstream(d + "/config.json") << webFormerConfigJson(cfg, vocab.size()).dump();
+        vocab.save(d + "/vocab.txt");
+        ModelRunner runner;
+        std::string error;
+        QVERIFY2(runner.load(d, &error), error.c_str());
+        QCOMPARE(runner.modelType(), std::string("webformer"));
+        const WebFormerInputs in = buildWebFormerInputs(page, vocab, cfg, cfg.fields);
+        const WebTensors t = toWebTensors(in);
+        TensorMap inputs{{"input_ids", fromAten(t.textIds)}, {"text_node", fromAten(t.textNode)},
+                         {"text_parent", fromAten(t.textParent)}, {"tag_ids", fromAten(t.tagIds)},
+                         {"edge_query", fromAten(t.edgeQuery)}, {"edge_key", fromAten(t.edgeKey)},
+                         {"edge_type", fromAten(t.edgeType)}, {"field_pieces", fromAten(t.fieldPieces)}};
+        RunOptions off;
+        RunResult r = runner.run(inputs, off);
+        QVERIFY2(r.ok, r.error.c_str());
+        QVERIFY(r.outputs.count("start_logits") && !r.outputs.count("attentions.0.t2t")); // trace off: nothing kept
+        at::Tensor want;
+        {
+            at::NoGradGuard g;
+            want = model.startLogits(model.encode(t, false)).unsqueeze(0);
+        }
+        QVERIFY(at::allclose(toAten(r.outputs.at("start_logits")), want, 1e-5, 1e-6));
+        RunOptions on;
+        on.trace = true;
+        r = runner.run(inputs, on);
+        QVERIFY2(r.ok, r.error.c_str());
+        for (const char *name : {"attentions.0.t2t", "attentions.0.t2g", "attentions.0.h2x", "attentions.0.f2x", "attentions.1.h2x"})
+            QVERIFY2(r.outputs.count(name), name);
+        QCOMPARE(r.outputs.at("attentions.0.h2x").shape, (std::vector<std::int64_t>{std::int64_t(in.edgeQuery.size()), 2}));
+        // Inconsistent index lists are refused with a message, not a crash.
+        inputs["edge_key"] = Tensor::fromInt64({1}, {999999});
+        inputs["edge_query"] = Tensor::fromInt64({1}, {0});
+        inputs["edge_type"] = Tensor::fromInt64({1}, {0});
+        r = runner.run(inputs, off);
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.find("inconsistent") != std::string::npos, r.error.c_str());
+        // A wrong model_type in config.json is named.
+        std::ofstream(d + "/config.json") << R"({"model_type": "webformer", "hidden_size": 15, "num_attention_heads": 2, "vocab_size": 10})";
+        WebFormerExtractor ex;
+        QVERIFY(!ex.load(d, &error));
+        QVERIFY2(error.find("config.json") != std::string::npos, error.c_str());
     }
 
     void spanDecoding()
