@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Trains Folio's default entity-labelling model (resources/models/funsd-layout) with the recipe of
+# Trains Folio's default entity-labelling models (resources/models/funsd-layout, protocol word order,
+# and resources/models/funsd-layout-reading, reading order) with the recipe of
 # ../shared/recipes/funsd-from-scratch.md, evaluates it on the FUNSD test split, and (with
 # --variants) trains the two comparison variants (2-D relative biases ablated; text only).
 #
@@ -35,6 +36,14 @@ mkdir -p "$(dirname "$out")"
 train_one full "$out" --ship
 mv "$out.train.json" "$out/train-result.json"
 mv "$out.test.json" "$out/test-metrics.json"
+
+# The same recipe on words in reading order (what OCR gives), for scans.
+reading="$out-reading"
+rm -rf "$reading"
+"$cli" train --out "$reading" --order reading --variant full --tokenizer "$out" --epochs "$epochs" --seed "$seed" \
+  --threads "$threads" --batch 8 --lr 1e-3 --bias-lr-scale 10 --ship > "$reading.train.json"
+mv "$reading.train.json" "$reading/train-result.json"
+"$cli" eval --checkpoint "$reading" --split test --order reading --threads "$threads" > "$reading/test-metrics.json"
 
 if [ "${1:-}" = "--variants" ]; then
   vdir="${FOLIO_VARIANTS_DIR:-$build/funsd-variants}"
