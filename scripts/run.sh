@@ -7,7 +7,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/build.sh" folio folio-cli
 build="${FOLIO_BUILD_DIR:-$root/build}"
 sample="${1:-$root/resources/samples/sample-form.png}"
-model="$root/resources/models/funsd-layout"
+model="$root/resources/models/funsd-layout-reading" # trained on reading-order words, as OCR gives them
 args=("$sample")
 [ -d "$model" ] && args+=(--model "$model")
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
