@@ -79,6 +79,26 @@ void Document::normaliseWordBoxes()
     }
 }
 
+QStringList Document::wordIdsUnder(int node) const
+{
+    if (node < 0 || node >= int(nodes.size()))
+        return {};
+    std::vector<char> inside(nodes.size(), 0);
+    std::vector<int> stack{node}; // iterative: DOM trees can be very deep
+    while (!stack.empty()) {
+        const int n = stack.back();
+        stack.pop_back();
+        inside[size_t(n)] = 1;
+        for (int c : nodes[size_t(n)].children)
+            stack.push_back(c);
+    }
+    QStringList ids;
+    for (const Word &w : words)
+        if (w.node >= 0 && w.node < int(nodes.size()) && inside[size_t(w.node)])
+            ids << w.id;
+    return ids;
+}
+
 int Document::addNode(Node node, int parentIndex)
 {
     node.parent = parentIndex;

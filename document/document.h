@@ -14,6 +14,7 @@
 #include <QRectF>
 #include <QSizeF>
 #include <QString>
+#include <QStringList>
 
 #include <vector>
 
@@ -106,6 +107,8 @@ struct Document
     int wordIndex(const QString &wordId) const; // -1 when absent (linear; use an index for bulk)
     // Recompute Word::norm from boxes and page sizes.
     void normaliseWordBoxes();
+    // Ids of the words owned by `node` or any node below it, in reading order.
+    QStringList wordIdsUnder(int node) const;
     // Append a node under parent; returns its index and keeps children lists in sync.
     int addNode(Node node, int parent);
 };

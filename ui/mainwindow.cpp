@@ -140,6 +140,12 @@ MainWindow::MainWindow(QWidget *parent)
     // Web page <-> DOM tree, both ways; rendered boxes are stored with the document.
     connect(m_webPanel, &WebPagePanel::nodeSelected, m_domPanel, &DomTreePanel::selectNode);
     connect(m_domPanel, &DomTreePanel::nodeSelected, m_webPanel, &WebPagePanel::selectNode);
+    // Labelling on web pages: picking a node (page or tree) selects its words for the palette.
+    const auto selectNodeWords = [this](int node) {
+        m_session->setSelectedWords(m_session->document().wordIdsUnder(node));
+    };
+    connect(m_webPanel, &WebPagePanel::nodeSelected, this, selectNodeWords);
+    connect(m_domPanel, &DomTreePanel::nodeSelected, this, selectNodeWords);
     connect(m_webPanel, &WebPagePanel::rendered, this, [this](const Document &withBoxes) {
         QString error;
         if (m_project && m_session->currentDocumentId() >= 0

@@ -190,6 +190,14 @@ private Q_SLOTS:
         QCOMPARE(target.entities[1].state, ReviewState::Suggested);
     }
 
+    void wordIdsUnderANode()
+    {
+        const Document d = sampleDocument();
+        QCOMPARE(d.wordIdsUnder(1), (QStringList{QStringLiteral("p0/l0/w0"), QStringLiteral("p0/l0/w1")})); // page
+        QCOMPARE(d.wordIdsUnder(4), QStringList{QStringLiteral("p0/l0/w1")});                              // one word node
+        QVERIFY(d.wordIdsUnder(99).isEmpty());
+    }
+
     void bioTagsFollowEntities()
     {
         Annotations a;
