@@ -14,6 +14,8 @@
 // spm.model (the tokenizer), folio.json (data, metrics, seed, command, history). `<dir>/last/`
 // additionally holds optimizer.safetensors for --resume.
 
+#include "inference/runoptions.h"
+#include "inference/tensor.h"
 #include "inference/tokenizer.h"
 
 #include <atomic>
@@ -106,6 +108,18 @@ struct PagePrediction
     std::vector<PredictedEntity> entities;
 };
 
+// AttentionTrace of one window of a traced prediction (units are words, not sub-tokens).
+// `tensors` holds float32 `attentions.N` (post-softmax, [heads, words, words], row = query) for
+// every layer and the shared score terms `bias.1d`, `bias.2d_x`, `bias.2d_y` ([heads, words,
+// words], added before the softmax; the 2-D terms only for the "full" variant). A family switched
+// off by RunOptions::disabledBiases is recorded as zeros.
+struct PredictionTraceWindow
+{
+    int firstWord = 0; // page word index of the window's first word
+    int wordCount = 0; // words in the window
+    TensorMap tensors;
+};
+
 class Predictor
 {
 public:
@@ -122,7 +136,12 @@ public:
     std::string variant() const;
     // Predicts one page. Empty pages are an error. Pages longer than the model's window are
     // windowed (stride from the config) and merged back.
-    bool predict(const TrainPage &page, PagePrediction *out, std::string *error, bool viterbi = true) const;
+    // `options` (may be null): RunOptions::disabledBiases switches off the 1-D (Bias1D) and/or the
+    // 2-D x/y (Bias2D) relative attention biases for this prediction (bias ablation); with
+    // RunOptions::trace and a non-null `trace`, *trace receives one entry per window. Without
+    // them (the default) nothing is captured: the same computation as before.
+    bool predict(const TrainPage &page, PagePrediction *out, std::string *error, bool viterbi = true,
+                 const RunOptions *options = nullptr, std::vector<PredictionTraceWindow> *trace = nullptr) const;
     // Entity P/R/F1 (seqeval semantics) over pages with gold tags; JSON text in *json.
     // Gold tags outside the label map are an error.
     bool evaluate(const std::vector<TrainPage> &pages, std::string *json, std::string *error, bool viterbi = true) const;

@@ -319,7 +319,8 @@ at::Tensor Tagger::p(const std::string &name) const
     return it->second;
 }
 
-at::Tensor Tagger::forward(const Batch &b, bool training) const
+at::Tensor Tagger::forward(const Batch &b, bool training, std::uint32_t disabledBiases,
+                           std::map<std::string, at::Tensor> *trace) const
 {
     const auto &c = m_cfg;
     const long B = b.pieceIds.size(0), N = b.pieceIds.size(1), D = c.hidden, H = c.heads, dh = D / H;
@@ -344,18 +345,40 @@ at::Tensor Tagger::forward(const Batch &b, bool training) const
     x = at::layer_norm(x, {D}, p("embeddings.LayerNorm.weight"), p("embeddings.LayerNorm.bias"), c.layerNormEps);
     x = at::dropout(x, drop, training);
 
-    // Attention bias [B or 1, H, N, N], shared by all layers.
+    // Attention bias [B or 1, H, N, N], shared by all layers. Disabled families (bias ablation)
+    // are left out of the sum; the trace then records them as zeros.
+    const bool use1d = (disabledBiases & Bias1D) == 0;
+    const bool use2d = (disabledBiases & Bias2D) == 0;
+    at::Tensor bias; // summed in the original order (1-D, x, y, key mask): unchanged numbers when nothing is off
     const at::Tensor rel = positions.unsqueeze(0) - positions.unsqueeze(1) + c.maxPositions; // [N,N]: j - i
-    at::Tensor bias = at::embedding(p("encoder.rel_pos_bias.weight").t(), at::take(m_lut1d, rel)).permute({2, 0, 1}).unsqueeze(0);
-    if (c.useSpatialBias()) {
+    if (use1d || trace) {
+        at::Tensor b1 = at::embedding(p("encoder.rel_pos_bias.weight").t(), at::take(m_lut1d, rel)).permute({2, 0, 1}).unsqueeze(0);
+        if (!use1d)
+            b1 = at::zeros_like(b1);
+        if (trace)
+            (*trace)["bias.1d"] = b1;
+        if (use1d)
+            bias = b1;
+    }
+    if (c.useSpatialBias() && (use2d || trace)) {
         const at::Tensor x0 = b.boxes.select(2, 0), y1 = b.boxes.select(2, 3);
         const at::Tensor dx = at::take(m_lut2d, x0.unsqueeze(1) - x0.unsqueeze(2) + 1000);
         const at::Tensor dy = at::take(m_lut2d, y1.unsqueeze(1) - y1.unsqueeze(2) + 1000);
-        bias = bias + at::embedding(p("encoder.rel_pos_x_bias.weight").t(), dx).permute({0, 3, 1, 2}) +
-               at::embedding(p("encoder.rel_pos_y_bias.weight").t(), dy).permute({0, 3, 1, 2});
+        at::Tensor bx = at::embedding(p("encoder.rel_pos_x_bias.weight").t(), dx).permute({0, 3, 1, 2});
+        at::Tensor by = at::embedding(p("encoder.rel_pos_y_bias.weight").t(), dy).permute({0, 3, 1, 2});
+        if (!use2d) {
+            bx = at::zeros_like(bx);
+            by = at::zeros_like(by);
+        }
+        if (trace) {
+            (*trace)["bias.2d_x"] = bx;
+            (*trace)["bias.2d_y"] = by;
+        }
+        if (use2d)
+            bias = bias.defined() ? bias + bx + by : bx + by;
     }
     const at::Tensor keyMask = ((~b.wordMask).to(at::kFloat) * -1e9).view({B, 1, 1, N});
-    bias = bias + keyMask;
+    bias = bias.defined() ? bias + keyMask : keyMask;
 
     const double scale = 1.0 / std::sqrt(double(dh));
     for (int l = 0; l < c.layers; ++l) {
@@ -369,6 +392,8 @@ at::Tensor Tagger::forward(const Batch &b, bool training) const
         };
         const at::Tensor q = proj("query"), k = proj("key"), v = proj("value");
         const at::Tensor probs = at::softmax(at::matmul(q, k.transpose(-2, -1)) * scale + bias, -1);
+        if (trace)
+            (*trace)["attentions." + std::to_string(l)] = probs;
         const at::Tensor ctx = at::matmul(probs, v).transpose(1, 2).reshape({B, N, D});
         x = x + at::dropout(at::linear(ctx, p(pre + "attention.output.dense.weight"), p(pre + "attention.output.dense.bias")),
                             drop, training);

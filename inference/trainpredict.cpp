@@ -17,7 +17,14 @@ namespace folio::inference {
 
 namespace detail {
 
-std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, const TrainPage &page)
+// Float32 [H, n, n] copy of a trace tensor [1, H, n, n].
+static Tensor traceTensor(const at::Tensor &t)
+{
+    return fromAten(t.detach().select(0, 0).to(at::kFloat).contiguous());
+}
+
+std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, const TrainPage &page,
+                                   const RunOptions *options, std::vector<PredictionTraceWindow> *trace)
 {
     const TaggerConfig &cfg = tagger.config();
     const int n = int(page.words.size());
@@ -29,12 +36,26 @@ std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, c
     TrainPage unlabelled = page;
     unlabelled.tags.clear();
     const std::vector<Window> windows = slidingWindows(n, cfg.maxWords, cfg.windowStride);
+    const std::uint32_t disabled = options ? options->disabledBiases : BiasNone;
+    const bool tracing = options && options->trace && trace;
+    if (tracing)
+        trace->clear();
     std::vector<std::vector<float>> scores;
     for (const Window &w : windows) {
         const EncodedPage e = encodePage(tok, unlabelled, cfg, {}, w.begin, w.end);
         const Batch b = makeBatch({&e}, cfg, nullptr);
-        const at::Tensor lp = at::log_softmax(tagger.forward(b, false)[0], -1).contiguous();
+        std::map<std::string, at::Tensor> captured;
+        const at::Tensor lp =
+            at::log_softmax(tagger.forward(b, false, disabled, tracing ? &captured : nullptr)[0], -1).contiguous();
         scores.emplace_back(lp.data_ptr<float>(), lp.data_ptr<float>() + lp.numel());
+        if (tracing) {
+            PredictionTraceWindow tw;
+            tw.firstWord = w.begin;
+            tw.wordCount = w.end - w.begin;
+            for (const auto &[name, t] : captured)
+                tw.tensors[name] = traceTensor(t);
+            trace->push_back(std::move(tw));
+        }
     }
     return mergeWindowScores(windows, scores, n, cfg.numLabels);
 }
@@ -121,13 +142,14 @@ bool Predictor::load(const std::string &dir, std::string *error)
     return false;
 }
 
-bool Predictor::predict(const TrainPage &page, PagePrediction *out, std::string *error, bool viterbi) const
+bool Predictor::predict(const TrainPage &page, PagePrediction *out, std::string *error, bool viterbi,
+                        const RunOptions *options, std::vector<PredictionTraceWindow> *trace) const
 {
     try {
         if (!m_impl)
             throw InferenceError("no checkpoint loaded");
         const int n = int(page.words.size());
-        const std::vector<float> lp = detail::predictLogProbs(*m_impl->tagger, *m_impl->tokenizer, page);
+        const std::vector<float> lp = detail::predictLogProbs(*m_impl->tagger, *m_impl->tokenizer, page, options, trace);
         PagePrediction pred;
         pred.tags = detail::decodeTags(lp, n, m_impl->labels, viterbi);
         const int L = int(m_impl->labels.size());

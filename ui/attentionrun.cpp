@@ -5,12 +5,14 @@
 #include "inference/modelrunner.h"
 #include "inference/safetensors.h"
 #include "inference/tokenizer.h"
+#include "inference/trainer.h"
 
 #include <QDir>
 #include <QFileInfo>
 
 #include <algorithm>
 #include <exception>
+#include <map>
 
 namespace folio {
 
@@ -99,12 +101,106 @@ void stampIdentity(AttentionTrace *t, const QString &checkpointDir, const Loaded
     t->disabledBiases = disabled;
 }
 
+const char *const kFormTagger = "folio-formtagger";
+
+// "folio-formtagger" (the word-level layout tagger, inference/trainer.h): units are words, so the
+// document is cut into word pages (one per Document page, blank words skipped, as the predict
+// command does), each predicted with the trace on; every model window becomes a trace window
+// whose tokens are its words (token -> Document word index). Labels: the Viterbi-decoded tags.
+AttentionRunResult runFormTaggerOnDocument(const QString &checkpointDir, const inf::ModelConfig &config,
+                                           const Document &document, std::uint32_t disabledBiases)
+{
+    AttentionRunResult r;
+    inf::Predictor predictor;
+    std::string why;
+    if (!predictor.load(checkpointDir.toStdString(), &why)) {
+        r.error = QString::fromStdString(why);
+        return r;
+    }
+    struct WordPage
+    {
+        inf::TrainPage page;
+        std::vector<int> wordIndex; // Document word of each page word
+    };
+    std::map<int, WordPage> pages;
+    for (std::size_t i = 0; i < document.words.size(); ++i) {
+        const Word &w = document.words[i];
+        if (w.text.trimmed().isEmpty())
+            continue;
+        WordPage &p = pages[w.page];
+        p.page.words.push_back(w.text.toStdString());
+        p.page.boxes.push_back(inf::WordBox{w.norm.x0, w.norm.y0, w.norm.x1, w.norm.y1});
+        p.wordIndex.push_back(int(i));
+    }
+    if (pages.empty()) {
+        r.error = QStringLiteral("%1: the document has only blank words").arg(document.sourcePath);
+        return r;
+    }
+    inf::RunOptions options;
+    options.trace = true;
+    options.disabledBiases = disabledBiases;
+    QStringList labels;
+    for (std::size_t i = 0; i < document.words.size(); ++i)
+        labels << QString();
+    for (auto &[pageNo, p] : pages) {
+        p.page.id = (document.sourcePath + QStringLiteral("#%1").arg(pageNo)).toStdString();
+        inf::PagePrediction prediction;
+        std::vector<inf::PredictionTraceWindow> windows;
+        if (!predictor.predict(p.page, &prediction, &why, true, &options, &windows)) {
+            r.error = QStringLiteral("%1: %2").arg(checkpointDir, QString::fromStdString(why));
+            return r;
+        }
+        for (std::size_t i = 0; i < prediction.tags.size() && i < p.wordIndex.size(); ++i)
+            labels[p.wordIndex[i]] = QString::fromStdString(prediction.tags[i]);
+        for (const inf::PredictionTraceWindow &w : windows) {
+            AttentionTrace part;
+            if (!ingestOutputs(w.tensors, {}, &part, &r.error))
+                return r;
+            for (int k = w.firstWord; k < w.firstWord + w.wordCount && k < int(p.wordIndex.size()); ++k) {
+                part.tokenWord.push_back(p.wordIndex[std::size_t(k)]);
+                part.tokenText << QString::fromStdString(p.page.words[std::size_t(k)]);
+            }
+            if (!r.trace.appendWindows(part, &r.error))
+                return r;
+        }
+    }
+    r.trace.modelType = QString::fromLatin1(kFormTagger);
+    r.trace.checkpoint = QFileInfo(checkpointDir).absoluteFilePath();
+    r.trace.modelWindow = int(config.getInt("max_words", 512));
+    r.trace.disabledBiases = disabledBiases;
+    r.trace.documentId = attentionDocumentId(document);
+    if (!r.trace.finish(&r.error))
+        return r;
+    r.labels = labels;
+    r.ok = true;
+    return r;
+}
+
+// The checkpoint's model_type ("" when config.json is unreadable: the ModelRunner path reports it).
+std::string checkpointModelType(const QString &dir, inf::ModelConfig *config)
+{
+    try {
+        *config = inf::ModelConfig::fromDirectory(dir.toStdString());
+        return config->modelType();
+    } catch (const std::exception &) {
+        return std::string();
+    }
+}
+
 } // namespace
 
 AttentionRunResult runAttentionOnInputs(const QString &checkpointDir, const QString &inputsPath, int batchRow,
                                         std::uint32_t disabledBiases)
 {
     AttentionRunResult r;
+    {
+        inf::ModelConfig config;
+        if (checkpointModelType(checkpointDir, &config) == kFormTagger) {
+            r.error = QStringLiteral("%1: a folio-formtagger checkpoint runs on a document's words, not on prepared inputs (%2)")
+                          .arg(checkpointDir, inputsPath);
+            return r;
+        }
+    }
     Loaded loaded;
     if (!loadCheckpoint(checkpointDir, &loaded, &r.error))
         return r;
@@ -169,6 +265,11 @@ AttentionRunResult runAttentionOnDocument(const QString &checkpointDir, const Do
     if (document.words.empty()) {
         r.error = QStringLiteral("%1: the document has no words to run the model on").arg(document.sourcePath);
         return r;
+    }
+    {
+        inf::ModelConfig config;
+        if (checkpointModelType(checkpointDir, &config) == kFormTagger) // windows come from its config (maxWindow unused)
+            return runFormTaggerOnDocument(checkpointDir, config, document, disabledBiases);
     }
     Loaded loaded;
     if (!loadCheckpoint(checkpointDir, &loaded, &r.error))
@@ -258,6 +359,20 @@ AttentionRunResult runAttentionOnDocument(const QString &checkpointDir, const Do
         return r;
     r.ok = true;
     return r;
+}
+
+void appendTraceMatrices(const AttentionTrace &trace, AttentionExport *out)
+{
+    const bool stitched = trace.isStitched();
+    for (std::size_t w = 0; w < trace.windows.size(); ++w) {
+        const AttentionWindow &win = trace.windows[w];
+        const std::string prefix = stitched ? "window." + std::to_string(w) + "." : std::string();
+        const std::vector<std::int64_t> shape{trace.headCount, win.length, win.length};
+        for (std::size_t l = 0; l < win.layers.size(); ++l)
+            out->matrices.push_back({prefix + "attentions." + std::to_string(l), shape, win.layers[l]});
+        for (const auto &[name, values] : win.biasTerms)
+            out->matrices.push_back({prefix + name.toStdString(), shape, values});
+    }
 }
 
 bool writeAttentionSafetensors(const AttentionExport &data, const QString &path, QString *error)

@@ -9,6 +9,13 @@
 // sub-token keeps its word's 0-1000 box; the token sequence is cut into consecutive windows of
 // (model window - 2) tokens, each wrapped in the tokenizer's CLS/SEP, and run one by one
 // (stitched in the view). Labels: argmax of `logits` at each word's first sub-token.
+//
+// "folio-formtagger" checkpoints (Folio's word-level layout tagger, inference/trainer.h) are run
+// through inference::Predictor instead: units are words (the token -> word map is the identity on
+// the non-blank words), one word page per Document page, windows of the config's max_words; the
+// trace holds `attentions.N` and `bias.1d` / `bias.2d_x` / `bias.2d_y` (zeros when ablated), the
+// labels are the Viterbi-decoded BIO tags per Document word ("" for blank words). maxWindow is not
+// used for them; prepared inputs are refused.
 
 #include "widgets/attentiontrace.h"
 #include "widgets/attentionviewmodel.h"
@@ -38,6 +45,11 @@ AttentionRunResult runAttentionOnInputs(const QString &checkpointDir, const QStr
 // A document, windowed as described above. maxWindow > 0 caps the window below the model's.
 AttentionRunResult runAttentionOnDocument(const QString &checkpointDir, const Document &document,
                                           std::uint32_t disabledBiases, int maxWindow = 0);
+
+// Adds the trace's raw matrices to an export: every layer's `attentions.N` and every bias term
+// (`bias.1d`, ...) as [heads, Lw, Lw] float32; a stitched trace names them per window
+// (`window.W.attentions.N`, `window.W.bias.1d`). Used by `folio-cli attention --out x.safetensors`.
+void appendTraceMatrices(const AttentionTrace &trace, AttentionExport *out);
 
 // Writes the view's matrices with their identity metadata (safetensors, atomically).
 bool writeAttentionSafetensors(const AttentionExport &data, const QString &path, QString *error);

@@ -2,7 +2,9 @@
 // Runs a checkpoint with the AttentionTrace on and exports one view of it headless: the heatmap
 // as PNG or SVG, or the matrices (with model / layer / head / document identity in
 // `__metadata__`) as safetensors. FILE is a prepared inputs.safetensors (as in the parity
-// fixtures) or a Folio Document JSON (then the checkpoint's tokenizer builds the inputs).
+// fixtures) or a Folio Document JSON (then the checkpoint's tokenizer builds the inputs; a
+// folio-formtagger checkpoint runs on the document's words). The safetensors also hold the raw
+// trace: `attentions.N` and `bias.*` as [heads, L, L] (per window when stitched).
 #include "app/cli/commands.h"
 #include "document/documentjson.h"
 #include "ui/attentionrun.h"
@@ -123,8 +125,11 @@ void runAttention(const AttentionArgs &a)
         ok = saveHeatmapPng(vm.matrix(), out, size, &error);
     else if (suffix == QLatin1String("svg"))
         ok = saveHeatmapSvg(vm.matrix(), out, size, &error);
-    else
-        ok = writeAttentionSafetensors(vm.exportMatrices(), out, &error);
+    else {
+        AttentionExport data = vm.exportMatrices();
+        appendTraceMatrices(vm.trace(), &data); // the raw attentions.N / bias.* [heads, L, L] next to the view
+        ok = writeAttentionSafetensors(data, out, &error);
+    }
     if (!ok)
         throw CliError(error.toStdString());
     QJsonObject summary{{"out", out},

@@ -68,8 +68,11 @@ public:
     static bool isBiasTable(const std::string &name);
     static bool noDecay(const std::string &name, const at::Tensor &t);
 
-    // Logits [B, N, L].
-    at::Tensor forward(const Batch &batch, bool training) const;
+    // Logits [B, N, L]. `disabledBiases` (BiasFamily bits) switches bias families off; with
+    // `trace` non-null, "attentions.N" [B, H, N, N] and "bias.1d" [1, H, N, N], "bias.2d_x" /
+    // "bias.2d_y" [B, H, N, N] are stored there (zeros for a disabled family).
+    at::Tensor forward(const Batch &batch, bool training, std::uint32_t disabledBiases = 0,
+                       std::map<std::string, at::Tensor> *trace = nullptr) const;
 
 private:
     at::Tensor p(const std::string &name) const;
@@ -84,7 +87,10 @@ private:
 namespace folio::inference::detail {
 
 // n x L log-probabilities for one page (windows of cfg.maxWords merged back). Throws on an empty page.
-std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, const TrainPage &page);
+// `options` / `trace` as in Predictor::predict.
+std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, const TrainPage &page,
+                                   const RunOptions *options = nullptr,
+                                   std::vector<PredictionTraceWindow> *trace = nullptr);
 
 // Decoded tags of one page.
 std::vector<std::string> decodeTags(const std::vector<float> &logProbs, int n, const std::vector<std::string> &labels,
