@@ -4,6 +4,7 @@
 // Q/K/V) in the same process on the same weights; the machine's sgemm peak measured in the same run.
 // Also HIBRIDS at 16k tokens: section-granular index vs a dense [L, L] int64 index.
 // Plain timers; prints a Markdown block for BENCHMARKS.md.
+#include "inference/openmpenv.h"
 #include "inference/detail/aten.h"
 #include "inference/hibrids.h"
 #include "inference/modelrunner.h"
@@ -218,8 +219,9 @@ at::Tensor denseForward(std::map<std::string, at::Tensor> &w, const at::Tensor &
 
 } // namespace
 
-int main()
+int main(int, char **argv)
 {
+    folio::inference::ensurePassiveOpenMpWait(argv); // as folio and folio-cli do (FOLIO_NO_REEXEC=1 to compare)
     configureThreads();
     const int threads = at::get_num_threads();
     const std::string blas = openBlasLibraryPath();

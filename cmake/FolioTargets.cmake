@@ -29,5 +29,5 @@ function(folio_add_test)
     set(T_TIMEOUT 600)
   endif()
   set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT}
-    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTWEBENGINE_DISABLE_SANDBOX=1;FOLIO_PARITY_DIR=${PROJECT_SOURCE_DIR}/../shared/fixtures/parity;${T_ENV}")
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;OMP_WAIT_POLICY=PASSIVE;QTWEBENGINE_DISABLE_SANDBOX=1;FOLIO_PARITY_DIR=${PROJECT_SOURCE_DIR}/../shared/fixtures/parity;${T_ENV}")
 endfunction()

@@ -1,5 +1,6 @@
 // folio-cli: the headless face of Folio. Every subcommand works without a display.
 #include "app/cli/commands.h"
+#include "inference/openmpenv.h"
 
 #include <CLI/CLI.hpp>
 #include <QCoreApplication>
@@ -31,6 +32,7 @@ void reportProgress(const std::string &label, long done, long total)
 
 int main(int argc, char **argv)
 {
+    folio::inference::ensurePassiveOpenMpWait(argv); // before any library starts threads
     // `attention` paints text into PNG/SVG, which needs a QGuiApplication (offscreen: no display).
     bool wantsGui = false;
     for (int i = 1; i < argc; ++i)

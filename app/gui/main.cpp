@@ -1,5 +1,6 @@
 // folio: the desktop studio. Usage: folio [FILE...]  (opens each file; see folio --help)
 #include "ui/mainwindow.h"
+#include "inference/openmpenv.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -13,6 +14,7 @@
 
 int main(int argc, char **argv)
 {
+    folio::inference::ensurePassiveOpenMpWait(argv); // before any library starts threads
     // QtWebEngine refuses to start as root with its sandbox on (see ../shared/ENVIRONMENT.md);
     // this must be in the environment before the first WebEngine object exists.
     if (geteuid() == 0 && !qEnvironmentVariableIsSet("QTWEBENGINE_DISABLE_SANDBOX"))
