@@ -134,7 +134,9 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_scanPanel->canvas(), &PageCanvas::boxClicked, m_attention, &AttentionPanel::onBoxClicked);
     connect(m_attention, &AttentionPanel::wordColorsChanged, m_scanPanel, &ScanPanel::setOverlayColors);
     connect(m_attention, &AttentionPanel::wordLabelsChanged, m_scanPanel, &ScanPanel::setOverlayLabels);
+    connect(m_attention, &AttentionPanel::nodeColorsChanged, m_webPanel, &WebPagePanel::setNodeColors);
     connect(m_domPanel, &DomTreePanel::nodeSelected, m_attention, [this](int node) { m_attention->selectNode(node); });
+    connect(m_webPanel, &WebPagePanel::nodeSelected, m_attention, [this](int node) { m_attention->selectNode(node); });
     connect(m_attention, &AttentionPanel::message, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
 
     // Web page <-> DOM tree, both ways; rendered boxes are stored with the document.
@@ -433,6 +435,7 @@ void MainWindow::showCurrentDocument()
     m_palette->setLabels(m_session->labels());
     m_scanPanel->setOverlayColors({});
     m_scanPanel->setOverlayLabels({});
+    m_webPanel->setNodeColors({});
     m_attention->setDocument(doc, m_session->annotations());
     Q_EMIT documentShown(m_session->currentDocumentId());
 }

@@ -6,6 +6,8 @@
 
 #include <QCheckBox>
 #include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QVBoxLayout>
@@ -121,6 +123,7 @@ void WebPagePanel::onLoadFinished(bool ok)
                               .arg([this] { int n = 0; for (const auto &r : m_page->requestLog()) n += !r.allowed; return n; }()));
         if (m_selected > 0)
             drawOutline(m_selected);
+        drawNodeColors();
         Q_EMIT rendered(m_doc);
     });
 }
@@ -169,6 +172,38 @@ void WebPagePanel::drawOutline(int node)
         "d.style.left=x+'px';d.style.top=y+'px';d.style.width=Math.max(w,2)+'px';d.style.height=Math.max(h,2)+'px';"
         "if(y<window.scrollY||y+h>window.scrollY+window.innerHeight)window.scrollTo(window.scrollX,Math.max(0,y-40));"
         "})(%1,%2,%3,%4)").arg(b.x()).arg(b.y()).arg(b.width()).arg(b.height());
+    m_page->runJavaScript(js, QWebEngineScript::ApplicationWorld);
+}
+
+void WebPagePanel::setNodeColors(const QHash<int, QColor> &colors)
+{
+    m_nodeColors = colors;
+    if (m_rendered)
+        drawNodeColors();
+}
+
+void WebPagePanel::drawNodeColors()
+{
+    // [[x, y, w, h, "rgba(...)"], ...] for the coloured nodes that have a box (at most 20000).
+    QJsonArray boxes;
+    for (auto it = m_nodeColors.cbegin(); it != m_nodeColors.cend() && boxes.size() < 20000; ++it) {
+        if (it.key() <= 0 || it.key() >= int(m_doc.nodes.size()))
+            continue;
+        const QRectF b = m_doc.nodes[size_t(it.key())].box;
+        if (b.isNull() || b.isEmpty())
+            continue;
+        const QColor c = it.value();
+        boxes.append(QJsonArray{b.x(), b.y(), b.width(), b.height(),
+                                QStringLiteral("rgba(%1,%2,%3,%4)").arg(c.red()).arg(c.green()).arg(c.blue()).arg(c.alphaF())});
+    }
+    const QString js = QStringLiteral(
+        "(function(boxes){var old=document.getElementById('__folio_heat');if(old)old.remove();"
+        "if(!boxes.length)return;var layer=document.createElement('div');layer.id='__folio_heat';"
+        "layer.style.cssText='position:absolute;left:0;top:0;pointer-events:none;z-index:2147483646';"
+        "for(var i=0;i<boxes.length;i++){var b=boxes[i],d=document.createElement('div');"
+        "d.style.cssText='position:absolute;left:'+b[0]+'px;top:'+b[1]+'px;width:'+b[2]+'px;height:'+b[3]+'px;background:'+b[4];"
+        "layer.appendChild(d);}document.documentElement.appendChild(layer);})(%1)")
+                           .arg(QString::fromUtf8(QJsonDocument(boxes).toJson(QJsonDocument::Compact)));
     m_page->runJavaScript(js, QWebEngineScript::ApplicationWorld);
 }
 

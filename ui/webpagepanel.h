@@ -17,6 +17,8 @@
 
 #include "document/document.h"
 
+#include <QColor>
+#include <QHash>
 #include <QSet>
 #include <QWidget>
 
@@ -48,6 +50,9 @@ public:
 
 public Q_SLOTS:
     void selectNode(int node);
+    // Fills node boxes with colours (attention heatmaps): an overlay drawn over the page by an
+    // isolated-world script, kept across re-renders; an empty map removes it.
+    void setNodeColors(const QHash<int, QColor> &colors);
 
 Q_SIGNALS:
     void nodeSelected(int node);
@@ -69,6 +74,8 @@ private:
     Document m_doc;
     bool m_rendered = false;
     int m_selected = -1;
+    QHash<int, QColor> m_nodeColors;
+    void drawNodeColors();
     QSet<QString> m_scriptsAllowed; // documents the user trusted with JavaScript (this session)
     QObject *m_filtered = nullptr;
 };

@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
+#include <QWebEngineScript>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -131,6 +132,21 @@ private Q_SLOTS:
         tree.findNext(QStringLiteral("first box"));
         QTest::qWait(200);
         QVERIFY(web.page()->url().isLocalFile());
+
+        // Node colours (attention on a web page): one overlay box per coloured node, removed when cleared.
+        const auto heatBoxes = [&web]() -> int {
+            QVariant count;
+            bool done = false;
+            web.page()->runJavaScript(QStringLiteral("(function(){var l=document.getElementById('__folio_heat');return l?l.children.length:0;})()"),
+                                      QWebEngineScript::ApplicationWorld, [&](const QVariant &v) { count = v; done = true; });
+            for (int i = 0; i < 250 && !done; ++i)
+                QTest::qWait(20);
+            return done ? count.toInt() : -1;
+        };
+        web.setNodeColors({{b, QColor(255, 0, 0, 120)}, {ids.value(QStringLiteral("/html/body/div[1]")), QColor(0, 0, 255, 60)}});
+        QTRY_COMPARE(heatBoxes(), 2);
+        web.setNodeColors({});
+        QTRY_COMPARE(heatBoxes(), 0);
     }
 };
 
