@@ -114,6 +114,7 @@ MainWindow::MainWindow(QWidget *parent)
 
     // Scans: structure tree <-> canvas, and re-OCR of a drawn region (user-corrected words kept).
     m_scanPanel->attachTree(m_ocrTree);
+    connect(m_scanPanel, &ScanPanel::message, this, [this](const QString &text) { statusBar()->showMessage(text, 6000); });
     connect(m_scanPanel, &ScanPanel::regionRequested, this, [this](int page, const QRect &rect) {
         statusBar()->showMessage(tr("Running OCR on the region…"));
         m_regionOcr->start(m_session->document(), page, rect);

@@ -43,7 +43,13 @@ ScanPanel::ScanPanel(AnnotationSession *session, QWidget *parent)
     region->setText(tr("Re-OCR region"));
     region->setCheckable(true);
     region->setToolTip(tr("Draw a rectangle on the page to OCR it again (text you corrected is kept)"));
+    auto *link = new QToolButton(this);
+    link->setObjectName(QStringLiteral("linkTool"));
+    link->setText(tr("Link"));
+    link->setCheckable(true);
+    link->setToolTip(tr("Drag from a key (question) to its value (answer) to link the two entities"));
     bar->addStretch();
+    bar->addWidget(link);
     bar->addWidget(region);
     bar->addWidget(zoomOut);
     bar->addWidget(zoomIn);
@@ -57,6 +63,19 @@ ScanPanel::ScanPanel(AnnotationSession *session, QWidget *parent)
     connect(zoomIn, &QToolButton::clicked, m_canvas, &PageCanvas::zoomIn);
     connect(zoomOut, &QToolButton::clicked, m_canvas, &PageCanvas::zoomOut);
     connect(region, &QToolButton::toggled, this, &ScanPanel::setRegionTool);
+    connect(link, &QToolButton::toggled, this, [this, region](bool on) {
+        if (on)
+            region->setChecked(false);
+        m_canvas->setTool(on ? PageCanvas::Tool::DrawLink : PageCanvas::Tool::Select);
+    });
+    connect(m_canvas, &PageCanvas::linkDrawn, this, [this](int fromWord, int toWord) {
+        const QString from = entityOfWord(fromWord), to = entityOfWord(toWord);
+        if (from.isEmpty() || to.isEmpty() || from == to) {
+            Q_EMIT message(tr("A link joins two labelled entities: label both ends first"));
+            return;
+        }
+        m_session->addLink(from, to);
+    });
     connect(m_pageBox, &QSpinBox::valueChanged, this, [this](int oneBased) { showPage(oneBased - 1); });
 
     connect(m_canvas, &PageCanvas::selectionChanged, this, [this](const QList<int> &words) {
@@ -193,6 +212,28 @@ void ScanPanel::refreshOverlays()
     }
     m_canvas->setBoxColors(colors);
     m_canvas->setBoxLabels(labels);
+    QList<QPair<int, int>> links;
+    for (const Link &l : m_session->annotations().links) {
+        if (l.state == ReviewState::Rejected)
+            continue;
+        const Entity *from = m_session->annotations().entity(l.from);
+        const Entity *to = m_session->annotations().entity(l.to);
+        if (from && to && !from->wordIds.isEmpty() && !to->wordIds.isEmpty())
+            links.append({wordIndex.value(from->wordIds.first(), -1), wordIndex.value(to->wordIds.first(), -1)});
+    }
+    m_canvas->setLinks(links);
+}
+
+QString ScanPanel::entityOfWord(int wordIndex) const
+{
+    const auto &words = m_session->document().words;
+    if (wordIndex < 0 || wordIndex >= int(words.size()))
+        return {};
+    const QString id = words[size_t(wordIndex)].id;
+    for (const Entity &e : m_session->annotations().entities)
+        if (e.state != ReviewState::Rejected && e.wordIds.contains(id))
+            return e.id;
+    return {};
 }
 
 void ScanPanel::setRegionTool(bool on)

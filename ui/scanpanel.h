@@ -45,9 +45,11 @@ public Q_SLOTS:
 Q_SIGNALS:
     void regionRequested(int page, const QRect &pageRect);
     void wordHovered(int wordIndex);
+    void message(const QString &text);
 
 private:
     void syncSelectionFromSession(const QStringList &wordIds);
+    QString entityOfWord(int wordIndex) const; // "" when the word is in no entity
 
     AnnotationSession *m_session;
     PageCanvas *m_canvas;

@@ -120,7 +120,13 @@ void PageCanvas::setCurrentWord(int wordIndex)
 void PageCanvas::setTool(Tool tool)
 {
     m_tool = tool;
-    setCursor(tool == Tool::DrawRegion ? Qt::CrossCursor : Qt::ArrowCursor);
+    setCursor(tool == Tool::Select ? Qt::ArrowCursor : Qt::CrossCursor);
+}
+
+void PageCanvas::setLinks(const QList<QPair<int, int>> &links)
+{
+    m_links = links;
+    update();
 }
 
 // ---- geometry ---------------------------------------------------------------------------------
@@ -288,6 +294,32 @@ void PageCanvas::paintEvent(QPaintEvent *)
             p.drawText(lr.adjusted(2, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, *label);
         }
     }
+    // Links: an arrow from the centre of the key's first box to the value's.
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const auto arrow = [&p](const QPointF &a, const QPointF &b, const QColor &color) {
+        p.setPen(QPen(color, 2));
+        p.drawLine(a, b);
+        const QLineF line(b, a);
+        if (line.length() < 1)
+            return;
+        QLineF head = line;
+        head.setLength(10);
+        for (double angle : {25.0, -25.0}) {
+            QLineF wing = head;
+            wing.setAngle(line.angle() + angle);
+            p.drawLine(wing);
+        }
+    };
+    for (const auto &link : m_links) {
+        const QRectF from = wordRectInWidget(link.first), to = wordRectInWidget(link.second);
+        if (!from.isNull() && !to.isNull())
+            arrow(from.center(), to.center(), QColor(150, 40, 200, 200));
+    }
+    if (m_drag == Drag::Link && m_linkFrom >= 0) {
+        const QRectF from = wordRectInWidget(m_linkFrom);
+        if (!from.isNull())
+            arrow(from.center(), m_dragNow, QColor(150, 40, 200, 120));
+    }
     if (m_drag == Drag::Rubber || m_drag == Drag::Region) {
         const QRectF r = QRectF(m_dragStart, m_dragNow).normalized();
         p.setPen(QPen(m_drag == Drag::Region ? QColor(200, 0, 120) : QColor(0, 120, 215), 1, Qt::DashLine));
@@ -340,6 +372,11 @@ void PageCanvas::mousePressEvent(QMouseEvent *event)
         return;
     }
     const int w = wordAt(event->position());
+    if (m_tool == Tool::DrawLink) {
+        m_linkFrom = w;
+        m_drag = w >= 0 ? Drag::Link : Drag::None;
+        return;
+    }
     if (w < 0) {
         m_drag = Drag::Rubber;
         return;
@@ -369,7 +406,7 @@ void PageCanvas::mouseMoveEvent(QMouseEvent *event)
         m_fit = false;
         return;
     }
-    if (m_drag == Drag::Rubber || m_drag == Drag::Region) {
+    if (m_drag == Drag::Rubber || m_drag == Drag::Region || m_drag == Drag::Link) {
         m_dragNow = pos;
         update();
         return;
@@ -392,10 +429,18 @@ void PageCanvas::mouseReleaseEvent(QMouseEvent *event)
     m_drag = Drag::None;
     m_dragNow = event->position();
     if (drag == Drag::Pan) {
-        setCursor(m_tool == Tool::DrawRegion ? Qt::CrossCursor : Qt::ArrowCursor);
+        setCursor(m_tool == Tool::Select ? Qt::ArrowCursor : Qt::CrossCursor);
         return;
     }
     const QRectF r = QRectF(m_dragStart, m_dragNow).normalized();
+    if (drag == Drag::Link) {
+        update();
+        const int to = wordAt(m_dragNow);
+        if (m_linkFrom >= 0 && to >= 0 && to != m_linkFrom)
+            Q_EMIT linkDrawn(m_linkFrom, to);
+        m_linkFrom = -1;
+        return;
+    }
     if (drag == Drag::Region) {
         update();
         if (r.width() < 3 || r.height() < 3)

@@ -23,6 +23,7 @@
 #include <QHash>
 #include <QImage>
 #include <QList>
+#include <QPair>
 #include <QWidget>
 
 #include <vector>
@@ -35,7 +36,7 @@ class PageCanvas : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Tool { Select, DrawRegion };
+    enum class Tool { Select, DrawRegion, DrawLink };
 
     explicit PageCanvas(QWidget *parent = nullptr);
     ~PageCanvas() override;
@@ -49,6 +50,9 @@ public:
     // Overlays, keyed by word index; replace the previous set. Colours are drawn filled (use alpha).
     void setBoxColors(const QHash<int, QColor> &colors);
     void setBoxLabels(const QHash<int, QString> &labels);
+    // Key -> value links drawn as arrows between word boxes (word indices; both ends on this page).
+    void setLinks(const QList<QPair<int, int>> &links);
+    QList<QPair<int, int>> links() const { return m_links; }
     void clearOverlays();
 
     void setLowConfidenceThreshold(double threshold);
@@ -88,6 +92,8 @@ Q_SIGNALS:
     void wordHovered(int wordIndex); // -1 when leaving words
     void wordEditRequested(int wordIndex, const QString &newText);
     void regionDrawn(int page, const QRect &pageRect); // page pixels
+    // With Tool::DrawLink: the user dragged from one word box to another (word indices).
+    void linkDrawn(int fromWord, int toWord);
     void zoomChanged(double zoom);
 
 protected:
@@ -138,7 +144,9 @@ private:
     QPointF m_scroll; // widget pixels the content is scrolled by
     Tool m_tool = Tool::Select;
 
-    enum class Drag { None, Pan, Rubber, Region };
+    enum class Drag { None, Pan, Rubber, Region, Link };
+    int m_linkFrom = -1;
+    QList<QPair<int, int>> m_links;
     Drag m_drag = Drag::None;
     QPointF m_dragStart, m_dragNow;
     QLineEdit *m_editor = nullptr;

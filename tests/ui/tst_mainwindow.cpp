@@ -16,6 +16,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeView>
 
 #include "widgets/pagecanvas.h"
@@ -117,6 +118,19 @@ private Q_SLOTS:
             // An edit through the session is in the project file at once.
             w.session()->setSelectedWords({QStringLiteral("w5"), QStringLiteral("w6")});
             QVERIFY(w.session()->assignLabel(QStringLiteral("ANSWER")));
+            // Draw a key -> value link on the canvas: HEADER "This is" -> ANSWER "point text".
+            auto *linkTool = w.findChild<QToolButton *>(QStringLiteral("linkTool"));
+            QVERIFY(linkTool);
+            linkTool->click();
+            const QPoint from = canvas->wordRectInWidget(0).center().toPoint();
+            const QPoint to = canvas->wordRectInWidget(6).center().toPoint();
+            QTest::mousePress(canvas, Qt::LeftButton, {}, from);
+            QMouseEvent move(QEvent::MouseMove, QPointF(to), canvas->mapToGlobal(QPointF(to)), Qt::NoButton, Qt::LeftButton, {});
+            QCoreApplication::sendEvent(canvas, &move);
+            QTest::mouseRelease(canvas, Qt::LeftButton, {}, to);
+            QCOMPARE(int(w.session()->annotations().links.size()), 1);
+            QCOMPARE(canvas->links().size(), 1);
+            linkTool->click();
             QTest::qWait(100);
             QVERIFY(w.grab().save(m_shots + QStringLiteral("/mainwindow.png")));
         }
@@ -128,6 +142,7 @@ private Q_SLOTS:
         Annotations annotations;
         QVERIFY(project->loadDocument(project->documents().front().id, &doc, &annotations, &error));
         QCOMPARE(int(annotations.entities.size()), 2);
+        QCOMPARE(int(annotations.links.size()), 1);
     }
 
     void reopensTheLastProject()
