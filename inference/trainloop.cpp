@@ -213,6 +213,18 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
 
             double lossSum = 0;
             long lossCount = 0;
+            // The progress fields every report shares (loss so far this epoch, best dev F1, speed).
+            const auto progressNow = [&] {
+                TrainProgress tp;
+                tp.epoch = epoch;
+                tp.epochs = config.epochs;
+                tp.step = step;
+                tp.totalSteps = totalSteps;
+                tp.loss = lossCount > 0 ? lossSum / double(lossCount) : 0;
+                tp.bestDevF1 = bestF1;
+                tp.tokensPerSecond = trainSeconds > 0 ? double(wordsSeen) / trainSeconds : 0;
+                return tp;
+            };
             for (const auto &g : groups) {
                 if (cancel && cancel->load()) {
                     result.cancelled = true;
@@ -272,14 +284,7 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                 wordsSeen += batch.words;
                 piecesSeen += batch.pieces;
                 if (progress) {
-                    TrainProgress tp;
-                    tp.epoch = epoch;
-                    tp.epochs = config.epochs;
-                    tp.step = step;
-                    tp.totalSteps = totalSteps;
-                    tp.loss = lossSum / double(lossCount);
-                    tp.bestDevF1 = bestF1;
-                    tp.tokensPerSecond = trainSeconds > 0 ? double(wordsSeen) / trainSeconds : 0;
+                    TrainProgress tp = progressNow();
                     tp.etaSeconds = step > 0 ? trainSeconds / double(step) * double(totalSteps - step) * 1.1 : 0;
                     progress(tp);
                 }
@@ -336,15 +341,8 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
             writeText(out / "last" / "state.json", st.dump(2));
 
             if (progress) {
-                TrainProgress tp;
-                tp.epoch = epoch;
-                tp.epochs = config.epochs;
-                tp.step = step;
-                tp.totalSteps = totalSteps;
-                tp.loss = lossSum / double(lossCount);
+                TrainProgress tp = progressNow();
                 tp.devF1 = f1;
-                tp.bestDevF1 = bestF1;
-                tp.tokensPerSecond = trainSeconds > 0 ? double(wordsSeen) / trainSeconds : 0;
                 tp.etaSeconds = double(config.epochs - epoch) * epochSeconds;
                 char buf[256];
                 std::snprintf(buf, sizeof buf, "epoch %d/%d  loss %.4f  dev F1 %.4f  best %.4f (epoch %d)  %.1f s  %.0f words/s",
