@@ -154,6 +154,22 @@ at::Tensor WebFormerModel::feedForward(int layer, const at::Tensor &ctx, const a
                           p(l + "output.LayerNorm.bias"), 1e-12);
 }
 
+// x: [T + N + F, D] (text, HTML, field rows).
+WebFormerModel::LayerProjections WebFormerModel::projections(int layer, const at::Tensor &x, int T, int N, int F) const
+{
+    const std::string l = "encoder.layer." + std::to_string(layer) + ".";
+    const std::int64_t H = m_cfg.heads, d = m_cfg.hidden / H, r = m_cfg.radius;
+    const at::Tensor xt = x.narrow(0, 0, T), xh = x.narrow(0, T, N), xf = x.narrow(0, T + N, F);
+    LayerProjections lp;
+    lp.text = splitProjection(at::linear(xt, p(l + "attention.text.weight"), p(l + "attention.text.bias")), 5, H);
+    lp.html = splitProjection(at::linear(xh, p(l + "attention.html.weight"), p(l + "attention.html.bias")), 7, H);
+    lp.field = splitProjection(at::linear(xf, p(l + "attention.field.weight"), p(l + "attention.field.bias")), 7, H);
+    lp.relT = p(l + "attention.t2t_relative.weight").view({2 * r + 1, H, d});
+    lp.relG = p(l + "attention.t2h_relative.weight").view({kTextHtmlRelations, H, d});
+    lp.relE = p(l + "attention.h2x_edge.weight").view({kWebEdgeTypes, H, d});
+    return lp;
+}
+
 // x: [T + N + F, D] (text, HTML, field rows) -> same shape.
 at::Tensor WebFormerModel::layerBlockwise(int layer, const at::Tensor &x, const WebTensors &in, int T, int N, int F,
                                           bool training, AtMap *trace) const
@@ -161,13 +177,9 @@ at::Tensor WebFormerModel::layerBlockwise(int layer, const at::Tensor &x, const 
     const std::string l = "encoder.layer." + std::to_string(layer) + ".";
     const std::int64_t D = m_cfg.hidden, H = m_cfg.heads, d = D / H, r = m_cfg.radius, b = r + 1;
     const double scale = 1.0 / std::sqrt(double(d));
-    const at::Tensor xt = x.narrow(0, 0, T), xh = x.narrow(0, T, N), xf = x.narrow(0, T + N, F);
-    const auto pt = splitProjection(at::linear(xt, p(l + "attention.text.weight"), p(l + "attention.text.bias")), 5, H);
-    const auto ph = splitProjection(at::linear(xh, p(l + "attention.html.weight"), p(l + "attention.html.bias")), 7, H);
-    const auto pf = splitProjection(at::linear(xf, p(l + "attention.field.weight"), p(l + "attention.field.bias")), 7, H);
-    const at::Tensor relT = p(l + "attention.t2t_relative.weight").view({2 * r + 1, H, d});
-    const at::Tensor relG = p(l + "attention.t2h_relative.weight").view({kTextHtmlRelations, H, d});
-    const at::Tensor relE = p(l + "attention.h2x_edge.weight").view({kWebEdgeTypes, H, d});
+    const LayerProjections lp = projections(layer, x, T, N, F);
+    const auto &pt = lp.text, &ph = lp.html, &pf = lp.field;
+    const at::Tensor &relT = lp.relT, &relG = lp.relG, &relE = lp.relE;
     const std::string tp = "attentions." + std::to_string(layer) + ".";
 
     // ---- text queries: local text (blocks) + HTML/field side keys, one softmax ----
@@ -257,13 +269,9 @@ at::Tensor WebFormerModel::layerDense(int layer, const at::Tensor &x, const WebT
     const std::string l = "encoder.layer." + std::to_string(layer) + ".";
     const std::int64_t D = m_cfg.hidden, H = m_cfg.heads, d = D / H, r = m_cfg.radius, L = T + N + F;
     const double scale = 1.0 / std::sqrt(double(d));
-    const at::Tensor xt = x.narrow(0, 0, T), xh = x.narrow(0, T, N), xf = x.narrow(0, T + N, F);
-    const auto pt = splitProjection(at::linear(xt, p(l + "attention.text.weight"), p(l + "attention.text.bias")), 5, H);
-    const auto ph = splitProjection(at::linear(xh, p(l + "attention.html.weight"), p(l + "attention.html.bias")), 7, H);
-    const auto pf = splitProjection(at::linear(xf, p(l + "attention.field.weight"), p(l + "attention.field.bias")), 7, H);
-    const at::Tensor relT = p(l + "attention.t2t_relative.weight").view({2 * r + 1, H, d});
-    const at::Tensor relG = p(l + "attention.t2h_relative.weight").view({kTextHtmlRelations, H, d});
-    const at::Tensor relE = p(l + "attention.h2x_edge.weight").view({kWebEdgeTypes, H, d});
+    const LayerProjections lp = projections(layer, x, T, N, F);
+    const auto &pt = lp.text, &ph = lp.html, &pf = lp.field;
+    const at::Tensor &relT = lp.relT, &relG = lp.relG, &relE = lp.relE;
     auto qk = [](const at::Tensor &q, const at::Tensor &k) { return at::einsum("qhd,khd->hqk", {q, k}); };
     const at::Tensor qt = pt[0] * scale, qh = ph[0] * scale, qf = pf[0] * scale;
 

@@ -67,6 +67,16 @@ public:
     at::Tensor endLogits(const WebEncoded &e, const at::Tensor &start) const;
 
 private:
+    // What both attention forms of a layer start from: the Q/K/V projections of the text (5 parts),
+    // HTML and field rows (7 parts each), each [rows, H, d], and the layer's relation tables.
+    struct LayerProjections
+    {
+        std::vector<at::Tensor> text, html, field;
+        at::Tensor relT; // [2r+1, H, d] text->text relative positions
+        at::Tensor relG; // [text-HTML relations, H, d]
+        at::Tensor relE; // [edge types, H, d]
+    };
+    LayerProjections projections(int layer, const at::Tensor &x, int T, int N, int F) const;
     at::Tensor p(const std::string &name) const;
     at::Tensor layerBlockwise(int layer, const at::Tensor &x, const WebTensors &in, int T, int N, int F,
                               bool training, AtMap *trace) const;
