@@ -14,6 +14,7 @@
 #include "ui/modelworker.h"
 #include "ui/regionocr.h"
 #include "ui/scanpanel.h"
+#include "ui/sectionspanel.h"
 #include "ui/recentfiles.h"
 #include "ui/trainingdialog.h"
 #include "ui/webpagepanel.h"
@@ -34,6 +35,7 @@
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QTreeView>
 #include <QUndoStack>
@@ -203,7 +205,13 @@ void MainWindow::createDocks()
     m_structure->addWidget(m_domPanel);
     m_structureDock = new QDockWidget(tr("Structure"), this);
     m_structureDock->setObjectName(QStringLiteral("structureDock"));
-    m_structureDock->setWidget(m_structure);
+    m_sections = new SectionsPanel(this);
+    auto *structureTabs = new QTabWidget(this);
+    structureTabs->setObjectName(QStringLiteral("structureTabs"));
+    structureTabs->addTab(m_structure, tr("Tree"));
+    structureTabs->addTab(m_sections, tr("Sections"));
+    m_structureDock->setWidget(structureTabs);
+    connect(m_sections, &SectionsPanel::wordsPicked, m_session, &AnnotationSession::setSelectedWords);
     addDockWidget(Qt::RightDockWidgetArea, m_structureDock);
 
     auto *annotations = new QWidget(this);
@@ -433,6 +441,7 @@ void MainWindow::showCurrentDocument()
         m_central->setCurrentWidget(m_scanPanel);
         m_structure->setCurrentWidget(m_ocrTree);
     }
+    m_sections->setDocument(doc);
     m_palette->setLabels(m_session->labels());
     m_scanPanel->setOverlayColors({});
     m_scanPanel->setOverlayLabels({});

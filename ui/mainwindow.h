@@ -35,6 +35,7 @@ class DomTreePanel;
 class ModelWorker;
 class RegionOcr;
 class ScanPanel;
+class SectionsPanel;
 class Project;
 class RecentFiles;
 class WebPagePanel;
@@ -107,6 +108,7 @@ private:
     QStackedWidget *m_structure = nullptr;
     QTreeView *m_ocrTree = nullptr;
     DomTreePanel *m_domPanel = nullptr;
+    SectionsPanel *m_sections = nullptr;
     DocumentListPanel *m_documentList = nullptr;
     AnnotationDock *m_annotationDock = nullptr;
     AnnotationPalette *m_palette = nullptr;

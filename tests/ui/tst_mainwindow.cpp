@@ -5,6 +5,8 @@
 #include "ui/aboutdialog.h"
 #include "ui/annotationsession.h"
 #include "ui/mainwindow.h"
+#include "ui/sectionspanel.h"
+#include "document/htmlloader.h"
 
 #include <QApplication>
 #include <QDir>
@@ -18,6 +20,7 @@
 #include <QTest>
 #include <QToolButton>
 #include <QTreeView>
+#include <QTreeWidget>
 
 #include "widgets/pagecanvas.h"
 
@@ -193,6 +196,31 @@ private Q_SLOTS:
         QVERIFY2(message.contains(expected), qPrintable(message));
         QVERIFY2(message.contains(QFileInfo(path).fileName()), qPrintable(message));
         QCOMPARE(w.documentCount(), 0);
+    }
+
+    void sectionsPanelPicksSectionWords()
+    {
+        const HtmlLoadResult r = loadHtmlBytes("<html><body><h1>Alpha</h1><p>one two</p><h2>Beta</h2><p>three</p>"
+                                               "<h1>Gamma</h1><p>four</p></body></html>",
+                                               QStringLiteral("sections.html"));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        SectionsPanel panel;
+        panel.setDocument(r.document);
+        QTreeWidget *tree = panel.tree();
+        QCOMPARE(tree->topLevelItemCount(), 2);
+        QCOMPARE(tree->topLevelItem(0)->childCount(), 1);
+        QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("Alpha"));
+        QSignalSpy picked(&panel, &SectionsPanel::wordsPicked);
+        tree->setCurrentItem(tree->topLevelItem(0));
+        QCOMPARE(picked.count(), 1);
+        QStringList texts;
+        for (const QString &id : picked.first().first().toStringList())
+            texts << r.document.words[size_t(r.document.wordIndex(id))].text;
+        QVERIFY2(texts.contains(QStringLiteral("three")) && texts.contains(QStringLiteral("one")), qPrintable(texts.join(QLatin1Char(' '))));
+        QVERIFY2(!texts.contains(QStringLiteral("four")), qPrintable(texts.join(QLatin1Char(' '))));
+        // A document without sections says so instead of showing an empty tree.
+        panel.setDocument(Document());
+        QVERIFY(tree->isHidden());
     }
 
     void aboutListsLinkedLibraries()
