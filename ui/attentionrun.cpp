@@ -6,6 +6,7 @@
 #include "inference/safetensors.h"
 #include "inference/tokenizer.h"
 #include "inference/trainer.h"
+#include "inference/trainpages.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -117,21 +118,7 @@ AttentionRunResult runFormTaggerOnDocument(const QString &checkpointDir, const i
         r.error = QString::fromStdString(why);
         return r;
     }
-    struct WordPage
-    {
-        inf::TrainPage page;
-        std::vector<int> wordIndex; // Document word of each page word
-    };
-    std::map<int, WordPage> pages;
-    for (std::size_t i = 0; i < document.words.size(); ++i) {
-        const Word &w = document.words[i];
-        if (w.text.trimmed().isEmpty())
-            continue;
-        WordPage &p = pages[w.page];
-        p.page.words.push_back(w.text.toStdString());
-        p.page.boxes.push_back(inf::WordBox{w.norm.x0, w.norm.y0, w.norm.x1, w.norm.y1});
-        p.wordIndex.push_back(int(i));
-    }
+    const std::vector<inf::DocumentTrainPage> pages = inf::trainPagesOfDocument(document, nullptr);
     if (pages.empty()) {
         r.error = QStringLiteral("%1: the document has only blank words").arg(document.sourcePath);
         return r;
@@ -142,11 +129,10 @@ AttentionRunResult runFormTaggerOnDocument(const QString &checkpointDir, const i
     QStringList labels;
     for (std::size_t i = 0; i < document.words.size(); ++i)
         labels << QString();
-    for (auto &[pageNo, p] : pages) {
-        p.page.id = (document.sourcePath + QStringLiteral("#%1").arg(pageNo)).toStdString();
+    for (const inf::DocumentTrainPage &p : pages) {
         inf::PagePrediction prediction;
         std::vector<inf::PredictionTraceWindow> windows;
-        if (!predictor.predict(p.page, &prediction, &why, true, &options, &windows)) {
+        if (!predictor.predict(p.trainPage, &prediction, &why, true, &options, &windows)) {
             r.error = QStringLiteral("%1: %2").arg(checkpointDir, QString::fromStdString(why));
             return r;
         }
@@ -158,7 +144,7 @@ AttentionRunResult runFormTaggerOnDocument(const QString &checkpointDir, const i
                 return r;
             for (int k = w.firstWord; k < w.firstWord + w.wordCount && k < int(p.wordIndex.size()); ++k) {
                 part.tokenWord.push_back(p.wordIndex[std::size_t(k)]);
-                part.tokenText << QString::fromStdString(p.page.words[std::size_t(k)]);
+                part.tokenText << QString::fromStdString(p.trainPage.words[std::size_t(k)]);
             }
             if (!r.trace.appendWindows(part, &r.error))
                 return r;

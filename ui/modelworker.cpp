@@ -1,7 +1,7 @@
 #include "ui/modelworker.h"
 
 #include "inference/trainer.h"
-#include "ui/documentpages.h"
+#include "inference/trainpages.h"
 
 #include <QDir>
 #include <QMetaObject>
@@ -11,6 +11,25 @@
 #include <exception>
 
 namespace folio {
+
+// Entities predicted on a page, as model suggestions from `checkpoint`.
+static void appendPredictedEntities(const inference::DocumentTrainPage &page, const inference::PagePrediction &prediction,
+                                    const QString &checkpoint, Annotations *out)
+{
+    for (const inference::PredictedEntity &e : prediction.entities) {
+        Entity entity;
+        entity.label = QString::fromStdString(e.label);
+        for (int i = e.firstWord; i <= e.lastWord && i < page.wordIds.size(); ++i)
+            entity.wordIds << page.wordIds[i];
+        if (entity.wordIds.isEmpty())
+            continue;
+        entity.id = out->freshId(QStringLiteral("m"));
+        entity.source = AnnotationSource{AnnotationSource::Model, checkpoint};
+        entity.confidence = e.confidence;
+        entity.state = ReviewState::Suggested;
+        out->entities.push_back(entity);
+    }
+}
 
 struct ModelWorker::Cache
 {
@@ -53,16 +72,16 @@ void ModelWorker::predict(const QString &checkpointDir, const Document &document
                     cache->checkpointDir = checkpointDir;
                 }
             }
-            const std::vector<TaggerPage> pages = taggerPages(document);
+            const std::vector<inference::DocumentTrainPage> pages = inference::trainPagesOfDocument(document, nullptr);
             if (error.isEmpty() && pages.empty())
                 error = document.sourcePath + QStringLiteral(": the document has no words to label");
             const QString checkpoint = QDir(checkpointDir).dirName();
-            for (const TaggerPage &page : pages) {
+            for (const inference::DocumentTrainPage &page : pages) {
                 if (!error.isEmpty())
                     break;
                 inference::PagePrediction prediction;
                 std::string message;
-                if (!cache->predictor->predict(page.page, &prediction, &message))
+                if (!cache->predictor->predict(page.trainPage, &prediction, &message))
                     error = QString::fromStdString(message);
                 else
                     appendPredictedEntities(page, prediction, checkpoint, &suggestions);

@@ -1,7 +1,7 @@
 #include "ui/trainingdialog.h"
 
 #include "document/project.h"
-#include "ui/documentpages.h"
+#include "inference/trainpages.h"
 #include "ui/trainworker.h"
 
 #include <QDialogButtonBox>
@@ -38,8 +38,8 @@ static std::vector<inference::TrainPage> labelledPages(Project *project, int *do
         accepted.entities.erase(std::remove_if(accepted.entities.begin(), accepted.entities.end(),
                                                [](const Entity &e) { return e.state != ReviewState::Accepted; }),
                                 accepted.entities.end());
-        for (TaggerPage &p : taggerPages(doc, &accepted))
-            pages.push_back(std::move(p.page));
+        for (inference::DocumentTrainPage &p : inference::trainPagesOfDocument(doc, &accepted))
+            pages.push_back(std::move(p.trainPage));
         ++*documents;
     }
     return pages;
