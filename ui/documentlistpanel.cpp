@@ -3,6 +3,7 @@
 #include "ui/annotationsession.h"
 
 #include <QComboBox>
+#include <QHash>
 #include <QListWidget>
 #include <QVBoxLayout>
 
@@ -48,12 +49,16 @@ void DocumentListPanel::refresh()
     m_list->clear();
     Project *project = m_session->project();
     if (project) {
+        // One query for all rows (this runs after every saved edit), shown in the session's order.
+        QHash<qint64, ProjectDocument> byId;
+        for (const ProjectDocument &info : project->documents())
+            byId.insert(info.id, info);
         const QList<qint64> ids = m_session->documentIds();
         for (qint64 id : ids) {
-            ProjectDocument info;
-            QString error;
-            if (!project->documentInfo(id, &info, &error))
+            const auto found = byId.constFind(id);
+            if (found == byId.constEnd())
                 continue;
+            const ProjectDocument &info = *found;
             QString text = statusMark(info.status) + info.name;
             if (info.suggestionCount > 0)
                 text += tr("  (%1 to review)").arg(info.suggestionCount);
