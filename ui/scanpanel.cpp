@@ -159,7 +159,13 @@ void ScanPanel::showPage(int page)
         return;
     }
     page = std::clamp(page, 0, int(doc.pages.size()) - 1);
-    m_canvas->setPage(doc, page, readPageImage(doc.pages[size_t(page)].imagePath));
+    // Decode a page image once: word edits and overlay changes redraw the same page.
+    const QString imagePath = doc.pages[size_t(page)].imagePath;
+    if (imagePath != m_imagePath) {
+        m_imagePath = imagePath;
+        m_image = readPageImage(imagePath);
+    }
+    m_canvas->setPage(doc, page, m_image);
     if (m_pageBox->value() != page + 1) {
         m_pageBox->blockSignals(true);
         m_pageBox->setValue(page + 1);

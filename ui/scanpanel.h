@@ -9,6 +9,7 @@
 //   connect(scan, &folio::ScanPanel::regionRequested, ...);   // user drew a region to re-OCR
 #include <QColor>
 #include <QHash>
+#include <QImage>
 #include <QWidget>
 
 class QLabel;
@@ -58,6 +59,8 @@ private:
     QSpinBox *m_pageBox;
     QLabel *m_pageCount;
     bool m_syncing = false;
+    QString m_imagePath; // the page image in m_image
+    QImage m_image;
     QHash<int, QColor> m_overlayColors;
     QHash<int, QString> m_overlayLabels;
 };
