@@ -42,6 +42,27 @@ WebPage smallPage(int wordsPerLi = 3)
     return p;
 }
 
+// A vocabulary of every word on the page.
+WebVocab pageVocab(const WebPage &page, int maxSize)
+{
+    std::vector<std::string> words;
+    for (const auto &n : page.nodes)
+        words.insert(words.end(), n.words.begin(), n.words.end());
+    return WebVocab::build(words, maxSize);
+}
+
+// The 2-layer, 16-wide model the gradient and runner tests use.
+WebFormerConfig tinyConfig()
+{
+    WebFormerConfig cfg;
+    cfg.hidden = 16;
+    cfg.heads = 2;
+    cfg.layers = 2;
+    cfg.intermediate = 32;
+    cfg.radius = 2;
+    return cfg;
+}
+
 std::set<std::tuple<int, int, int>> edgeSet(const std::vector<WebEdge> &e)
 {
     std::set<std::tuple<int, int, int>> s;
@@ -80,10 +101,7 @@ private Q_SLOTS:
     void inputsPruneAndLinkText()
     {
         const WebPage page = smallPage();
-        std::vector<std::string> words;
-        for (const auto &n : page.nodes)
-            words.insert(words.end(), n.words.begin(), n.words.end());
-        const WebVocab vocab = WebVocab::build(words, 300);
+        const WebVocab vocab = pageVocab(page, 300);
         WebFormerConfig cfg;
         const WebFormerInputs in = buildWebFormerInputs(page, vocab, cfg, {"title", "author"});
         // img and script have no text: dropped. 21 nodes - 2.
@@ -145,10 +163,7 @@ private Q_SLOTS:
         QFETCH(bool, float64);
         QFETCH(double, initStd);
         const WebPage page = smallPage(liWords);
-        std::vector<std::string> words;
-        for (const auto &n : page.nodes)
-            words.insert(words.end(), n.words.begin(), n.words.end());
-        const WebVocab vocab = WebVocab::build(words, 200);
+        const WebVocab vocab = pageVocab(page, 200);
         WebFormerConfig cfg;
         cfg.hidden = 32;
         cfg.heads = 4;
@@ -214,17 +229,9 @@ private Q_SLOTS:
     void gradientsReachEveryPattern()
     {
         const WebPage page = smallPage(4);
-        std::vector<std::string> words;
-        for (const auto &n : page.nodes)
-            words.insert(words.end(), n.words.begin(), n.words.end());
-        const WebVocab vocab = WebVocab::build(words, 200);
-        WebFormerConfig cfg;
-        cfg.hidden = 16;
-        cfg.heads = 2;
-        cfg.layers = 1;
-        cfg.intermediate = 32;
-        cfg.layers = 2; // the last layer's HTML outputs feed nothing: edge embeddings of layer 0 do
-        cfg.radius = 2;
+        const WebVocab vocab = pageVocab(page, 200);
+        // 2 layers: the last layer's HTML outputs feed nothing, edge embeddings of layer 0 do.
+        const WebFormerConfig cfg = tinyConfig();
         WebFormerModel model(cfg, vocab.size());
         model.initialise(3);
         const WebFormerInputs in = buildWebFormerInputs(page, vocab, cfg, {"author"});
@@ -244,16 +251,8 @@ private Q_SLOTS:
         // A tiny random checkpoint through the ModelRunner registry (model_type "webformer"):
         // start_logits equal the internal model's, and the trace holds every pattern per layer.
         const WebPage page = smallPage(3);
-        std::vector<std::string> words;
-        for (const auto &n : page.nodes)
-            words.insert(words.end(), n.words.begin(), n.words.end());
-        const WebVocab vocab = WebVocab::build(words, 200);
-        WebFormerConfig cfg;
-        cfg.hidden = 16;
-        cfg.heads = 2;
-        cfg.layers = 2;
-        cfg.intermediate = 32;
-        cfg.radius = 2;
+        const WebVocab vocab = pageVocab(page, 200);
+        WebFormerConfig cfg = tinyConfig();
         cfg.fields = {"author", "title"};
         WebFormerModel model(cfg, vocab.size());
         model.initialise(9);
