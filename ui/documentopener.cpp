@@ -142,8 +142,6 @@ void registerBuiltinLoaders()
     if (done)
         return;
     done = true;
-    // JSON, HTML and scan loaders live in ui/engineloaders.cpp.
-    extern void registerEngineLoaders();
     registerEngineLoaders();
 }
 

@@ -65,5 +65,7 @@ private:
 
 // Registers the loaders Folio ships (JSON, HTML, images/PDF) once; safe to call repeatedly.
 void registerBuiltinLoaders();
+// The engines' loaders (ui/engineloaders.cpp: the one place that maps file types to engines).
+void registerEngineLoaders();
 
 } // namespace folio
