@@ -6,8 +6,8 @@
 //     LayoutLMv3 of the same shape (12 x 12, hidden 192, 512 tokens), and the cost of turning the
 //     traced outputs into the view's trace. Ratio = on / off.
 // Usage: bench_attention [repeats=20] [hidden=192]
-#include "inference/modelrunner.h"
-#include "inference/safetensors.h"
+#include "inference/models/modelrunner.h"
+#include "inference/checkpoint/safetensors.h"
 #include "ui/attentionpanel.h"
 #include "widgets/heatmapview.h"
 #include "widgets/pagecanvas.h"

@@ -2,8 +2,8 @@
 // nodes, XPaths, words, sections), best of --repeat runs over all files held in memory, plus the
 // time to load a synthetic 50,000-node page. Prints one JSON object. bench/bench_html.py runs it
 // next to lxml on the same files in the same run and reports the ratio.
-#include "document/htmlinput.h"
-#include "document/htmlloader.h"
+#include "document/html/htmlinput.h"
+#include "document/html/htmlloader.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

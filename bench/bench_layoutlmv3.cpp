@@ -6,9 +6,9 @@
 // Plain timers; prints a Markdown block for BENCHMARKS.md.
 #include "inference/openmpenv.h"
 #include "inference/detail/aten.h"
-#include "inference/hibrids.h"
-#include "inference/modelrunner.h"
-#include "inference/safetensors.h"
+#include "inference/layers/hibrids.h"
+#include "inference/models/modelrunner.h"
+#include "inference/checkpoint/safetensors.h"
 
 #include <nlohmann/json.hpp>
 

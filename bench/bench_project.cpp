@@ -11,8 +11,8 @@
 // Usage: bench_project [documents=200]
 #include "document/documentjson.h"
 #include "document/formats/datasetformat.h"
-#include "document/project.h"
-#include "document/projectio.h"
+#include "document/project/project.h"
+#include "document/project/projectio.h"
 #include "document/wordnodes.h"
 
 #include <QCoreApplication>

@@ -6,8 +6,8 @@
 // through /proc/self/clear_refs; reported as growth over the resident set before the forward.
 // Plain timers; prints a Markdown table for BENCHMARKS.md.
 //   bench_webformer [--threads 2] [--sizes 512,2048,8192] [--reps 3]
-#include "inference/detail/webformer.h"
-#include "inference/modelrunner.h"
+#include "inference/webformer/detail/webformer.h"
+#include "inference/models/modelrunner.h"
 
 #include <c10/core/InferenceMode.h>
 

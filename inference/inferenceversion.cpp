@@ -1,6 +1,6 @@
 #include "inference/inferenceversion.h"
 
-#include "inference/modelrunner.h"
+#include "inference/models/modelrunner.h"
 
 #include <ATen/Parallel.h>
 #include <torch/version.h>

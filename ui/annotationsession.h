@@ -18,7 +18,7 @@
 // successful save writes it. No method throws.
 #include "document/annotations.h"
 #include "document/document.h"
-#include "document/project.h"
+#include "document/project/project.h"
 
 #include <QObject>
 #include <QStringList>

@@ -23,7 +23,7 @@
 
 #include "document/annotations.h"
 #include "document/document.h"
-#include "widgets/attentionviewmodel.h"
+#include "attention/attentionviewmodel.h"
 
 #include <QColor>
 #include <QHash>

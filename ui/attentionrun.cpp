@@ -1,12 +1,12 @@
 #include "ui/attentionrun.h"
 
 #include "document/document.h"
-#include "inference/modelconfig.h"
-#include "inference/modelrunner.h"
-#include "inference/safetensors.h"
-#include "inference/tokenizer.h"
-#include "inference/trainer.h"
-#include "inference/trainpages.h"
+#include "inference/checkpoint/modelconfig.h"
+#include "inference/models/modelrunner.h"
+#include "inference/checkpoint/safetensors.h"
+#include "inference/tokenizers/tokenizer.h"
+#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/trainpages.h"
 
 #include <QDir>
 #include <QFileInfo>

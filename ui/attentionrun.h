@@ -17,8 +17,8 @@
 // labels are the Viterbi-decoded BIO tags per Document word ("" for blank words). maxWindow is not
 // used for them; prepared inputs are refused.
 
-#include "widgets/attentiontrace.h"
-#include "widgets/attentionviewmodel.h"
+#include "attention/attentiontrace.h"
+#include "attention/attentionviewmodel.h"
 
 #include <QString>
 #include <QStringList>

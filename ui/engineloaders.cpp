@@ -3,8 +3,8 @@
 #include "ui/documentopener.h"
 
 #include "document/documentjson.h"
-#include "document/funsd.h"
-#include "document/htmlloader.h"
+#include "document/formats/funsd.h"
+#include "document/html/htmlloader.h"
 #include "ocr/ocr.h"
 
 #include <QCryptographicHash>

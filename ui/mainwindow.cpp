@@ -1,6 +1,6 @@
 #include "ui/mainwindow.h"
 
-#include "document/project.h"
+#include "document/project/project.h"
 #include "ui/aboutdialog.h"
 #include "ui/annotationactions.h"
 #include "ui/annotationdock.h"

@@ -1,7 +1,7 @@
 #include "ui/modelworker.h"
 
-#include "inference/trainer.h"
-#include "inference/trainpages.h"
+#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/trainpages.h"
 
 #include <QDir>
 #include <QMetaObject>

@@ -1,7 +1,7 @@
 #include "ui/trainingdialog.h"
 
-#include "document/project.h"
-#include "inference/trainpages.h"
+#include "document/project/project.h"
+#include "inference/formtagger/trainpages.h"
 #include "ui/trainworker.h"
 
 #include <QDialogButtonBox>

@@ -6,7 +6,7 @@
 //   connect(worker, &folio::TrainWorker::finished, this, ...);     // checkpoint folder or error
 //   worker->start(config, pages);   // pages: tagged pages (inference::trainPagesOfDocument)
 //   worker->cancel();               // stops between optimizer steps; finished(cancelled) follows
-#include "inference/trainer.h"
+#include "inference/formtagger/trainer.h"
 
 #include <QFutureWatcher>
 #include <QObject>

@@ -1,6 +1,6 @@
 #include "ui/webpage.h"
 
-#include "document/htmlinput.h"
+#include "document/html/htmlinput.h"
 
 #include <QCoreApplication>
 #include <QDir>

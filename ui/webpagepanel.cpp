@@ -1,6 +1,6 @@
 #include "ui/webpagepanel.h"
 
-#include "document/domsnapshot.h"
+#include "document/html/domsnapshot.h"
 #include "ui/webpage.h"
 #include "ui/websnapshot.h"
 

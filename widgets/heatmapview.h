@@ -7,8 +7,8 @@
 // H = average over heads, L = average over layers. The view does not own the layer/head state:
 // it emits layerHeadRequested() and the owner (AttentionPanel) feeds back setLayerHead().
 
-#include "widgets/attentionviewmodel.h"
-#include "widgets/heatmaprender.h"
+#include "attention/attentionviewmodel.h"
+#include "attention/heatmaprender.h"
 
 #include <QWidget>
 

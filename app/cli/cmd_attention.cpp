@@ -8,8 +8,8 @@
 #include "app/cli/commands.h"
 #include "document/documentjson.h"
 #include "ui/attentionrun.h"
-#include "widgets/attentionviewmodel.h"
-#include "widgets/heatmaprender.h"
+#include "attention/attentionviewmodel.h"
+#include "attention/heatmaprender.h"
 
 #include <CLI/CLI.hpp>
 #include <QFileInfo>

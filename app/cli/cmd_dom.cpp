@@ -4,8 +4,8 @@
 // WebEngine) and its node/word boxes are merged in (page size = the page's scroll size).
 #include "app/cli/commands.h"
 #include "document/documentjson.h"
-#include "document/domsnapshot.h"
-#include "document/htmlloader.h"
+#include "document/html/domsnapshot.h"
+#include "document/html/htmlloader.h"
 
 #include <CLI/CLI.hpp>
 #include <QCoreApplication>

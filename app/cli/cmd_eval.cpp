@@ -2,8 +2,8 @@
 // on a FUNSD split.
 #include "app/cli/commands.h"
 #include "app/cli/trainingdata.h"
-#include "inference/modelrunner.h"
-#include "inference/trainer.h"
+#include "inference/models/modelrunner.h"
+#include "inference/formtagger/trainer.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -1,8 +1,8 @@
 // folio-cli export --format F --project P --out DIR: write a project as a dataset.
 #include "app/cli/commands.h"
 #include "document/formats/datasetformat.h"
-#include "document/funsd.h"
-#include "document/projectio.h"
+#include "document/formats/funsd.h"
+#include "document/project/projectio.h"
 
 #include <CLI/CLI.hpp>
 #include <QDir>

@@ -4,9 +4,9 @@
 // "confidence"}]} on stdout. Fields default to the checkpoint's list (config.json "fields").
 #include "app/cli/commands.h"
 
-#include "inference/modelrunner.h"
-#include "inference/webformer.h"
-#include "inference/webformerdata.h"
+#include "inference/models/modelrunner.h"
+#include "inference/webformer/webformer.h"
+#include "inference/webformer/webformerdata.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

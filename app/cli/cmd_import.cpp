@@ -1,8 +1,8 @@
 // folio-cli import --format F FILE... --project P: read a dataset into a project.
 #include "app/cli/commands.h"
 #include "document/formats/datasetformat.h"
-#include "document/funsd.h"
-#include "document/projectio.h"
+#include "document/formats/funsd.h"
+#include "document/project/projectio.h"
 
 #include <CLI/CLI.hpp>
 #include <QFileInfo>

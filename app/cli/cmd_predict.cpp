@@ -3,9 +3,9 @@
 // loader's words; no rendering, so no boxes) or an image / PDF (through the OCR workers).
 #include "app/cli/commands.h"
 #include "app/cli/trainingdata.h"
-#include "inference/modelrunner.h"
-#include "inference/trainer.h"
-#include "inference/trainpages.h"
+#include "inference/models/modelrunner.h"
+#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/trainpages.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 // folio-cli project create|add|list|status: manage a .folio project from the command line.
 #include "app/cli/commands.h"
 #include "document/documentjson.h"
-#include "document/project.h"
+#include "document/project/project.h"
 
 #include <CLI/CLI.hpp>
 #include <QJsonArray>

@@ -5,8 +5,8 @@
 // layer's attentions.N and the separate bias terms (bias.*). JSON summary on stdout.
 #include "app/cli/commands.h"
 
-#include "inference/modelrunner.h"
-#include "inference/safetensors.h"
+#include "inference/models/modelrunner.h"
+#include "inference/checkpoint/safetensors.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 // ../shared/recipes/funsd-from-scratch.md) and writes a Hugging Face style checkpoint.
 #include "app/cli/commands.h"
 #include "app/cli/trainingdata.h"
-#include "inference/trainer.h"
+#include "inference/formtagger/trainer.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

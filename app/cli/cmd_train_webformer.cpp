@@ -7,10 +7,10 @@
 // and written with the dev score into <out>/folio.json. JSON summary on stdout.
 #include "app/cli/commands.h"
 
-#include "inference/modelrunner.h"
-#include "inference/webformer.h"
-#include "inference/webformerdata.h"
-#include "inference/webformereval.h"
+#include "inference/models/modelrunner.h"
+#include "inference/webformer/webformer.h"
+#include "inference/webformer/webformerdata.h"
+#include "inference/webformer/webformereval.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 // (FUNSD JSON, Folio document JSON, HTML, plain text: one word per whitespace-separated token).
 #include "app/cli/commands.h"
 #include "app/cli/trainingdata.h"
-#include "inference/tokenizer.h"
+#include "inference/tokenizers/tokenizer.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -2,8 +2,8 @@
 
 #include "app/cli/commands.h"
 #include "document/documentjson.h"
-#include "document/htmlloader.h"
-#include "inference/trainpages.h"
+#include "document/html/htmlloader.h"
+#include "inference/formtagger/trainpages.h"
 #include "ocr/ocr.h"
 
 #include <QCoreApplication>

@@ -5,8 +5,8 @@
 
 #include "document/annotations.h"
 #include "document/document.h"
-#include "document/funsd.h"
-#include "inference/trainer.h"
+#include "document/formats/funsd.h"
+#include "inference/formtagger/trainer.h"
 
 #include <QString>
 

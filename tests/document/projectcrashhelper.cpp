@@ -1,6 +1,6 @@
 // Test helper for tst_projectcrash: opens a project and saves ever larger annotations for
 // document 1, printing "saved <n>" after each save returned. The test kills it with SIGKILL.
-#include "document/project.h"
+#include "document/project/project.h"
 #include "projecttestdata.h"
 
 #include <QCoreApplication>

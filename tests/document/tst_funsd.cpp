@@ -1,5 +1,5 @@
 // FUNSD import/export: the whole dataset round-trips; word order options; bad input.
-#include "document/funsd.h"
+#include "document/formats/funsd.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

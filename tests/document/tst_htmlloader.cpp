@@ -1,9 +1,9 @@
 // HTML → Document: structure, ids, whitespace, words, charset, sections, and bad input.
 #include "document/documentjson.h"
-#include "document/htmlcharset.h"
-#include "document/htmlinput.h"
-#include "document/htmlloader.h"
-#include "document/htmlsections.h"
+#include "document/html/htmlcharset.h"
+#include "document/html/htmlinput.h"
+#include "document/html/htmlloader.h"
+#include "document/html/htmlsections.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -1,7 +1,7 @@
 // The HTML loader's text-node sequence equals lxml's on every HTML page in ../shared/data.
 // Reference: tests/document/lxml_text_nodes.py run by /usr/bin/python3 (Debian python3-lxml);
 // the definition of "text node sequence" is in that script and in document/htmlloader.h.
-#include "document/htmlloader.h"
+#include "document/html/htmlloader.h"
 
 #include <QDirIterator>
 #include <QJsonArray>

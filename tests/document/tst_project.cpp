@@ -1,6 +1,6 @@
 // The project store: create/open, documents, annotations, status, migrations and bad input.
 #include "document/documentjson.h"
-#include "document/project.h"
+#include "document/project/project.h"
 #include "projecttestdata.h"
 
 #include <QCryptographicHash>

@@ -1,5 +1,5 @@
 // Kill -9 during an edit burst: every save that returned before the kill survives reopening.
-#include "document/project.h"
+#include "document/project/project.h"
 #include "projecttestdata.h"
 
 #include <QProcess>

@@ -1,9 +1,9 @@
 // FUNSD through the project store: importing every FUNSD page into a .folio project and
 // exporting it as FUNSD gives back the same FUNSD JSON as exporting the direct import (entities,
 // labels, words, boxes, linking), on the whole of ../shared/data/funsd.
-#include "document/funsd.h"
-#include "document/project.h"
-#include "document/projectio.h"
+#include "document/formats/funsd.h"
+#include "document/project/project.h"
+#include "document/project/projectio.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>

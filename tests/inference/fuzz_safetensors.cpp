@@ -2,7 +2,7 @@
 // InferenceError, never crash or read out of bounds (run under ASan/UBSan).
 // Build: -DFOLIO_BUILD_FUZZERS=ON with clang; run: fuzz_safetensors tests/data/fuzz/safetensors
 #include "inference/errors.h"
-#include "inference/safetensors.h"
+#include "inference/checkpoint/safetensors.h"
 
 #include <cstdint>
 #include <map>

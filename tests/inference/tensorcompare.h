@@ -1,7 +1,7 @@
 #pragma once
 // Torch-free comparison helpers for the inference tests.
 
-#include "inference/tensor.h"
+#include "inference/checkpoint/tensor.h"
 
 #include <cmath>
 #include <cstring>

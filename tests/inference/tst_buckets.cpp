@@ -1,5 +1,5 @@
 // Bucket tables of MODELS.md §0 / §3.2 / §5.4 written out literally.
-#include "inference/buckets.h"
+#include "inference/layers/buckets.h"
 #include "inference/errors.h"
 
 #include <QtTest>

@@ -1,6 +1,6 @@
 // seqeval-semantics entity scoring and constrained BIO Viterbi, against hand-computed cases.
-#include "inference/metrics.h"
-#include "inference/viterbi.h"
+#include "inference/training/metrics.h"
+#include "inference/training/viterbi.h"
 
 #include <QTest>
 

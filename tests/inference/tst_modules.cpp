@@ -1,9 +1,9 @@
 // Bias modules in isolation (internal API, links torch): the fused kernels agree with the
 // differentiable gathers, gradients reach the bias tables, ERNIE-Layout's paper form matches a
 // literal loop, and the HIBRIDS banded form matches the full gather.
-#include "inference/buckets.h"
-#include "inference/detail/relbias.h"
-#include "inference/hibrids.h"
+#include "inference/layers/buckets.h"
+#include "inference/layers/detail/relbias.h"
+#include "inference/layers/hibrids.h"
 
 #include <QtTest>
 

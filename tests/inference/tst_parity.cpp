@@ -2,11 +2,11 @@
 // (default ../shared/fixtures/parity). A directory with a config.json `model_type` is a model
 // case (inputs.safetensors -> outputs.safetensors, `debug.*` skipped); a directory whose outputs
 // hold `hier2index` is a HIBRIDS index case.
-#include "inference/buckets.h"
-#include "inference/hibrids.h"
-#include "inference/modelconfig.h"
-#include "inference/modelrunner.h"
-#include "inference/safetensors.h"
+#include "inference/layers/buckets.h"
+#include "inference/layers/hibrids.h"
+#include "inference/checkpoint/modelconfig.h"
+#include "inference/models/modelrunner.h"
+#include "inference/checkpoint/safetensors.h"
 #include "tensorcompare.h"
 
 #include <QDir>

@@ -1,7 +1,7 @@
 // Safetensors reader/writer: round trip, and every kind of lying or truncated file fails with a
 // message naming the file and the tensor. Also replays the libFuzzer corpus.
 #include "inference/errors.h"
-#include "inference/safetensors.h"
+#include "inference/checkpoint/safetensors.h"
 
 #include <QDir>
 #include <QTemporaryDir>

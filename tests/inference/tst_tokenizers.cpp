@@ -1,8 +1,8 @@
 // Tokenizers: WordPiece and byte-level BPE against hand-made fixtures, SentencePiece against
 // Debian's python3-sentencepiece, alignment, sliding windows and merge-back, bad input.
-#include "document/funsd.h"
+#include "document/formats/funsd.h"
 #include "inference/errors.h"
-#include "inference/tokenizer.h"
+#include "inference/tokenizers/tokenizer.h"
 
 #include <QDir>
 #include <QProcess>

@@ -1,6 +1,6 @@
 // Training loop on a tiny model and synthetic pages: the loss falls, the checkpoint round-trips
 // through Predictor, resume continues, cancel stops, bad input gives clear errors.
-#include "inference/trainer.h"
+#include "inference/formtagger/trainer.h"
 
 #include <QDir>
 #include <QFile>

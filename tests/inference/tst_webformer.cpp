@@ -1,12 +1,12 @@
 // WebFormer unit tests: the blockwise/edge-list attention equals the dense masked [L, L] reference
 // (outputs and per-pattern attention probabilities), DOM edge types of a hand-written tree, input
 // pruning and H2T edges, span decoding, the ModelRunner adapter.
-#include "inference/detail/paramstore.h"
-#include "inference/detail/webformer.h"
-#include "inference/modelrunner.h"
-#include "inference/safetensors.h"
-#include "inference/webformereval.h"
-#include "inference/webformerinput.h"
+#include "inference/checkpoint/detail/paramstore.h"
+#include "inference/webformer/detail/webformer.h"
+#include "inference/models/modelrunner.h"
+#include "inference/checkpoint/safetensors.h"
+#include "inference/webformer/webformereval.h"
+#include "inference/webformer/webformerinput.h"
 
 #include <QtTest>
 

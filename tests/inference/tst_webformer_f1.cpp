@@ -1,6 +1,6 @@
 // SWDE page-level F1 on real ground truth (booksamillion pages 0000-0003, title/author/isbn_13)
 // with hand-written predictions; the expected numbers were worked out by hand (see comments).
-#include "inference/webformereval.h"
+#include "inference/webformer/webformereval.h"
 
 #include <QtTest>
 

@@ -2,10 +2,10 @@
 // checkpoint (config.json model_type "webformer", model.safetensors, vocab.txt, folio.json)
 // loads through WebFormerExtractor and ModelRunner, and extraction returns XPaths of the page.
 // The checkpoint is generated here (SWDE has no licence to ship weights trained on it).
-#include "inference/modelrunner.h"
-#include "inference/webformer.h"
-#include "inference/webformerdata.h"
-#include "inference/webformereval.h"
+#include "inference/models/modelrunner.h"
+#include "inference/webformer/webformer.h"
+#include "inference/webformer/webformerdata.h"
+#include "inference/webformer/webformereval.h"
 
 #include <QtTest>
 

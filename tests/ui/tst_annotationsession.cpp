@@ -1,7 +1,7 @@
 // A real labelling session driven with keys and mouse clicks, offscreen: open a project, label
 // words with a number key and a palette click, link two entities from the dock, undo, redo,
 // review a model suggestion, mark done; then reopen the project file and check what is stored.
-#include "document/project.h"
+#include "document/project/project.h"
 #include "ui/annotationactions.h"
 #include "ui/annotationdock.h"
 #include "ui/annotationpalette.h"

@@ -3,11 +3,11 @@
 // batch row, layer and head, and the metadata must carry the identity. Also the headless
 // `folio-cli attention` (PNG, SVG, safetensors) and its bad inputs.
 #include "document/documentjson.h"
-#include "inference/safetensors.h"
+#include "inference/checkpoint/safetensors.h"
 #include "ui/attentionpanel.h"
 #include "ui/attentionrun.h"
-#include "widgets/attentionviewmodel.h"
-#include "widgets/heatmaprender.h"
+#include "attention/attentionviewmodel.h"
+#include "attention/heatmaprender.h"
 
 #include <QFile>
 #include <QProcess>

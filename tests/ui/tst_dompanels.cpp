@@ -1,5 +1,5 @@
 // DOM tree panel (lazy model, search, details) and the web page panel, synced both ways.
-#include "document/htmlloader.h"
+#include "document/html/htmlloader.h"
 #include "ui/domtreemodel.h"
 #include "ui/domtreepanel.h"
 #include "ui/webpage.h"

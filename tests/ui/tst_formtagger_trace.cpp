@@ -5,13 +5,13 @@
 // Folio Document JSON (PNG + safetensors with attentions.N [heads, words, words]); the
 // AttentionPanel runs it and shows the 1-D ablation's label diff (offscreen).
 #include "document/documentjson.h"
-#include "document/funsd.h"
-#include "inference/safetensors.h"
-#include "inference/trainer.h"
-#include "inference/trainpages.h"
+#include "document/formats/funsd.h"
+#include "inference/checkpoint/safetensors.h"
+#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/trainpages.h"
 #include "ui/attentionpanel.h"
 #include "ui/attentionrun.h"
-#include "widgets/attentionviewmodel.h"
+#include "attention/attentionviewmodel.h"
 
 #include <QCheckBox>
 #include <QFile>

@@ -1,12 +1,12 @@
 // Drives the main window offscreen: panels exist, a document opens through the worker, bad files
 // give a message, the About box lists the linked libraries, and a screenshot is saved.
 #include "document/documentjson.h"
-#include "document/project.h"
+#include "document/project/project.h"
 #include "ui/aboutdialog.h"
 #include "ui/annotationsession.h"
 #include "ui/mainwindow.h"
 #include "ui/sectionspanel.h"
-#include "document/htmlloader.h"
+#include "document/html/htmlloader.h"
 
 #include <QApplication>
 #include <QDir>

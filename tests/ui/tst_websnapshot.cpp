@@ -1,7 +1,7 @@
 // Rendered snapshot: boxes merged into the Document, and untrusted pages stay offline and
 // script-free. Real QtWebEngine, offscreen.
-#include "document/domsnapshot.h"
-#include "document/htmlloader.h"
+#include "document/html/domsnapshot.h"
+#include "document/html/htmlloader.h"
 #include "ui/webpage.h"
 #include "ui/websnapshot.h"
 

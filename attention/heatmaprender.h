@@ -1,0 +1,51 @@
+#pragma once
+// Painting a query x key matrix (AttentionMatrixView) with its title, axis labels and colour
+// legend. One painter routine serves the widget (widgets/heatmapview.h), PNG and SVG export
+// (QSvgGenerator) and the headless `folio-cli attention`. Needs a QGuiApplication for text.
+//
+// Colours: probabilities use a sequential white -> dark blue scale from 0 to the maximum;
+// signed matrices (bias terms, ablation deltas) a diverging blue - white - red scale symmetric
+// around 0. Cells not computed (NaN: across stitched windows) are grey with a hatch-free flat tone.
+
+#include "attention/attentionviewmodel.h"
+
+#include <QColor>
+#include <QImage>
+#include <QRectF>
+#include <QString>
+
+class QPainter;
+
+namespace folio {
+
+struct HeatmapScale
+{
+    float lo = 0, hi = 1;
+    bool diverging = false;
+    static HeatmapScale forMatrix(const AttentionMatrixView &m);
+    QColor color(float v) const; // NaN -> notComputedColor()
+    static QColor notComputedColor();
+};
+
+// One pixel per cell, ARGB32 (cols x rows). Uses a 256-entry lookup table.
+QImage heatmapCells(const AttentionMatrixView &m, const HeatmapScale &scale);
+
+// Where the parts go inside `bounds` (shared by painting and hit-testing).
+struct HeatmapLayout
+{
+    QRectF title, grid, legend, info;
+    static HeatmapLayout compute(const QRectF &bounds, const AttentionMatrixView &m);
+    // Cell under a point of the grid (false outside).
+    bool cellAt(const QPointF &p, const AttentionMatrixView &m, int *row, int *col) const;
+};
+
+// Paints everything. `cells` is heatmapCells(m, scale) (cached by the caller); `info` is the
+// line under the grid (hover value), may be empty.
+void paintHeatmap(QPainter *painter, const QRectF &bounds, const AttentionMatrixView &m, const HeatmapScale &scale,
+                  const QImage &cells, const QString &info = QString());
+
+// Headless export at the given size; the file name decides nothing, the function does.
+bool saveHeatmapPng(const AttentionMatrixView &m, const QString &path, const QSize &size, QString *error);
+bool saveHeatmapSvg(const AttentionMatrixView &m, const QString &path, const QSize &size, QString *error);
+
+} // namespace folio

@@ -1,0 +1,362 @@
+#include "document/html/htmlloader.h"
+
+#include "document/html/htmlcharset.h"
+#include "document/html/htmlinput.h"
+#include "document/html/htmlsections.h"
+
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+
+#include <QStringDecoder>
+
+#include <cstring>
+
+#include <memory>
+#include <unordered_map>
+#include <string>
+
+namespace folio {
+
+// Elements deeper than this are not added to the Document (their text is kept, attached to the
+// deepest kept ancestor). Blink caps its parser's DOM depth at 512 the same way.
+static constexpr int kMaxElementDepth = 512;
+
+QString normaliseHtmlWhitespace(const QString &text)
+{
+    QString out;
+    out.reserve(text.size());
+    bool pendingSpace = false;
+    for (const QChar c : text) {
+        const ushort u = c.unicode();
+        if (u == ' ' || u == '\t' || u == '\n' || u == '\r' || u == '\f') {
+            pendingSpace = !out.isEmpty();
+            continue;
+        }
+        if (pendingSpace) {
+            out += QLatin1Char(' ');
+            pendingSpace = false;
+        }
+        out += c;
+    }
+    return out;
+}
+
+std::vector<int> textNodeSequence(const Document &doc)
+{
+    std::vector<int> seq;
+    for (int i = 0; i < int(doc.nodes.size()); ++i)
+        if (doc.nodes[size_t(i)].kind == NodeKind::Text)
+            seq.push_back(i);
+    return seq;
+}
+
+QHash<QString, int> nodeIndexById(const Document &doc)
+{
+    QHash<QString, int> index;
+    index.reserve(qsizetype(doc.nodes.size()));
+    for (int i = 0; i < int(doc.nodes.size()); ++i)
+        index.insert(doc.nodes[size_t(i)].id, i);
+    return index;
+}
+
+namespace {
+
+// libxml2 hands out UTF-8. QString::fromUtf8 drops a leading U+FEFF, which is content in the
+// middle of a page (lxml keeps it), so decode with the BOM converted, not stripped.
+QString fromXml(const char *utf8, qsizetype size = -1)
+{
+    if (!utf8)
+        return QString();
+    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::ConvertInitialBom);
+    return decoder(QByteArrayView(utf8, size < 0 ? qsizetype(strlen(utf8)) : size));
+}
+
+struct DocDeleter { void operator()(xmlDoc *d) const { xmlFreeDoc(d); } };
+
+bool isTextLike(const xmlNode *n)
+{
+    return n && (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE);
+}
+
+// One open element (or the document) during the walk.
+struct Frame
+{
+    xmlNode *cursor = nullptr;     // next child to visit
+    int docIndex = 0;              // Document node children attach to
+    QString xpath;                 // of the kept element (or of the kept ancestor when flattened)
+    bool rawText = false;          // <script>/<style>: text children are not content
+    bool kept = true;              // element added to the Document
+    int depth = 0;
+    std::unordered_map<std::string, std::pair<int, int>> names; // tag -> (total, seen)
+    int textTotal = 0, textSeen = 0;
+};
+
+void countChildren(Frame &f, xmlNode *first)
+{
+    for (xmlNode *c = first; c; c = c->next) {
+        if (c->type == XML_ELEMENT_NODE) {
+            ++f.names[reinterpret_cast<const char *>(c->name)].first;
+        } else if (isTextLike(c)) {
+            ++f.textTotal;
+            while (isTextLike(c->next))
+                c = c->next;
+        }
+    }
+}
+
+class Walker
+{
+public:
+    Walker(const QString &path, const HtmlLoadOptions &options, HtmlLoadResult *result)
+        : m_path(path), m_options(options), m_result(result), m_doc(result->document) {}
+
+    bool walk(xmlDoc *xdoc)
+    {
+        Node root;
+        root.id = QStringLiteral("/");
+        root.kind = NodeKind::Root;
+        m_doc.addNode(std::move(root), -1);
+
+        std::vector<Frame> frames;
+        frames.emplace_back();
+        frames.back().cursor = xdoc->children;
+        countChildren(frames.back(), xdoc->children);
+        int flattened = 0;
+
+        while (!frames.empty()) {
+            Frame &f = frames.back();
+            xmlNode *c = f.cursor;
+            if (!c) {
+                frames.pop_back();
+                continue;
+            }
+            f.cursor = c->next;
+            if (c->type == XML_ELEMENT_NODE) {
+                const char *rawName = reinterpret_cast<const char *>(c->name);
+                const QString tag = QString::fromUtf8(rawName).toLower();
+                auto &count = f.names[rawName];
+                ++count.second;
+                Frame child;
+                child.depth = f.depth + 1;
+                child.cursor = c->children;
+                child.rawText = tag == QLatin1String("script") || tag == QLatin1String("style");
+                if (f.kept && child.depth <= kMaxElementDepth) {
+                    Node node;
+                    node.kind = NodeKind::Element;
+                    node.tag = tag;
+                    node.id = f.xpath + QLatin1Char('/') + QString::fromUtf8(rawName)
+                        + (count.first > 1 ? QStringLiteral("[%1]").arg(count.second) : QString());
+                    for (xmlAttr *a = c->properties; a; a = a->next) {
+                        xmlChar *value = xmlNodeGetContent(reinterpret_cast<xmlNode *>(a));
+                        node.attributes.append({fromXml(reinterpret_cast<const char *>(a->name)),
+                                                fromXml(reinterpret_cast<const char *>(value))});
+                        xmlFree(value);
+                    }
+                    child.xpath = node.id;
+                    child.docIndex = m_doc.addNode(std::move(node), f.docIndex);
+                    if (!checkNodeCount())
+                        return false;
+                } else {
+                    child.kept = false;
+                    child.docIndex = f.docIndex;
+                    child.xpath = f.xpath;
+                    ++flattened;
+                }
+                countChildren(child, c->children);
+                frames.push_back(std::move(child));
+                continue;
+            }
+            if (!isTextLike(c))
+                continue; // comments, PIs, DTD
+            // Merge a run of adjacent text/CDATA siblings (lxml's .text/.tail do the same).
+            QByteArray raw(reinterpret_cast<const char *>(c->content));
+            while (isTextLike(f.cursor)) {
+                raw.append(reinterpret_cast<const char *>(f.cursor->content));
+                f.cursor = f.cursor->next;
+            }
+            ++f.textSeen;
+            if (f.rawText)
+                continue;
+            QString id;
+            if (f.kept)
+                id = f.xpath + (f.textTotal > 1 ? QStringLiteral("/text()[%1]").arg(f.textSeen) : QStringLiteral("/text()"));
+            else
+                id = f.xpath + QStringLiteral("/descendant::text()[deep%1]").arg(++m_deepText);
+            if (!addText(raw, id, f.docIndex))
+                return false;
+        }
+        if (flattened > 0)
+            m_result->warnings << QStringLiteral("%1: %2 elements nested deeper than %3 were flattened (their text is kept)")
+                                      .arg(m_path).arg(flattened).arg(kMaxElementDepth);
+        if (m_truncated > 0)
+            m_result->warnings << QStringLiteral("%1: %2 text node(s) longer than %3 characters were truncated")
+                                      .arg(m_path).arg(m_truncated).arg(m_options.maxTextChars);
+        return true;
+    }
+
+private:
+    bool checkNodeCount()
+    {
+        if (int(m_doc.nodes.size()) <= m_options.maxNodes)
+            return true;
+        m_result->error = QStringLiteral("%1: more than %2 nodes, the limit").arg(m_path).arg(m_options.maxNodes);
+        return false;
+    }
+
+    bool addText(QByteArray &raw, const QString &id, int parent)
+    {
+        const qsizetype maxChars = qMax(1, m_options.maxTextChars);
+        bool truncated = false;
+        // Cheap pre-cut: never decode a 100 MB node whole (4 bytes per char at most, plus slack
+        // for collapsed white space).
+        const qsizetype byteCap = maxChars * 4 + 4096;
+        if (raw.size() > byteCap) {
+            raw.truncate(byteCap);
+            truncated = true;
+        }
+        QString text = normaliseHtmlWhitespace(fromXml(raw.constData(), raw.size()));
+        if (text.size() > maxChars) {
+            text.truncate(maxChars);
+            truncated = true;
+        }
+        if (truncated)
+            ++m_truncated;
+        if (text.isEmpty())
+            return true;
+        const int parentTagIsTitle = m_doc.nodes[size_t(parent)].tag == QLatin1String("title");
+        if (parentTagIsTitle && m_doc.title.isEmpty())
+            m_doc.title = text;
+
+        Node node;
+        node.kind = NodeKind::Text;
+        node.id = id;
+        node.text = text;
+        const int index = m_doc.addNode(std::move(node), parent);
+        if (!checkNodeCount())
+            return false;
+        addWords(m_doc.nodes[size_t(index)].text, id, index);
+        return true;
+    }
+
+    void addWords(const QString &text, const QString &nodeId, int nodeIndex)
+    {
+        const qsizetype n = text.size();
+        qsizetype i = 0;
+        while (i < n) {
+            while (i < n && text[i].isSpace())
+                ++i;
+            if (i >= n)
+                break;
+            const qsizetype start = i;
+            while (i < n && !text[i].isSpace())
+                ++i;
+            Word w;
+            w.id = nodeId + QLatin1Char('#') + QString::number(start);
+            w.text = text.mid(start, i - start);
+            w.page = 0;
+            w.node = nodeIndex;
+            m_doc.words.push_back(std::move(w));
+        }
+    }
+
+    QString m_path;
+    const HtmlLoadOptions &m_options;
+    HtmlLoadResult *m_result;
+    Document &m_doc;
+    int m_truncated = 0;
+    int m_deepText = 0;
+};
+
+// Share of control bytes (other than white space and ESC) in the first 64 KiB.
+double controlByteShare(const QByteArray &bytes)
+{
+    const qsizetype n = qMin<qsizetype>(bytes.size(), 64 * 1024);
+    if (n == 0)
+        return 0;
+    qsizetype control = 0;
+    for (qsizetype i = 0; i < n; ++i) {
+        const unsigned char c = static_cast<unsigned char>(bytes[i]);
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1B)
+            ++control;
+    }
+    return double(control) / double(n);
+}
+
+} // namespace
+
+HtmlLoadResult loadHtmlBytes(const QByteArray &bytes, const QString &sourcePath, const HtmlLoadOptions &options)
+{
+    HtmlLoadResult result;
+    const QString name = sourcePath.isEmpty() ? QStringLiteral("<memory>") : sourcePath;
+    result.document.sourcePath = sourcePath;
+    result.document.kind = SourceKind::Html;
+    if (bytes.size() > options.maxFileBytes) {
+        result.error = QStringLiteral("%1: %2 of HTML, the limit is %3").arg(name, humanBytes(bytes.size()), humanBytes(options.maxFileBytes));
+        return result;
+    }
+    if (bytes.size() > INT_MAX - 16) {
+        result.error = QStringLiteral("%1: %2 is too large for the HTML parser").arg(name, humanBytes(bytes.size()));
+        return result;
+    }
+
+    const HtmlCharset charset = detectHtmlCharset(bytes, options.encoding);
+    result.encoding = charset.name;
+    result.encodingSource = charset.source;
+    if (!charset.note.isEmpty())
+        result.warnings << QStringLiteral("%1: %2").arg(name, charset.note);
+    const bool wide = charset.name.startsWith("UTF-16") || charset.name.startsWith("UTF-32");
+    if (!wide) {
+        const double share = controlByteShare(bytes);
+        if (share > 0.05) {
+            result.error = QStringLiteral("%1: does not look like HTML (binary data: %2% control bytes in the first 64 KB)")
+                               .arg(name).arg(int(share * 100 + 0.5));
+            return result;
+        }
+    }
+
+    const char *data = bytes.constData() + charset.bomLength;
+    const int size = int(bytes.size() - charset.bomLength);
+    // Same options as lxml.html's parser (recover, no network, compact), plus silence.
+    const int parseOptions = HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_COMPACT
+        | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | XML_PARSE_HUGE;
+    std::unique_ptr<xmlDoc, DocDeleter> xdoc(
+        htmlReadMemory(size > 0 ? data : "", size, nullptr, charset.name.constData(), parseOptions));
+    if (!xdoc) {
+        if (size == 0) {
+            // An empty file is an empty document, not an error.
+            Node root;
+            root.id = QStringLiteral("/");
+            result.document.addNode(std::move(root), -1);
+            result.document.pages.assign(1, Page{QSizeF(0, 0), QString(), 0});
+            result.ok = true;
+            result.warnings << QStringLiteral("%1: empty file").arg(name);
+            return result;
+        }
+        result.error = QStringLiteral("%1: libxml2 could not parse the HTML (encoding %2)").arg(name, QString::fromLatin1(charset.name));
+        return result;
+    }
+    Walker walker(name, options, &result);
+    if (!walker.walk(xdoc.get())) {
+        result.document = Document();
+        return result;
+    }
+    buildHtmlSections(&result.document);
+    // One page of unknown size until a rendered snapshot gives it one (words live on page 0).
+    result.document.pages.assign(1, Page{QSizeF(0, 0), QString(), 0});
+    result.ok = true;
+    return result;
+}
+
+HtmlLoadResult loadHtmlFile(const QString &path, const HtmlLoadOptions &options)
+{
+    QByteArray bytes;
+    QString error;
+    if (!readHtmlSource(path, options.maxFileBytes, &bytes, &error)) {
+        HtmlLoadResult result;
+        result.error = error;
+        return result;
+    }
+    return loadHtmlBytes(bytes, path, options);
+}
+
+} // namespace folio

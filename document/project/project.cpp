@@ -1,0 +1,604 @@
+#include "document/project/project.h"
+
+#include "document/documentjson.h"
+#include "document/project/projectdialect.h"
+#include "document/project/projectschema.h"
+
+#include <QAtomicInt>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace folio {
+
+QString documentStatusName(DocumentStatus status)
+{
+    switch (status) {
+    case DocumentStatus::ToDo: return QStringLiteral("todo");
+    case DocumentStatus::InProgress: return QStringLiteral("in-progress");
+    case DocumentStatus::Done: return QStringLiteral("done");
+    }
+    return QStringLiteral("todo");
+}
+
+DocumentStatus documentStatusFromName(const QString &name, bool *ok)
+{
+    if (ok)
+        *ok = true;
+    if (name == QLatin1String("todo"))
+        return DocumentStatus::ToDo;
+    if (name == QLatin1String("in-progress"))
+        return DocumentStatus::InProgress;
+    if (name == QLatin1String("done"))
+        return DocumentStatus::Done;
+    if (ok)
+        *ok = false;
+    return DocumentStatus::ToDo;
+}
+
+static QString nowText() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
+
+struct Project::Private
+{
+    QString path;
+    QString connectionName;
+    QSqlDatabase db;
+    std::unique_ptr<ProjectDialect> dialect;
+    bool readOnly = false;
+    int schemaVersion = 0;
+
+    ~Private() { close(); }
+    void close()
+    {
+        if (connectionName.isEmpty())
+            return;
+        db.close();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(connectionName);
+        connectionName.clear();
+    }
+
+    QString fail(const QString &what) const { return QStringLiteral("%1: %2").arg(path, what); }
+    QString failSql(const QSqlQuery &q) const { return fail(dialect->describeError(q.lastError())); }
+    bool setError(QString *error, const QString &message) const
+    {
+        if (error)
+            *error = message;
+        return false;
+    }
+
+    bool begin(QString *error)
+    {
+        if (readOnly)
+            return setError(error, fail(QStringLiteral("project is open read-only")));
+        if (!db.transaction())
+            return setError(error, fail(dialect->describeError(db.lastError())));
+        return true;
+    }
+    bool commit(QString *error)
+    {
+        if (!db.commit()) {
+            const QString message = fail(dialect->describeError(db.lastError()));
+            db.rollback();
+            return setError(error, message);
+        }
+        return true;
+    }
+    bool rollbackWith(QString *error, const QString &message)
+    {
+        db.rollback();
+        return setError(error, message);
+    }
+
+    bool connect(QString *error)
+    {
+        static QAtomicInt counter;
+        connectionName = QStringLiteral("folio-project-%1").arg(counter.fetchAndAddRelaxed(1));
+        db = QSqlDatabase::addDatabase(dialect->driverName(), connectionName);
+        if (!db.isValid())
+            return setError(error, fail(QStringLiteral("the Qt SQL driver %1 is not available").arg(dialect->driverName())));
+        db.setDatabaseName(path);
+        db.setConnectOptions(dialect->connectOptions(readOnly));
+        if (!db.open())
+            return setError(error, fail(dialect->describeError(db.lastError())));
+        for (const QString &sql : dialect->sessionStatements(readOnly)) {
+            QSqlQuery q(db);
+            if (!q.exec(sql))
+                return setError(error, failSql(q));
+        }
+        return true;
+    }
+
+    bool makeDurable(QString *error)
+    {
+        for (const QString &sql : dialect->durabilityStatements()) {
+            QSqlQuery q(db);
+            if (!q.exec(sql))
+                return setError(error, failSql(q));
+        }
+        return true;
+    }
+
+    QByteArray annotationsJson(const Annotations &a) const
+    {
+        return QJsonDocument(annotationsToJsonObject(a)).toJson(QJsonDocument::Compact);
+    }
+
+    qint64 insertDocument(const Document &doc, const Annotations &ann, const QString &name, QString *error)
+    {
+        QSqlQuery pos(db);
+        if (!pos.exec(QStringLiteral("SELECT coalesce(max(position), 0) + 1 FROM documents")) || !pos.next()) {
+            setError(error, failSql(pos));
+            return -1;
+        }
+        const qint64 position = pos.value(0).toLongLong();
+        const QString now = nowText();
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral("INSERT INTO documents (position, name, source_path, kind, status, document_json, "
+                                 "modified) VALUES (?, ?, ?, ?, 'todo', ?, ?) RETURNING id"));
+        q.addBindValue(position);
+        q.addBindValue(name.isEmpty() ? QFileInfo(doc.sourcePath).fileName() : name);
+        q.addBindValue(doc.sourcePath);
+        q.addBindValue(sourceKindName(doc.kind));
+        q.addBindValue(documentToJson(doc, nullptr, /*indented=*/false));
+        q.addBindValue(now);
+        if (!q.exec() || !q.next()) {
+            setError(error, failSql(q));
+            return -1;
+        }
+        const qint64 id = q.value(0).toLongLong();
+        q.finish();
+        if (!writeAnnotations(id, ann, error))
+            return -1;
+        return id;
+    }
+
+    bool writeAnnotations(qint64 id, const Annotations &ann, QString *error)
+    {
+        const QString now = nowText();
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral("INSERT INTO annotations (document_id, revision, annotations_json, modified) "
+                                 "VALUES (?, 1, ?, ?) ON CONFLICT (document_id) DO UPDATE SET "
+                                 "revision = annotations.revision + 1, annotations_json = excluded.annotations_json, "
+                                 "modified = excluded.modified"));
+        q.addBindValue(id);
+        q.addBindValue(annotationsJson(ann));
+        q.addBindValue(now);
+        if (!q.exec())
+            return setError(error, failSql(q));
+        QString itemError;
+        if (!detail::writeAnnotationItems(db, *dialect, id, ann, &itemError))
+            return setError(error, fail(itemError));
+        QSqlQuery touch(db);
+        touch.prepare(QStringLiteral("UPDATE documents SET modified = ? WHERE id = ?"));
+        touch.addBindValue(now);
+        touch.addBindValue(id);
+        if (!touch.exec())
+            return setError(error, failSql(touch));
+        return true;
+    }
+
+    bool exists(qint64 id, QString *error)
+    {
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral("SELECT 1 FROM documents WHERE id = ?"));
+        q.addBindValue(id);
+        if (!q.exec())
+            return setError(error, failSql(q));
+        if (!q.next())
+            return setError(error, fail(QStringLiteral("no document with id %1").arg(id)));
+        return true;
+    }
+
+    // UPDATE documents SET <column> = value WHERE id = ?, in its own transaction.
+    bool updateColumn(qint64 id, const char *column, const QVariant &value, QString *error)
+    {
+        if (!begin(error))
+            return false;
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral("UPDATE documents SET %1 = ?, modified = ? WHERE id = ?").arg(QLatin1String(column)));
+        q.addBindValue(value);
+        q.addBindValue(nowText());
+        q.addBindValue(id);
+        if (!q.exec())
+            return rollbackWith(error, failSql(q));
+        if (q.numRowsAffected() == 0)
+            return rollbackWith(error, fail(QStringLiteral("no document with id %1").arg(id)));
+        return commit(error);
+    }
+};
+
+Project::Project(std::unique_ptr<Private> dd) : d(std::move(dd)) {}
+Project::~Project() = default;
+
+int Project::currentSchemaVersion() { return detail::latestProjectSchemaVersion(); }
+
+std::unique_ptr<Project> Project::createAt(const QString &path, int version, bool openCurrent, QString *error)
+{
+    auto setErr = [error](const QString &m) {
+        if (error)
+            *error = m;
+        return std::unique_ptr<Project>();
+    };
+    if (path.isEmpty())
+        return setErr(QStringLiteral("no project path given"));
+    const QFileInfo info(path);
+    if (info.exists())
+        return setErr(QStringLiteral("%1: already exists (open it, or choose another name)").arg(path));
+    const QDir dir = info.absoluteDir();
+    if (!dir.exists())
+        return setErr(QStringLiteral("%1: folder %2 does not exist").arg(path, dir.path()));
+
+    // Build the project in a temporary file next to the target, then rename it into place: the
+    // target path either does not exist or holds a complete project.
+    const QString temp = QStringLiteral("%1.creating-%2").arg(info.absoluteFilePath()).arg(QCoreApplication::applicationPid());
+    {
+        QFile probe(temp);
+        if (!probe.open(QIODevice::WriteOnly))
+            return setErr(QStringLiteral("%1: cannot create a file in %2 (%3; read-only location?)")
+                              .arg(path, dir.path(), probe.errorString()));
+        probe.close();
+        probe.remove();
+    }
+    {
+        auto p = std::make_unique<Project::Private>();
+        p->path = temp;
+        p->dialect = createProjectDialect();
+        QString e;
+        bool ok = p->connect(&e);
+        if (ok) {
+            // Rollback-journal while building: the file is renamed afterwards, and a -wal file
+            // would not follow the rename.
+            ok = p->db.transaction();
+            if (!ok)
+                e = p->fail(p->dialect->describeError(p->db.lastError()));
+        }
+        if (ok) {
+            for (const QString &sql : p->dialect->stampStatements()) {
+                QSqlQuery q(p->db);
+                if (!q.exec(sql)) {
+                    e = p->failSql(q);
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if (ok && !detail::migrateProject(p->db, *p->dialect, 0, version, &e))
+            ok = false;
+        if (ok && !p->db.commit()) {
+            e = p->fail(p->dialect->describeError(p->db.lastError()));
+            ok = false;
+        }
+        p->close();
+        if (!ok) {
+            QFile::remove(temp);
+            return setErr(e.replace(temp, path));
+        }
+    }
+    if (!QFile::rename(temp, path)) {
+        QFile::remove(temp);
+        return setErr(QStringLiteral("%1: could not move the new project into place").arg(path));
+    }
+    return openCurrent ? open(path, error, Mode::ReadWrite) : openWithoutMigrating(path, error);
+}
+
+std::unique_ptr<Project> Project::create(const QString &path, QString *error)
+{
+    return createAt(path, currentSchemaVersion(), /*openCurrent=*/true, error);
+}
+
+std::unique_ptr<Project> Project::createAtVersionForTesting(const QString &path, int version, QString *error)
+{
+    return createAt(path, version, /*openCurrent=*/false, error);
+}
+
+// Opens the old schema as it is (the migration tests need a project at an older version).
+std::unique_ptr<Project> Project::openWithoutMigrating(const QString &path, QString *error)
+{
+    auto d = std::make_unique<Private>();
+    d->path = path;
+    d->dialect = createProjectDialect();
+    if (!d->connect(error) || !d->makeDurable(error))
+        return nullptr;
+    if (!detail::readSchemaVersion(d->db, *d->dialect, &d->schemaVersion, error))
+        return nullptr;
+    return std::unique_ptr<Project>(new Project(std::move(d)));
+}
+
+std::unique_ptr<Project> Project::open(const QString &path, QString *error, Mode mode)
+{
+    auto d = std::make_unique<Private>();
+    d->path = path;
+    d->readOnly = mode == Mode::ReadOnly;
+    d->dialect = createProjectDialect();
+    auto setErr = [error](const QString &m) {
+        if (error)
+            *error = m;
+        return std::unique_ptr<Project>();
+    };
+    if (!QFileInfo::exists(path))
+        return setErr(QStringLiteral("%1: no such project file").arg(path));
+    const QString pre = d->dialect->precheckExisting(path);
+    if (!pre.isEmpty())
+        return setErr(pre);
+    QString e;
+    if (!d->connect(&e))
+        return setErr(e);
+    bool empty = false;
+    if (!d->dialect->isFolioDatabase(d->db, &empty, &e))
+        return setErr(d->fail(QStringLiteral("not a Folio project: %1").arg(e)));
+    if (empty)
+        return setErr(d->fail(QStringLiteral("not a Folio project: the database is empty")));
+    int version = 0;
+    if (!detail::readSchemaVersion(d->db, *d->dialect, &version, &e))
+        return setErr(d->fail(e));
+    if (version <= 0)
+        return setErr(d->fail(QStringLiteral("not a Folio project: no schema version")));
+    const int latest = currentSchemaVersion();
+    if (version > latest)
+        return setErr(d->fail(QStringLiteral("schema version %1 is newer than this Folio supports (%2); "
+                                             "open it with a newer Folio")
+                                  .arg(version)
+                                  .arg(latest)));
+    const QString integrity = d->dialect->integrityCheck(d->db);
+    if (!integrity.isEmpty())
+        return setErr(d->fail(integrity));
+    if (version < latest) {
+        if (d->readOnly)
+            return setErr(d->fail(QStringLiteral("schema version %1 needs an upgrade to %2; open it read-write")
+                                      .arg(version)
+                                      .arg(latest)));
+        // All migrations in one transaction: a failure leaves the file at its old version.
+        if (!d->db.transaction())
+            return setErr(d->fail(d->dialect->describeError(d->db.lastError())));
+        if (!detail::migrateProject(d->db, *d->dialect, version, latest, &e)) {
+            d->db.rollback();
+            return setErr(d->fail(e));
+        }
+        if (!d->db.commit()) {
+            e = d->dialect->describeError(d->db.lastError());
+            d->db.rollback();
+            return setErr(d->fail(e));
+        }
+        version = latest;
+    }
+    if (!d->readOnly && !d->makeDurable(&e))
+        return setErr(e);
+    d->schemaVersion = version;
+    return std::unique_ptr<Project>(new Project(std::move(d)));
+}
+
+QString Project::path() const { return d->path; }
+bool Project::isReadOnly() const { return d->readOnly; }
+int Project::schemaVersion() const { return d->schemaVersion; }
+
+qint64 Project::addDocument(const Document &document, const Annotations &annotations, QString *error,
+                            const QString &name)
+{
+    std::vector<NewProjectDocument> one(1);
+    one[0].document = document;
+    one[0].annotations = annotations;
+    one[0].name = name;
+    std::vector<qint64> ids;
+    if (!addDocuments(one, &ids, error))
+        return -1;
+    return ids.front();
+}
+
+bool Project::addDocuments(const std::vector<NewProjectDocument> &documents, std::vector<qint64> *ids, QString *error)
+{
+    if (!d->begin(error))
+        return false;
+    std::vector<qint64> added;
+    for (const NewProjectDocument &nd : documents) {
+        QString e;
+        const qint64 id = d->insertDocument(nd.document, nd.annotations, nd.name, &e);
+        if (id < 0)
+            return d->rollbackWith(error, e);
+        added.push_back(id);
+    }
+    if (!d->commit(error))
+        return false;
+    if (ids)
+        *ids = std::move(added);
+    return true;
+}
+
+bool Project::removeDocument(qint64 id, QString *error)
+{
+    if (!d->begin(error))
+        return false;
+    QSqlQuery q(d->db);
+    q.prepare(QStringLiteral("DELETE FROM documents WHERE id = ?"));
+    q.addBindValue(id);
+    if (!q.exec())
+        return d->rollbackWith(error, d->failSql(q));
+    if (q.numRowsAffected() == 0)
+        return d->rollbackWith(error, d->fail(QStringLiteral("no document with id %1").arg(id)));
+    return d->commit(error);
+}
+
+static const char *kListColumns =
+    "SELECT d.id, d.position, d.name, d.source_path, d.kind, d.status, d.uncertainty, d.modified, "
+    "coalesce(a.revision, 0), "
+    "(SELECT count(*) FROM annotation_items i WHERE i.document_id = d.id AND i.kind = 'entity' AND i.state = 'accepted'), "
+    "(SELECT count(*) FROM annotation_items i WHERE i.document_id = d.id AND i.state = 'suggested') "
+    "FROM documents d LEFT JOIN annotations a ON a.document_id = d.id ";
+
+static ProjectDocument rowToInfo(const QSqlQuery &q)
+{
+    ProjectDocument p;
+    p.id = q.value(0).toLongLong();
+    p.position = q.value(1).toLongLong();
+    p.name = q.value(2).toString();
+    p.sourcePath = q.value(3).toString();
+    p.kind = sourceKindFromName(q.value(4).toString());
+    p.status = documentStatusFromName(q.value(5).toString());
+    p.uncertainty = q.value(6).isNull() ? -1.0 : q.value(6).toDouble();
+    p.modified = QDateTime::fromString(q.value(7).toString(), Qt::ISODateWithMs);
+    p.annotationRevision = q.value(8).toInt();
+    p.entityCount = q.value(9).toInt();
+    p.suggestionCount = q.value(10).toInt();
+    return p;
+}
+
+std::vector<ProjectDocument> Project::documents(DocumentOrder order, QString *error) const
+{
+    std::vector<ProjectDocument> out;
+    QSqlQuery q(d->db);
+    q.setForwardOnly(true);
+    const QString orderBy = order == DocumentOrder::Uncertainty
+                                ? QStringLiteral("ORDER BY (d.uncertainty IS NULL), d.uncertainty DESC, d.position, d.id")
+                                : QStringLiteral("ORDER BY d.position, d.id");
+    if (!q.exec(QLatin1String(kListColumns) + orderBy)) {
+        d->setError(error, d->failSql(q));
+        return out;
+    }
+    while (q.next())
+        out.push_back(rowToInfo(q));
+    return out;
+}
+
+bool Project::documentInfo(qint64 id, ProjectDocument *info, QString *error) const
+{
+    QSqlQuery q(d->db);
+    q.prepare(QLatin1String(kListColumns) + QStringLiteral("WHERE d.id = ?"));
+    q.addBindValue(id);
+    if (!q.exec())
+        return d->setError(error, d->failSql(q));
+    if (!q.next())
+        return d->setError(error, d->fail(QStringLiteral("no document with id %1").arg(id)));
+    *info = rowToInfo(q);
+    return true;
+}
+
+int Project::documentCount() const
+{
+    QSqlQuery q(d->db);
+    if (!q.exec(QStringLiteral("SELECT count(*) FROM documents")) || !q.next())
+        return 0;
+    return q.value(0).toInt();
+}
+
+qint64 Project::findDocument(const QString &sourcePath) const
+{
+    QSqlQuery q(d->db);
+    q.prepare(QStringLiteral("SELECT id FROM documents WHERE source_path = ? ORDER BY id"));
+    q.addBindValue(sourcePath);
+    if (!q.exec() || !q.next())
+        return -1;
+    return q.value(0).toLongLong();
+}
+
+bool Project::loadDocument(qint64 id, Document *document, Annotations *annotations, QString *error) const
+{
+    QSqlQuery q(d->db);
+    q.prepare(QStringLiteral("SELECT document_json FROM documents WHERE id = ?"));
+    q.addBindValue(id);
+    if (!q.exec())
+        return d->setError(error, d->failSql(q));
+    if (!q.next())
+        return d->setError(error, d->fail(QStringLiteral("no document with id %1").arg(id)));
+    QString e;
+    if (document && !documentFromJson(q.value(0).toByteArray(), document, nullptr, &e))
+        return d->setError(error, d->fail(QStringLiteral("document %1: %2").arg(id).arg(e)));
+    return annotations ? loadAnnotations(id, annotations, error) : true;
+}
+
+bool Project::loadAnnotations(qint64 id, Annotations *annotations, QString *error) const
+{
+    QSqlQuery q(d->db);
+    q.prepare(QStringLiteral("SELECT annotations_json FROM annotations WHERE document_id = ?"));
+    q.addBindValue(id);
+    if (!q.exec())
+        return d->setError(error, d->failSql(q));
+    *annotations = Annotations();
+    if (!q.next())
+        return true; // never annotated
+    QJsonParseError pe;
+    const QJsonDocument json = QJsonDocument::fromJson(q.value(0).toByteArray(), &pe);
+    if (!json.isObject())
+        return d->setError(error, d->fail(QStringLiteral("annotations of document %1: %2").arg(id).arg(pe.errorString())));
+    QString e;
+    if (!annotationsFromJsonObject(json.object(), annotations, &e))
+        return d->setError(error, d->fail(QStringLiteral("annotations of document %1: %2").arg(id).arg(e)));
+    return true;
+}
+
+bool Project::saveAnnotations(qint64 id, const Annotations &annotations, QString *error)
+{
+    if (!d->begin(error))
+        return false;
+    QString e;
+    if (!d->exists(id, &e) || !d->writeAnnotations(id, annotations, &e))
+        return d->rollbackWith(error, e);
+    return d->commit(error);
+}
+
+bool Project::saveDocument(qint64 id, const Document &document, QString *error)
+{
+    return d->updateColumn(id, "document_json", documentToJson(document, nullptr, /*indented=*/false), error);
+}
+
+bool Project::setStatus(qint64 id, DocumentStatus status, QString *error)
+{
+    return d->updateColumn(id, "status", documentStatusName(status), error);
+}
+
+bool Project::setUncertainty(qint64 id, double uncertainty, QString *error)
+{
+    return d->updateColumn(id, "uncertainty", uncertainty < 0 ? QVariant() : QVariant(uncertainty), error);
+}
+
+bool Project::setName(qint64 id, const QString &name, QString *error)
+{
+    return d->updateColumn(id, "name", name, error);
+}
+
+QStringList Project::labels() const
+{
+    const QString text = setting(QStringLiteral("labels"));
+    return text.isEmpty() ? QStringList() : text.split(QLatin1Char('\n'));
+}
+
+bool Project::setLabels(const QStringList &labels, QString *error)
+{
+    for (const QString &l : labels)
+        if (l.isEmpty() || l.contains(QLatin1Char('\n')))
+            return d->setError(error, d->fail(QStringLiteral("invalid label name \"%1\"").arg(l)));
+    return setSetting(QStringLiteral("labels"), labels.join(QLatin1Char('\n')), error);
+}
+
+QString Project::setting(const QString &key, const QString &fallback) const
+{
+    QSqlQuery q(d->db);
+    q.prepare(QStringLiteral("SELECT value FROM settings WHERE key = ?"));
+    q.addBindValue(key);
+    if (!q.exec() || !q.next())
+        return fallback;
+    return q.value(0).toString();
+}
+
+bool Project::setSetting(const QString &key, const QString &value, QString *error)
+{
+    if (!d->begin(error))
+        return false;
+    QSqlQuery q(d->db);
+    q.prepare(QStringLiteral("INSERT INTO settings (key, value) VALUES (?, ?) "
+                             "ON CONFLICT (key) DO UPDATE SET value = excluded.value"));
+    q.addBindValue(key);
+    q.addBindValue(value);
+    if (!q.exec())
+        return d->rollbackWith(error, d->failSql(q));
+    return d->commit(error);
+}
+
+bool Project::limitSizeForTesting(int pages) { return d->dialect->limitSizeForTesting(d->db, pages); }
+
+} // namespace folio

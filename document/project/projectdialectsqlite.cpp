@@ -1,0 +1,137 @@
+// The SQLite dialect of the project store: the only file with SQLite-specific SQL.
+#include "document/project/projectdialect.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace folio {
+
+// "FOLI" as a big-endian int: PRAGMA application_id marks a database as a Folio project, so a
+// foreign SQLite file (a browser history, another app's store) is recognised before it is touched.
+static const int kFolioApplicationId = 0x464F4C49;
+
+class SqliteProjectDialect : public ProjectDialect
+{
+public:
+    QString name() const override { return QStringLiteral("sqlite"); }
+    QString driverName() const override { return QStringLiteral("QSQLITE"); }
+
+    QString precheckExisting(const QString &location) const override
+    {
+        QFileInfo info(location);
+        if (!info.exists())
+            return {};
+        if (info.isDir())
+            return QStringLiteral("%1: is a directory, not a Folio project").arg(location);
+        QFile f(location);
+        if (!f.open(QIODevice::ReadOnly))
+            return QStringLiteral("%1: cannot read (%2)").arg(location, f.errorString());
+        const QByteArray head = f.read(16);
+        if (head.size() == 0)
+            return QStringLiteral("%1: empty file, not a Folio project").arg(location);
+        if (head != QByteArray("SQLite format 3\0", 16))
+            return QStringLiteral("%1: not a Folio project (not an SQLite database; corrupt or foreign file)")
+                .arg(location);
+        return {};
+    }
+
+    QString connectOptions(bool readOnly) const override
+    {
+        // Busy timeout: a second Folio (or folio-cli) on the same project waits instead of failing.
+        return readOnly ? QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000")
+                        : QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000");
+    }
+
+    QStringList sessionStatements(bool) const override
+    {
+        return {QStringLiteral("PRAGMA foreign_keys = ON")};
+    }
+
+    QStringList durabilityStatements() const override
+    {
+        // WAL: readers never block the writer, a commit is one append. synchronous=FULL makes a
+        // commit durable when it returns (fsync of the WAL), which is the promise of
+        // Project::saveAnnotations.
+        return {QStringLiteral("PRAGMA journal_mode = WAL"), QStringLiteral("PRAGMA synchronous = FULL")};
+    }
+
+    QStringList stampStatements() const override
+    {
+        return {QStringLiteral("PRAGMA application_id = %1").arg(kFolioApplicationId)};
+    }
+
+    bool isFolioDatabase(QSqlDatabase &db, bool *empty, QString *error) const override
+    {
+        *empty = false;
+        QSqlQuery q(db);
+        if (!q.exec(QStringLiteral("PRAGMA application_id")) || !q.next()) {
+            *error = describeError(q.lastError());
+            return false;
+        }
+        const int appId = q.value(0).toInt();
+        if (appId == kFolioApplicationId)
+            return true;
+        QSqlQuery t(db);
+        if (!t.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")) || !t.next()) {
+            *error = describeError(t.lastError());
+            return false;
+        }
+        if (appId == 0 && t.value(0).toInt() == 0) {
+            *empty = true;
+            return true;
+        }
+        *error = QStringLiteral("an SQLite database of another application (application_id %1, %2 tables)")
+                     .arg(appId)
+                     .arg(t.value(0).toInt());
+        return false;
+    }
+
+    QString autoIdColumn() const override { return QStringLiteral("INTEGER PRIMARY KEY AUTOINCREMENT"); }
+    QString blobType() const override { return QStringLiteral("BLOB"); }
+    QString realType() const override { return QStringLiteral("REAL"); }
+
+    QString integrityCheck(QSqlDatabase &db) const override
+    {
+        QSqlQuery q(db);
+        if (!q.exec(QStringLiteral("PRAGMA quick_check(1)")) || !q.next())
+            return describeError(q.lastError());
+        const QString r = q.value(0).toString();
+        return r == QLatin1String("ok") ? QString() : QStringLiteral("database is damaged (%1)").arg(r);
+    }
+
+    QString describeError(const QSqlError &error) const override
+    {
+        const int code = error.nativeErrorCode().toInt() & 0xff; // primary result code
+        const QString text = error.text();
+        switch (code) {
+        case 13: return QStringLiteral("disk full (%1)").arg(text);                         // SQLITE_FULL
+        case 8: return QStringLiteral("read-only location or file (%1)").arg(text);         // SQLITE_READONLY
+        case 5: case 6: return QStringLiteral("project is locked by another process (%1)").arg(text);
+        case 11: case 26: return QStringLiteral("corrupt or foreign file (%1)").arg(text);  // CORRUPT, NOTADB
+        case 14: return QStringLiteral("cannot open the file (%1)").arg(text);              // CANTOPEN
+        case 10: return QStringLiteral("I/O error (%1)").arg(text);                         // IOERR
+        default: break;
+        }
+        if (text.contains(QLatin1String("full"), Qt::CaseInsensitive))
+            return QStringLiteral("disk full (%1)").arg(text);
+        return text.isEmpty() ? QStringLiteral("unknown database error") : text;
+    }
+
+    bool limitSizeForTesting(QSqlDatabase &db, int pages) const override
+    {
+        QSqlQuery q(db);
+        return q.exec(QStringLiteral("PRAGMA max_page_count = %1").arg(pages));
+    }
+};
+
+std::unique_ptr<ProjectDialect> createProjectDialect(const QString &name)
+{
+    if (name.isEmpty() || name == QLatin1String("sqlite"))
+        return std::make_unique<SqliteProjectDialect>();
+    return nullptr;
+}
+
+} // namespace folio

@@ -1,0 +1,124 @@
+#include "inference/checkpoint/modelconfig.h"
+
+#include "inference/errors.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace folio::inference {
+
+ModelConfig ModelConfig::fromDirectory(const std::string &dir)
+{
+    const std::string path = dir + "/config.json";
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InferenceError(path + ": cannot open");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    if (text.size() > 64u * 1024 * 1024)
+        throw InferenceError(path + ": larger than 64 MB");
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception &e) {
+        throw InferenceError(path + ": not valid JSON: " + e.what());
+    }
+    return fromJson(j, path);
+}
+
+ModelConfig ModelConfig::fromJson(const nlohmann::json &json, const std::string &source)
+{
+    if (!json.is_object())
+        throw InferenceError(source + ": not a JSON object");
+    ModelConfig c;
+    c.m_json = json;
+    c.m_source = source;
+    auto it = json.find("model_type");
+    if (it != json.end() && it->is_string())
+        c.m_modelType = it->get<std::string>();
+    return c;
+}
+
+bool ModelConfig::has(const std::string &key) const
+{
+    auto it = m_json.find(key);
+    return it != m_json.end() && !it->is_null();
+}
+
+long long ModelConfig::getInt(const std::string &key, long long fallback) const
+{
+    auto it = m_json.find(key);
+    if (it == m_json.end() || it->is_null())
+        return fallback;
+    if (!it->is_number_integer())
+        throw InferenceError(m_source + ": '" + key + "' must be an integer");
+    return it->get<long long>();
+}
+
+double ModelConfig::getDouble(const std::string &key, double fallback) const
+{
+    auto it = m_json.find(key);
+    if (it == m_json.end() || it->is_null())
+        return fallback;
+    if (!it->is_number())
+        throw InferenceError(m_source + ": '" + key + "' must be a number");
+    return it->get<double>();
+}
+
+bool ModelConfig::getBool(const std::string &key, bool fallback) const
+{
+    auto it = m_json.find(key);
+    if (it == m_json.end() || it->is_null())
+        return fallback;
+    if (!it->is_boolean())
+        throw InferenceError(m_source + ": '" + key + "' must be true or false");
+    return it->get<bool>();
+}
+
+std::string ModelConfig::getString(const std::string &key, const std::string &fallback) const
+{
+    auto it = m_json.find(key);
+    if (it == m_json.end() || it->is_null())
+        return fallback;
+    if (!it->is_string())
+        throw InferenceError(m_source + ": '" + key + "' must be a string");
+    return it->get<std::string>();
+}
+
+std::vector<std::string> ModelConfig::getStringList(const std::string &key) const
+{
+    std::vector<std::string> out;
+    auto it = m_json.find(key);
+    if (it == m_json.end() || it->is_null())
+        return out;
+    if (it->is_string()) { // DeBERTa allows "p2c|c2p"
+        std::string s = it->get<std::string>(), cur;
+        for (char ch : s) {
+            if (ch == '|') { out.push_back(cur); cur.clear(); } else { cur += ch; }
+        }
+        if (!cur.empty())
+            out.push_back(cur);
+        return out;
+    }
+    if (!it->is_array())
+        throw InferenceError(m_source + ": '" + key + "' must be a list of strings");
+    for (const auto &v : *it) {
+        if (!v.is_string())
+            throw InferenceError(m_source + ": '" + key + "' must be a list of strings");
+        out.push_back(v.get<std::string>());
+    }
+    return out;
+}
+
+int ModelConfig::numLabels() const
+{
+    if (has("num_labels"))
+        return static_cast<int>(getInt("num_labels", 2));
+    auto it = m_json.find("id2label");
+    if (it != m_json.end() && it->is_object())
+        return static_cast<int>(it->size());
+    return 2;
+}
+
+} // namespace folio::inference

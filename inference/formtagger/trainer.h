@@ -1,0 +1,164 @@
+#pragma once
+// Training, evaluation and prediction of Folio's word-level layout token classifier
+// ("folio-formtagger", the recipe in ../shared/recipes/funsd-from-scratch.md). Torch-free facade:
+// folio-cli and the GUI (from a worker thread) call these; no exception leaves train(),
+// Predictor::load() / predict() or evaluate() — failures come back as messages.
+//
+// The model: word units (SentencePiece pieces of a word mean-pooled), LayoutLM-style absolute
+// 2-D embeddings, neighbour-gap features, pre-LN transformer encoder with T5-bucketed 1-D and
+// 2-D (x0 / y1) relative attention biases shared across layers, a linear BIO head, box jitter in
+// training, constrained BIO Viterbi decoding. Variants: "full", "no-spatial-bias" (2-D relative
+// biases ablated), "text" (no boxes at all).
+//
+// Checkpoint folder (Hugging Face layout): config.json, model.safetensors (HF-style names),
+// spm.model (the tokenizer), folio.json (data, metrics, seed, command, history). `<dir>/last/`
+// additionally holds optimizer.safetensors for --resume.
+
+#include "inference/models/runoptions.h"
+#include "inference/checkpoint/tensor.h"
+#include "inference/tokenizers/tokenizer.h"
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace folio::inference {
+
+// One page of training/evaluation data: words in model order with 0-1000 boxes and BIO tags.
+struct TrainPage
+{
+    std::string id;
+    std::vector<std::string> words;
+    std::vector<WordBox> boxes;
+    std::vector<std::string> tags; // empty for prediction
+};
+
+struct TrainConfig
+{
+    std::string variant = "full";          // full | no-spatial-bias | text
+    std::string outputDir;
+    std::string tokenizerDir;              // folder with a tokenizer; empty: train SentencePiece on the train words
+    int vocabSize = 4000;
+    int hidden = 256, layers = 4, heads = 4, intermediate = 1024;
+    int maxPiecesPerWord = 8;
+    int maxWords = 512;                    // window size in words (longer pages are windowed)
+    int windowStride = 384;
+    int epochs = 30;
+    int batchSize = 8;
+    double lr = 1e-3, biasLrScale = 10.0, weightDecay = 0.01, warmupFraction = 0.06, clipNorm = 1.0;
+    double dropout = 0.1;
+    bool jitter = true;
+    int patience = 0;                      // early stopping: epochs without dev improvement (0 = off)
+    unsigned seed = 1;
+    int threads = 2;
+    bool resume = false;
+    int maxSteps = 0;                      // stop after this many optimizer steps (tests); 0 = no limit
+    std::vector<std::string> labels = {"O", "B-HEADER", "I-HEADER", "B-QUESTION", "I-QUESTION", "B-ANSWER", "I-ANSWER"};
+    std::string command;                   // recorded in folio.json
+    std::string dataDescription;           // recorded in folio.json
+};
+
+struct TrainProgress
+{
+    int epoch = 0, epochs = 0;
+    long step = 0, totalSteps = 0;
+    double loss = 0;          // running mean over the epoch
+    double devF1 = -1;        // last dev F1 (-1 before the first evaluation)
+    double bestDevF1 = -1;
+    double tokensPerSecond = 0;
+    double etaSeconds = 0;
+    std::string message;      // a line worth logging (epoch summaries)
+};
+
+struct TrainResult
+{
+    bool ok = false;
+    bool cancelled = false;
+    std::string error;
+    int bestEpoch = 0;
+    double bestDevF1 = 0;
+    double seconds = 0;
+    double tokensPerSecond = 0; // words (model units) and sub-tokens per second of training
+    double piecesPerSecond = 0;
+    long steps = 0;
+    double finalLoss = 0;
+};
+
+using ProgressCallback = std::function<void(const TrainProgress &)>;
+
+// Trains on `train`, selects the best epoch on `dev` (entity F1, Viterbi decode), writes the
+// best checkpoint to config.outputDir. `cancel` (may be null) is polled between steps.
+TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &trainPages,
+                  const std::vector<TrainPage> &devPages, const ProgressCallback &progress = {},
+                  const std::atomic<bool> *cancel = nullptr);
+
+// Labelled output for one page.
+struct PredictedEntity
+{
+    std::string label;
+    int firstWord = 0, lastWord = 0; // inclusive word indices
+    double confidence = 0;           // mean probability of the chosen tags
+};
+struct PagePrediction
+{
+    std::vector<std::string> tags;        // one per word
+    std::vector<double> confidences;      // probability of each word's tag
+    std::vector<PredictedEntity> entities;
+};
+
+// AttentionTrace of one window of a traced prediction (units are words, not sub-tokens).
+// `tensors` holds float32 `attentions.N` (post-softmax, [heads, words, words], row = query) for
+// every layer and the shared score terms `bias.1d`, `bias.2d_x`, `bias.2d_y` ([heads, words,
+// words], added before the softmax; the 2-D terms only for the "full" variant). A family switched
+// off by RunOptions::disabledBiases is recorded as zeros.
+struct PredictionTraceWindow
+{
+    int firstWord = 0; // page word index of the window's first word
+    int wordCount = 0; // words in the window
+    TensorMap tensors;
+};
+
+class Predictor
+{
+public:
+    Predictor();
+    ~Predictor();
+    Predictor(const Predictor &) = delete;
+    Predictor &operator=(const Predictor &) = delete;
+
+    // Loads a checkpoint folder; false + *error (naming the folder/file) on failure, e.g. when
+    // the tokenizer files are missing.
+    bool load(const std::string &checkpointDir, std::string *error);
+    bool isLoaded() const;
+    const std::vector<std::string> &labels() const;
+    std::string variant() const;
+    // Predicts one page. Empty pages are an error. Pages longer than the model's window are
+    // windowed (stride from the config) and merged back.
+    // `options` (may be null): RunOptions::disabledBiases switches off the 1-D (Bias1D) and/or the
+    // 2-D x/y (Bias2D) relative attention biases for this prediction (bias ablation); with
+    // RunOptions::trace and a non-null `trace`, *trace receives one entry per window. Without
+    // them (the default) nothing is captured: the same computation as before.
+    bool predict(const TrainPage &page, PagePrediction *out, std::string *error, bool viterbi = true,
+                 const RunOptions *options = nullptr, std::vector<PredictionTraceWindow> *trace = nullptr) const;
+    // Entity P/R/F1 (seqeval semantics) over pages with gold tags; JSON text in *json.
+    // Gold tags outside the label map are an error.
+    bool evaluate(const std::vector<TrainPage> &pages, std::string *json, std::string *error, bool viterbi = true) const;
+
+    struct Impl;
+
+private:
+    Impl *m_impl = nullptr;
+};
+
+// Makes a checkpoint shippable: weights stored as float16 (half the size; loaded back as float32)
+// and the resume state (`last/`) removed. False + *error on failure.
+bool compactCheckpoint(const std::string &checkpointDir, std::string *error);
+
+// The recipe's dev split: Python random.seed(13) shuffle of the sorted page indices, first
+// `devCount` as dev (MT19937 + random.shuffle's _randbelow, reproduced bit for bit).
+void splitTrainDev(std::vector<TrainPage> pages, std::vector<TrainPage> *train, std::vector<TrainPage> *dev,
+                   unsigned seed = 13, int devCount = 20);
+
+} // namespace folio::inference

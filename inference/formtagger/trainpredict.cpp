@@ -1,0 +1,217 @@
+// Prediction and evaluation with a folio-formtagger checkpoint.
+#include "inference/checkpoint/detail/convert.h"
+#include "inference/formtagger/detail/trainmodel.h"
+#include "inference/errors.h"
+#include "inference/training/metrics.h"
+#include "inference/checkpoint/safetensors.h"
+#include "inference/formtagger/trainer.h"
+#include "inference/training/viterbi.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace folio::inference {
+
+namespace detail {
+
+// Float32 [H, n, n] copy of a trace tensor [1, H, n, n].
+static Tensor traceTensor(const at::Tensor &t)
+{
+    return fromAten(t.detach().select(0, 0).to(at::kFloat).contiguous());
+}
+
+std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, const TrainPage &page,
+                                   const RunOptions *options, std::vector<PredictionTraceWindow> *trace)
+{
+    const TaggerConfig &cfg = tagger.config();
+    const int n = int(page.words.size());
+    if (n == 0)
+        throw InferenceError("page " + page.id + ": empty document (no words to label)");
+    if (page.boxes.size() != page.words.size())
+        throw InferenceError("page " + page.id + ": words and boxes differ in number");
+    at::NoGradGuard guard;
+    TrainPage unlabelled = page;
+    unlabelled.tags.clear();
+    const std::vector<Window> windows = slidingWindows(n, cfg.maxWords, cfg.windowStride);
+    const std::uint32_t disabled = options ? options->disabledBiases : BiasNone;
+    const bool tracing = options && options->trace && trace;
+    if (tracing)
+        trace->clear();
+    std::vector<std::vector<float>> scores;
+    for (const Window &w : windows) {
+        const EncodedPage e = encodePage(tok, unlabelled, cfg, {}, w.begin, w.end);
+        const Batch b = makeBatch({&e}, cfg, nullptr);
+        std::map<std::string, at::Tensor> captured;
+        const at::Tensor lp =
+            at::log_softmax(tagger.forward(b, false, disabled, tracing ? &captured : nullptr)[0], -1).contiguous();
+        scores.emplace_back(lp.data_ptr<float>(), lp.data_ptr<float>() + lp.numel());
+        if (tracing) {
+            PredictionTraceWindow tw;
+            tw.firstWord = w.begin;
+            tw.wordCount = w.end - w.begin;
+            for (const auto &[name, t] : captured)
+                tw.tensors[name] = traceTensor(t);
+            trace->push_back(std::move(tw));
+        }
+    }
+    return mergeWindowScores(windows, scores, n, cfg.numLabels);
+}
+
+std::vector<std::string> decodeTags(const std::vector<float> &logProbs, int n, const std::vector<std::string> &labels,
+                                    bool viterbi)
+{
+    const std::vector<int> ids = viterbi ? viterbiDecode(logProbs, n, labels) : argmaxDecode(logProbs, n, int(labels.size()));
+    std::vector<std::string> tags;
+    for (int i : ids)
+        tags.push_back(labels[size_t(i)]);
+    return tags;
+}
+
+std::string evaluatePages(const Tagger &tagger, const Tokenizer &tok, const std::vector<TrainPage> &pages, bool viterbi,
+                          double *f1)
+{
+    const auto &labels = tagger.config().labels;
+    EntityScorer scorer;
+    for (const TrainPage &p : pages) {
+        if (p.tags.size() != p.words.size())
+            throw InferenceError("page " + p.id + ": gold tags and words differ in number");
+        for (size_t i = 0; i < p.tags.size(); ++i)
+            if (std::find(labels.begin(), labels.end(), p.tags[i]) == labels.end())
+                throw InferenceError("page " + p.id + ", word " + std::to_string(i) + ": label \"" + p.tags[i] +
+                                     "\" is not in the model's label map");
+        if (p.words.empty())
+            continue;
+        const std::vector<float> lp = predictLogProbs(tagger, tok, p);
+        scorer.add(p.tags, decodeTags(lp, int(p.words.size()), labels, viterbi));
+    }
+    if (f1)
+        *f1 = scorer.micro().f1();
+    return scorer.toJson();
+}
+
+} // namespace detail
+
+struct Predictor::Impl
+{
+    std::unique_ptr<detail::Tagger> tagger;
+    std::unique_ptr<Tokenizer> tokenizer;
+    std::vector<std::string> labels;
+};
+
+Predictor::Predictor() = default;
+Predictor::~Predictor() { delete m_impl; }
+
+bool Predictor::isLoaded() const { return m_impl != nullptr; }
+
+const std::vector<std::string> &Predictor::labels() const
+{
+    static const std::vector<std::string> none;
+    return m_impl ? m_impl->labels : none;
+}
+
+std::string Predictor::variant() const { return m_impl ? m_impl->tagger->config().variant : std::string(); }
+
+bool Predictor::load(const std::string &dir, std::string *error)
+{
+    try {
+        const fs::path d(dir);
+        if (!fs::is_directory(d))
+            throw InferenceError(dir + ": checkpoint folder does not exist");
+        const detail::TaggerConfig cfg = detail::TaggerConfig::fromJsonFile((d / "config.json").string());
+        if (!fs::exists(d / "model.safetensors"))
+            throw InferenceError(dir + ": model.safetensors is missing");
+        auto impl = std::make_unique<Impl>();
+        impl->tokenizer = Tokenizer::fromDirectory(dir);
+        if (impl->tokenizer->vocabSize() != cfg.vocabSize)
+            throw InferenceError(dir + ": tokenizer has " + std::to_string(impl->tokenizer->vocabSize()) +
+                                 " pieces but config.json says vocab_size " + std::to_string(cfg.vocabSize));
+        impl->tagger = std::make_unique<detail::Tagger>(cfg);
+        impl->tagger->load((d / "model.safetensors").string());
+        impl->labels = cfg.labels;
+        delete m_impl;
+        m_impl = impl.release();
+        return true;
+    } catch (const c10::Error &e) {
+        if (error) *error = dir + ": torch: " + e.what_without_backtrace();
+    } catch (const std::exception &e) {
+        if (error) *error = e.what();
+    }
+    return false;
+}
+
+bool Predictor::predict(const TrainPage &page, PagePrediction *out, std::string *error, bool viterbi,
+                        const RunOptions *options, std::vector<PredictionTraceWindow> *trace) const
+{
+    try {
+        if (!m_impl)
+            throw InferenceError("no checkpoint loaded");
+        const int n = int(page.words.size());
+        const std::vector<float> lp = detail::predictLogProbs(*m_impl->tagger, *m_impl->tokenizer, page, options, trace);
+        PagePrediction pred;
+        pred.tags = detail::decodeTags(lp, n, m_impl->labels, viterbi);
+        const int L = int(m_impl->labels.size());
+        for (int i = 0; i < n; ++i) {
+            const auto it = std::find(m_impl->labels.begin(), m_impl->labels.end(), pred.tags[size_t(i)]);
+            pred.confidences.push_back(std::exp(double(lp[size_t(i) * size_t(L) + size_t(it - m_impl->labels.begin())])));
+        }
+        for (const Chunk &c : extractChunks(pred.tags)) {
+            PredictedEntity e;
+            e.label = c.type;
+            e.firstWord = c.begin;
+            e.lastWord = c.end;
+            double s = 0;
+            for (int i = c.begin; i <= c.end; ++i)
+                s += pred.confidences[size_t(i)];
+            e.confidence = s / double(c.end - c.begin + 1);
+            pred.entities.push_back(e);
+        }
+        *out = std::move(pred);
+        return true;
+    } catch (const c10::Error &e) {
+        if (error) *error = std::string("torch: ") + e.what_without_backtrace();
+    } catch (const std::exception &e) {
+        if (error) *error = e.what();
+    }
+    return false;
+}
+
+bool Predictor::evaluate(const std::vector<TrainPage> &pages, std::string *json, std::string *error, bool viterbi) const
+{
+    try {
+        if (!m_impl)
+            throw InferenceError("no checkpoint loaded");
+        *json = detail::evaluatePages(*m_impl->tagger, *m_impl->tokenizer, pages, viterbi, nullptr);
+        return true;
+    } catch (const c10::Error &e) {
+        if (error) *error = std::string("torch: ") + e.what_without_backtrace();
+    } catch (const std::exception &e) {
+        if (error) *error = e.what();
+    }
+    return false;
+}
+
+bool compactCheckpoint(const std::string &dir, std::string *error)
+{
+    try {
+        const fs::path d(dir);
+        const detail::TaggerConfig cfg = detail::TaggerConfig::fromJsonFile((d / "config.json").string());
+        detail::Tagger tagger(cfg);
+        tagger.load((d / "model.safetensors").string());
+        TensorMap half;
+        for (const auto &kv : tagger.params())
+            half[kv.first] = detail::fromAten(kv.second.detach().to(at::kHalf));
+        writeSafetensors((d / "model.safetensors").string(), half, {{"format", "pt"}, {"model_type", "folio-formtagger"}});
+        fs::remove_all(d / "last");
+        return true;
+    } catch (const c10::Error &e) {
+        if (error) *error = dir + ": torch: " + e.what_without_backtrace();
+    } catch (const std::exception &e) {
+        if (error) *error = e.what();
+    }
+    return false;
+}
+
+} // namespace folio::inference

@@ -1,0 +1,77 @@
+#include "inference/layers/detail/layers.h"
+
+#include "inference/checkpoint/detail/paramstore.h"
+
+#include <cmath>
+#include <limits>
+
+namespace folio::inference::detail {
+
+LinearW LinearW::load(ParamStore &p, const std::string &prefix, std::int64_t in, std::int64_t out, bool withBias)
+{
+    LinearW l;
+    l.weight = p.take(prefix + ".weight", {out, in});
+    if (withBias)
+        l.bias = p.take(prefix + ".bias", {out});
+    return l;
+}
+
+LayerNormW LayerNormW::load(ParamStore &p, const std::string &prefix, std::int64_t dim, double eps)
+{
+    LayerNormW n;
+    n.weight = p.take(prefix + ".weight", {dim});
+    n.bias = p.take(prefix + ".bias", {dim});
+    n.eps = eps;
+    return n;
+}
+
+FeedForwardW FeedForwardW::load(ParamStore &p, const std::string &lp, std::int64_t hidden, std::int64_t intermediate,
+                                double eps)
+{
+    FeedForwardW f;
+    f.attnOut = LinearW::load(p, lp + ".attention.output.dense", hidden, hidden);
+    f.attnLn = LayerNormW::load(p, lp + ".attention.output.LayerNorm", hidden, eps);
+    f.inter = LinearW::load(p, lp + ".intermediate.dense", hidden, intermediate);
+    f.out = LinearW::load(p, lp + ".output.dense", intermediate, hidden);
+    f.outLn = LayerNormW::load(p, lp + ".output.LayerNorm", hidden, eps);
+    return f;
+}
+
+at::Tensor FeedForwardW::operator()(const at::Tensor &ctx, const at::Tensor &x) const
+{
+    const at::Tensor h = attnLn(attnOut(ctx) + x);
+    return outLn(out(at::gelu(inter(h))) + h);
+}
+
+at::Tensor splitHeads(const at::Tensor &x, std::int64_t heads)
+{
+    const auto b = x.size(0), l = x.size(1), d = x.size(2) / heads;
+    return x.view({b, l, heads, d}).permute({0, 2, 1, 3});
+}
+
+at::Tensor mergeHeads(const at::Tensor &x)
+{
+    const auto b = x.size(0), h = x.size(1), l = x.size(2), d = x.size(3);
+    return x.permute({0, 2, 1, 3}).contiguous().view({b, l, h * d});
+}
+
+at::Tensor scaledAttention(const at::Tensor &q, const at::Tensor &k, const at::Tensor &v, const at::Tensor &scoreAdd,
+                           at::Tensor *probs)
+{
+    const double sq = std::sqrt(static_cast<double>(q.size(-1)));
+    at::Tensor scores = at::matmul(q / sq, k.transpose(-1, -2)); // [B, H, Lq, Lk]
+    if (scoreAdd.defined())
+        scores.add_(scoreAdd);
+    at::Tensor p = at::softmax(scores, -1);
+    if (probs)
+        *probs = p;
+    return at::matmul(p, v);
+}
+
+at::Tensor additiveMask(const at::Tensor &mask01)
+{
+    const at::Tensor m = mask01.to(at::kFloat);
+    return ((1.0 - m) * std::numeric_limits<float>::lowest()).unsqueeze(1).unsqueeze(2);
+}
+
+} // namespace folio::inference::detail

@@ -1,0 +1,101 @@
+#include "inference/layers/detail/layoutencoder.h"
+
+#include "inference/models/detail/model.h"
+#include "inference/checkpoint/detail/paramstore.h"
+
+#include <cmath>
+
+namespace folio::inference::detail {
+
+LayoutEncoder::LayoutEncoder(const LayoutEncoderOptions &o, ParamStore &p, const std::string &prefix) : m_o(o)
+{
+    const auto d = o.hidden;
+    for (std::int64_t i = 0; i < o.layers; ++i) {
+        const std::string lp = prefix + "layer." + std::to_string(i);
+        Layer layer;
+        if (o.fastQkv) {
+            // attention.self.qkv_linear.weight [3D, D]; attention.self.q_bias / v_bias [1, 1, D]
+            layer.qkv.weight = p.take(lp + ".attention.self.qkv_linear.weight", {3 * d, d});
+            const at::Tensor qb = p.take(lp + ".attention.self.q_bias", {1, 1, d}).view({d});
+            const at::Tensor vb = p.take(lp + ".attention.self.v_bias", {1, 1, d}).view({d});
+            layer.qkv.bias = at::cat({qb, at::zeros({d}), vb});
+        } else {
+            // attention.self.{query,key,value}.{weight [D, D], bias [D]}
+            const LinearW q = LinearW::load(p, lp + ".attention.self.query", d, d);
+            const LinearW k = LinearW::load(p, lp + ".attention.self.key", d, d);
+            const LinearW v = LinearW::load(p, lp + ".attention.self.value", d, d);
+            layer.qkv.weight = at::cat({q.weight, k.weight, v.weight});
+            layer.qkv.bias = at::cat({q.bias, k.bias, v.bias});
+        }
+        layer.ffn = FeedForwardW::load(p, lp, d, o.intermediate, o.eps);
+        m_layers.push_back(std::move(layer));
+    }
+    if (o.relative1d)
+        m_rel1d = RelativeBucketBias(p.take(prefix + "rel_pos_bias.weight", {o.heads, o.relBins}), o.relBins, o.maxRel);
+    if (o.spatial2d) {
+        m_relX = RelativeBucketBias(p.take(prefix + "rel_pos_x_bias.weight", {o.heads, o.rel2dBins}), o.rel2dBins,
+                                    o.maxRel2d);
+        m_relY = RelativeBucketBias(p.take(prefix + "rel_pos_y_bias.weight", {o.heads, o.rel2dBins}), o.rel2dBins,
+                                    o.maxRel2d);
+    }
+}
+
+at::Tensor LayoutEncoder::forward(const at::Tensor &x, const at::Tensor &pos, const at::Tensor &bbox,
+                                  const at::Tensor &maskAdd, const ForwardContext &ctx) const
+{
+    const auto h = m_o.heads;
+    const double sqrtD = std::sqrt(static_cast<double>(m_o.hidden / h));
+    // Which terms enter the scores (v3 adds nothing when only the spatial flag is on).
+    const bool use1d = m_rel1d.isValid() && ctx.enabled(Bias1D);
+    const bool use2d = m_relX.isValid() && ctx.enabled(Bias2D) && (!m_o.scaleBiases || m_rel1d.isValid());
+    const at::Tensor xs = bbox.select(2, 0).contiguous(); // left edge
+    const at::Tensor ys = bbox.select(2, 3).contiguous(); // bottom edge
+    std::vector<RelativeTerm> terms;
+    if (use1d)
+        terms.push_back({m_rel1d.distanceTable(), pos, m_rel1d.range()});
+    if (use2d) {
+        terms.push_back({m_relX.distanceTable(), xs, m_relX.range()});
+        terms.push_back({m_relY.distanceTable(), ys, m_relY.range()});
+    }
+    // One [B, H, L, L] score term per forward = (1-D + (x + y)) [/ sqrt(d)] + key mask.
+    at::Tensor scoreAdd;
+    if (at::GradMode::is_enabled()) {
+        at::Tensor sum;
+        if (use1d)
+            sum = m_rel1d.dense(pos);
+        if (use2d) {
+            const at::Tensor b2 = m_relX.dense(xs) + m_relY.dense(ys);
+            sum = sum.defined() ? sum + b2 : b2;
+        }
+        if (sum.defined() && m_o.scaleBiases)
+            sum = sum / sqrtD;
+        const at::Tensor m = maskAdd.unsqueeze(1).unsqueeze(2);
+        scoreAdd = sum.defined() ? sum + m : m;
+    } else {
+        scoreAdd = fusedRelativeBias(terms, m_o.scaleBiases ? sqrtD : 1.0, maskAdd);
+    }
+    if (ctx.tracing()) {
+        if (m_rel1d.isValid())
+            ctx.record("bias.1d", m_rel1d.dense(pos));
+        if (m_relX.isValid()) {
+            ctx.record("bias.2d_x", m_relX.dense(xs));
+            ctx.record("bias.2d_y", m_relY.dense(ys));
+        }
+    }
+
+    at::Tensor hs = x;
+    for (std::size_t i = 0; i < m_layers.size(); ++i) {
+        const Layer &layer = m_layers[i];
+        const at::Tensor qkv = layer.qkv(hs); // [B, L, 3D]
+        const auto chunks = qkv.chunk(3, -1);
+        at::Tensor probs;
+        const at::Tensor ctxT = scaledAttention(splitHeads(chunks[0], h), splitHeads(chunks[1], h),
+                                                splitHeads(chunks[2], h), scoreAdd, ctx.tracing() ? &probs : nullptr);
+        if (ctx.tracing())
+            ctx.record("attentions." + std::to_string(i), probs);
+        hs = layer.ffn(mergeHeads(ctxT), hs);
+    }
+    return hs;
+}
+
+} // namespace folio::inference::detail

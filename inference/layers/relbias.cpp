@@ -1,0 +1,191 @@
+#include "inference/layers/detail/relbias.h"
+
+#include "inference/layers/buckets.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace folio::inference::detail {
+
+RelativeBucketBias::RelativeBucketBias(at::Tensor weight, int numBuckets, int maxDistance)
+    : m_weight(std::move(weight)), m_range(maxDistance)
+{
+    const std::vector<std::int64_t> lut = t5BucketLut(numBuckets, maxDistance, m_range);
+    m_lut = at::tensor(lut, at::kLong);
+}
+
+at::Tensor RelativeBucketBias::distanceTable() const
+{
+    return m_weight.index_select(1, m_lut); // [H, 2R+1], differentiable in W
+}
+
+at::Tensor RelativeBucketBias::dense(const at::Tensor &pos) const
+{
+    // pos [B, L] -> rel [B, L, L] = pos_j - pos_i, clamped to the LUT range (saturated buckets).
+    const at::Tensor rel = (pos.unsqueeze(1) - pos.unsqueeze(2)).clamp(-m_range, m_range) + m_range;
+    const at::Tensor table = distanceTable();                              // [H, 2R+1]
+    const auto b = pos.size(0), l = pos.size(1);
+    at::Tensor g = table.index_select(1, rel.reshape({-1}));               // [H, B*L*L]
+    return g.view({table.size(0), b, l, l}).permute({1, 0, 2, 3}).contiguous(); // [B, H, L, L]
+}
+
+at::Tensor fusedRelativeBias(const std::vector<RelativeTerm> &terms, double divisor, const at::Tensor &mask)
+{
+    TORCH_CHECK(!terms.empty() || mask.defined(), "fusedRelativeBias: nothing to add");
+    const at::Tensor &pos0 = terms.empty() ? mask : terms.front().pos;
+    const std::int64_t b = pos0.size(0), l = pos0.size(1);
+    const std::int64_t h = terms.empty() ? 1 : terms.front().table.size(0);
+    at::Tensor out = at::empty({b, h, l, l}, at::kFloat);
+    std::vector<at::Tensor> tables, poss;
+    for (const auto &t : terms) {
+        tables.push_back(t.table.detach().contiguous().to(at::kFloat));
+        poss.push_back(t.pos.contiguous().to(at::kLong));
+    }
+    at::Tensor maskC = mask.defined() ? mask.contiguous().to(at::kFloat) : at::Tensor();
+    const std::size_t nt = terms.size();
+    const float div = static_cast<float>(divisor);
+    float *o = out.data_ptr<float>();
+    at::parallel_for(0, b * l, 16, [&](std::int64_t begin, std::int64_t end) {
+        std::vector<const float *> tp(nt);
+        std::vector<const std::int64_t *> pp(nt);
+        std::vector<std::int64_t> rng(nt), width(nt);
+        for (std::size_t t = 0; t < nt; ++t) {
+            rng[t] = terms[t].range;
+            width[t] = tables[t].size(1);
+        }
+        for (std::int64_t row = begin; row < end; ++row) {
+            const std::int64_t bi = row / l, i = row % l;
+            for (std::size_t t = 0; t < nt; ++t)
+                pp[t] = poss[t].data_ptr<std::int64_t>() + bi * l;
+            const float *m = maskC.defined() ? maskC.data_ptr<float>() + bi * l : nullptr;
+            for (std::int64_t hh = 0; hh < h; ++hh) {
+                for (std::size_t t = 0; t < nt; ++t)
+                    tp[t] = tables[t].data_ptr<float>() + hh * width[t] + rng[t];
+                float *dst = o + ((bi * h + hh) * l + i) * l;
+                for (std::int64_t j = 0; j < l; ++j) {
+                    float acc = 0.f;
+                    if (nt > 0) {
+                        auto look = [&](std::size_t t) {
+                            const std::int64_t d = std::clamp(pp[t][j] - pp[t][i], -rng[t], rng[t]);
+                            return tp[t][d];
+                        };
+                        float rest = 0.f;
+                        if (nt == 1) {
+                            acc = look(0);
+                        } else {
+                            rest = look(1);
+                            for (std::size_t t = 2; t < nt; ++t)
+                                rest += look(t);
+                            acc = look(0) + rest;
+                        }
+                        acc = acc / div;
+                    }
+                    if (m)
+                        acc = acc + m[j];
+                    dst[j] = acc;
+                }
+            }
+        }
+    });
+    return out;
+}
+
+namespace {
+inline std::int64_t lutAt(const std::vector<std::int64_t> &lut, std::int64_t range, std::int64_t d)
+{
+    return lut[static_cast<std::size_t>(std::clamp(d, -range, range) + range)];
+}
+} // namespace
+
+at::Tensor fusedDisentangled(const at::Tensor &c2pIn, const at::Tensor &p2cIn, const at::Tensor &posIn,
+                             const std::vector<std::int64_t> &lut, std::int64_t range, float scale,
+                             bool p2cTransposedIndex)
+{
+    const at::Tensor c2p = c2pIn.defined() ? c2pIn.contiguous() : at::Tensor();
+    const at::Tensor p2c = p2cIn.defined() ? p2cIn.contiguous() : at::Tensor();
+    const at::Tensor &ref = c2p.defined() ? c2p : p2c;
+    const at::Tensor pos = posIn.contiguous().to(at::kLong);
+    const std::int64_t b = ref.size(0), h = ref.size(1), l = ref.size(2), w = ref.size(3);
+    at::Tensor out = at::empty({b, h, l, l}, at::kFloat);
+    float *o = out.data_ptr<float>();
+    const float *cp = c2p.defined() ? c2p.data_ptr<float>() : nullptr;
+    const float *pc = p2c.defined() ? p2c.data_ptr<float>() : nullptr;
+    const std::int64_t *pp = pos.data_ptr<std::int64_t>();
+    at::parallel_for(0, b * h, 1, [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t bh = begin; bh < end; ++bh) {
+            const std::int64_t bi = bh / h;
+            const std::int64_t *p = pp + bi * l;
+            const float *c2pRow = cp ? cp + bh * l * w : nullptr;
+            const float *p2cRow = pc ? pc + bh * l * w : nullptr;
+            for (std::int64_t i = 0; i < l; ++i) {
+                float *dst = o + (bh * l + i) * l;
+                for (std::int64_t j = 0; j < l; ++j) {
+                    float acc = 0.f;
+                    if (c2pRow)
+                        acc = acc + c2pRow[i * w + lutAt(lut, range, p[i] - p[j])] / scale;
+                    if (p2cRow) {
+                        const std::int64_t d = p2cTransposedIndex ? p[j] - p[i] : p[i] - p[j];
+                        acc = acc + p2cRow[j * w + lutAt(lut, range, d)] / scale;
+                    }
+                    dst[j] = acc;
+                }
+            }
+        }
+    });
+    return out;
+}
+
+at::Tensor gatherDisentangled(const at::Tensor &c2p, const at::Tensor &p2c, const at::Tensor &pos,
+                              const std::vector<std::int64_t> &lut, std::int64_t range, float scale,
+                              bool p2cTransposedIndex)
+{
+    const at::Tensor lutT = at::tensor(lut, at::kLong);
+    const at::Tensor dist = (pos.unsqueeze(2) - pos.unsqueeze(1)).clamp(-range, range) + range; // [B, L, L] = p_i - p_j
+    const at::Tensor idx = lutT.index_select(0, dist.reshape({-1})).view(dist.sizes());
+    const auto &ref = c2p.defined() ? c2p : p2c;
+    const std::int64_t h = ref.size(1);
+    at::Tensor out = at::zeros({ref.size(0), h, ref.size(2), ref.size(2)}, ref.options());
+    if (c2p.defined())
+        out = out + at::gather(c2p, 3, idx.unsqueeze(1).expand({-1, h, -1, -1})) / scale;
+    if (p2c.defined()) {
+        // p2c term for (i, j) reads row j of p2c: gather over [B, H, L_key, L_query] then transpose.
+        const at::Tensor idxT = p2cTransposedIndex ? idx : idx.transpose(1, 2);
+        out = out + at::gather(p2c, 3, idxT.unsqueeze(1).expand({-1, h, -1, -1}).contiguous()).transpose(2, 3) / scale;
+    }
+    return out;
+}
+
+at::Tensor ernieLayoutPaperScores(const at::Tensor &q, const at::Tensor &k, const std::vector<at::Tensor> &relQ,
+                                  const std::vector<at::Tensor> &relK, const std::vector<at::Tensor> &pos,
+                                  std::int64_t span)
+{
+    // δ(i,j) = clamp(p_i - p_j + k, 0, 2k-1): LUT over d in [-k, k].
+    std::vector<std::int64_t> lut(static_cast<std::size_t>(2 * span + 1));
+    for (std::int64_t d = -span; d <= span; ++d)
+        lut[static_cast<std::size_t>(d + span)] = std::clamp<std::int64_t>(d + span, 0, 2 * span - 1);
+    at::Tensor scores = at::matmul(q, k.transpose(-1, -2)); // [B, H, L, L]
+    for (std::size_t t = 0; t < relQ.size(); ++t) {
+        const at::Tensor c2p = at::matmul(q, relK[t].transpose(-1, -2).unsqueeze(0)); // [B, H, L, 2k]
+        const at::Tensor p2c = at::matmul(k, relQ[t].transpose(-1, -2).unsqueeze(0)); // [B, H, L, 2k]
+        // Kc_j · Q_{δ(j,i)}: p2c row j at index lut[p_j - p_i]  -> transposed distance.
+        const bool grad = at::GradMode::is_enabled();
+        scores = scores + (grad ? gatherDisentangled(c2p, p2c, pos[t], lut, span, 1.0f, true)
+                                : fusedDisentangled(c2p, p2c, pos[t], lut, span, 1.0f, true));
+    }
+    const double d = static_cast<double>(q.size(-1));
+    return scores / std::sqrt(3.0 * d);
+}
+
+at::Tensor gridBoxes(std::int64_t g, bool withCls)
+{
+    std::vector<std::int64_t> v;
+    if (withCls)
+        v.insert(v.end(), {1, 1, 999, 999});
+    auto edge = [g](std::int64_t k) { return k * 1000 / g; }; // trunc == floor for k >= 0
+    for (std::int64_t r = 0; r < g; ++r)
+        for (std::int64_t c = 0; c < g; ++c)
+            v.insert(v.end(), {edge(c), edge(r), edge(c + 1), edge(r + 1)});
+    return at::tensor(v, at::kLong).view({-1, 4});
+}
+
+} // namespace folio::inference::detail

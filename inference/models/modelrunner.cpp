@@ -1,0 +1,185 @@
+#include "inference/models/modelrunner.h"
+
+#include "inference/models/detail/model.h"
+#include "inference/checkpoint/detail/paramstore.h"
+#include "inference/errors.h"
+
+#include <c10/core/InferenceMode.h>
+
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <dlfcn.h>
+
+namespace folio::inference {
+
+namespace detail {
+void registerLayoutLMv3();
+void registerLayoutLMv2();
+void registerDebertaV2();
+void registerWebFormer();
+
+namespace {
+std::map<std::string, ModelFactory> &registry()
+{
+    static std::map<std::string, ModelFactory> r;
+    return r;
+}
+void ensureBuiltins()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        registerLayoutLMv3();
+        registerLayoutLMv2();
+        registerDebertaV2();
+        registerWebFormer();
+    });
+}
+} // namespace
+
+void registerModel(const std::string &modelType, ModelFactory factory)
+{
+    registry()[modelType] = std::move(factory);
+}
+
+std::vector<std::string> registeredModelTypes()
+{
+    ensureBuiltins();
+    std::vector<std::string> t;
+    for (const auto &e : registry())
+        t.push_back(e.first);
+    return t;
+}
+
+std::unique_ptr<Model> createModel(const ModelConfig &config, ParamStore &params)
+{
+    ensureBuiltins();
+    auto it = registry().find(config.modelType());
+    if (it == registry().end())
+        throw InferenceError(config.source() + ": unknown model_type '" + config.modelType() + "' (supported: "
+                             + [] {
+                                   std::string s;
+                                   for (const auto &e : registry())
+                                       s += (s.empty() ? "" : ", ") + e.first;
+                                   return s;
+                               }()
+                             + ")");
+    return it->second(config, params);
+}
+
+const at::Tensor &requireInput(const AtMap &inputs, const std::string &name)
+{
+    auto it = inputs.find(name);
+    if (it == inputs.end())
+        throw InferenceError("missing input tensor '" + name + "'");
+    return it->second;
+}
+
+at::Tensor optionalInput(const AtMap &inputs, const std::string &name)
+{
+    auto it = inputs.find(name);
+    return it == inputs.end() ? at::Tensor() : it->second;
+}
+
+} // namespace detail
+
+ModelRunner::ModelRunner() = default;
+ModelRunner::~ModelRunner() = default;
+
+bool ModelRunner::load(const std::string &dir, std::string *error)
+{
+    try {
+        const ModelConfig config = ModelConfig::fromDirectory(dir);
+        detail::ParamStore params(dir + "/model.safetensors");
+        at::NoGradGuard noGrad; // weights stay normal tensors (trainable later), not inference tensors
+        auto model = detail::createModel(config, params);
+        params.finish();
+        m_model = std::move(model);
+        return true;
+    } catch (const InferenceError &e) {
+        if (error)
+            *error = e.what();
+    } catch (const c10::Error &e) {
+        if (error)
+            *error = dir + ": " + e.what_without_backtrace();
+    } catch (const std::exception &e) {
+        if (error)
+            *error = dir + ": " + e.what();
+    }
+    return false;
+}
+
+std::string ModelRunner::modelType() const
+{
+    return m_model ? m_model->modelType() : std::string();
+}
+
+std::vector<std::string> ModelRunner::inputNames() const
+{
+    return m_model ? m_model->inputNames() : std::vector<std::string>();
+}
+
+RunResult ModelRunner::run(const TensorMap &inputs, const RunOptions &options) const
+{
+    RunResult r;
+    if (!m_model) {
+        r.error = "no model loaded";
+        return r;
+    }
+    try {
+        c10::InferenceMode guard;
+        detail::AtMap in;
+        for (const auto &[name, t] : inputs)
+            in[name] = detail::toAten(t);
+        detail::AtMap trace;
+        detail::ForwardContext ctx(options, &trace);
+        detail::AtMap out = m_model->forward(in, ctx);
+        for (const auto &[name, t] : trace)
+            out.emplace(name, t);
+        for (const auto &[name, t] : out)
+            r.outputs.emplace(name, detail::fromAten(t));
+        r.ok = true;
+    } catch (const InferenceError &e) {
+        r.error = e.what();
+    } catch (const c10::Error &e) {
+        r.error = e.what_without_backtrace();
+    } catch (const std::exception &e) {
+        r.error = e.what();
+    }
+    return r;
+}
+
+std::vector<std::string> ModelRunner::supportedModelTypes()
+{
+    return detail::registeredModelTypes();
+}
+
+void configureThreads(int threads)
+{
+    if (threads <= 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    at::set_num_threads(threads);
+    // OpenBLAS follows its own setting, not at::set_num_threads (ENVIRONMENT.md gotcha 1).
+    using SetThreads = void (*)(int);
+    if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+        fn(threads);
+}
+
+std::string openBlasLibraryPath()
+{
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line)) {
+        const auto pos = line.find('/');
+        if (pos != std::string::npos && line.find("libopenblas", pos) != std::string::npos)
+            return line.substr(pos);
+    }
+    // libblas.so.3 may be the OpenBLAS alternative under the generic name.
+    if (dlsym(RTLD_DEFAULT, "openblas_get_config"))
+        return "libblas.so.3 (OpenBLAS)";
+    return {};
+}
+
+} // namespace folio::inference

@@ -1,0 +1,37 @@
+#pragma once
+// Web pages for WebFormer from folio::Document (HTML loader) and the SWDE layout.
+// Not part of folio_inference (which does not link folio_document): consumers that link
+// folio_document compile inference/webformerdata.cpp themselves (folio-cli, tests, bench).
+
+#include "inference/webformer/webformer.h"
+
+#include <string>
+#include <vector>
+
+namespace folio {
+struct Document;
+}
+
+namespace folio::inference {
+
+// Element and text nodes of `doc` (the Root is dropped; its children become roots); text nodes
+// carry the Document's words of that node.
+WebPage webPageFromDocument(const folio::Document &doc, const std::string &id);
+// loadHtmlFile + webPageFromDocument; false + *error naming the file.
+bool loadWebPage(const std::string &htmlPath, WebPage *page, std::string *error);
+
+// The SWDE split used by train-webformer and BENCHMARKS.md. `dataDir` is the folder holding
+// `groundtruth/` and `testset/` (or any parent of it, e.g. shared/data/swde-book-subset). Per
+// site, page files sorted by name: the last 30% are test, the 10% before them dev, the rest
+// train (50 pages a site: 0000-0029 train, 0030-0034 dev, 0035-0049 test). Gold values come
+// from groundtruth/<vertical>/<vertical>-<site>-<field>.txt. `maxPagesPerSite` > 0 keeps only
+// the first pages of each site before splitting (tests). Throws std::runtime_error naming the path.
+struct SwdeSplit
+{
+    std::vector<WebPage> train, dev, test;
+    std::vector<std::string> fields;
+    std::string root; // the folder with groundtruth/ and testset/
+};
+SwdeSplit loadSwdeSplit(const std::string &dataDir, int maxPagesPerSite = 0);
+
+} // namespace folio::inference
