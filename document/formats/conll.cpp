@@ -1,4 +1,5 @@
 #include "document/formats/conll.h"
+#include "document/formats/datasetlimits.h"
 
 #include <QRegularExpression>
 
@@ -43,7 +44,7 @@ QByteArray ConllFormat::documentText(const DatasetItem &item, const DatasetExpor
 bool ConllFormat::exportItems(const std::vector<DatasetItem> &items, const QString &outDir,
                               const DatasetExportOptions &options, QStringList *written, QString *error) const
 {
-    if (!ensureDir(outDir, error))
+    if (!checkDatasetItems(items, QStringLiteral("export"), error) || !ensureDir(outDir, error))
         return false;
     QByteArray out;
     for (const DatasetItem &item : items)
@@ -63,7 +64,7 @@ static QString joinPiece(const QString &word, QString piece)
 bool ConllFormat::importFile(const QString &path, std::vector<DatasetItem> *items, QString *error) const
 {
     QByteArray bytes;
-    if (!readWholeFile(path, &bytes, error))
+    if (!readWholeFile(path, &bytes, error, DatasetLimits::maxTextFileBytes))
         return false;
     std::vector<DatasetItem> out;
     QStringList texts, tags;
@@ -125,6 +126,8 @@ bool ConllFormat::importFile(const QString &path, std::vector<DatasetItem> *item
         tags << cols[1];
     }
     flush();
+    if (!checkDatasetItems(out, path, error))
+        return false;
     *items = std::move(out);
     return true;
 }

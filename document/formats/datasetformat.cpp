@@ -1,6 +1,7 @@
 #include "document/formats/datasetformat.h"
 
 #include "document/formats/conll.h"
+#include "document/formats/datasetlimits.h"
 #include "document/formats/hfjsonl.h"
 #include "document/formats/jsonvalidate.h"
 #include "document/formats/labelstudio.h"
@@ -176,17 +177,24 @@ bool writeExportFile(const QString &path, const QByteArray &bytes, QStringList *
     return true;
 }
 
-bool importJsonLines(const QByteArray &bytes, JsonValidator &jv, const JsonLineItemReader &readRow,
+bool importJsonLines(const QString &path, JsonValidator &jv, const JsonLineItemReader &readRow,
                      std::vector<DatasetItem> *items, QString *error)
 {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot read (%2)").arg(path, f.errorString());
+        return false;
+    }
     std::vector<DatasetItem> out;
-    const bool ok = forEachJsonLine(bytes, jv, [&](int line, const QJsonObject &row) {
+    const bool ok = forEachJsonLine(f, jv, [&](int line, const QJsonObject &row) {
         DatasetItem item;
         if (!readRow(line, row, item))
             return false;
+        if (!checkDatasetItem(item, QStringLiteral("%1:%2").arg(path).arg(line), error))
+            return false;
         out.push_back(std::move(item));
         return true;
-    }, error);
+    }, error, DatasetLimits::maxJsonLineBytes);
     if (ok)
         *items = std::move(out);
     return ok;

@@ -16,7 +16,10 @@
 //
 // Import validates strictly: a missing field or a wrong type fails with a message that names the
 // file and the JSON path (or line) of the problem, e.g. "data.jsonl:3: $.bboxes[2]: expected an
-// array of 4 integers". Nothing is half-imported: either all items come back or none.
+// array of 4 integers". Nothing is half-imported: either all items come back or none. Every
+// item read must pass checkDatasetItem (datasetlimits.h: sizes, boxes, depths), the same check
+// every export runs first: what cannot be exported is not imported. Reads are bounded
+// (DatasetLimits: JSON Lines records, whole JSON files, text files).
 // Export writes each file atomically (QSaveFile): an interrupted export leaves no torn file.
 
 #include "document/annotations.h"
@@ -95,12 +98,16 @@ bool writeFileAtomically(const QString &path, const QByteArray &bytes, QString *
 QString exportFilePath(const QString &outDir, const DatasetExportOptions &options, const QString &suffix);
 // writeFileAtomically, then records `path` in `written` (may be null) when it succeeded.
 bool writeExportFile(const QString &path, const QByteArray &bytes, QStringList *written, QString *error);
-bool readWholeFile(const QString &path, QByteArray *bytes, QString *error, qint64 maxBytes = qint64(1) << 30);
+// Reads a whole file of at most `maxBytes` (see DatasetLimits in datasetlimits.h); the message
+// names the file and the limit.
+bool readWholeFile(const QString &path, QByteArray *bytes, QString *error, qint64 maxBytes);
 bool ensureDir(const QString &dir, QString *error);
-// JSON Lines import: `readRow` fills one item per non-blank line (see forEachJsonLine in
-// jsonvalidate.h); *items gets them all only when every line was read.
+// JSON Lines import, streamed from `path` (one record in memory at a time, each at most
+// DatasetLimits::maxJsonLineBytes): `readRow` fills one item per non-blank line (see
+// forEachJsonLine in jsonvalidate.h), which must then pass checkDatasetItem ("<file>:<line>");
+// *items gets them all only when every line was read.
 using JsonLineItemReader = std::function<bool(int line, const QJsonObject &row, DatasetItem &item)>;
-bool importJsonLines(const QByteArray &bytes, JsonValidator &jv, const JsonLineItemReader &readRow,
+bool importJsonLines(const QString &path, JsonValidator &jv, const JsonLineItemReader &readRow,
                      std::vector<DatasetItem> *items, QString *error);
 
 } // namespace formats

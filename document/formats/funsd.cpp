@@ -1,4 +1,5 @@
 #include "document/formats/funsd.h"
+#include "document/formats/datasetlimits.h"
 #include "document/wordnodes.h"
 
 #include <QDir>
@@ -44,16 +45,25 @@ bool readPngSize(const QString &path, QSize *size, QString *error)
 
 namespace {
 
-bool boxFromJson(const QJsonValue &v, QRectF *box)
+// A FUNSD box [x0, y0, x1, y1]: numbers within DatasetLimits::maxCoordinate, not inverted.
+// Returns an empty string when fine, otherwise the problem.
+QString boxFromJson(const QJsonValue &v, QRectF *box)
 {
     const QJsonArray a = v.toArray();
     if (a.size() != 4)
-        return false;
-    for (const auto &x : a)
+        return QStringLiteral("\"box\" is not [x0, y0, x1, y1]");
+    for (const auto &x : a) {
         if (!x.isDouble())
-            return false;
+            return QStringLiteral("\"box\" is not [x0, y0, x1, y1]");
+        if (std::abs(x.toDouble()) > DatasetLimits::maxCoordinate)
+            return QStringLiteral("\"box\" coordinate %1 is outside -%2..%2")
+                .arg(x.toDouble()).arg(DatasetLimits::maxCoordinate, 0, 'f', 0);
+    }
+    if (a[0].toDouble() > a[2].toDouble() || a[1].toDouble() > a[3].toDouble())
+        return QStringLiteral("\"box\" [%1, %2, %3, %4] is inverted (x0 > x1 or y0 > y1)")
+            .arg(a[0].toDouble()).arg(a[1].toDouble()).arg(a[2].toDouble()).arg(a[3].toDouble());
     *box = QRectF(QPointF(a[0].toDouble(), a[1].toDouble()), QPointF(a[2].toDouble(), a[3].toDouble()));
-    return true;
+    return QString();
 }
 
 QJsonArray boxToJson(const QRectF &b)
@@ -143,8 +153,8 @@ bool funsdFromJson(const QByteArray &json, const QSize &pageSize, FunsdWordOrder
         block.kind = NodeKind::Block;
         block.page = 0;
         block.text = e.value(QStringLiteral("text")).toString();
-        if (!boxFromJson(e.value(QStringLiteral("box")), &block.box))
-            return fail(where + QStringLiteral(": \"box\" is not [x0, y0, x1, y1]"));
+        if (const QString bad = boxFromJson(e.value(QStringLiteral("box")), &block.box); !bad.isEmpty())
+            return fail(where + QStringLiteral(": ") + bad);
         block.tag = e.value(QStringLiteral("label")).toString();
         const int blockIdx = d.addNode(block, pageIdx);
 
@@ -160,8 +170,8 @@ bool funsdFromJson(const QByteArray &json, const QSize &pageSize, FunsdWordOrder
             word.id = eid + QStringLiteral("w%1").arg(wi);
             word.text = w.value(QStringLiteral("text")).toString();
             word.page = 0;
-            if (!boxFromJson(w.value(QStringLiteral("box")), &word.box))
-                return fail(where + QStringLiteral(".words[%1]: \"box\" is not [x0, y0, x1, y1]").arg(wi));
+            if (const QString bad = boxFromJson(w.value(QStringLiteral("box")), &word.box); !bad.isEmpty())
+                return fail(where + QStringLiteral(".words[%1]: ").arg(wi) + bad);
             word.norm = normaliseBox(word.box, QSizeF(pageSize));
             appendWordWithNode(d, word, blockIdx);
             ent.wordIds << word.id;

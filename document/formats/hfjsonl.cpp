@@ -1,5 +1,6 @@
 #include "document/formats/hfjsonl.h"
 
+#include "document/formats/datasetlimits.h"
 #include "document/formats/jsonvalidate.h"
 
 #include <QDir>
@@ -24,7 +25,7 @@ QStringList HfJsonlFormat::tagNames(const QStringList &labels)
 bool HfJsonlFormat::exportItems(const std::vector<DatasetItem> &items, const QString &outDir,
                                 const DatasetExportOptions &options, QStringList *written, QString *error) const
 {
-    if (!ensureDir(outDir, error))
+    if (!checkDatasetItems(items, QStringLiteral("export"), error) || !ensureDir(outDir, error))
         return false;
     const QStringList labels = collectLabels(items, options.labels, options.includeSuggestions);
     const QStringList tags = tagNames(labels);
@@ -69,16 +70,13 @@ bool HfJsonlFormat::exportItems(const std::vector<DatasetItem> &items, const QSt
 
 bool HfJsonlFormat::importFile(const QString &path, std::vector<DatasetItem> *items, QString *error) const
 {
-    QByteArray bytes;
-    if (!readWholeFile(path, &bytes, error))
-        return false;
     // The ClassLabel names: <stem>.labels.json next to the file (only needed for integer tags).
     QStringList tagNamesList;
     const QFileInfo info(path);
     const QString labelPath = info.dir().filePath(info.completeBaseName() + QStringLiteral(".labels.json"));
     if (QFileInfo::exists(labelPath)) {
         QByteArray lb;
-        if (!readWholeFile(labelPath, &lb, error))
+        if (!readWholeFile(labelPath, &lb, error, DatasetLimits::maxJsonFileBytes))
             return false;
         JsonValidator lv(labelPath);
         QJsonValue v;
@@ -97,7 +95,7 @@ bool HfJsonlFormat::importFile(const QString &path, std::vector<DatasetItem> *it
         }
     }
     JsonValidator jv(path);
-    return importJsonLines(bytes, jv, [&](int line, const QJsonObject &row, DatasetItem &item) {
+    return importJsonLines(path, jv, [&](int line, const QJsonObject &row, DatasetItem &item) {
         QJsonArray tokens, bboxes, tags;
         const QString root = QStringLiteral("$");
         if (!jv.arrayField(row, QStringLiteral("tokens"), root, &tokens) ||

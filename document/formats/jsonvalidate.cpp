@@ -1,5 +1,6 @@
 #include "document/formats/jsonvalidate.h"
 
+#include <QBuffer>
 #include <QJsonDocument>
 #include <QJsonParseError>
 
@@ -133,24 +134,43 @@ bool JsonValidator::objectField(const QJsonObject &o, const QString &key, const 
     return object(o.value(key), jsonKey(path, key), out);
 }
 
-bool forEachJsonLine(const QByteArray &bytes, JsonValidator &jv, const JsonLineHandler &row, QString *error)
+bool forEachJsonLine(QIODevice &in, JsonValidator &jv, const JsonLineHandler &row, QString *error, qint64 maxLineBytes)
 {
-    const QList<QByteArray> lines = bytes.split('\n');
-    for (int ln = 0; ln < lines.size(); ++ln) {
-        if (lines[ln].trimmed().isEmpty())
-            continue;
-        const QString number = QString::number(ln + 1);
+    for (int ln = 1; !in.atEnd(); ++ln) {
+        // At most the limit, its newline and one byte more: a longer line is never held whole.
+        const QByteArray line = in.readLine(maxLineBytes + 2);
+        const QString number = QString::number(ln);
         jv.setContext(number);
-        QJsonValue v;
-        QJsonObject object;
-        if (!jv.parse(lines[ln], &v, number) || !jv.object(v, QStringLiteral("$"), &object)) {
+        const qint64 content = line.size() - (line.endsWith('\n') ? 1 : 0);
+        if (content > maxLineBytes) {
+            jv.fail(QString(), QStringLiteral("record longer than the limit of %1 bytes (%2 MiB)")
+                                   .arg(maxLineBytes).arg(maxLineBytes >> 20));
             *error = jv.error();
             return false;
         }
-        if (!row(ln + 1, object))
+        if (line.isEmpty() && in.atEnd())
+            break;
+        if (line.trimmed().isEmpty())
+            continue;
+        QJsonValue v;
+        QJsonObject object;
+        if (!jv.parse(line, &v, number) || !jv.object(v, QStringLiteral("$"), &object)) {
+            *error = jv.error();
+            return false;
+        }
+        if (!row(ln, object))
             return false;
     }
     return true;
+}
+
+bool forEachJsonLine(const QByteArray &bytes, JsonValidator &jv, const JsonLineHandler &row, QString *error,
+                     qint64 maxLineBytes)
+{
+    QBuffer buffer;
+    buffer.setData(bytes);
+    buffer.open(QIODevice::ReadOnly);
+    return forEachJsonLine(buffer, jv, row, error, maxLineBytes);
 }
 
 } // namespace folio::formats

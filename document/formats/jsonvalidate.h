@@ -10,6 +10,8 @@
 
 #include <functional>
 
+class QIODevice;
+
 namespace folio::formats {
 
 class JsonValidator
@@ -43,11 +45,14 @@ private:
     QString m_error;
 };
 
-// Reads JSON Lines: every non-blank line (context: its 1-based number) must be a JSON object and
-// is handed to `row` with its line number. Stops at the first failure: a line that is not an
-// object puts jv.error() into `error`; when `row` returns false it has set `error` itself.
+// Reads JSON Lines as a stream (one line in memory at a time): every non-blank line (context: its
+// 1-based number) must be a JSON object of at most `maxLineBytes` bytes and is handed to `row`
+// with its line number. Stops at the first failure: a line that is too long or not an object puts
+// jv.error() ("<file>:<line>: ...") into `error`; when `row` returns false it has set `error` itself.
 using JsonLineHandler = std::function<bool(int line, const QJsonObject &row)>;
-bool forEachJsonLine(const QByteArray &bytes, JsonValidator &jv, const JsonLineHandler &row, QString *error);
+bool forEachJsonLine(QIODevice &in, JsonValidator &jv, const JsonLineHandler &row, QString *error, qint64 maxLineBytes);
+bool forEachJsonLine(const QByteArray &bytes, JsonValidator &jv, const JsonLineHandler &row, QString *error,
+                     qint64 maxLineBytes);
 
 inline QString jsonKey(const QString &path, const QString &key) { return path + QLatin1Char('.') + key; }
 inline QString jsonIndex(const QString &path, qsizetype i) { return path + QStringLiteral("[%1]").arg(i); }

@@ -1,5 +1,6 @@
 #include "document/formats/labelstudio.h"
 
+#include "document/formats/datasetlimits.h"
 #include "document/formats/jsonvalidate.h"
 
 #include <QHash>
@@ -59,7 +60,7 @@ static QJsonObject relationFor(const Link &l)
 bool LabelStudioFormat::exportItems(const std::vector<DatasetItem> &items, const QString &outDir,
                                     const DatasetExportOptions &options, QStringList *written, QString *error) const
 {
-    if (!ensureDir(outDir, error))
+    if (!checkDatasetItems(items, QStringLiteral("export"), error) || !ensureDir(outDir, error))
         return false;
     QJsonArray tasks;
     int taskId = 0;
@@ -77,6 +78,7 @@ bool LabelStudioFormat::exportItems(const std::vector<DatasetItem> &items, const
         const QSizeF pageSize = doc.pages.empty() ? QSizeF(1000, 1000) : doc.pages[0].size;
         QJsonObject data{{QStringLiteral("image"), doc.pages.empty() ? QString() : doc.pages[0].imagePath},
                          {QStringLiteral("folio_name"), item.name},
+                         {QStringLiteral("folio_source"), doc.sourcePath},
                          {QStringLiteral("folio_page"), QJsonArray{pageSize.width(), pageSize.height()}},
                          {QStringLiteral("folio_words"), words}};
         // User result: accepted entities and links between them. Predictions: one per checkpoint.
@@ -206,7 +208,7 @@ static bool readResult(JsonValidator &jv, const QJsonArray &result, const QStrin
 bool LabelStudioFormat::importFile(const QString &path, std::vector<DatasetItem> *items, QString *error) const
 {
     QByteArray bytes;
-    if (!readWholeFile(path, &bytes, error))
+    if (!readWholeFile(path, &bytes, error, DatasetLimits::maxJsonFileBytes))
         return false;
     JsonValidator jv(path);
     QJsonValue root;
@@ -239,8 +241,9 @@ bool LabelStudioFormat::importFile(const QString &path, std::vector<DatasetItem>
         if (!jv.arrayField(data, QStringLiteral("folio_words"), dp, &words))
             return failed();
         DatasetItem item;
-        QString image;
+        QString image, source;
         if (!jv.stringField(data, QStringLiteral("folio_name"), dp, &item.name, false) ||
+            !jv.stringField(data, QStringLiteral("folio_source"), dp, &source, false) ||
             !jv.stringField(data, QStringLiteral("image"), dp, &image, false))
             return failed();
         if (item.name.isEmpty())
@@ -251,6 +254,13 @@ bool LabelStudioFormat::importFile(const QString &path, std::vector<DatasetItem>
             if (ps.size() != 2 || !ps[0].isDouble() || !ps[1].isDouble())
                 return jv.fail(jsonKey(dp, QStringLiteral("folio_page")), QStringLiteral("expected [width, height]")), failed();
             pageSize = QSizeF(ps[0].toDouble(), ps[1].toDouble());
+            for (int k = 0; k < 2; ++k)
+                if (!(pageSize.width() > 0 && pageSize.height() > 0) || ps[k].toDouble() > DatasetLimits::maxCoordinate)
+                    return jv.fail(jsonIndex(jsonKey(dp, QStringLiteral("folio_page")), k),
+                                   QStringLiteral("page size %1 x %2 is outside 1..%3")
+                                       .arg(pageSize.width()).arg(pageSize.height())
+                                       .arg(DatasetLimits::maxCoordinate, 0, 'f', 0)),
+                           failed();
         }
         QStringList texts, ids;
         std::vector<QRectF> boxes;
@@ -275,6 +285,9 @@ bool LabelStudioFormat::importFile(const QString &path, std::vector<DatasetItem>
             item.document.nodes[size_t(w.node)].id = ids[i];
             item.document.nodes[size_t(w.node)].box = w.box;
         }
+        // The task's own document when it came from a Folio export: a re-import updates it.
+        if (!source.isEmpty())
+            item.document.sourcePath = source;
         item.document.normaliseWordBoxes();
         QJsonArray annotations, predictions;
         if (!jv.arrayField(task, QStringLiteral("annotations"), tp, &annotations, false) ||
@@ -303,6 +316,8 @@ bool LabelStudioFormat::importFile(const QString &path, std::vector<DatasetItem>
                             p.value(QStringLiteral("score")).toDouble(0.0), &item.annotations))
                 return failed();
         }
+        if (!checkDatasetItem(item, QStringLiteral("%1: %2").arg(path, tp), error))
+            return false;
         out.push_back(std::move(item));
     }
     *items = std::move(out);

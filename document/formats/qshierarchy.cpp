@@ -1,5 +1,6 @@
 #include "document/formats/qshierarchy.h"
 
+#include "document/formats/datasetlimits.h"
 #include "document/formats/jsonvalidate.h"
 
 #include <QJsonArray>
@@ -88,6 +89,11 @@ bool parseLinearizedQsHierarchy(const QString &text, QString *rootSummary, std::
         } else {
             node.summary = item;
         }
+        if (depth >= DatasetLimits::maxQsDepth) {
+            *error = QStringLiteral("item \"%1\" is at level %2: hierarchy deeper than %3 levels")
+                         .arg(item.left(80)).arg(depth + 1).arg(DatasetLimits::maxQsDepth);
+            return false;
+        }
         if (depth == 0) {
             roots->push_back(node);
             last.assign(1, &roots->back());
@@ -122,8 +128,8 @@ static QJsonArray nodesToJson(const std::vector<QsNode> &nodes)
 static bool nodesFromJson(JsonValidator &jv, const QJsonArray &arr, const QString &path, int depth,
                           std::vector<QsNode> *out)
 {
-    if (depth > 64)
-        return jv.fail(path, QStringLiteral("hierarchy deeper than 64 levels"));
+    if (depth >= DatasetLimits::maxQsDepth)
+        return jv.fail(path, QStringLiteral("hierarchy deeper than %1 levels").arg(DatasetLimits::maxQsDepth));
     for (int i = 0; i < arr.size(); ++i) {
         const QString np = jsonIndex(path, i);
         QJsonObject o;
@@ -150,7 +156,7 @@ static bool nodesFromJson(JsonValidator &jv, const QJsonArray &arr, const QStrin
 bool QsHierarchyFormat::exportItems(const std::vector<DatasetItem> &items, const QString &outDir,
                                     const DatasetExportOptions &options, QStringList *written, QString *error) const
 {
-    if (!ensureDir(outDir, error))
+    if (!checkDatasetItems(items, QStringLiteral("export"), error) || !ensureDir(outDir, error))
         return false;
     QByteArray out;
     for (const DatasetItem &item : items) {
@@ -166,12 +172,9 @@ bool QsHierarchyFormat::exportItems(const std::vector<DatasetItem> &items, const
 
 bool QsHierarchyFormat::importFile(const QString &path, std::vector<DatasetItem> *items, QString *error) const
 {
-    QByteArray bytes;
-    if (!readWholeFile(path, &bytes, error))
-        return false;
     JsonValidator jv(path);
     const QString root = QStringLiteral("$");
-    return importJsonLines(bytes, jv, [&](int line, const QJsonObject &row, DatasetItem &item) {
+    return importJsonLines(path, jv, [&](int line, const QJsonObject &row, DatasetItem &item) {
         if (!jv.stringField(row, QStringLiteral("id"), root, &item.name)) {
             *error = jv.error();
             return false;

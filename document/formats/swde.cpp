@@ -1,4 +1,5 @@
 #include "document/formats/swde.h"
+#include "document/formats/datasetlimits.h"
 
 #include <QDir>
 #include <QHash>
@@ -31,7 +32,7 @@ static QString clean(QString s)
 bool SwdeFormat::exportItems(const std::vector<DatasetItem> &items, const QString &outDir,
                              const DatasetExportOptions &options, QStringList *written, QString *error) const
 {
-    if (!ensureDir(outDir, error))
+    if (!checkDatasetItems(items, QStringLiteral("export"), error) || !ensureDir(outDir, error))
         return false;
     std::set<QString> fields;
     for (const DatasetItem &item : items)
@@ -69,7 +70,7 @@ bool SwdeFormat::exportItems(const std::vector<DatasetItem> &items, const QStrin
 bool SwdeFormat::importFile(const QString &path, std::vector<DatasetItem> *items, QString *error) const
 {
     QByteArray bytes;
-    if (!readWholeFile(path, &bytes, error))
+    if (!readWholeFile(path, &bytes, error, DatasetLimits::maxTextFileBytes))
         return false;
     if (bytes.startsWith("\xEF\xBB\xBF"))
         bytes.remove(0, 3);
@@ -111,6 +112,8 @@ bool SwdeFormat::importFile(const QString &path, std::vector<DatasetItem> *items
         }
         out.push_back(std::move(item));
     }
+    if (!checkDatasetItems(out, path, error))
+        return false;
     *items = std::move(out);
     return true;
 }

@@ -393,11 +393,21 @@ qint64 Project::addDocument(const Document &document, const Annotations &annotat
 
 bool Project::addDocuments(const std::vector<NewProjectDocument> &documents, std::vector<qint64> *ids, QString *error)
 {
+    ProjectBatch batch;
+    batch.newDocuments = documents;
+    return applyBatch(batch, ids, error);
+}
+
+bool Project::applyBatch(const ProjectBatch &batch, std::vector<qint64> *newIds, QString *error)
+{
     if (!d->begin(error))
         return false;
+    QString e;
+    for (const auto &[id, annotations] : batch.annotationUpdates)
+        if (!d->exists(id, &e) || !d->writeAnnotations(id, annotations, &e))
+            return d->rollbackWith(error, e);
     std::vector<qint64> added;
-    for (const NewProjectDocument &nd : documents) {
-        QString e;
+    for (const NewProjectDocument &nd : batch.newDocuments) {
         const qint64 id = d->insertDocument(nd.document, nd.annotations, nd.name, &e);
         if (id < 0)
             return d->rollbackWith(error, e);
@@ -405,8 +415,8 @@ bool Project::addDocuments(const std::vector<NewProjectDocument> &documents, std
     }
     if (!d->commit(error))
         return false;
-    if (ids)
-        *ids = std::move(added);
+    if (newIds)
+        *newIds = std::move(added);
     return true;
 }
 

@@ -18,7 +18,13 @@
 // indexed as a row (source, checkpoint, confidence, state) for queries and counts.
 //
 // Failure: every call returns false / -1 / an empty value and fills *error with a message that
-// starts with the project path; the project is left as it was (each write is one transaction).
+// starts with the project path; the project is left as it was (each write is one transaction,
+// an import's writes together are one: applyBatch).
+//
+// Read-only: Mode::ReadOnly opens with SQLite's read-only flag; when the file or its folder
+// cannot be written (read-only media, permissions) it opens the file as immutable (no -wal/-shm
+// files are needed), so list/status/export work there. A read-write project is checkpointed
+// when closed, so its file alone holds everything (the state an immutable open reads).
 // Creating refuses an existing file and writes to a temporary file renamed into place, so a
 // half-created project never exists. Opening refuses corrupt or foreign files and newer schema
 // versions without writing to them.
@@ -73,6 +79,14 @@ struct NewProjectDocument
     QString name; // empty: the source file name
 };
 
+// Several writes that succeed or fail together (an import): annotations of existing documents
+// replaced (as the user's), then new documents added.
+struct ProjectBatch
+{
+    std::vector<std::pair<qint64, Annotations>> annotationUpdates;
+    std::vector<NewProjectDocument> newDocuments;
+};
+
 class Project
 {
 public:
@@ -98,6 +112,9 @@ public:
                        const QString &name = QString());
     // All in one transaction; returns false (and adds nothing) on any failure.
     bool addDocuments(const std::vector<NewProjectDocument> &documents, std::vector<qint64> *ids, QString *error);
+    // One transaction for the whole batch: on any failure (a missing document, a full disk) the
+    // project is left exactly as it was. `newIds` gets the ids of batch.newDocuments.
+    bool applyBatch(const ProjectBatch &batch, std::vector<qint64> *newIds, QString *error);
     bool removeDocument(qint64 id, QString *error);
 
     std::vector<ProjectDocument> documents(DocumentOrder order = DocumentOrder::Position,

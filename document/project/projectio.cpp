@@ -1,6 +1,9 @@
 #include "document/project/projectio.h"
 
+#include "document/formats/datasetlimits.h"
+
 #include <QFileInfo>
+#include <QHash>
 #include <QSet>
 
 namespace folio {
@@ -35,18 +38,43 @@ bool projectItems(const Project &project, const ProjectItemFilter &filter, std::
     return true;
 }
 
+QString canonicalSourcePath(const QString &source)
+{
+    if (source.isEmpty())
+        return source;
+    const QFileInfo info(source);
+    if (!info.exists())
+        return source; // a dataset id, not a file
+    const QString canonical = info.canonicalFilePath();
+    return canonical.isEmpty() ? info.absoluteFilePath() : canonical;
+}
+
 bool importItemsIntoProject(Project &project, const std::vector<DatasetItem> &items, ImportReport *report,
                             QString *error)
 {
+    // The same check as every export, before anything is written.
+    if (!checkDatasetItems(items, QStringLiteral("import"), error))
+        return false;
     ImportReport r;
-    std::vector<NewProjectDocument> fresh;
+    ProjectBatch batch;
+    QHash<QString, size_t> freshBySource; // one document per source, also within this import
+    QHash<qint64, size_t> updateById;
     for (const DatasetItem &item : items) {
-        const QString source = item.document.sourcePath.isEmpty() ? item.name : item.document.sourcePath;
+        const QString source = canonicalSourcePath(item.document.sourcePath.isEmpty() ? item.name : item.document.sourcePath);
         const qint64 existing = project.findDocument(source);
         if (existing >= 0) {
-            if (!project.saveAnnotations(existing, item.annotations, error))
-                return false;
-            ++r.updated;
+            const auto seen = updateById.constFind(existing);
+            if (seen != updateById.constEnd()) {
+                batch.annotationUpdates[*seen].second = item.annotations;
+                continue;
+            }
+            updateById.insert(existing, batch.annotationUpdates.size());
+            batch.annotationUpdates.emplace_back(existing, item.annotations);
+            continue;
+        }
+        const auto seen = freshBySource.constFind(source);
+        if (seen != freshBySource.constEnd()) {
+            batch.newDocuments[*seen].annotations = item.annotations;
             continue;
         }
         NewProjectDocument nd;
@@ -54,11 +82,14 @@ bool importItemsIntoProject(Project &project, const std::vector<DatasetItem> &it
         nd.document.sourcePath = source;
         nd.annotations = item.annotations;
         nd.name = item.name;
-        fresh.push_back(std::move(nd));
+        freshBySource.insert(source, batch.newDocuments.size());
+        batch.newDocuments.push_back(std::move(nd));
     }
-    if (!fresh.empty() && !project.addDocuments(fresh, nullptr, error))
+    // One transaction: the updates and the additions land together or not at all.
+    if (!project.applyBatch(batch, nullptr, error))
         return false;
-    r.added = int(fresh.size());
+    r.added = int(batch.newDocuments.size());
+    r.updated = int(batch.annotationUpdates.size());
     if (report)
         *report = r;
     return true;

@@ -13,6 +13,11 @@
 
 namespace folio {
 
+// The spelling of a document's source under which a project stores and finds it: an existing
+// file's canonical path (relative, absolute and symlinked spellings of one file agree); any other
+// source (a dataset id such as a Label Studio task name) unchanged.
+QString canonicalSourcePath(const QString &source);
+
 struct ProjectItemFilter
 {
     std::optional<DocumentStatus> status; // only documents with this status
@@ -26,12 +31,15 @@ bool projectItems(const Project &project, const ProjectItemFilter &filter, std::
 struct ImportReport
 {
     int added = 0;   // new documents
-    int updated = 0; // documents found by source path whose annotations were replaced
+    int updated = 0; // documents found by source whose annotations were replaced
 };
 
-// Adds each item as a document (all new ones in one transaction), or, when a document with the
-// same source path exists, replaces its annotations (imported annotations are taken as the
-// user's). Files are parsed completely before this is called, so a bad file writes nothing.
+// Adds each item as a document, or, when a document with the same source exists (compared by
+// canonicalSourcePath; a Label Studio task exported by Folio carries its document's source),
+// replaces its annotations (imported annotations are taken as the user's). Every item must pass
+// checkDatasetItem (the check every export runs) before anything is written, and all writes are
+// one transaction (Project::applyBatch): a failure leaves the project exactly as it was. Files
+// are parsed completely before this is called.
 bool importItemsIntoProject(Project &project, const std::vector<DatasetItem> &items, ImportReport *report,
                             QString *error);
 
