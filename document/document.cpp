@@ -12,7 +12,9 @@ static int normaliseCoordinate(double value, double extent)
     const double scaled = 1000.0 * value / extent;
     if (!(scaled > 0)) // also catches NaN
         return 0;
-    return std::min(1000, static_cast<int>(scaled)); // truncation, as int() in Python
+    if (scaled >= 1000)
+        return 1000; // before the cast: a huge value does not fit an int
+    return static_cast<int>(scaled); // truncation, as int() in Python
 }
 
 NormBox normaliseBox(const QRectF &pixels, const QSizeF &pageSize)

@@ -103,7 +103,7 @@ struct Project::Private
         db = QSqlDatabase::addDatabase(dialect->driverName(), connectionName);
         if (!db.isValid())
             return setError(error, fail(QStringLiteral("the Qt SQL driver %1 is not available").arg(dialect->driverName())));
-        db.setDatabaseName(path);
+        db.setDatabaseName(dialect->databaseName(path, readOnly));
         db.setConnectOptions(dialect->connectOptions(readOnly));
         if (!db.open())
             return setError(error, fail(dialect->describeError(db.lastError())));
@@ -127,7 +127,7 @@ struct Project::Private
 
     QByteArray annotationsJson(const Annotations &a) const
     {
-        return QJsonDocument(annotationsToJsonObject(a)).toJson(QJsonDocument::Compact);
+        return detail::packJson(QJsonDocument(annotationsToJsonObject(a)).toJson(QJsonDocument::Compact));
     }
 
     qint64 insertDocument(const Document &doc, const Annotations &ann, const QString &name, QString *error)
@@ -146,7 +146,7 @@ struct Project::Private
         q.addBindValue(name.isEmpty() ? QFileInfo(doc.sourcePath).fileName() : name);
         q.addBindValue(doc.sourcePath);
         q.addBindValue(sourceKindName(doc.kind));
-        q.addBindValue(documentToJson(doc, nullptr, /*indented=*/false));
+        q.addBindValue(detail::packJson(documentToJson(doc, nullptr, /*indented=*/false)));
         q.addBindValue(now);
         if (!q.exec() || !q.next()) {
             setError(error, failSql(q));
@@ -516,7 +516,9 @@ bool Project::loadDocument(qint64 id, Document *document, Annotations *annotatio
     if (!q.next())
         return d->setError(error, d->fail(QStringLiteral("no document with id %1").arg(id)));
     QString e;
-    if (document && !documentFromJson(q.value(0).toByteArray(), document, nullptr, &e))
+    QByteArray json;
+    if (document && (!detail::unpackJson(q.value(0).toByteArray(), &json, &e)
+                     || !documentFromJson(json, document, nullptr, &e)))
         return d->setError(error, d->fail(QStringLiteral("document %1: %2").arg(id).arg(e)));
     return annotations ? loadAnnotations(id, annotations, error) : true;
 }
@@ -531,11 +533,14 @@ bool Project::loadAnnotations(qint64 id, Annotations *annotations, QString *erro
     *annotations = Annotations();
     if (!q.next())
         return true; // never annotated
+    QString e;
+    QByteArray bytes;
+    if (!detail::unpackJson(q.value(0).toByteArray(), &bytes, &e))
+        return d->setError(error, d->fail(QStringLiteral("annotations of document %1: %2").arg(id).arg(e)));
     QJsonParseError pe;
-    const QJsonDocument json = QJsonDocument::fromJson(q.value(0).toByteArray(), &pe);
+    const QJsonDocument json = QJsonDocument::fromJson(bytes, &pe);
     if (!json.isObject())
         return d->setError(error, d->fail(QStringLiteral("annotations of document %1: %2").arg(id).arg(pe.errorString())));
-    QString e;
     if (!annotationsFromJsonObject(json.object(), annotations, &e))
         return d->setError(error, d->fail(QStringLiteral("annotations of document %1: %2").arg(id).arg(e)));
     return true;
@@ -553,7 +558,8 @@ bool Project::saveAnnotations(qint64 id, const Annotations &annotations, QString
 
 bool Project::saveDocument(qint64 id, const Document &document, QString *error)
 {
-    return d->updateColumn(id, "document_json", documentToJson(document, nullptr, /*indented=*/false), error);
+    return d->updateColumn(id, "document_json", detail::packJson(documentToJson(document, nullptr, /*indented=*/false)),
+                           error);
 }
 
 bool Project::setStatus(qint64 id, DocumentStatus status, QString *error)

@@ -35,6 +35,9 @@ public:
 
     // Connection options (QSqlDatabase::setConnectOptions) for read-write or read-only use.
     virtual QString connectOptions(bool readOnly) const = 0;
+    // The database name to connect to (QSqlDatabase::setDatabaseName) for `location`. Read-only
+    // use of a location that cannot be written (read-only media) may need a special form.
+    virtual QString databaseName(const QString &location, bool readOnly) const = 0;
 
     // Statements run once after connecting, before anything is read. Must not write to the
     // database (so a foreign or newer file stays untouched until it has been validated).

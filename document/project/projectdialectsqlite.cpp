@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QUrl>
 #include <QVariant>
 
 namespace folio {
@@ -41,8 +42,21 @@ public:
     QString connectOptions(bool readOnly) const override
     {
         // Busy timeout: a second Folio (or folio-cli) on the same project waits instead of failing.
-        return readOnly ? QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000")
+        return readOnly ? QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=5000")
                         : QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000");
+    }
+
+    QString databaseName(const QString &location, bool readOnly) const override
+    {
+        const QFileInfo file(location);
+        const QFileInfo folder(file.absolutePath());
+        if (!readOnly || (file.isWritable() && folder.isWritable()))
+            return location;
+        // A WAL database opened read-only still needs its -shm (and -wal) files, which cannot be
+        // created on read-only media ("unable to open database file"). Nothing can write there,
+        // so the file is opened as immutable: no locks, no -shm. A project closed by Folio has
+        // its WAL checkpointed into the file (SQLite does it when the last connection closes).
+        return QUrl::fromLocalFile(file.absoluteFilePath()).toString(QUrl::FullyEncoded) + QStringLiteral("?immutable=1");
     }
 
     QStringList sessionStatements(bool) const override

@@ -5,7 +5,9 @@
 #include "document/documentjson.h"
 #include "document/project/projectdialect.h"
 
+#include <QByteArray>
 #include <QDateTime>
+#include <QtEndian>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSqlDatabase>
@@ -71,7 +73,12 @@ static bool migrateTo2(QSqlDatabase &db, const ProjectDialect &d, QString *error
         const qint64 id = q.value(0).toLongLong();
         Annotations a;
         QString parseError;
-        const QJsonObject o = QJsonDocument::fromJson(q.value(1).toByteArray()).object();
+        QByteArray bytes;
+        if (!unpackJson(q.value(1).toByteArray(), &bytes, &parseError)) {
+            *error = QStringLiteral("annotations of document %1: %2").arg(id).arg(parseError);
+            return false;
+        }
+        const QJsonObject o = QJsonDocument::fromJson(bytes).object();
         if (!annotationsFromJsonObject(o, &a, &parseError)) {
             *error = QStringLiteral("annotations of document %1: %2").arg(id).arg(parseError);
             return false;
@@ -82,11 +89,72 @@ static bool migrateTo2(QSqlDatabase &db, const ProjectDialect &d, QString *error
     return true;
 }
 
+QByteArray packJson(const QByteArray &json) { return qCompress(json, 6); }
+
+bool unpackJson(const QByteArray &stored, QByteArray *json, QString *error)
+{
+    if (stored.startsWith('{')) {
+        *json = stored; // plain JSON (written before schema 3)
+        return true;
+    }
+    if (stored.size() < 5) {
+        *error = QStringLiteral("stored value is %1 bytes: neither JSON nor compressed JSON").arg(stored.size());
+        return false;
+    }
+    const quint32 size = qFromBigEndian<quint32>(stored.constData());
+    if (size > (quint32(1) << 30)) {
+        *error = QStringLiteral("stored value claims %1 bytes (more than 1 GiB)").arg(size);
+        return false;
+    }
+    *json = qUncompress(stored);
+    if (json->isEmpty()) {
+        *error = QStringLiteral("stored value is damaged (does not decompress)");
+        return false;
+    }
+    return true;
+}
+
+// Version 3: document_json is stored compressed (packJson); existing rows are packed.
+static bool packColumn(QSqlDatabase &db, const ProjectDialect &d, const char *table, const char *key, const char *column,
+                       QString *error)
+{
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("SELECT %1, %2 FROM %3").arg(QLatin1String(key), QLatin1String(column), QLatin1String(table)))) {
+        *error = d.describeError(q.lastError());
+        return false;
+    }
+    std::vector<std::pair<qint64, QByteArray>> packed;
+    while (q.next()) {
+        const QByteArray stored = q.value(1).toByteArray();
+        if (stored.startsWith('{'))
+            packed.emplace_back(q.value(0).toLongLong(), packJson(stored));
+    }
+    QSqlQuery u(db);
+    u.prepare(QStringLiteral("UPDATE %1 SET %2 = ? WHERE %3 = ?").arg(QLatin1String(table), QLatin1String(column), QLatin1String(key)));
+    for (const auto &[id, bytes] : packed) {
+        u.bindValue(0, bytes);
+        u.bindValue(1, id);
+        if (!u.exec()) {
+            *error = d.describeError(u.lastError());
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool migrateTo3(QSqlDatabase &db, const ProjectDialect &d, QString *error)
+{
+    return packColumn(db, d, "documents", "id", "document_json", error)
+           && packColumn(db, d, "annotations", "document_id", "annotations_json", error);
+}
+
 const std::vector<ProjectMigration> &projectMigrations()
 {
     static const std::vector<ProjectMigration> migrations = {
         {1, "documents, status, annotations as JSON", &migrateTo1},
         {2, "annotation_items: per-item source and confidence", &migrateTo2},
+        {3, "document_json and annotations_json stored zlib-compressed", &migrateTo3},
     };
     return migrations;
 }
