@@ -20,6 +20,7 @@ void registerLayoutLMv3();
 void registerLayoutLMv2();
 void registerDebertaV2();
 void registerWebFormer();
+void registerSeq2seq(); // inference/qs/: bart, led (HIBRIDS)
 
 namespace {
 std::map<std::string, ModelFactory> &registry()
@@ -35,6 +36,7 @@ void ensureBuiltins()
         registerLayoutLMv2();
         registerDebertaV2();
         registerWebFormer();
+        registerSeq2seq();
     });
 }
 } // namespace

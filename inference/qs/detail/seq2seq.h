@@ -1,0 +1,148 @@
+#pragma once
+// BART / LED encoder-decoders with Hugging Face parameter names (MODELS.md §5.1), the HIBRIDS encoder
+// and decoder variants (§5.4-5.5) at section granularity, and an incremental key/value cache.
+// Torch-only: included by inference/qs/*.cpp.
+
+#include "inference/layers/detail/layers.h"
+#include "inference/qs/generation.h"
+
+#include <string>
+#include <vector>
+
+namespace folio::inference {
+class ModelConfig;
+}
+
+namespace folio::inference::detail {
+
+class ParamStore;
+
+enum class HibridsVariant { None, Encoder, Decoder };
+
+struct Seq2seqConfig
+{
+    std::string modelType; // "bart" | "led"
+    std::int64_t dModel = 0, vocab = 0;
+    std::int64_t encLayers = 0, decLayers = 0, encHeads = 0, decHeads = 0, encFfn = 0, decFfn = 0;
+    std::int64_t maxEncPositions = 0, maxDecPositions = 0;
+    std::int64_t positionOffset = 0; // BART's learned positions start at row 2; LED's at row 0
+    bool scaleEmbedding = false;
+    std::int64_t pad = 1, bos = 0, eos = 2, decoderStart = 2;
+    std::int64_t window = 0; // LED attention_window (the same in every layer); 0 for BART
+    HibridsVariant hibrids = HibridsVariant::None;
+    GenerationSettings generation; // the checkpoint's defaults (num_beams, max_length, ...)
+
+    // Reads config.json; `hibridsFromWeights` decides the variant (a table in the weights).
+    static Seq2seqConfig fromConfig(const ModelConfig &c, HibridsVariant hibridsFromWeights);
+};
+
+// q/k/v/out projections of a BART attention block.
+struct ProjectionsW
+{
+    LinearW q, k, v, out;
+    static ProjectionsW load(ParamStore &p, const std::string &prefix, std::int64_t d);
+};
+
+struct FfnW
+{
+    LinearW fc1, fc2;
+    LayerNormW norm; // final_layer_norm
+    at::Tensor operator()(const at::Tensor &x) const { return norm(x + fc2(at::gelu(fc1(x)))); }
+};
+
+struct BartEncoderLayerW
+{
+    ProjectionsW self;
+    LayerNormW selfNorm;
+    FfnW ffn;
+};
+
+struct LongformerLayerW
+{
+    LinearW q, k, v, qGlobal, kGlobal, vGlobal, out;
+    at::Tensor hierTable; // HIBRIDS encoder variant: [600, H]; undefined otherwise
+    LayerNormW selfNorm;
+    FfnW ffn;
+};
+
+struct DecoderLayerW
+{
+    ProjectionsW self, cross;
+    LayerNormW selfNorm, crossNorm;
+    FfnW ffn;
+    at::Tensor beta; // HIBRIDS decoder variant, last layer only: [600, 1]
+};
+
+// Section-granular HIBRIDS layout of a batch: token -> section map and per-row section tables.
+// Never an [L, L] index (MODELS.md §5.10 pitfall 1).
+struct HibridsBatch
+{
+    at::Tensor tokenToSection; // int64 [B, S]
+    at::Tensor sectionIndex;   // int64 [B, n, n] rows of the 600-row table (n = most sections in a row)
+    at::Tensor bandIndex;      // int64 [B, S, 2w+1]: the reference's banded index, when given instead
+    bool defined() const { return tokenToSection.defined() || bandIndex.defined(); }
+    HibridsBatch expanded(std::int64_t beams) const; // repeat each row `beams` times
+    HibridsBatch padded(std::int64_t length) const;  // extra tokens join the last section
+};
+
+struct EncoderResult
+{
+    at::Tensor hidden; // [B, S, D] (cut back to the input length)
+    at::Tensor mask;   // [B, S] 0/1 source mask used by cross-attention
+    std::vector<at::Tensor> hiddenStates, attentions, globalAttentions; // filled when tracing
+};
+
+// Per-layer keys/values: self-attention grows by one position per step, cross-attention is fixed.
+struct KvCache
+{
+    std::vector<at::Tensor> selfK, selfV, crossK, crossV; // [N, H, *, hd]
+    std::int64_t length = 0;
+    void reorder(const at::Tensor &rows); // beam search: keep rows `rows` (int64 [N])
+};
+
+struct DecoderResult
+{
+    at::Tensor hidden; // [N, T, D]
+    at::Tensor logits; // [N, T, V]
+    std::vector<at::Tensor> hiddenStates, selfAttentions, crossAttentions; // filled when tracing
+};
+
+class Seq2seqModel
+{
+public:
+    Seq2seqModel(const ModelConfig &config, ParamStore &params);
+    const Seq2seqConfig &config() const { return m_cfg; }
+
+    // ids/mask [B, S]; global [B, S] (LED; may be undefined); hier: HIBRIDS encoder variant layout.
+    EncoderResult encode(const at::Tensor &ids, const at::Tensor &mask, const at::Tensor &global,
+                         const HibridsBatch &hier, bool trace) const;
+    // ids [N, T]; decMask [N, T] 0/1 or undefined. With a cache, `ids` are the new positions only and
+    // the cache is extended. hier: HIBRIDS decoder variant layout (rows match N).
+    DecoderResult decode(const at::Tensor &ids, const at::Tensor &decMask, const at::Tensor &encHidden,
+                         const at::Tensor &encMask, const HibridsBatch &hier, KvCache *cache, bool trace) const;
+    std::int64_t encoderHeads() const { return m_cfg.encHeads; }
+
+private:
+    at::Tensor embed(const at::Tensor &ids, const at::Tensor &positions, const LayerNormW &norm,
+                     std::int64_t offset) const;
+    at::Tensor bartEncoderLayer(const BartEncoderLayerW &w, const at::Tensor &x, const at::Tensor &addMask,
+                                at::Tensor *probs) const;
+    at::Tensor longformerLayer(const LongformerLayerW &w, const at::Tensor &x, const at::Tensor &mask3,
+                               const HibridsBatch &hier, at::Tensor *probs, at::Tensor *globalProbs) const;
+
+    Seq2seqConfig m_cfg;
+    at::Tensor m_shared, m_finalLogitsBias, m_encPositions, m_decPositions;
+    LayerNormW m_encEmbNorm, m_decEmbNorm;
+    std::vector<BartEncoderLayerW> m_bartLayers;
+    std::vector<LongformerLayerW> m_ledLayers;
+    std::vector<DecoderLayerW> m_decLayers;
+};
+
+// HIBRIDS decoder-variant bias (MODELS.md §5.5) at section granularity:
+// bias[n,h,t,j] = Σ_i prev[n,h,t,i] · beta[index(i, j)]. prev [N, H, T, S] -> [N, H, T, S].
+at::Tensor hibridsDecoderBias(const at::Tensor &prev, const at::Tensor &beta, const HibridsBatch &hier);
+
+// Builds a batch layout from per-row section parents and a [B, S] token -> section map.
+HibridsBatch hibridsBatch(const std::vector<std::vector<std::int64_t>> &sectionParents, const at::Tensor &tokenToSection);
+
+} // namespace folio::inference::detail

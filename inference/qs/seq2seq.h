@@ -1,0 +1,64 @@
+#pragma once
+// Torch-free facade for the seq2seq models (BART, LED, HIBRIDS on LED): load a Hugging Face
+// checkpoint folder and generate from token ids, with progress and cancel. No exception leaves it.
+//
+// HIBRIDS checkpoints (the released ones, once converted to safetensors with their state-dict
+// names minus the fairseq `hf_model.` prefix, or with it) carry their variant in the weights: an
+// encoder table per layer (`led.encoder.layers.N.self_attn.longformer_self_attn.relative_hierarchical_bias.weight`)
+// or one decoder table (`led.decoder.layers.<last>.encoder_attn.relative_hierarchical_bias.weight`).
+//
+// Limits (the reference raises; Folio reports a clear error or clips, as documented here):
+//  - source longer than the encoder's positions: truncated to fit (the final token kept when it
+//    is EOS), with a warning in GenerationResult::warnings;
+//  - section trees whose path between two sections is 20 or longer: error (the reference's
+//    KeyError; trees up to 9 levels deep always fit);
+//  - sources whose length is not a multiple of attention_window: padded (the reference crashes
+//    when a HIBRIDS bias is given, MODELS.md §5.10 pitfall 2);
+//  - HIBRIDS decoder variant with beams and several rows: the layout is expanded over the beams
+//    (the reference supports one row at a time).
+
+#include "inference/layers/hibrids.h"
+#include "inference/qs/generation.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace folio::inference {
+
+namespace detail {
+class Seq2seqModel;
+}
+
+struct Seq2seqSource
+{
+    std::vector<std::int64_t> ids;          // encoder input, e.g. [0] + chunks + [2]
+    std::vector<std::int64_t> globalTokens; // LED global attention positions (HIBRIDS uses {0})
+    HibridsLayout layout;                   // HIBRIDS: sectionParent + tokenToSection (one per id)
+};
+
+class Seq2seqGenerator
+{
+public:
+    Seq2seqGenerator();
+    ~Seq2seqGenerator();
+    Seq2seqGenerator(const Seq2seqGenerator &) = delete;
+    Seq2seqGenerator &operator=(const Seq2seqGenerator &) = delete;
+
+    // `<dir>/config.json` + `<dir>/model.safetensors`; false and *error (naming file and tensor) on failure.
+    bool load(const std::string &checkpointDir, std::string *error);
+    bool isLoaded() const { return m_model != nullptr; }
+    std::string modelType() const;     // "bart" | "led"
+    std::string hibridsVariant() const; // "", "encoder" or "decoder"
+    GenerationSettings defaultSettings() const; // from config.json (num_beams, max_length, ...)
+    int maxSourceLength() const;
+
+    // One GeneratedSequence per source (rows padded together; batch rows are independent).
+    GenerationResult generate(const std::vector<Seq2seqSource> &sources, const GenerationSettings &settings,
+                              const GenerationCallback &progress = {}) const;
+
+private:
+    std::unique_ptr<detail::Seq2seqModel> m_model;
+};
+
+} // namespace folio::inference

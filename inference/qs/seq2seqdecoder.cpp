@@ -1,0 +1,116 @@
+// The BART / LED decoder with an incremental key/value cache, the tied LM head, and the HIBRIDS
+// decoder variant (MODELS.md §5.5): the last layer's cross-attention scores get
+// Σ_i A'[t, i] · beta[index(i, j)], A' being the penultimate layer's cross-attention probabilities
+// of the same step, so cached and uncached decoding agree.
+#include "inference/qs/detail/seq2seq.h"
+
+#include "inference/errors.h"
+
+#include <limits>
+
+namespace folio::inference::detail {
+
+void KvCache::reorder(const at::Tensor &rows)
+{
+    for (auto *list : {&selfK, &selfV, &crossK, &crossV})
+        for (auto &t : *list)
+            t = t.index_select(0, rows);
+}
+
+at::Tensor hibridsDecoderBias(const at::Tensor &prev, const at::Tensor &beta, const HibridsBatch &hier)
+{
+    if (!hier.tokenToSection.defined())
+        throw InferenceError("HIBRIDS decoder variant: no section layout given (token_to_section + row<b>.section_parent)");
+    const at::Tensor &t2s = hier.tokenToSection;
+    const auto n = prev.size(0), h = prev.size(1), t = prev.size(2), s = prev.size(3);
+    if (t2s.size(0) != n || t2s.size(1) != s)
+        throw InferenceError("HIBRIDS decoder variant: token_to_section is " + std::to_string(t2s.size(0)) + " x "
+                             + std::to_string(t2s.size(1)) + ", the source is " + std::to_string(n) + " x "
+                             + std::to_string(s));
+    const auto ns = hier.sectionIndex.size(1);
+    const at::Tensor keys = t2s.view({n, 1, 1, s}).expand({n, h, t, s});
+    // Pool A' over the query-side sections, multiply by the section x section scalar table, gather keys.
+    const at::Tensor pooled = at::zeros({n, h, t, ns}, prev.options()).scatter_add_(3, keys, prev);
+    const at::Tensor table = beta.view({-1}).index_select(0, hier.sectionIndex.reshape({-1})).view({n, 1, ns, ns});
+    return at::matmul(pooled, table).gather(3, keys);
+}
+
+DecoderResult Seq2seqModel::decode(const at::Tensor &idsIn, const at::Tensor &decMask, const at::Tensor &encHidden,
+                                   const at::Tensor &encMask, const HibridsBatch &hier, KvCache *cache, bool trace) const
+{
+    DecoderResult r;
+    const at::Tensor ids = idsIn.to(at::kLong);
+    const auto n = ids.size(0), t = ids.size(1), h = m_cfg.decHeads;
+    const std::int64_t past = cache ? cache->length : 0;
+    at::Tensor x = embed(ids, m_decPositions, m_decEmbNorm, past);
+    if (trace)
+        r.hiddenStates.push_back(x);
+
+    // Causal + padding mask, every masked entry exactly finfo(float32).min (BART v4.36 form; LED's
+    // -inf causal entries give the same probabilities).
+    const float lowest = std::numeric_limits<float>::lowest();
+    const at::Tensor qpos = at::arange(past, past + t, at::kLong).unsqueeze(1);
+    const at::Tensor kpos = at::arange(past + t, at::kLong).unsqueeze(0);
+    at::Tensor blocked = kpos.gt(qpos).view({1, 1, t, past + t});
+    if (decMask.defined()) {
+        if (decMask.size(0) != n || decMask.size(1) != past + t)
+            throw InferenceError("decoder_attention_mask must be [batch, decoder length]");
+        blocked = blocked.logical_or(decMask.eq(0).view({n, 1, 1, past + t}));
+    }
+    const at::Tensor selfMask = at::zeros(blocked.sizes(), at::kFloat).masked_fill(blocked, lowest);
+    const at::Tensor crossMask = additiveMask(encMask);
+
+    const bool fresh = cache && cache->crossK.empty();
+    at::Tensor prevCross;
+    for (std::size_t li = 0; li < m_decLayers.size(); ++li) {
+        const DecoderLayerW &w = m_decLayers[li];
+        at::Tensor k = splitHeads(w.self.k(x), h), v = splitHeads(w.self.v(x), h);
+        if (cache) {
+            if (cache->selfK.size() > li) {
+                k = at::cat({cache->selfK[li], k}, 2);
+                v = at::cat({cache->selfV[li], v}, 2);
+                cache->selfK[li] = k;
+                cache->selfV[li] = v;
+            } else {
+                cache->selfK.push_back(k);
+                cache->selfV.push_back(v);
+            }
+        }
+        at::Tensor selfProbs;
+        const at::Tensor sctx = scaledAttention(splitHeads(w.self.q(x), h), k, v, selfMask, &selfProbs);
+        x = w.selfNorm(x + w.self.out(mergeHeads(sctx)));
+
+        at::Tensor ck, cv;
+        if (cache && !fresh) {
+            ck = cache->crossK[li];
+            cv = cache->crossV[li];
+        } else {
+            ck = splitHeads(w.cross.k(encHidden), h);
+            cv = splitHeads(w.cross.v(encHidden), h);
+            if (cache) {
+                cache->crossK.push_back(ck);
+                cache->crossV.push_back(cv);
+            }
+        }
+        at::Tensor add = crossMask;
+        if (w.beta.defined())
+            add = crossMask + hibridsDecoderBias(prevCross, w.beta, hier);
+        at::Tensor crossProbs;
+        const at::Tensor cctx = scaledAttention(splitHeads(w.cross.q(x), h), ck, cv, add, &crossProbs);
+        x = w.crossNorm(x + w.cross.out(mergeHeads(cctx)));
+        prevCross = crossProbs;
+        x = w.ffn(x);
+        if (trace) {
+            r.hiddenStates.push_back(x);
+            r.selfAttentions.push_back(selfProbs);
+            r.crossAttentions.push_back(crossProbs);
+        }
+    }
+    if (cache)
+        cache->length += t;
+    r.hidden = x;
+    r.logits = at::matmul(x, m_shared.t()) + m_finalLogitsBias;
+    return r;
+}
+
+} // namespace folio::inference::detail
