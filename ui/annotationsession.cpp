@@ -4,11 +4,32 @@
 
 #include <QHash>
 #include <QSet>
+#include <QUndoCommand>
 #include <QUndoStack>
 
 #include <algorithm>
 
 namespace folio {
+
+namespace {
+// Swaps the whole Document (re-OCR of a region); the annotations are left alone.
+class DocumentReplaceCommand : public QUndoCommand
+{
+public:
+    DocumentReplaceCommand(AnnotationSession *session, const QString &text, Document before, Document after)
+        : m_session(session), m_before(std::move(before)), m_after(std::move(after))
+    {
+        setText(text);
+    }
+    void undo() override { m_session->applyDocument(m_before); }
+    void redo() override { m_session->applyDocument(m_after); }
+
+private:
+    AnnotationSession *m_session; // not owned; outlives its undo stack
+    Document m_before;
+    Document m_after;
+};
+} // namespace
 
 AnnotationSession::AnnotationSession(QObject *parent) : QObject(parent), m_undo(new QUndoStack(this)) {}
 
@@ -368,6 +389,53 @@ bool AnnotationSession::applyPredictions(const Annotations &predicted)
     return push(tr("Model suggestions (%1)").arg(n), after);
 }
 
+bool AnnotationSession::replaceDocument(const Document &updated, const QString &undoText)
+{
+    if (m_docId < 0)
+        return false;
+    m_undo->push(new DocumentReplaceCommand(this, undoText, m_document, updated));
+    return true;
+}
+
+bool AnnotationSession::applyRenderedGeometry(const Document &rendered)
+{
+    if (m_docId < 0 || rendered.sourcePath != m_document.sourcePath || rendered.words.size() != m_document.words.size()
+        || rendered.nodes.size() != m_document.nodes.size())
+        return false;
+    for (size_t i = 0; i < rendered.words.size(); ++i)
+        if (rendered.words[i].id != m_document.words[i].id)
+            return false;
+    // Geometry only: texts the user corrected since the page was handed to the renderer stay.
+    m_document.pages = rendered.pages;
+    for (size_t i = 0; i < rendered.nodes.size(); ++i) {
+        Node &n = m_document.nodes[i];
+        n.box = rendered.nodes[i].box;
+        n.page = rendered.nodes[i].page;
+        n.visible = rendered.nodes[i].visible;
+    }
+    for (size_t i = 0; i < rendered.words.size(); ++i) {
+        Word &w = m_document.words[i];
+        w.box = rendered.words[i].box;
+        w.norm = rendered.words[i].norm;
+        w.page = rendered.words[i].page;
+    }
+    saveDocument();
+    Q_EMIT documentReplaced();
+    return true;
+}
+
+void AnnotationSession::applyDocument(const Document &document)
+{
+    m_document = document;
+    QStringList kept;
+    for (const QString &w : m_selectedWords)
+        if (m_document.wordIndex(w) >= 0)
+            kept << w;
+    saveDocument();
+    Q_EMIT documentReplaced();
+    setSelectedWords(kept);
+}
+
 bool AnnotationSession::nextUncertain()
 {
     const Entity *best = nullptr;
@@ -422,10 +490,15 @@ void AnnotationSession::applyWordText(const QString &wordId, const QString &text
     w.userEdited = true;
     if (w.node >= 0 && w.node < int(m_document.nodes.size()))
         m_document.nodes[size_t(w.node)].text = text;
-    QString error;
-    if (m_project && !m_project->saveDocument(m_docId, m_document, &error))
-        Q_EMIT failed(error);
+    saveDocument();
     Q_EMIT documentChanged();
+}
+
+void AnnotationSession::saveDocument()
+{
+    QString error;
+    if (m_project && m_docId >= 0 && !m_project->saveDocument(m_docId, m_document, &error))
+        Q_EMIT failed(error);
 }
 
 void AnnotationSession::save()

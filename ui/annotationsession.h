@@ -76,15 +76,25 @@ public:
     // or decided, see mergeModelAnnotations), undoable, and records the document's uncertainty
     // (1 - mean confidence of the suggestions) for the "most uncertain first" order.
     bool applyPredictions(const Annotations &predicted);
+    // Replaces the current document's Document (a re-OCR of a region, ...) as one undoable step:
+    // the annotations and the earlier undo history stay. Saved at once. False when none is open.
+    bool replaceDocument(const Document &updated, const QString &undoText);
+    // Takes the rendered geometry of the current document (page sizes, node and word boxes and
+    // 0-1000 boxes, node visibility) from a renderer such as the web page view. Not an edit (not
+    // undoable, the undo history stays); saved at once. False when `rendered` is not the current
+    // document (other source or other word ids).
+    bool applyRenderedGeometry(const Document &rendered);
 
     // ---- called by the undo commands ----
     void applyState(const Annotations &annotations);
     void applyWordText(const QString &wordId, const QString &text);
+    void applyDocument(const Document &document); // saves it, emits documentReplaced()
 
 Q_SIGNALS:
     void documentOpened(qint64 id);
     void annotationsChanged();
     void documentChanged();               // word text edited
+    void documentReplaced();              // words / structure replaced (re-OCR, rendered boxes)
     void selectionChanged(const QStringList &wordIds);
     void currentEntityChanged(const QString &entityId);
     void saved(int revision);
@@ -94,6 +104,7 @@ Q_SIGNALS:
 private:
     bool push(const QString &text, const Annotations &after);
     void save();
+    void saveDocument();
     void reloadOrder();
 
     Project *m_project = nullptr;

@@ -12,6 +12,7 @@
 #include "ui/documentopener.h"
 #include "ui/domtreepanel.h"
 #include "ui/modelworker.h"
+#include "ui/projectservice.h"
 #include "ui/regionocr.h"
 #include "ui/scanpanel.h"
 #include "ui/sectionspanel.h"
@@ -33,7 +34,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolButton>
@@ -45,7 +45,8 @@ namespace folio {
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_recent(std::make_unique<RecentFiles>()), m_opener(new DocumentOpener(this)),
-      m_session(new AnnotationSession(this)), m_modelWorker(new ModelWorker(this))
+      m_session(new AnnotationSession(this)), m_projects(new ProjectService(m_session, this)),
+      m_modelWorker(new ModelWorker(this))
 {
     setObjectName(QStringLiteral("FolioMainWindow"));
     setWindowTitle(tr("Folio"));
@@ -97,6 +98,16 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_opener, &DocumentOpener::opened, this, &MainWindow::onLoaded);
     connect(m_opener, &DocumentOpener::failed, this, &MainWindow::onFailed);
     connect(m_session, &AnnotationSession::documentOpened, this, &MainWindow::showCurrentDocument);
+    connect(m_session, &AnnotationSession::documentReplaced, this, [this] {
+        m_sections->setDocument(m_session->document());
+        m_attention->setDocument(m_session->document(), m_session->annotations());
+    });
+    connect(m_projects, &ProjectService::projectOpened, this, &MainWindow::onProjectOpened);
+    connect(m_projects, &ProjectService::projectClosed, this, [this] {
+        m_documentList->refresh();
+        m_central->setCurrentWidget(m_welcome);
+    });
+    connect(m_projects, &ProjectService::failed, this, &MainWindow::reportError);
     connect(m_session, &AnnotationSession::failed, this, [this](const QString &message) {
         statusBar()->showMessage(message, 10000);
     });
@@ -119,17 +130,11 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_scanPanel, &ScanPanel::message, this, [this](const QString &text) { statusBar()->showMessage(text, 6000); });
     connect(m_scanPanel, &ScanPanel::regionRequested, this, [this](int page, const QRect &rect) {
         statusBar()->showMessage(tr("Running OCR on the region…"));
-        m_regionOcr->start(m_session->document(), page, rect);
+        m_regionOcr->start(m_session->currentDocumentId(), m_session->document(), page, rect);
     });
-    connect(m_regionOcr, &RegionOcr::finished, this, [this](const Document &updated, int added) {
-        QString error;
-        const qint64 id = m_session->currentDocumentId();
-        if (!m_project || id < 0 || !m_project->saveDocument(id, updated, &error)) {
-            reportError(tr("Re-OCR"), error);
-            return;
-        }
-        m_session->openDocument(id);
-        statusBar()->showMessage(tr("Re-OCR: %1 words added").arg(added), 5000);
+    connect(m_regionOcr, &RegionOcr::finished, this, [this](qint64 id, const Document &updated, int added) {
+        if (m_projects->applyRegionOcr(id, updated, added))
+            statusBar()->showMessage(tr("Re-OCR: %1 words added (Ctrl+Z undoes it)").arg(added), 5000);
     });
     connect(m_regionOcr, &RegionOcr::failed, this, [this](const QString &message) { reportError(tr("Re-OCR"), message); });
 
@@ -142,7 +147,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_webPanel, &WebPagePanel::nodeSelected, m_attention, [this](int node) { m_attention->selectNode(node); });
     connect(m_attention, &AttentionPanel::message, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
 
-    // Web page <-> DOM tree, both ways; rendered boxes are stored with the document.
+    // Web page <-> DOM tree, both ways; rendered boxes go into the session's document (and the store).
     connect(m_webPanel, &WebPagePanel::nodeSelected, m_domPanel, &DomTreePanel::selectNode);
     connect(m_domPanel, &DomTreePanel::nodeSelected, m_webPanel, &WebPagePanel::selectNode);
     // Labelling on web pages: picking a node (page or tree) selects its words for the palette.
@@ -151,12 +156,7 @@ MainWindow::MainWindow(QWidget *parent)
     };
     connect(m_webPanel, &WebPagePanel::nodeSelected, this, selectNodeWords);
     connect(m_domPanel, &DomTreePanel::nodeSelected, this, selectNodeWords);
-    connect(m_webPanel, &WebPagePanel::rendered, this, [this](const Document &withBoxes) {
-        QString error;
-        if (m_project && m_session->currentDocumentId() >= 0
-            && !m_project->saveDocument(m_session->currentDocumentId(), withBoxes, &error))
-            statusBar()->showMessage(error, 10000);
-    });
+    connect(m_webPanel, &WebPagePanel::rendered, m_projects, &ProjectService::applyRenderedPage);
     connect(m_webPanel, &WebPagePanel::failed, this, [this](const QString &message) {
         statusBar()->showMessage(message, 10000);
     });
@@ -170,18 +170,18 @@ MainWindow::MainWindow(QWidget *parent)
 
 MainWindow::~MainWindow()
 {
-    m_session->setProject(nullptr);
+    m_projects->blockSignals(true);
+    m_projects->close();
 }
+
+Project *MainWindow::project() const { return m_projects->project(); }
 
 bool MainWindow::isBusy() const
 {
     return m_opener->isBusy() || m_modelWorker->isBusy() || m_attention->isRunning();
 }
 
-int MainWindow::documentCount() const
-{
-    return m_project ? m_project->documentCount() : 0;
-}
+int MainWindow::documentCount() const { return m_projects->documentCount(); }
 
 const Document *MainWindow::currentDocument() const
 {
@@ -262,8 +262,8 @@ void MainWindow::createActions()
     QAction *attention = model->addAction(tr("Show &Attention"), this, &MainWindow::showAttention);
     attention->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     model->addAction(tr("&Train on Project…"), this, [this] {
-        if (!m_project) { statusBar()->showMessage(tr("Open a project first"), 5000); return; }
-        TrainingDialog dialog(m_project.get(), this);
+        if (!project()) { statusBar()->showMessage(tr("Open a project first"), 5000); return; }
+        TrainingDialog dialog(project(), this);
         if (dialog.exec() == QDialog::Accepted && !dialog.checkpointDir().isEmpty())
             setModelDirectory(dialog.checkpointDir());
     });
@@ -290,16 +290,6 @@ void MainWindow::rebuildRecentMenu()
         m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
 }
 
-QString MainWindow::defaultProjectPath() const
-{
-    const QString last = QSettings().value(QStringLiteral("project/last")).toString();
-    if (!last.isEmpty() && QFileInfo::exists(last))
-        return last;
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    QDir().mkpath(dir);
-    return dir + QStringLiteral("/default.folio");
-}
-
 void MainWindow::restoreSettings()
 {
     QSettings settings;
@@ -313,8 +303,6 @@ void MainWindow::saveSettings()
     QSettings settings;
     settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("mainWindow/state"), saveState());
-    if (m_project)
-        settings.setValue(QStringLiteral("project/last"), m_project->path());
     settings.setValue(QStringLiteral("model/directory"), m_modelDir);
 }
 
@@ -333,40 +321,28 @@ void MainWindow::reportError(const QString &title, const QString &message)
         QMessageBox::warning(this, title, message);
 }
 
-bool MainWindow::openProject(const QString &path)
+bool MainWindow::openProject(const QString &path) { return m_projects->open(path); }
+
+void MainWindow::onProjectOpened(const QString &path, int documentCount)
 {
-    QString error;
-    std::unique_ptr<Project> project = QFileInfo::exists(path) ? Project::open(path, &error) : Project::create(path, &error);
-    if (!project) {
-        reportError(tr("Cannot open project"), error);
-        return false;
-    }
-    m_session->setProject(nullptr);
-    m_project = std::move(project);
-    m_session->setProject(m_project.get());
     m_recent->add(path);
     rebuildRecentMenu();
-    QSettings().setValue(QStringLiteral("project/last"), m_project->path());
     m_documentList->refresh();
-    if (m_project->documentCount() > 0)
+    if (documentCount > 0)
         m_session->openDocumentAt(0);
     else
         m_central->setCurrentWidget(m_welcome);
-    statusBar()->showMessage(tr("Project %1: %2 documents").arg(QFileInfo(path).fileName()).arg(m_project->documentCount()), 5000);
-    return true;
+    QString text = tr("Project %1: %2 documents").arg(QFileInfo(path).fileName()).arg(documentCount);
+    if (project() && project()->isReadOnly())
+        text += tr(" (read-only)");
+    statusBar()->showMessage(text, 5000);
 }
 
 void MainWindow::newProjectDialog()
 {
     const QString path = QFileDialog::getSaveFileName(this, tr("New project"), QString(), tr("Folio projects (*.folio)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (QFileInfo::exists(path) && !QFile::remove(path)) {
-        reportError(tr("Cannot create project"), path + tr(": cannot replace the existing file"));
-        return;
-    }
-    openProject(path.endsWith(QLatin1String(".folio")) ? path : path + QStringLiteral(".folio"));
+    if (!path.isEmpty())
+        m_projects->create(path.endsWith(QLatin1String(".folio")) ? path : path + QStringLiteral(".folio"));
 }
 
 void MainWindow::openProjectDialog()
@@ -385,32 +361,22 @@ void MainWindow::openFileDialog()
 
 void MainWindow::openFile(const QString &path)
 {
-    if (!m_project && !openProject(defaultProjectPath()))
+    if (!m_projects->ensureOpen())
         return;
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    const qint64 existing = m_project->findDocument(absolute);
+    const qint64 existing = m_projects->findDocument(path);
     if (existing >= 0) {
         m_session->openDocument(existing);
         return;
     }
-    m_opener->open(absolute);
+    m_opener->open(QFileInfo(path).absoluteFilePath());
 }
 
 void MainWindow::onLoaded(const QString &path, const Document &document, const Annotations &annotations)
 {
     m_progress->hide();
     m_cancelButton->hide();
-    if (!m_project && !openProject(defaultProjectPath()))
+    if (m_projects->addDocument(path, document, annotations) < 0)
         return;
-    Document doc = document;
-    if (doc.sourcePath.isEmpty())
-        doc.sourcePath = path;
-    QString error;
-    const qint64 id = m_project->addDocument(doc, annotations, &error);
-    if (id < 0) {
-        reportError(tr("Cannot add %1").arg(QFileInfo(path).fileName()), error);
-        return;
-    }
     m_recent->add(path);
     rebuildRecentMenu();
     statusBar()->showMessage(tr("Opened %1: %2 words on %3 pages")
@@ -418,7 +384,6 @@ void MainWindow::onLoaded(const QString &path, const Document &document, const A
                                  .arg(document.words.size())
                                  .arg(document.pages.size()),
                              5000);
-    m_session->openDocument(id);
 }
 
 void MainWindow::onFailed(const QString &path, const QString &message)

@@ -1,8 +1,9 @@
 #pragma once
-// MainWindow: composes Folio's panels and connects them. It holds no file I/O and no model
-// logic: documents are loaded by DocumentOpener (a worker) into the open Project (a .folio file),
-// the AnnotationSession owns the current document, its edits and their autosave, and every
-// feature brings its own panel.
+// MainWindow: composes Folio's panels and connects them. It holds no file I/O, no SQL and no
+// model logic: documents are loaded by DocumentOpener (a worker), the ProjectService owns the
+// open Project (a .folio file: open / create / default / last, documents added, engine results
+// put into the current document), the AnnotationSession owns the current document, its edits,
+// their undo history and autosave, and every feature brings its own panel.
 //
 // Layout: Documents dock (left), central page area (welcome / scan page / rendered web page),
 // Structure dock (OCR tree or DOM tree) and Annotations dock (palette + entity/link lists) on the
@@ -37,6 +38,7 @@ class RegionOcr;
 class ScanPanel;
 class SectionsPanel;
 class Project;
+class ProjectService;
 class RecentFiles;
 class WebPagePanel;
 
@@ -47,7 +49,8 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    Project *project() const { return m_project.get(); }
+    Project *project() const;
+    ProjectService *projects() const { return m_projects; }
     AnnotationSession *session() const { return m_session; }
     DocumentOpener *opener() const { return m_opener; }
     int documentCount() const;
@@ -88,14 +91,14 @@ private:
     void saveSettings();
     void onLoaded(const QString &path, const Document &document, const Annotations &annotations);
     void onFailed(const QString &path, const QString &message);
+    void onProjectOpened(const QString &path, int documentCount);
     void showCurrentDocument();
     void reportError(const QString &title, const QString &message);
-    QString defaultProjectPath() const;
 
-    std::unique_ptr<Project> m_project;
     std::unique_ptr<RecentFiles> m_recent;
     DocumentOpener *m_opener = nullptr;
     AnnotationSession *m_session = nullptr;
+    ProjectService *m_projects = nullptr;
     AnnotationActions *m_annotationActions = nullptr;
     ModelWorker *m_modelWorker = nullptr;
     QString m_modelDir;

@@ -12,7 +12,7 @@ RegionOcr::RegionOcr(QObject *parent)
     connect(&m_watcher, &QFutureWatcher<RegionOcrResult>::finished, this, [this] {
         const RegionOcrResult r = m_watcher.result();
         if (r.error.isEmpty())
-            Q_EMIT finished(r.document, r.wordsAdded);
+            Q_EMIT finished(r.documentId, r.document, r.wordsAdded);
         else
             Q_EMIT failed(r.error);
     });
@@ -23,12 +23,13 @@ RegionOcr::~RegionOcr()
     m_watcher.waitForFinished();
 }
 
-void RegionOcr::start(const Document &document, int page, const QRect &pageRect)
+void RegionOcr::start(qint64 documentId, const Document &document, int page, const QRect &pageRect)
 {
     if (m_watcher.isRunning())
         return;
-    m_watcher.setFuture(QtConcurrent::run([document, page, pageRect]() -> RegionOcrResult {
+    m_watcher.setFuture(QtConcurrent::run([documentId, document, page, pageRect]() -> RegionOcrResult {
         RegionOcrResult out;
+        out.documentId = documentId;
         if (page < 0 || page >= int(document.pages.size()) || document.pages[size_t(page)].imagePath.isEmpty()) {
             out.error = document.sourcePath + QStringLiteral(": page %1 has no image to OCR").arg(page + 1);
             return out;

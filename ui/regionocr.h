@@ -3,8 +3,8 @@
 // a copy of the document without discarding words the user corrected (ocr::mergeRegionResult).
 //
 //   auto *job = new folio::RegionOcr(this);
-//   connect(job, &folio::RegionOcr::finished, ...);  // (updated document, words added) or failed
-//   job->start(document, page, rect);
+//   connect(job, &folio::RegionOcr::finished, ...);  // (document id, updated document, words added) or failed
+//   job->start(documentId, document, page, rect);
 #include "document/document.h"
 
 #include <QFutureWatcher>
@@ -14,6 +14,7 @@ namespace folio {
 
 struct RegionOcrResult
 {
+    qint64 documentId = -1;
     Document document;
     int wordsAdded = 0;
     QString error;
@@ -25,11 +26,11 @@ class RegionOcr : public QObject
 public:
     explicit RegionOcr(QObject *parent = nullptr);
     ~RegionOcr() override;
-    void start(const Document &document, int page, const QRect &pageRect);
+    void start(qint64 documentId, const Document &document, int page, const QRect &pageRect);
     bool isRunning() const { return m_watcher.isRunning(); }
 
 Q_SIGNALS:
-    void finished(const folio::Document &document, int wordsAdded);
+    void finished(qint64 documentId, const folio::Document &document, int wordsAdded);
     void failed(const QString &message);
 
 private:

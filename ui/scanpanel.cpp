@@ -105,6 +105,14 @@ ScanPanel::ScanPanel(AnnotationSession *session, QWidget *parent)
 
     connect(session, &AnnotationSession::documentOpened, this, &ScanPanel::showDocument);
     connect(session, &AnnotationSession::documentChanged, this, [this] { showPage(currentPage()); });
+    // Words replaced (re-OCR of a region, or its undo): new tree, same page.
+    connect(session, &AnnotationSession::documentReplaced, this, [this] {
+        if (m_session->document().kind == SourceKind::Html)
+            return;
+        const int page = currentPage();
+        m_model->setDocument(m_session->document());
+        showPage(page);
+    });
     connect(session, &AnnotationSession::annotationsChanged, this, &ScanPanel::refreshOverlays);
     connect(session, &AnnotationSession::selectionChanged, this, &ScanPanel::syncSelectionFromSession);
 }

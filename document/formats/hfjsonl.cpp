@@ -104,6 +104,12 @@ bool HfJsonlFormat::importFile(const QString &path, std::vector<DatasetItem> *it
             *error = jv.error();
             return false;
         }
+        if (tokens.size() > DatasetLimits::maxWords) {
+            jv.fail(QStringLiteral("$.tokens"), QStringLiteral("%1 tokens, more than the limit of %2 words per document")
+                                                     .arg(tokens.size()).arg(DatasetLimits::maxWords));
+            *error = jv.error();
+            return false;
+        }
         if (bboxes.size() != tokens.size() || tags.size() != tokens.size()) {
             jv.fail(root, QStringLiteral("tokens (%1), bboxes (%2) and ner_tags (%3) differ in length")
                               .arg(tokens.size()).arg(bboxes.size()).arg(tags.size()));

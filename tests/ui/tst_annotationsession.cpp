@@ -233,6 +233,66 @@ private Q_SLOTS:
         QVERIFY(p->documentInfo(id, &info, &error));
         QCOMPARE(info.status, DocumentStatus::InProgress);
     }
+
+    // A replaced document (re-OCR) is one undoable step on top of the history; rendered geometry
+    // is taken without touching the history or the texts the user corrected.
+    void replacedDocumentKeepsHistory()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto p = Project::create(dir.filePath(QStringLiteral("r.folio")), &error);
+        QVERIFY2(p, qPrintable(error));
+        const Document original = makeDocument(QStringLiteral("r.png"), 4);
+        const qint64 id = p->addDocument(original, {}, &error);
+        AnnotationSession session;
+        session.setProject(p.get());
+        QVERIFY(session.openDocument(id));
+        session.setSelectedWords({QStringLiteral("w0")});
+        QVERIFY(session.assignLabel(QStringLiteral("HEADER")));
+        QVERIFY(session.editWordText(QStringLiteral("w1"), QStringLiteral("fixed")));
+
+        Document reocred = session.document();
+        reocred.words.pop_back();
+        QSignalSpy replaced(&session, &AnnotationSession::documentReplaced);
+        QVERIFY(session.replaceDocument(reocred, QStringLiteral("Re-OCR region")));
+        QCOMPARE(replaced.count(), 1);
+        QCOMPARE(int(session.document().words.size()), 3);
+        QCOMPARE(session.undoStack()->count(), 3);
+        Document stored;
+        QVERIFY(p->loadDocument(id, &stored, nullptr, &error));
+        QCOMPARE(int(stored.words.size()), 3);
+        session.undoStack()->undo(); // the re-OCR
+        QCOMPARE(int(session.document().words.size()), 4);
+        QVERIFY(p->loadDocument(id, &stored, nullptr, &error));
+        QCOMPARE(int(stored.words.size()), 4);
+        session.undoStack()->undo(); // the text edit
+        QCOMPARE(session.document().words[1].text, QStringLiteral("word1"));
+        session.undoStack()->undo(); // the label
+        QVERIFY(session.annotations().entities.empty());
+        session.undoStack()->redo();
+        session.undoStack()->redo(); // label and text edit back
+
+        // Geometry from a renderer: boxes move, the corrected text and the history stay.
+        Document rendered = original;
+        rendered.pages[0].size = QSizeF(2000, 2000);
+        for (Word &w : rendered.words)
+            w.box.translate(0, 500);
+        rendered.normaliseWordBoxes();
+        QVERIFY(session.applyRenderedGeometry(rendered));
+        QCOMPARE(session.document().words[2].box, rendered.words[2].box);
+        QCOMPARE(session.document().words[2].norm, rendered.words[2].norm);
+        QCOMPARE(session.document().words[1].text, QStringLiteral("fixed"));
+        QCOMPARE(session.undoStack()->count(), 3);
+        QVERIFY(p->loadDocument(id, &stored, nullptr, &error));
+        QCOMPARE(stored.words[2].box, rendered.words[2].box);
+        // A page of another document (or other words) is not taken.
+        Document other = rendered;
+        other.sourcePath = QStringLiteral("other.png");
+        QVERIFY(!session.applyRenderedGeometry(other));
+        Document fewer = rendered;
+        fewer.words.pop_back();
+        QVERIFY(!session.applyRenderedGeometry(fewer));
+    }
 };
 
 QTEST_MAIN(TestAnnotationSession)
