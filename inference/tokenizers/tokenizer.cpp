@@ -2,6 +2,7 @@
 #include "inference/tokenizers/tokenizer.h"
 
 #include "inference/errors.h"
+#include "inference/tokenizers/hflayouttokenizer.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -26,8 +27,15 @@ std::unique_ptr<Tokenizer> Tokenizer::fromDirectory(const std::string &dir)
         throw InferenceError(dir + ": not a folder");
     if (fs::exists(d / "tokenizer.json"))
         return makeBpeTokenizerFromJson((d / "tokenizer.json").string());
-    if (fs::exists(d / "vocab.json") && fs::exists(d / "merges.txt"))
-        return makeBpeTokenizer((d / "vocab.json").string(), (d / "merges.txt").string());
+    if (fs::exists(d / "vocab.json") && fs::exists(d / "merges.txt")) {
+        // tokenizer_config.json (when there) says add_prefix_space and the added tokens.
+        const HfLayoutTokenizerConfig config = HfLayoutTokenizerConfig::fromDirectory(dir);
+        BpeOptions options;
+        options.addPrefixSpace = config.addPrefixSpace;
+        options.addedTokensGiven = !config.addedTokens.empty();
+        options.addedTokens = config.addedTokens;
+        return makeBpeTokenizer((d / "vocab.json").string(), (d / "merges.txt").string(), options);
+    }
     if (fs::exists(d / "vocab.txt"))
         return makeWordPieceTokenizer((d / "vocab.txt").string());
     for (const char *name : {"spm.model", "sentencepiece.bpe.model", "tokenizer.model"})

@@ -39,8 +39,26 @@ public:
 };
 
 std::unique_ptr<Tokenizer> makeWordPieceTokenizer(const std::string &vocabTxt, bool lowerCase = false);
+// Text that is never split by BPE and maps to one id (Hugging Face "added tokens": <s>, <mask>, ...).
+// lstrip / rstrip: whitespace before / after an occurrence is dropped.
+struct AddedToken
+{
+    std::string content;
+    bool lstrip = false, rstrip = false;
+    int id = -1; // -1: looked up in the vocabulary
+};
+struct BpeOptions
+{
+    bool addPrefixSpace = true;
+    // When false, the RoBERTa specials present in the vocabulary (<s> </s> <pad> <unk>, and <mask>
+    // with lstrip) are the added tokens.
+    bool addedTokensGiven = false;
+    std::vector<AddedToken> addedTokens;
+};
 std::unique_ptr<Tokenizer> makeBpeTokenizer(const std::string &vocabJson, const std::string &mergesTxt,
                                             bool addPrefixSpace = true);
+std::unique_ptr<Tokenizer> makeBpeTokenizer(const std::string &vocabJson, const std::string &mergesTxt,
+                                            const BpeOptions &options);
 std::unique_ptr<Tokenizer> makeBpeTokenizerFromJson(const std::string &tokenizerJson, bool addPrefixSpace = true);
 std::unique_ptr<Tokenizer> makeSentencePieceTokenizer(const std::string &modelFile);
 

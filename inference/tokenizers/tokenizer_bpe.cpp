@@ -1,12 +1,18 @@
-// Byte-level BPE (GPT-2 / RoBERTa / LayoutLMv3): bytes -> printable unicode characters, a
-// simplified GPT-2 pre-tokenizer (contractions, letter runs, digit runs, other runs, each with
-// its leading space; non-ASCII bytes count as letters), then merges by rank.
+// Byte-level BPE as Hugging Face's slow GPT-2 / RoBERTa / LayoutLMv3 tokenizers do it, word by word:
+// added-token text split out first (leftmost, longest; lstrip/rstrip trim the neighbours), one
+// prefix space unless the word starts with whitespace or an added token, the GPT-2 pre-tokenizer
+// with Unicode letter/number/space classes, bytes -> printable stand-ins, then merges by rank.
+// Checked against the reference on ../shared/fixtures/parity-next/layoutlmv3_tokenizer.
 #include "inference/tokenizers/tokenizer.h"
 
 #include "inference/errors.h"
 
 #include <nlohmann/json.hpp>
 
+#include <QList>
+#include <QString>
+
+#include <algorithm>
 #include <climits>
 #include <fstream>
 #include <map>
@@ -47,42 +53,80 @@ const std::vector<std::string> &byteSymbols()
     return table;
 }
 
-enum class Cls { Space, Letter, Digit, Other };
-Cls classify(unsigned char c)
+// Unicode classes of the GPT-2 pattern, on code points. \p{L}: QChar letter categories, \p{N}:
+// number categories, \s: the White_Space property (QChar::isSpace is exactly that set).
+bool isLetterCp(char32_t c) { return QChar::isLetter(c); }
+bool isNumberCp(char32_t c) { return QChar::isNumber(c); }
+bool isSpaceCp(char32_t c) { return QChar::isSpace(c); }
+// Python's str.isspace, used for the prefix-space rule: White_Space plus U+001C..U+001F.
+bool isPythonSpace(char32_t c) { return isSpaceCp(c) || (c >= 0x1C && c <= 0x1F); }
+bool isOtherCp(char32_t c) { return !isSpaceCp(c) && !isLetterCp(c) && !isNumberCp(c); }
+
+std::u32string toCodePoints(const std::string &utf8)
 {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') return Cls::Space;
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80) return Cls::Letter;
-    if (c >= '0' && c <= '9') return Cls::Digit;
-    return Cls::Other;
+    const QList<uint> ucs4 = QString::fromUtf8(utf8.data(), qsizetype(utf8.size())).toUcs4();
+    return std::u32string(ucs4.begin(), ucs4.end());
 }
 
-std::vector<std::string> preTokenize(const std::string &text)
+std::string toUtf8(const std::u32string &cps, size_t begin, size_t end)
+{
+    std::string s;
+    for (size_t i = begin; i < end; ++i) {
+        const char32_t cp = cps[i];
+        if (cp < 0x80) {
+            s += char(cp);
+        } else if (cp < 0x800) {
+            s += char(0xC0 | (cp >> 6));
+            s += char(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            s += char(0xE0 | (cp >> 12));
+            s += char(0x80 | ((cp >> 6) & 0x3F));
+            s += char(0x80 | (cp & 0x3F));
+        } else {
+            s += char(0xF0 | (cp >> 18));
+            s += char(0x80 | ((cp >> 12) & 0x3F));
+            s += char(0x80 | ((cp >> 6) & 0x3F));
+            s += char(0x80 | (cp & 0x3F));
+        }
+    }
+    return s;
+}
+
+// The GPT-2 pre-tokenizer, alternative by alternative as the regex engine tries them:
+//   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+std::vector<std::string> preTokenize(const std::u32string &t)
 {
     std::vector<std::string> out;
+    const size_t n = t.size();
     size_t i = 0;
-    while (i < text.size()) {
-        static const char *const contractions[] = {"'s", "'t", "'re", "'ve", "'m", "'ll", "'d"};
-        bool matched = false;
-        for (const char *c : contractions) {
-            const size_t n = std::char_traits<char>::length(c);
-            if (text.compare(i, n, c) == 0) {
-                out.emplace_back(c);
-                i += n;
-                matched = true;
+    auto runOf = [&](size_t from, bool (*pred)(char32_t)) {
+        size_t j = from;
+        while (j < n && pred(t[j])) ++j;
+        return j;
+    };
+    while (i < n) {
+        size_t end = i;
+        static const std::u32string contractions[] = {U"'s", U"'t", U"'re", U"'ve", U"'m", U"'ll", U"'d"};
+        for (const std::u32string &c : contractions)
+            if (t.compare(i, c.size(), c) == 0) {
+                end = i + c.size();
                 break;
             }
+        if (end == i) {
+            for (bool (*pred)(char32_t) : {isLetterCp, isNumberCp, isOtherCp}) {
+                const size_t from = (t[i] == U' ' && i + 1 < n && pred(t[i + 1])) ? i + 1 : i;
+                if (pred(t[from])) {
+                    end = runOf(from, pred);
+                    break;
+                }
+            }
         }
-        if (matched) continue;
-        size_t start = i;
-        if (text[i] == ' ' && i + 1 < text.size() && classify(static_cast<unsigned char>(text[i + 1])) != Cls::Space)
-            ++i;
-        const Cls cls = classify(static_cast<unsigned char>(text[i]));
-        while (i < text.size() && classify(static_cast<unsigned char>(text[i])) == cls) {
-            if (cls == Cls::Other && text[i] == '\'' && i > start) break;
-            ++i;
+        if (end == i) { // whitespace: \s+(?!\S) keeps the last space for the next token, else \s+
+            const size_t j = runOf(i, isSpaceCp);
+            end = (j == n || j - i == 1) ? j : j - 1;
         }
-        if (i == start) ++i;
-        out.push_back(text.substr(start, i - start));
+        out.push_back(toUtf8(t, i, end));
+        i = end;
     }
     return out;
 }
@@ -91,27 +135,40 @@ class BpeTokenizer : public Tokenizer
 {
 public:
     BpeTokenizer(std::vector<std::string> files, const nlohmann::json &vocab, std::vector<std::pair<std::string, std::string>> merges,
-                 bool addPrefixSpace)
-        : m_files(std::move(files)), m_addPrefixSpace(addPrefixSpace)
+                 BpeOptions options)
+        : m_files(std::move(files)), m_options(std::move(options))
     {
         if (!vocab.is_object() || vocab.empty())
             throw InferenceError(m_files.front() + ": BPE vocabulary is not a non-empty object");
         int maxId = -1;
         for (auto it = vocab.begin(); it != vocab.end(); ++it) {
-            if (!it.value().is_number_integer())
-                throw InferenceError(m_files.front() + ": vocabulary id of \"" + it.key() + "\" is not an integer");
+            if (!it.value().is_number_integer() || it.value().get<long long>() < 0 || it.value().get<long long>() > 10'000'000)
+                throw InferenceError(m_files.front() + ": vocabulary id of \"" + it.key() + "\" is not an integer in 0..10000000");
             m_ids[it.key()] = it.value().get<int>();
             maxId = std::max(maxId, it.value().get<int>());
         }
         m_pieces.assign(size_t(maxId + 1), std::string());
         for (const auto &kv : m_ids)
-            if (kv.second >= 0)
-                m_pieces[size_t(kv.second)] = kv.first;
+            m_pieces[size_t(kv.second)] = kv.first;
         for (size_t r = 0; r < merges.size(); ++r)
             m_ranks.emplace(merges[r].first + '\x01' + merges[r].second, int(r));
         m_unk = std::max(0, pieceToId("<unk>"));
         m_pad = pieceToId("<pad>");
         if (m_pad < 0) m_pad = 0;
+        if (!m_options.addedTokensGiven)
+            for (const char *special : {"<s>", "</s>", "<pad>", "<unk>", "<mask>"})
+                if (m_ids.count(special))
+                    m_options.addedTokens.push_back(AddedToken{special, std::string(special) == "<mask>", false});
+        for (AddedToken &a : m_options.addedTokens) {
+            if (a.content.empty())
+                throw InferenceError(m_files.front() + ": an added token has no text");
+            if (a.id < 0) a.id = pieceToId(a.content);
+            if (a.id < 0)
+                throw InferenceError(m_files.front() + ": added token \"" + a.content + "\" has no id in the vocabulary");
+        }
+        // Longest first, so that the split below takes the longest token at a position.
+        std::stable_sort(m_options.addedTokens.begin(), m_options.addedTokens.end(),
+                         [](const AddedToken &a, const AddedToken &b) { return a.content.size() > b.content.size(); });
     }
     std::string kind() const override { return "bpe"; }
     int vocabSize() const override { return int(m_pieces.size()); }
@@ -125,24 +182,89 @@ public:
     int padId() const override { return m_pad; }
     std::vector<std::string> files() const override { return m_files; }
 
-    std::vector<int> encodeWord(const std::string &word, bool firstWord) const override
+    // Every word is tokenized on its own (as the LayoutLMv3 tokenizer does), so `firstWord` does not
+    // matter: the prefix space depends on add_prefix_space and the word's first character only.
+    std::vector<int> encodeWord(const std::string &word, bool) const override
     {
-        const std::string text = (m_addPrefixSpace || !firstWord) ? " " + word : word;
         std::vector<int> out;
-        for (const std::string &chunk : preTokenize(text)) {
-            std::vector<std::string> symbols;
-            for (unsigned char c : chunk)
-                symbols.push_back(byteSymbols()[c]);
-            bpe(&symbols);
-            for (const std::string &s : symbols) {
-                const int id = pieceToId(s);
-                out.push_back(id >= 0 ? id : m_unk);
+        if (word.empty())
+            return out;
+        const std::u32string cps = toCodePoints(word);
+        const bool prefix = m_options.addPrefixSpace && !cps.empty() && !isPythonSpace(cps.front()) && !startsWithAddedToken(word);
+        for (const Piece &piece : splitAddedTokens(prefix ? " " + word : word)) {
+            if (piece.addedId >= 0) {
+                out.push_back(piece.addedId);
+                continue;
+            }
+            for (const std::string &chunk : preTokenize(toCodePoints(piece.text))) {
+                std::vector<std::string> symbols;
+                for (unsigned char c : chunk)
+                    symbols.push_back(byteSymbols()[c]);
+                bpe(&symbols);
+                for (const std::string &sym : symbols) {
+                    const int id = pieceToId(sym);
+                    out.push_back(id >= 0 ? id : m_unk);
+                }
             }
         }
         return out;
     }
 
 private:
+    struct Piece { std::string text; int addedId = -1; };
+
+    bool startsWithAddedToken(const std::string &word) const
+    {
+        for (const AddedToken &a : m_options.addedTokens)
+            if (word.compare(0, a.content.size(), a.content) == 0)
+                return true;
+        return false;
+    }
+
+    // Splits at every added-token occurrence (leftmost, then longest); lstrip trims the whitespace at
+    // the end of the text before it, rstrip the whitespace at the start of the text after it; empty
+    // text pieces are dropped.
+    std::vector<Piece> splitAddedTokens(const std::string &text) const
+    {
+        std::vector<Piece> pieces;
+        size_t from = 0;
+        bool trimNextStart = false;
+        auto pushText = [&](std::string t, bool trimEnd) {
+            if (trimNextStart) t = trimmed(t, true, false);
+            if (trimEnd) t = trimmed(t, false, true);
+            trimNextStart = false;
+            if (!t.empty()) pieces.push_back(Piece{std::move(t), -1});
+        };
+        for (size_t i = 0; i < text.size();) {
+            const AddedToken *hit = nullptr;
+            for (const AddedToken &a : m_options.addedTokens)
+                if (text.compare(i, a.content.size(), a.content) == 0) {
+                    hit = &a;
+                    break;
+                }
+            if (!hit) {
+                ++i;
+                continue;
+            }
+            pushText(text.substr(from, i - from), hit->lstrip);
+            pieces.push_back(Piece{std::string(), hit->id});
+            trimNextStart = hit->rstrip;
+            i += hit->content.size();
+            from = i;
+        }
+        pushText(text.substr(from), false);
+        return pieces;
+    }
+
+    static std::string trimmed(const std::string &t, bool front, bool back)
+    {
+        const std::u32string cps = toCodePoints(t);
+        size_t b = 0, e = cps.size();
+        while (front && b < e && isPythonSpace(cps[b])) ++b;
+        while (back && e > b && isPythonSpace(cps[e - 1])) --e;
+        return toUtf8(cps, b, e);
+    }
+
     void bpe(std::vector<std::string> *symbols) const
     {
         while (symbols->size() > 1) {
@@ -172,12 +294,21 @@ private:
     }
 
     std::vector<std::string> m_files;
-    bool m_addPrefixSpace;
+    BpeOptions m_options;
     std::unordered_map<std::string, int> m_ids;
     std::vector<std::string> m_pieces;
     std::unordered_map<std::string, int> m_ranks;
     int m_unk = 0, m_pad = 0;
 };
+
+std::pair<std::string, std::string> splitMerge(const std::string &line, const std::string &file)
+{
+    const auto sp = line.find(' ');
+    if (sp == std::string::npos || sp == 0 || sp + 1 >= line.size())
+        throw InferenceError(file + ": malformed merge \"" + line.substr(0, 200) + "\"");
+    return {line.substr(0, sp), line.substr(sp + 1)};
+}
+
 
 nlohmann::json readJsonFile(const std::string &path)
 {
@@ -190,26 +321,40 @@ nlohmann::json readJsonFile(const std::string &path)
         throw InferenceError(path + ": invalid JSON: " + e.what());
     }
 }
-
 } // namespace
 
 std::unique_ptr<Tokenizer> makeBpeTokenizer(const std::string &vocabJson, const std::string &mergesTxt, bool addPrefixSpace)
 {
+    BpeOptions options;
+    options.addPrefixSpace = addPrefixSpace;
+    return makeBpeTokenizer(vocabJson, mergesTxt, options);
+}
+
+std::unique_ptr<Tokenizer> makeBpeTokenizer(const std::string &vocabJson, const std::string &mergesTxt, const BpeOptions &options)
+{
     const nlohmann::json vocab = readJsonFile(vocabJson);
-    std::ifstream in(mergesTxt);
+    std::ifstream in(mergesTxt, std::ios::binary);
     if (!in)
         throw InferenceError(mergesTxt + ": cannot open BPE merges");
-    std::vector<std::pair<std::string, std::string>> merges;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (line.empty() || line.rfind("#version", 0) == 0) continue;
-        const auto sp = line.find(' ');
-        if (sp == std::string::npos)
-            throw InferenceError(mergesTxt + ": malformed merge line \"" + line + "\"");
-        merges.emplace_back(line.substr(0, sp), line.substr(sp + 1));
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string text = buffer.str();
+    // As the reference reads it: split at '\n', drop the first line (the "#version" header, whatever
+    // it says) and the last element (empty when the file ends with a newline).
+    std::vector<std::string> lines;
+    for (size_t b = 0;;) {
+        const size_t e = text.find('\n', b);
+        lines.push_back(text.substr(b, e == std::string::npos ? std::string::npos : e - b));
+        if (e == std::string::npos) break;
+        b = e + 1;
     }
-    return std::make_unique<BpeTokenizer>(std::vector<std::string>{vocabJson, mergesTxt}, vocab, std::move(merges), addPrefixSpace);
+    std::vector<std::pair<std::string, std::string>> merges;
+    for (size_t i = 1; i + 1 < lines.size(); ++i) {
+        std::string line = lines[i];
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        merges.push_back(splitMerge(line, mergesTxt));
+    }
+    return std::make_unique<BpeTokenizer>(std::vector<std::string>{vocabJson, mergesTxt}, vocab, std::move(merges), options);
 }
 
 std::unique_ptr<Tokenizer> makeBpeTokenizerFromJson(const std::string &tokenizerJson, bool addPrefixSpace)
@@ -220,22 +365,29 @@ std::unique_ptr<Tokenizer> makeBpeTokenizerFromJson(const std::string &tokenizer
     const nlohmann::json &m = j["model"];
     std::vector<std::pair<std::string, std::string>> merges;
     for (const auto &v : m.value("merges", nlohmann::json::array())) {
-        if (v.is_string()) {
-            const std::string s = v.get<std::string>();
-            const auto sp = s.find(' ');
-            if (sp == std::string::npos)
-                throw InferenceError(tokenizerJson + ": malformed merge \"" + s + "\"");
-            merges.emplace_back(s.substr(0, sp), s.substr(sp + 1));
-        } else if (v.is_array() && v.size() == 2) {
+        if (v.is_string())
+            merges.push_back(splitMerge(v.get<std::string>(), tokenizerJson));
+        else if (v.is_array() && v.size() == 2 && v[0].is_string() && v[1].is_string())
             merges.emplace_back(v[0].get<std::string>(), v[1].get<std::string>());
-        } else {
+        else
             throw InferenceError(tokenizerJson + ": malformed merge entry");
+    }
+    BpeOptions options;
+    options.addPrefixSpace = addPrefixSpace;
+    if (j.contains("pre_tokenizer") && j["pre_tokenizer"].is_object() && j["pre_tokenizer"].contains("add_prefix_space")
+        && j["pre_tokenizer"]["add_prefix_space"].is_boolean())
+        options.addPrefixSpace = j["pre_tokenizer"]["add_prefix_space"].get<bool>();
+    if (j.contains("added_tokens") && j["added_tokens"].is_array()) {
+        options.addedTokensGiven = true;
+        for (const auto &a : j["added_tokens"]) {
+            if (!a.is_object() || !a.contains("content") || !a["content"].is_string())
+                throw InferenceError(tokenizerJson + ": malformed added_tokens entry");
+            options.addedTokens.push_back(AddedToken{a["content"].get<std::string>(), a.value("lstrip", false),
+                                                     a.value("rstrip", false), a.value("id", -1)});
         }
     }
-    if (j.contains("pre_tokenizer") && j["pre_tokenizer"].is_object() && j["pre_tokenizer"].contains("add_prefix_space"))
-        addPrefixSpace = j["pre_tokenizer"]["add_prefix_space"].get<bool>();
     return std::make_unique<BpeTokenizer>(std::vector<std::string>{tokenizerJson}, m.value("vocab", nlohmann::json()),
-                                          std::move(merges), addPrefixSpace);
+                                          std::move(merges), options);
 }
 
 } // namespace folio::inference

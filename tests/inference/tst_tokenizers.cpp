@@ -43,7 +43,8 @@ private Q_SLOTS:
         QCOMPARE(tok->pieces("xy"), (std::vector<std::string>{"\xC4\xA0", "x", "y"}));
         auto noPrefix = makeBpeTokenizer(fixture("bpe/vocab.json"), fixture("bpe/merges.txt"), false);
         QCOMPARE(noPrefix->pieces("Date", true), (std::vector<std::string>{"Date"}));
-        QCOMPARE(noPrefix->pieces("Date", false), (std::vector<std::string>{"\xC4\xA0", "Date"}));
+        // Words are tokenized one at a time (the LayoutLMv3 tokenizer): no prefix space for any word.
+        QCOMPARE(noPrefix->pieces("Date", false), (std::vector<std::string>{"Date"}));
         auto fromJson = makeBpeTokenizerFromJson(fixture("bpe/tokenizer.json"));
         for (const char *w : {"total", "Date:", "xy", "tot", "a,b"})
             QCOMPARE(fromJson->encodeWord(w), tok->encodeWord(w));

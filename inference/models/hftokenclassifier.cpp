@@ -1,0 +1,226 @@
+// Hugging Face token-classification checkpoints labelling words (see hftokenclassifier.h).
+#include "inference/models/hftokenclassifier.h"
+
+#include "inference/checkpoint/modelconfig.h"
+#include "inference/errors.h"
+#include "inference/models/modelrunner.h"
+#include "inference/tokenizers/hflayouttokenizer.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace folio::inference {
+
+struct HfTokenClassifier::Loaded
+{
+    std::unique_ptr<ModelRunner> runner;
+    std::unique_ptr<HfLayoutTokenizer> tokenizer;
+    std::string modelType;
+    int maxTokens = 0;
+};
+
+namespace {
+
+std::vector<std::string> labelsFromConfig(const ModelConfig &config)
+{
+    const nlohmann::json &j = config.json();
+    const auto it = j.find("id2label");
+    if (it == j.end() || !it->is_object() || it->empty())
+        throw InferenceError(config.source() + ": no id2label (a token-classification checkpoint names its labels)");
+    std::vector<std::string> labels(it->size());
+    for (auto e = it->begin(); e != it->end(); ++e) {
+        std::size_t used = 0;
+        long id = -1;
+        try {
+            id = std::stol(e.key(), &used);
+        } catch (const std::exception &) {
+        }
+        if (used != e.key().size() || id < 0 || id >= long(labels.size()) || !e.value().is_string())
+            throw InferenceError(config.source() + ": id2label key \"" + e.key() +
+                                 "\" is not an id in 0.." + std::to_string(labels.size() - 1) + " with a label text");
+        labels[std::size_t(id)] = e.value().get<std::string>();
+    }
+    return labels;
+}
+
+// One window's model inputs.
+TensorMap windowInputs(const LayoutTokens &t, const Tensor *pixelValues)
+{
+    const auto n = std::int64_t(t.inputIds.size());
+    std::vector<std::int64_t> ids(t.inputIds.begin(), t.inputIds.end()), mask(t.attentionMask.begin(), t.attentionMask.end());
+    std::vector<std::int64_t> box;
+    for (const WordBox &b : t.bbox)
+        box.insert(box.end(), {b.x0, b.y0, b.x1, b.y1});
+    TensorMap in;
+    in["input_ids"] = Tensor::fromInt64({1, n}, ids);
+    in["bbox"] = Tensor::fromInt64({1, n, 4}, box);
+    in["attention_mask"] = Tensor::fromInt64({1, n}, mask);
+    if (pixelValues)
+        in["pixel_values"] = *pixelValues;
+    return in;
+}
+
+WordLabel labelAt(const Tensor &logits, std::int64_t position, const std::vector<std::string> &labels)
+{
+    const std::int64_t numLabels = logits.shape.back();
+    const float *row = logits.data<float>() + position * numLabels;
+    WordLabel w;
+    int best = 0, second = -1;
+    for (int k = 1; k < int(numLabels); ++k) {
+        if (row[k] > row[best]) {
+            second = best;
+            best = k;
+        } else if (second < 0 || row[k] > row[second]) {
+            second = k;
+        }
+    }
+    double z = 0;
+    for (int k = 0; k < int(numLabels); ++k)
+        z += std::exp(double(row[k] - row[best]));
+    w.labelId = best;
+    w.label = labels[std::size_t(best)];
+    w.confidence = float(1.0 / z);
+    w.margin = second < 0 ? 0.f : row[best] - row[second];
+    return w;
+}
+
+struct WordWindow { int begin = 0, end = 0; };
+
+// Overlapping windows of whole words whose tokens fit `budget` (a quarter of each window is shared
+// with the next one); a word longer than the budget gets a window of its own (cut by truncation).
+std::vector<WordWindow> wordWindows(const std::vector<int> &tokenCounts, int budget)
+{
+    std::vector<WordWindow> out;
+    const int n = int(tokenCounts.size());
+    for (int b = 0; b < n;) {
+        int e = b, sum = 0;
+        while (e < n && sum + tokenCounts[std::size_t(e)] <= budget)
+            sum += tokenCounts[std::size_t(e++)];
+        if (e == b) e = b + 1;
+        out.push_back({b, e});
+        if (e >= n) break;
+        b = std::max(b + 1, e - (e - b) / 4);
+    }
+    return out;
+}
+
+} // namespace
+
+HfTokenClassifier::HfTokenClassifier() = default;
+HfTokenClassifier::~HfTokenClassifier() = default;
+HfTokenClassifier::HfTokenClassifier(HfTokenClassifier &&) noexcept = default;
+HfTokenClassifier &HfTokenClassifier::operator=(HfTokenClassifier &&) noexcept = default;
+
+std::vector<std::string> HfTokenClassifier::supportedModelTypes()
+{
+    return {"layoutlmv3"};
+}
+
+bool HfTokenClassifier::isLoaded() const { return m_loaded != nullptr; }
+std::string HfTokenClassifier::modelType() const { return m_loaded ? m_loaded->modelType : std::string(); }
+int HfTokenClassifier::maxTokens() const { return m_loaded ? m_loaded->maxTokens : 0; }
+
+bool HfTokenClassifier::load(const std::string &dir, std::string *error)
+{
+    try {
+        const ModelConfig config = ModelConfig::fromDirectory(dir);
+        const auto types = supportedModelTypes();
+        if (std::find(types.begin(), types.end(), config.modelType()) == types.end())
+            throw InferenceError(config.source() + ": model_type \"" + config.modelType() +
+                                 "\" is not a token-classification model Folio can run (layoutlmv3)");
+        std::vector<std::string> labels = labelsFromConfig(config);
+        auto loaded = std::make_unique<Loaded>();
+        loaded->modelType = config.modelType();
+        loaded->tokenizer = std::make_unique<HfLayoutTokenizer>(HfLayoutTokenizer::fromDirectory(dir));
+        // Positions are offset by pad_token_id + 1 (RoBERTa style): the model takes
+        // max_position_embeddings - 2 tokens at most, whatever the tokenizer says.
+        const long long positions = config.getInt("max_position_embeddings", 514);
+        loaded->maxTokens = int(std::min<long long>(loaded->tokenizer->config().modelMaxLength, std::max(2LL, positions - 2)));
+        loaded->runner = std::make_unique<ModelRunner>();
+        std::string runnerError;
+        if (!loaded->runner->load(dir, &runnerError)) {
+            if (runnerError.find("classifier.") != std::string::npos) // the head's width follows id2label
+                runnerError += " (" + config.source() + ": id2label names " + std::to_string(labels.size()) + " labels)";
+            throw InferenceError(runnerError);
+        }
+        // The head's width must agree with id2label.
+        const LayoutTokens probe = loaded->tokenizer->encode({}, {}, nullptr, loaded->maxTokens);
+        const RunResult r = loaded->runner->run(windowInputs(probe, nullptr));
+        if (!r.ok)
+            throw InferenceError(dir + ": the model does not run: " + r.error);
+        const auto logits = r.outputs.find("logits");
+        if (logits == r.outputs.end())
+            throw InferenceError(config.source() + ": the checkpoint has no token-classification head (no logits)");
+        if (logits->second.shape.back() != std::int64_t(labels.size()))
+            throw InferenceError(config.source() + ": id2label names " + std::to_string(labels.size()) +
+                                 " labels but the classifier head has " + std::to_string(logits->second.shape.back()));
+        m_loaded = std::move(loaded);
+        m_labels = std::move(labels);
+        return true;
+    } catch (const std::exception &e) {
+        if (error) *error = e.what();
+        return false;
+    }
+}
+
+WordLabelling HfTokenClassifier::label(const std::vector<std::string> &words, const std::vector<WordBox> &boxes,
+                                       LongPages longPages, const RunOptions &options, const Tensor *pixelValues) const
+{
+    WordLabelling out;
+    try {
+        if (!m_loaded)
+            throw InferenceError("no token-classification checkpoint loaded");
+        if (words.size() != boxes.size())
+            throw InferenceError("label: " + std::to_string(words.size()) + " words but " + std::to_string(boxes.size()) + " boxes");
+        const HfLayoutTokenizer &tok = *m_loaded->tokenizer;
+        const int maxTokens = m_loaded->maxTokens;
+        std::vector<WordWindow> windows{{0, int(words.size())}};
+        if (longPages == LongPages::Slide) {
+            std::vector<int> counts;
+            for (const std::string &w : words)
+                counts.push_back(int(tok.tokenizer().encodeWord(w).size()));
+            windows = wordWindows(counts, maxTokens - 2);
+        }
+        out.words.assign(words.size(), WordLabel{});
+        std::vector<int> bestDistance(words.size(), -1);
+        for (const WordWindow &win : windows) {
+            const std::vector<std::string> ws(words.begin() + win.begin, words.begin() + win.end);
+            const std::vector<WordBox> bs(boxes.begin() + win.begin, boxes.begin() + win.end);
+            const LayoutTokens t = tok.encode(ws, bs, nullptr, maxTokens, true, false);
+            const TensorMap inputs = windowInputs(t, pixelValues);
+            RunResult r = m_loaded->runner->run(inputs, options);
+            if (!r.ok)
+                throw InferenceError(r.error);
+            const Tensor &logits = r.outputs.at("logits");
+            std::vector<int> globalIds;
+            for (std::size_t p = 0; p < t.wordIds.size(); ++p) {
+                const int local = t.wordIds[p];
+                globalIds.push_back(local < 0 ? -1 : win.begin + local);
+                if (local < 0 || (p > 0 && t.wordIds[p - 1] == local))
+                    continue; // not the word's first token
+                const int w = win.begin + local;
+                const int distance = std::min(local, int(ws.size()) - 1 - local);
+                if (distance > bestDistance[std::size_t(w)]) {
+                    bestDistance[std::size_t(w)] = distance;
+                    out.words[std::size_t(w)] = labelAt(logits, std::int64_t(p), m_labels);
+                }
+            }
+            TensorMap record = inputs;
+            record.erase("pixel_values");
+            for (auto &kv : r.outputs)
+                record[kv.first] = std::move(kv.second);
+            out.windows.push_back(std::move(record));
+            out.windowWordIds.push_back(std::move(globalIds));
+        }
+        out.ok = true;
+    } catch (const std::exception &e) {
+        out.ok = false;
+        out.error = e.what();
+        out.words.clear();
+        out.windows.clear();
+        out.windowWordIds.clear();
+    }
+    return out;
+}
+
+} // namespace folio::inference

@@ -1,0 +1,77 @@
+#pragma once
+// A Hugging Face token-classification checkpoint folder (LayoutLMv3ForTokenClassification: config.json
+// with id2label, model.safetensors, vocab.json + merges.txt + tokenizer_config.json) labelling words
+// with 0-1000 boxes: its own tokenizer, the model, and the first sub-token's argmax per word.
+// Torch-free facade; no exception leaves it.
+//
+// Long pages: LongPages::Truncate does what Hugging Face does (one call, words past
+// model_max_length - 2 tokens get no label: the parity fixture's behaviour); LongPages::Slide runs
+// overlapping word windows that each fit the model and takes every word from the window where it
+// sits farthest from an edge, so every non-empty word is labelled.
+
+#include "inference/checkpoint/tensor.h"
+#include "inference/models/runoptions.h"
+#include "inference/tokenizers/tokenizer.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace folio::inference {
+
+class HfLayoutTokenizer;
+class ModelRunner;
+
+struct WordLabel
+{
+    int labelId = -1;        // -1: the word got no token (empty, or cut off by truncation)
+    std::string label;       // id2label[labelId]
+    float confidence = 0;    // softmax probability of labelId at the word's first token
+    float margin = 0;        // top-1 minus top-2 logit there
+};
+
+struct WordLabelling
+{
+    bool ok = false;
+    std::string error;
+    std::vector<WordLabel> words;      // one per input word
+    // The model inputs and outputs of each window (input_ids, bbox, attention_mask, logits, and with
+    // RunOptions::trace the attentions), for parity checks and the attention view.
+    std::vector<TensorMap> windows;
+    std::vector<std::vector<int>> windowWordIds; // word of each position per window (-1: special)
+};
+
+class HfTokenClassifier
+{
+public:
+    enum class LongPages { Truncate, Slide };
+
+    HfTokenClassifier();
+    ~HfTokenClassifier();
+    HfTokenClassifier(HfTokenClassifier &&) noexcept;
+    HfTokenClassifier &operator=(HfTokenClassifier &&) noexcept;
+
+    // Loads the folder; on failure returns false, sets *error (naming the file and the problem) and
+    // leaves this object as it was (a previously loaded checkpoint stays usable).
+    bool load(const std::string &dir, std::string *error);
+    bool isLoaded() const;
+    const std::vector<std::string> &labels() const { return m_labels; }
+    std::string modelType() const;
+    int maxTokens() const; // model_max_length of the tokenizer (positions per window, specials included)
+
+    // `pixelValues` ([1, 3, S, S] float, already resized and normalised) is passed to every window
+    // when the checkpoint has an image branch.
+    WordLabelling label(const std::vector<std::string> &words, const std::vector<WordBox> &boxes,
+                        LongPages longPages = LongPages::Slide, const RunOptions &options = {},
+                        const Tensor *pixelValues = nullptr) const;
+
+    // The model types this facade can run (token classification heads).
+    static std::vector<std::string> supportedModelTypes();
+
+private:
+    struct Loaded;
+    std::unique_ptr<Loaded> m_loaded;
+    std::vector<std::string> m_labels;
+};
+
+} // namespace folio::inference
