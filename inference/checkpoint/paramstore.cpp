@@ -11,26 +11,59 @@ ParamStore::ParamStore(const std::string &safetensorsPath)
 {
 }
 
+ParamStore ParamStore::fresh()
+{
+    ParamStore s;
+    s.m_path = "(new parameters)";
+    s.m_fresh = true;
+    return s;
+}
+
+ParamStore ParamStore::fromTensors(std::map<std::string, at::Tensor> tensors, const std::string &source)
+{
+    ParamStore s;
+    s.m_path = source;
+    s.m_source = std::move(tensors);
+    return s;
+}
+
+ParamStore::ParamStore(ParamStore &&) noexcept = default;
 ParamStore::~ParamStore() = default;
 
 bool ParamStore::has(const std::string &key) const
 {
-    return m_file->contains(key);
+    if (m_file)
+        return m_file->contains(key);
+    return m_source.count(key) > 0;
 }
 
 at::Tensor ParamStore::take(const std::string &key, const std::vector<std::int64_t> &shape)
 {
-    if (!m_file->contains(key))
-        throw InferenceError(m_path + ": tensor '" + key + "': missing (expected shape " + shapeString(shape) + ")");
-    const TensorView &v = m_file->view(key);
-    if (v.shape != shape)
-        throw InferenceError(m_path + ": tensor '" + key + "': shape " + shapeString(v.shape) + ", expected "
-                             + shapeString(shape));
-    if (v.dtype == DType::I64 || v.dtype == DType::I32 || v.dtype == DType::Bool)
-        throw InferenceError(m_path + ": tensor '" + key + "': integer dtype " + dtypeName(v.dtype)
-                             + " where floating point weights are expected");
-    m_taken.insert(key);
-    return toAten(v).to(at::kFloat);
+    at::Tensor t;
+    if (m_fresh) {
+        t = at::zeros(shape, at::kFloat);
+    } else if (m_file) {
+        if (!m_file->contains(key))
+            throw InferenceError(m_path + ": tensor '" + key + "': missing (expected shape " + shapeString(shape) + ")");
+        const TensorView &v = m_file->view(key);
+        if (v.shape != shape)
+            throw InferenceError(m_path + ": tensor '" + key + "': shape " + shapeString(v.shape) + ", expected "
+                                 + shapeString(shape));
+        if (v.dtype == DType::I64 || v.dtype == DType::I32 || v.dtype == DType::Bool)
+            throw InferenceError(m_path + ": tensor '" + key + "': integer dtype " + dtypeName(v.dtype)
+                                 + " where floating point weights are expected");
+        t = toAten(v).to(at::kFloat);
+    } else {
+        const auto it = m_source.find(key);
+        if (it == m_source.end())
+            throw InferenceError(m_path + ": tensor '" + key + "': missing (expected shape " + shapeString(shape) + ")");
+        if (it->second.sizes().vec() != shape)
+            throw InferenceError(m_path + ": tensor '" + key + "': shape " + shapeString(it->second.sizes().vec())
+                                 + ", expected " + shapeString(shape));
+        t = it->second;
+    }
+    m_params[key] = t;
+    return t;
 }
 
 at::Tensor ParamStore::takeOptional(const std::string &key, const std::vector<std::int64_t> &shape)
@@ -41,15 +74,15 @@ at::Tensor ParamStore::takeOptional(const std::string &key, const std::vector<st
 void ParamStore::ignore(const std::string &key)
 {
     if (has(key))
-        m_taken.insert(key);
+        m_ignored.insert(key);
 }
 
 void ParamStore::finish() const
 {
     std::string extra;
     int count = 0;
-    for (const auto &k : m_file->names()) {
-        if (m_taken.count(k))
+    for (const auto &k : keys()) {
+        if (m_params.count(k) || m_ignored.count(k))
             continue;
         if (count < 8)
             extra += (count ? ", '" : "'") + k + "'";
@@ -62,7 +95,12 @@ void ParamStore::finish() const
 
 std::vector<std::string> ParamStore::keys() const
 {
-    return m_file->names();
+    if (m_file)
+        return m_file->names();
+    std::vector<std::string> k;
+    for (const auto &kv : m_fresh ? m_params : m_source)
+        k.push_back(kv.first);
+    return k;
 }
 
 } // namespace folio::inference::detail

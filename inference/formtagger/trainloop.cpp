@@ -1,11 +1,16 @@
-// The training loop: AdamW with per-group lr, warm-up + linear decay, clipping, length-bucketed
-// batches, box jitter, dev-F1 model selection, early stopping, checkpoints, resume, cancel.
+// The tagger's training loop on the shared toolkit (training/detail/optimiser.h, trainkit.h):
+// AdamW parameter groups (bias tables: lr x biasLrScale, no decay; vectors: no decay),
+// length-bucketed batches, box jitter, dev-F1 model selection, early stopping, checkpoints,
+// resume, cancel.
 #include "inference/checkpoint/detail/convert.h"
+#include "inference/checkpoint/detail/paramstore.h"
 #include "inference/formtagger/detail/trainmodel.h"
 #include "inference/errors.h"
 #include "inference/models/modelrunner.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/formtagger/trainer.h"
+#include "inference/training/detail/optimiser.h"
+#include "inference/training/detail/trainkit.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,38 +29,6 @@ using detail::Tagger;
 using detail::TaggerConfig;
 
 namespace {
-
-void writeText(const fs::path &path, const std::string &text)
-{
-    const fs::path tmp = path.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw InferenceError(path.string() + ": cannot write");
-        out << text;
-        if (!out)
-            throw InferenceError(path.string() + ": write failed");
-    }
-    fs::rename(tmp, path);
-}
-
-nlohmann::json readJson(const fs::path &path)
-{
-    std::ifstream in(path);
-    if (!in)
-        throw InferenceError(path.string() + ": cannot open");
-    return nlohmann::json::parse(in);
-}
-
-struct AdamState
-{
-    std::map<std::string, at::Tensor> m, v;
-};
-
-struct Unit
-{
-    detail::EncodedPage page;
-};
 
 // Prepares the tokenizer in outputDir (trains SentencePiece when none is given).
 std::unique_ptr<Tokenizer> prepareTokenizer(const TrainConfig &cfg, const std::vector<TrainPage> &trainPages,
@@ -110,7 +83,7 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
 {
     TrainResult result;
     const auto t0 = std::chrono::steady_clock::now();
-    try {
+    result.ok = detail::runGuarded([&] {
         if (config.outputDir.empty())
             throw InferenceError("train: no output folder");
         if (config.variant != "full" && config.variant != "no-spatial-bias" && config.variant != "text")
@@ -148,47 +121,46 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
         // Validate dev labels up front (clear error rather than mid-training).
         encodeAll(*tok, devPages, tc, labelIds);
 
-        Tagger tagger(tc);
-        tagger.initialise(config.seed);
-        AdamState adam;
-        for (auto &kv : tagger.params()) {
-            adam.m[kv.first] = at::zeros_like(kv.second).detach();
-            adam.v[kv.first] = at::zeros_like(kv.second).detach();
-        }
-
         const long stepsPerEpoch = long((units.size() + size_t(config.batchSize) - 1) / size_t(config.batchSize));
         const long totalSteps = stepsPerEpoch * config.epochs;
-        const long warmup = long(config.warmupFraction * double(totalSteps));
-        int startEpoch = 1;
-        long step = 0;
-        double bestF1 = -1;
-        int bestEpoch = 0, sinceBest = 0;
-        nlohmann::json history = nlohmann::json::array();
-        double trainSeconds = 0;
-        long wordsSeen = 0, piecesSeen = 0;
-
-        if (config.resume && fs::exists(out / "last" / "state.json")) {
-            const nlohmann::json st = readJson(out / "last" / "state.json");
-            tagger.load((out / "last" / "model.safetensors").string());
-            for (auto &kv : tagger.params())
+        const bool resuming = config.resume && fs::exists(out / "last" / "state.json");
+        std::unique_ptr<Tagger> model;
+        if (resuming) {
+            detail::ParamStore store((out / "last" / "model.safetensors").string());
+            model = std::make_unique<Tagger>(tc, store);
+            store.finish();
+            for (auto &kv : model->params())
                 kv.second.set_requires_grad(true);
-            SafetensorsFile opt((out / "last" / "optimizer.safetensors").string());
-            for (auto &kv : adam.m) {
-                kv.second = detail::toAten(opt.tensor("m." + kv.first));
-                adam.v[kv.first] = detail::toAten(opt.tensor("v." + kv.first));
-            }
+        } else {
+            model = std::make_unique<Tagger>(tc);
+            model->initialise(config.seed);
+        }
+        Tagger &tagger = *model;
+        detail::OptimiserOptions oo;
+        oo.lr = config.lr;
+        oo.weightDecay = config.weightDecay;
+        oo.clipNorm = config.clipNorm;
+        oo.totalSteps = totalSteps;
+        oo.warmupSteps = long(config.warmupFraction * double(totalSteps));
+        detail::Optimiser optimiser(tagger.params(), oo, [&](const std::string &name, const at::Tensor &t) {
+            return detail::ParamGroupRule{!Tagger::noDecay(name, t), Tagger::isBiasTable(name) ? config.biasLrScale : 1.0};
+        });
+        int startEpoch = 1;
+        detail::EarlyStopping stopper(config.patience);
+        nlohmann::json history = nlohmann::json::array();
+        detail::StepClock clock;
+        long piecesSeen = 0;
+        if (resuming) {
+            const nlohmann::json st = detail::readJsonFile((out / "last" / "state.json").string());
+            optimiser.load((out / "last" / "optimizer.safetensors").string());
             startEpoch = st.at("epoch").get<int>() + 1;
-            step = st.at("step").get<long>();
-            bestF1 = st.at("best_dev_f1").get<double>();
-            bestEpoch = st.at("best_epoch").get<int>();
-            sinceBest = st.value("since_best", 0);
+            stopper.restore(st);
             history = st.value("history", nlohmann::json::array());
-            trainSeconds = st.value("train_seconds", 0.0);
-            wordsSeen = st.value("words_seen", 0L);
+            clock.restore(st.value("train_seconds", 0.0), st.value("words_seen", 0L));
             piecesSeen = st.value("pieces_seen", 0L);
         }
+        long step = optimiser.steps();
 
-        const double b1 = 0.9, b2 = 0.98, eps = 1e-8;
         bool stop = false;
         double lastLoss = 0;
         for (int epoch = startEpoch; epoch <= config.epochs && !stop; ++epoch) {
@@ -221,12 +193,12 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                 tp.step = step;
                 tp.totalSteps = totalSteps;
                 tp.loss = lossCount > 0 ? lossSum / double(lossCount) : 0;
-                tp.bestDevF1 = bestF1;
-                tp.tokensPerSecond = trainSeconds > 0 ? double(wordsSeen) / trainSeconds : 0;
+                tp.bestDevF1 = stopper.best();
+                tp.tokensPerSecond = clock.unitsPerSecond();
                 return tp;
             };
             for (const auto &g : groups) {
-                if (cancel && cancel->load()) {
+                if (detail::cancelRequested(cancel)) {
                     result.cancelled = true;
                     stop = true;
                     break;
@@ -235,57 +207,25 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                     stop = true;
                     break;
                 }
-                const auto s0 = std::chrono::steady_clock::now();
+                clock.start();
                 std::vector<const detail::EncodedPage *> ptrs;
                 for (size_t i : g)
                     ptrs.push_back(&units[i]);
                 const detail::Batch batch = detail::makeBatch(ptrs, tc, config.jitter ? &rng : nullptr);
-                const at::Tensor logits = tagger.forward(batch, true);
-                const at::Tensor loss = at::cross_entropy_loss(logits.reshape({-1, tc.numLabels}), batch.labels.reshape({-1}),
-                                                               {}, at::Reduction::Mean, -100);
-                for (auto &kv : tagger.params())
-                    if (kv.second.grad().defined())
-                        kv.second.mutable_grad().zero_();
-                loss.backward();
-                {
-                    at::NoGradGuard ng;
-                    double sq = 0;
-                    for (auto &kv : tagger.params())
-                        if (kv.second.grad().defined())
-                            sq += kv.second.grad().pow(2).sum().item<double>();
-                    const double norm = std::sqrt(sq);
-                    const double clip = (config.clipNorm > 0 && norm > config.clipNorm) ? config.clipNorm / (norm + 1e-6) : 1.0;
-                    const double sched = step < warmup ? double(step + 1) / double(std::max(1L, warmup))
-                                                       : std::max(0.0, double(totalSteps - step) / double(std::max(1L, totalSteps - warmup)));
-                    const double bc1 = 1 - std::pow(b1, double(step + 1)), bc2 = 1 - std::pow(b2, double(step + 1));
-                    for (auto &kv : tagger.params()) {
-                        at::Tensor grad = kv.second.grad();
-                        if (!grad.defined())
-                            continue;
-                        if (clip != 1.0)
-                            grad = grad * clip;
-                        const double lr = config.lr * sched * (Tagger::isBiasTable(kv.first) ? config.biasLrScale : 1.0);
-                        at::Tensor &m = adam.m[kv.first];
-                        at::Tensor &v = adam.v[kv.first];
-                        m.mul_(b1).add_(grad, 1 - b1);
-                        v.mul_(b2).addcmul_(grad, grad, 1 - b2);
-                        at::Tensor param = kv.second.detach();
-                        if (!Tagger::noDecay(kv.first, kv.second))
-                            param.mul_(1 - lr * config.weightDecay);
-                        param.addcdiv_(m, (v / bc2).sqrt_().add_(eps), -lr / bc1);
-                    }
-                }
-                const double l = loss.item<double>();
+                const double l = optimiser.step([&] {
+                    const at::Tensor logits = tagger.forward(batch, true);
+                    return at::cross_entropy_loss(logits.reshape({-1, tc.numLabels}), batch.labels.reshape({-1}), {},
+                                                  at::Reduction::Mean, -100);
+                });
                 lossSum += l;
                 ++lossCount;
                 lastLoss = l;
-                ++step;
-                trainSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
-                wordsSeen += batch.words;
+                step = optimiser.steps();
+                clock.stop(batch.words);
                 piecesSeen += batch.pieces;
                 if (progress) {
                     TrainProgress tp = progressNow();
-                    tp.etaSeconds = step > 0 ? trainSeconds / double(step) * double(totalSteps - step) * 1.1 : 0;
+                    tp.etaSeconds = clock.etaSeconds(step, totalSteps);
                     progress(tp);
                 }
             }
@@ -298,12 +238,8 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                 devJson = detail::evaluatePages(tagger, *tok, devPages, true, &f1);
             const double epochSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
             history.push_back({{"epoch", epoch}, {"loss", lossSum / double(lossCount)}, {"dev_f1", f1}, {"seconds", epochSeconds}});
-            const bool improved = devPages.empty() || f1 > bestF1;
-            if (improved) {
-                bestF1 = f1;
-                bestEpoch = epoch;
-                sinceBest = 0;
-                writeText(out / "config.json", tc.toJson());
+            if (stopper.update(epoch, f1, devPages.empty())) {
+                detail::writeTextFile((out / "config.json").string(), tc.toJson());
                 tagger.save((out / "model.safetensors").string());
                 nlohmann::json fj;
                 fj["format"] = "folio.checkpoint";
@@ -323,22 +259,15 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                                          {"dropout", config.dropout}, {"jitter", config.jitter}, {"patience", config.patience},
                                          {"vocab_size", tc.vocabSize}, {"hidden", tc.hidden}, {"layers", tc.layers},
                                          {"heads", tc.heads}, {"intermediate", tc.intermediate}};
-                writeText(out / "folio.json", fj.dump(2));
-            } else {
-                ++sinceBest;
+                detail::writeTextFile((out / "folio.json").string(), fj.dump(2));
             }
             // Resume state.
             tagger.save((out / "last" / "model.safetensors").string());
-            TensorMap opt;
-            for (const auto &kv : adam.m) {
-                opt["m." + kv.first] = detail::fromAten(kv.second);
-                opt["v." + kv.first] = detail::fromAten(adam.v[kv.first]);
-            }
-            writeSafetensors((out / "last" / "optimizer.safetensors").string(), opt);
-            nlohmann::json st{{"epoch", epoch}, {"step", step}, {"best_dev_f1", bestF1}, {"best_epoch", bestEpoch},
-                              {"since_best", sinceBest}, {"history", history}, {"train_seconds", trainSeconds},
-                              {"words_seen", wordsSeen}, {"pieces_seen", piecesSeen}};
-            writeText(out / "last" / "state.json", st.dump(2));
+            optimiser.save((out / "last" / "optimizer.safetensors").string());
+            nlohmann::json st = stopper.toJson();
+            st.update({{"epoch", epoch}, {"step", step}, {"history", history}, {"train_seconds", clock.seconds()},
+                       {"words_seen", clock.units()}, {"pieces_seen", piecesSeen}});
+            detail::writeTextFile((out / "last" / "state.json").string(), st.dump(2));
 
             if (progress) {
                 TrainProgress tp = progressNow();
@@ -346,38 +275,33 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                 tp.etaSeconds = double(config.epochs - epoch) * epochSeconds;
                 char buf[256];
                 std::snprintf(buf, sizeof buf, "epoch %d/%d  loss %.4f  dev F1 %.4f  best %.4f (epoch %d)  %.1f s  %.0f words/s",
-                              epoch, config.epochs, tp.loss, f1, bestF1, bestEpoch, epochSeconds, tp.tokensPerSecond);
+                              epoch, config.epochs, tp.loss, f1, stopper.best(), stopper.bestEpoch(), epochSeconds,
+                              tp.tokensPerSecond);
                 tp.message = buf;
                 progress(tp);
             }
-            if (config.patience > 0 && sinceBest >= config.patience)
+            if (stopper.shouldStop())
                 stop = true;
         }
         // folio.json: add the totals.
         if (fs::exists(out / "folio.json")) {
-            nlohmann::json fj = readJson(out / "folio.json");
+            nlohmann::json fj = detail::readJsonFile((out / "folio.json").string());
             fj["history"] = history;
-            fj["train_seconds"] = trainSeconds;
-            fj["train_words_per_second"] = trainSeconds > 0 ? double(wordsSeen) / trainSeconds : 0;
-            fj["train_pieces_per_second"] = trainSeconds > 0 ? double(piecesSeen) / trainSeconds : 0;
-            fj["best_epoch"] = bestEpoch;
-            fj["best_dev_f1"] = bestF1;
-            writeText(out / "folio.json", fj.dump(2));
+            fj["train_seconds"] = clock.seconds();
+            fj["train_words_per_second"] = clock.unitsPerSecond();
+            fj["train_pieces_per_second"] = clock.seconds() > 0 ? double(piecesSeen) / clock.seconds() : 0;
+            fj["best_epoch"] = stopper.bestEpoch();
+            fj["best_dev_f1"] = stopper.best();
+            fj["optimiser"] = {{"kind", "torch::optim::AdamW"}, {"betas", {oo.beta1, oo.beta2}}, {"eps", oo.eps}};
+            detail::writeTextFile((out / "folio.json").string(), fj.dump(2));
         }
-        result.ok = true;
-        result.bestEpoch = bestEpoch;
-        result.bestDevF1 = bestF1;
+        result.bestEpoch = stopper.bestEpoch();
+        result.bestDevF1 = stopper.best();
         result.steps = step;
         result.finalLoss = lastLoss;
-        result.tokensPerSecond = trainSeconds > 0 ? double(wordsSeen) / trainSeconds : 0;
-        result.piecesPerSecond = trainSeconds > 0 ? double(piecesSeen) / trainSeconds : 0;
-    } catch (const InferenceError &e) {
-        result.error = e.what();
-    } catch (const c10::Error &e) {
-        result.error = std::string("torch: ") + e.what_without_backtrace();
-    } catch (const std::exception &e) {
-        result.error = e.what();
-    }
+        result.tokensPerSecond = clock.unitsPerSecond();
+        result.piecesPerSecond = clock.seconds() > 0 ? double(piecesSeen) / clock.seconds() : 0;
+    }, &result.error);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }

@@ -5,6 +5,8 @@
 #include "inference/checkpoint/detail/convert.h"
 #include "inference/errors.h"
 #include "inference/checkpoint/safetensors.h"
+#include "inference/checkpoint/detail/paramstore.h"
+#include "inference/training/detail/trainkit.h"
 
 #include <nlohmann/json.hpp>
 
@@ -66,7 +68,12 @@ TaggerConfig TaggerConfig::fromJsonFile(const std::string &path)
     } catch (const std::exception &e) {
         throw InferenceError(path + ": invalid JSON: " + e.what());
     }
-    if (j.value("model_type", std::string()) != "folio-formtagger")
+    return fromJson(j, path);
+}
+
+TaggerConfig TaggerConfig::fromJson(const nlohmann::json &j, const std::string &path)
+{
+    if (!j.is_object() || j.value("model_type", std::string()) != "folio-formtagger")
         throw InferenceError(path + ": model_type is not \"folio-formtagger\"");
     TaggerConfig c;
     try {
@@ -217,54 +224,46 @@ Batch makeBatch(const std::vector<const EncodedPage *> &pages, const TaggerConfi
 
 Tagger::Tagger(const TaggerConfig &cfg) : m_cfg(cfg)
 {
-    const long D = cfg.hidden, H = cfg.heads, I = cfg.intermediate;
-    auto add = [&](const std::string &name, std::vector<std::int64_t> shape) {
-        m_params[name] = at::zeros(shape, at::kFloat);
-    };
-    add("embeddings.word_embeddings.weight", {cfg.vocabSize, D});
-    add("embeddings.position_embeddings.weight", {cfg.maxPositions, D});
-    if (cfg.useLayout()) {
-        for (const char *n : {"x", "y", "w", "h"})
-            add(std::string("embeddings.") + n + "_position_embeddings.weight", {1001, D});
-        for (int k = 0; k < 4; ++k)
-            add("embeddings.gap_embeddings." + std::to_string(k) + ".weight", {33, D});
-    }
-    add("embeddings.LayerNorm.weight", {D});
-    add("embeddings.LayerNorm.bias", {D});
-    add("encoder.rel_pos_bias.weight", {H, 32});
-    if (cfg.useSpatialBias()) {
-        add("encoder.rel_pos_x_bias.weight", {H, 64});
-        add("encoder.rel_pos_y_bias.weight", {H, 64});
-    }
-    for (int l = 0; l < cfg.layers; ++l) {
-        const std::string pre = "encoder.layer." + std::to_string(l) + ".";
-        for (const char *n : {"query", "key", "value"}) {
-            add(pre + "attention.self." + n + ".weight", {D, D});
-            add(pre + "attention.self." + n + ".bias", {D});
-        }
-        add(pre + "attention.output.dense.weight", {D, D});
-        add(pre + "attention.output.dense.bias", {D});
-        add(pre + "attention.output.LayerNorm.weight", {D});
-        add(pre + "attention.output.LayerNorm.bias", {D});
-        add(pre + "intermediate.dense.weight", {I, D});
-        add(pre + "intermediate.dense.bias", {I});
-        add(pre + "output.dense.weight", {D, I});
-        add(pre + "output.dense.bias", {D});
-        add(pre + "output.LayerNorm.weight", {D});
-        add(pre + "output.LayerNorm.bias", {D});
-    }
-    add("encoder.LayerNorm.weight", {D});
-    add("encoder.LayerNorm.bias", {D});
-    add("classifier.weight", {cfg.numLabels, D});
-    add("classifier.bias", {cfg.numLabels});
+    ParamStore store = ParamStore::fresh();
+    build(store);
     for (auto &kv : m_params)
         if (kv.first.find("LayerNorm.weight") != std::string::npos)
             kv.second.fill_(1.0);
+}
 
-    const std::vector<std::int64_t> l1 = t5BucketLut(32, 128, cfg.maxPositions);
-    const std::vector<std::int64_t> l2 = t5BucketLut(64, 256, 1000);
-    m_lut1d = at::tensor(l1, at::TensorOptions().dtype(at::kLong));
-    m_lut2d = at::tensor(l2, at::TensorOptions().dtype(at::kLong));
+Tagger::Tagger(const TaggerConfig &cfg, ParamStore &store) : m_cfg(cfg)
+{
+    build(store);
+}
+
+void Tagger::build(ParamStore &p)
+{
+    const long D = m_cfg.hidden, H = m_cfg.heads;
+    m_words = p.take("embeddings.word_embeddings.weight", {m_cfg.vocabSize, D});
+    m_positions = p.take("embeddings.position_embeddings.weight", {m_cfg.maxPositions, D});
+    if (m_cfg.useLayout()) {
+        const char *coords[4] = {"x", "y", "w", "h"};
+        for (int k = 0; k < 4; ++k) {
+            m_coords[size_t(k)] = p.take(std::string("embeddings.") + coords[k] + "_position_embeddings.weight", {1001, D});
+            m_gaps[size_t(k)] = p.take("embeddings.gap_embeddings." + std::to_string(k) + ".weight", {33, D});
+        }
+    }
+    m_embLn = LayerNormW::load(p, "embeddings.LayerNorm", D, m_cfg.layerNormEps);
+    m_rel1d = RelativeBucketBias(p.take("encoder.rel_pos_bias.weight", {H, 32}), 32, 128);
+    if (m_cfg.useSpatialBias()) {
+        m_relX = RelativeBucketBias(p.take("encoder.rel_pos_x_bias.weight", {H, 64}), 64, 256);
+        m_relY = RelativeBucketBias(p.take("encoder.rel_pos_y_bias.weight", {H, 64}), 64, 256);
+    }
+    for (int l = 0; l < m_cfg.layers; ++l) {
+        const std::string pre = "encoder.layer." + std::to_string(l);
+        Layer layer;
+        layer.attention = SelfAttentionW::load(p, pre + ".attention.self", D, H);
+        layer.ffn = FeedForwardW::load(p, pre, D, m_cfg.intermediate, m_cfg.layerNormEps);
+        m_layers.push_back(std::move(layer));
+    }
+    m_finalLn = LayerNormW::load(p, "encoder.LayerNorm", D, m_cfg.layerNormEps);
+    m_classifier = LinearW::load(p, "classifier", D, m_cfg.numLabels);
+    m_params = p.parameters();
 }
 
 bool Tagger::isBiasTable(const std::string &name) { return name.rfind("encoder.rel_pos", 0) == 0; }
@@ -276,135 +275,71 @@ bool Tagger::noDecay(const std::string &name, const at::Tensor &t)
 
 void Tagger::initialise(std::uint64_t seed)
 {
-    at::manual_seed(seed);
+    initialiseParameters(m_params, seed, 0.02, &Tagger::isBiasTable);
     at::NoGradGuard guard;
-    for (auto &kv : m_params) {
-        const std::string &n = kv.first;
-        if (n.find("LayerNorm") != std::string::npos || isBiasTable(n) || kv.second.dim() < 2)
-            continue; // LN 1/0, biases 0, bias tables 0
-        kv.second.normal_(0.0, 0.02);
-    }
-    m_params["embeddings.word_embeddings.weight"][0].zero_(); // pad row
-    for (auto &kv : m_params)
-        kv.second.set_requires_grad(true);
-}
-
-void Tagger::load(const std::string &path)
-{
-    SafetensorsFile file(path);
-    for (auto &kv : m_params) {
-        if (!file.contains(kv.first))
-            throw InferenceError(path + ": tensor " + kv.first + " is missing");
-        at::Tensor t = toAten(file.tensor(kv.first)).to(at::kFloat);
-        if (t.sizes() != kv.second.sizes())
-            throw InferenceError(path + ": tensor " + kv.first + " has shape " + shapeString(t.sizes().vec()) +
-                                 ", expected " + shapeString(kv.second.sizes().vec()));
-        kv.second = t.contiguous();
-    }
+    m_words[0].zero_(); // pad row
 }
 
 void Tagger::save(const std::string &path) const
 {
-    TensorMap out;
-    for (const auto &kv : m_params)
-        out[kv.first] = fromAten(kv.second.detach());
-    writeSafetensors(path, out, {{"format", "pt"}, {"model_type", "folio-formtagger"}});
+    writeParameters(path, m_params, "folio-formtagger");
 }
 
-at::Tensor Tagger::p(const std::string &name) const
+at::Tensor Tagger::embed(const Batch &b, bool training) const
 {
-    const auto it = m_params.find(name);
-    if (it == m_params.end())
-        throw InferenceError("folio-formtagger: no parameter " + name);
-    return it->second;
+    const long N = b.pieceIds.size(1);
+    at::Tensor tok = at::embedding(m_words, b.pieceIds) * b.pieceMask.unsqueeze(-1);
+    at::Tensor x = tok.sum(2) / b.pieceMask.sum(2).clamp_min(1.0).unsqueeze(-1);
+    x = x + at::embedding(m_positions, at::arange(N, at::kLong)).unsqueeze(0);
+    if (m_cfg.useLayout()) {
+        const at::Tensor &X = m_coords[0], &Y = m_coords[1];
+        const at::Tensor x0 = b.boxes.select(2, 0), y0 = b.boxes.select(2, 1), x1 = b.boxes.select(2, 2),
+                         y1 = b.boxes.select(2, 3);
+        x = x + at::embedding(X, x0) + at::embedding(Y, y0) + at::embedding(X, x1) + at::embedding(Y, y1) +
+            at::embedding(m_coords[2], (x1 - x0).clamp(0, 1000)) + at::embedding(m_coords[3], (y1 - y0).clamp(0, 1000));
+        for (int k = 0; k < 4; ++k)
+            x = x + at::embedding(m_gaps[size_t(k)], b.gaps.select(2, k));
+    }
+    return at::dropout(m_embLn(x), training ? m_cfg.dropout : 0.0, training);
 }
 
 at::Tensor Tagger::forward(const Batch &b, bool training, std::uint32_t disabledBiases,
                            std::map<std::string, at::Tensor> *trace) const
 {
-    const auto &c = m_cfg;
-    const long B = b.pieceIds.size(0), N = b.pieceIds.size(1), D = c.hidden, H = c.heads, dh = D / H;
-    if (N > c.maxPositions)
+    const long B = b.pieceIds.size(0), N = b.pieceIds.size(1);
+    if (N > m_cfg.maxPositions)
         throw InferenceError("folio-formtagger: " + std::to_string(N) + " words exceed max_position_embeddings");
-    const double drop = training ? c.dropout : 0.0;
+    at::Tensor x = embed(b, training);
 
-    at::Tensor tok = at::embedding(p("embeddings.word_embeddings.weight"), b.pieceIds) * b.pieceMask.unsqueeze(-1);
-    at::Tensor x = tok.sum(2) / b.pieceMask.sum(2).clamp_min(1.0).unsqueeze(-1);
-    const at::Tensor positions = at::arange(N, at::TensorOptions().dtype(at::kLong));
-    x = x + at::embedding(p("embeddings.position_embeddings.weight"), positions).unsqueeze(0);
-    if (c.useLayout()) {
-        const at::Tensor X = p("embeddings.x_position_embeddings.weight"), Y = p("embeddings.y_position_embeddings.weight");
-        const at::Tensor x0 = b.boxes.select(2, 0), y0 = b.boxes.select(2, 1), x1 = b.boxes.select(2, 2),
-                         y1 = b.boxes.select(2, 3);
-        x = x + at::embedding(X, x0) + at::embedding(Y, y0) + at::embedding(X, x1) + at::embedding(Y, y1) +
-            at::embedding(p("embeddings.w_position_embeddings.weight"), (x1 - x0).clamp(0, 1000)) +
-            at::embedding(p("embeddings.h_position_embeddings.weight"), (y1 - y0).clamp(0, 1000));
-        for (int k = 0; k < 4; ++k)
-            x = x + at::embedding(p("embeddings.gap_embeddings." + std::to_string(k) + ".weight"), b.gaps.select(2, k));
-    }
-    x = at::layer_norm(x, {D}, p("embeddings.LayerNorm.weight"), p("embeddings.LayerNorm.bias"), c.layerNormEps);
-    x = at::dropout(x, drop, training);
-
-    // Attention bias [B or 1, H, N, N], shared by all layers. Disabled families (bias ablation)
-    // are left out of the sum; the trace then records them as zeros.
+    // One score term [B, H, N, N] shared by all layers: T5 1-D over the word index + 2-D over x0 / y1
+    // (unscaled) + key mask. A family switched off (bias ablation) is left out; the trace records it as zeros.
     const bool use1d = (disabledBiases & Bias1D) == 0;
-    const bool use2d = (disabledBiases & Bias2D) == 0;
-    at::Tensor bias; // summed in the original order (1-D, x, y, key mask): unchanged numbers when nothing is off
-    const at::Tensor rel = positions.unsqueeze(0) - positions.unsqueeze(1) + c.maxPositions; // [N,N]: j - i
-    if (use1d || trace) {
-        at::Tensor b1 = at::embedding(p("encoder.rel_pos_bias.weight").t(), at::take(m_lut1d, rel)).permute({2, 0, 1}).unsqueeze(0);
-        if (!use1d)
-            b1 = at::zeros_like(b1);
-        if (trace)
-            (*trace)["bias.1d"] = b1;
-        if (use1d)
-            bias = b1;
-    }
-    if (c.useSpatialBias() && (use2d || trace)) {
-        const at::Tensor x0 = b.boxes.select(2, 0), y1 = b.boxes.select(2, 3);
-        const at::Tensor dx = at::take(m_lut2d, x0.unsqueeze(1) - x0.unsqueeze(2) + 1000);
-        const at::Tensor dy = at::take(m_lut2d, y1.unsqueeze(1) - y1.unsqueeze(2) + 1000);
-        at::Tensor bx = at::embedding(p("encoder.rel_pos_x_bias.weight").t(), dx).permute({0, 3, 1, 2});
-        at::Tensor by = at::embedding(p("encoder.rel_pos_y_bias.weight").t(), dy).permute({0, 3, 1, 2});
-        if (!use2d) {
-            bx = at::zeros_like(bx);
-            by = at::zeros_like(by);
-        }
-        if (trace) {
-            (*trace)["bias.2d_x"] = bx;
-            (*trace)["bias.2d_y"] = by;
-        }
-        if (use2d)
-            bias = bias.defined() ? bias + bx + by : bx + by;
-    }
-    const at::Tensor keyMask = ((~b.wordMask).to(at::kFloat) * -1e9).view({B, 1, 1, N});
-    bias = bias.defined() ? bias + keyMask : keyMask;
-
-    const double scale = 1.0 / std::sqrt(double(dh));
-    for (int l = 0; l < c.layers; ++l) {
-        const std::string pre = "encoder.layer." + std::to_string(l) + ".";
-        const at::Tensor h = at::layer_norm(x, {D}, p(pre + "attention.output.LayerNorm.weight"),
-                                            p(pre + "attention.output.LayerNorm.bias"), c.layerNormEps);
-        auto proj = [&](const char *n) {
-            return at::linear(h, p(pre + "attention.self." + n + ".weight"), p(pre + "attention.self." + n + ".bias"))
-                .view({B, N, H, dh})
-                .transpose(1, 2);
+    const bool use2d = m_cfg.useSpatialBias() && (disabledBiases & Bias2D) == 0;
+    const at::Tensor pos = at::arange(N, at::kLong).unsqueeze(0).expand({B, N}).contiguous();
+    const at::Tensor xs = b.boxes.select(2, 0).contiguous(), ys = b.boxes.select(2, 3).contiguous();
+    const at::Tensor keyMask = (~b.wordMask).to(at::kFloat) * -1e9; // [B, N]
+    const at::Tensor bias = layoutBiasScores(use1d ? &m_rel1d : nullptr, pos, use2d ? &m_relX : nullptr, xs,
+                                             use2d ? &m_relY : nullptr, ys, 1.0, keyMask);
+    if (trace) {
+        auto term = [&](const RelativeBucketBias &r, const at::Tensor &p, bool on) {
+            const at::Tensor t = r.dense(p);
+            return on ? t : at::zeros_like(t);
         };
-        const at::Tensor q = proj("query"), k = proj("key"), v = proj("value");
-        const at::Tensor probs = at::softmax(at::matmul(q, k.transpose(-2, -1)) * scale + bias, -1);
+        (*trace)["bias.1d"] = term(m_rel1d, pos, use1d);
+        if (m_cfg.useSpatialBias()) {
+            (*trace)["bias.2d_x"] = term(m_relX, xs, use2d);
+            (*trace)["bias.2d_y"] = term(m_relY, ys, use2d);
+        }
+    }
+    for (size_t l = 0; l < m_layers.size(); ++l) {
+        const Layer &layer = m_layers[l];
+        at::Tensor probs;
+        const at::Tensor ctx = layer.attention(layer.ffn.attnLn(x), bias, trace ? &probs : nullptr);
         if (trace)
             (*trace)["attentions." + std::to_string(l)] = probs;
-        const at::Tensor ctx = at::matmul(probs, v).transpose(1, 2).reshape({B, N, D});
-        x = x + at::dropout(at::linear(ctx, p(pre + "attention.output.dense.weight"), p(pre + "attention.output.dense.bias")),
-                            drop, training);
-        const at::Tensor h2 = at::layer_norm(x, {D}, p(pre + "output.LayerNorm.weight"), p(pre + "output.LayerNorm.bias"),
-                                             c.layerNormEps);
-        const at::Tensor ff = at::linear(at::gelu(at::linear(h2, p(pre + "intermediate.dense.weight"), p(pre + "intermediate.dense.bias"))),
-                                         p(pre + "output.dense.weight"), p(pre + "output.dense.bias"));
-        x = x + at::dropout(ff, drop, training);
+        x = layer.ffn.preLn(ctx, x, m_cfg.dropout, training);
     }
-    x = at::layer_norm(x, {D}, p("encoder.LayerNorm.weight"), p("encoder.LayerNorm.bias"), c.layerNormEps);
-    return at::linear(x, p("classifier.weight"), p("classifier.bias"));
+    return m_classifier(m_finalLn(x));
 }
 
 } // namespace folio::inference::detail

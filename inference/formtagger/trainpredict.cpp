@@ -2,8 +2,11 @@
 #include "inference/checkpoint/detail/convert.h"
 #include "inference/formtagger/detail/trainmodel.h"
 #include "inference/errors.h"
+#include "inference/training/detail/trainkit.h"
 #include "inference/training/metrics.h"
 #include "inference/checkpoint/safetensors.h"
+#include "inference/checkpoint/detail/paramstore.h"
+#include "inference/checkpoint/modelconfig.h"
 #include "inference/formtagger/trainer.h"
 #include "inference/training/viterbi.h"
 
@@ -41,12 +44,16 @@ std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, c
     if (tracing)
         trace->clear();
     std::vector<std::vector<float>> scores;
+    RunOptions run;
+    run.trace = tracing;
+    run.disabledBiases = disabled;
     for (const Window &w : windows) {
         const EncodedPage e = encodePage(tok, unlabelled, cfg, {}, w.begin, w.end);
-        const Batch b = makeBatch({&e}, cfg, nullptr);
-        std::map<std::string, at::Tensor> captured;
-        const at::Tensor lp =
-            at::log_softmax(tagger.forward(b, false, disabled, tracing ? &captured : nullptr)[0], -1).contiguous();
+        // The registry path (Model::forward on the word-level inputs), as `folio-cli run` takes it.
+        AtMap captured;
+        const ForwardContext ctx(run, &captured);
+        const AtMap out = static_cast<const Model &>(tagger).forward(Tagger::batchInputs(makeBatch({&e}, cfg, nullptr)), ctx);
+        const at::Tensor lp = at::log_softmax(out.at("logits")[0], -1).contiguous();
         scores.emplace_back(lp.data_ptr<float>(), lp.data_ptr<float>() + lp.numel());
         if (tracing) {
             PredictionTraceWindow tw;
@@ -96,7 +103,8 @@ std::string evaluatePages(const Tagger &tagger, const Tokenizer &tok, const std:
 
 struct Predictor::Impl
 {
-    std::unique_ptr<detail::Tagger> tagger;
+    std::unique_ptr<detail::Model> model; // from the ModelRunner registry
+    const detail::Tagger *tagger = nullptr;
     std::unique_ptr<Tokenizer> tokenizer;
     std::vector<std::string> labels;
 };
@@ -116,7 +124,7 @@ std::string Predictor::variant() const { return m_impl ? m_impl->tagger->config(
 
 bool Predictor::load(const std::string &dir, std::string *error)
 {
-    try {
+    return detail::runGuarded([&] {
         const fs::path d(dir);
         if (!fs::is_directory(d))
             throw InferenceError(dir + ": checkpoint folder does not exist");
@@ -128,24 +136,24 @@ bool Predictor::load(const std::string &dir, std::string *error)
         if (impl->tokenizer->vocabSize() != cfg.vocabSize)
             throw InferenceError(dir + ": tokenizer has " + std::to_string(impl->tokenizer->vocabSize()) +
                                  " pieces but config.json says vocab_size " + std::to_string(cfg.vocabSize));
-        impl->tagger = std::make_unique<detail::Tagger>(cfg);
-        impl->tagger->load((d / "model.safetensors").string());
+        // Through the registry, like every model type (ModelRunner::load does the same).
+        at::NoGradGuard noGrad;
+        detail::ParamStore store((d / "model.safetensors").string());
+        impl->model = detail::createModel(ModelConfig::fromDirectory(dir), store);
+        store.finish();
+        impl->tagger = dynamic_cast<const detail::Tagger *>(impl->model.get());
+        if (!impl->tagger)
+            throw InferenceError(dir + ": not a folio-formtagger checkpoint");
         impl->labels = cfg.labels;
         delete m_impl;
         m_impl = impl.release();
-        return true;
-    } catch (const c10::Error &e) {
-        if (error) *error = dir + ": torch: " + e.what_without_backtrace();
-    } catch (const std::exception &e) {
-        if (error) *error = e.what();
-    }
-    return false;
+    }, error);
 }
 
 bool Predictor::predict(const TrainPage &page, PagePrediction *out, std::string *error, bool viterbi,
                         const RunOptions *options, std::vector<PredictionTraceWindow> *trace) const
 {
-    try {
+    return detail::runGuarded([&] {
         if (!m_impl)
             throw InferenceError("no checkpoint loaded");
         const int n = int(page.words.size());
@@ -169,49 +177,32 @@ bool Predictor::predict(const TrainPage &page, PagePrediction *out, std::string 
             pred.entities.push_back(e);
         }
         *out = std::move(pred);
-        return true;
-    } catch (const c10::Error &e) {
-        if (error) *error = std::string("torch: ") + e.what_without_backtrace();
-    } catch (const std::exception &e) {
-        if (error) *error = e.what();
-    }
-    return false;
+    }, error);
 }
 
 bool Predictor::evaluate(const std::vector<TrainPage> &pages, std::string *json, std::string *error, bool viterbi) const
 {
-    try {
+    return detail::runGuarded([&] {
         if (!m_impl)
             throw InferenceError("no checkpoint loaded");
         *json = detail::evaluatePages(*m_impl->tagger, *m_impl->tokenizer, pages, viterbi, nullptr);
-        return true;
-    } catch (const c10::Error &e) {
-        if (error) *error = std::string("torch: ") + e.what_without_backtrace();
-    } catch (const std::exception &e) {
-        if (error) *error = e.what();
-    }
-    return false;
+    }, error);
 }
 
 bool compactCheckpoint(const std::string &dir, std::string *error)
 {
-    try {
+    return detail::runGuarded([&] {
         const fs::path d(dir);
         const detail::TaggerConfig cfg = detail::TaggerConfig::fromJsonFile((d / "config.json").string());
-        detail::Tagger tagger(cfg);
-        tagger.load((d / "model.safetensors").string());
+        detail::ParamStore store((d / "model.safetensors").string());
+        detail::Tagger tagger(cfg, store);
+        store.finish();
         TensorMap half;
         for (const auto &kv : tagger.params())
             half[kv.first] = detail::fromAten(kv.second.detach().to(at::kHalf));
         writeSafetensors((d / "model.safetensors").string(), half, {{"format", "pt"}, {"model_type", "folio-formtagger"}});
         fs::remove_all(d / "last");
-        return true;
-    } catch (const c10::Error &e) {
-        if (error) *error = dir + ": torch: " + e.what_without_backtrace();
-    } catch (const std::exception &e) {
-        if (error) *error = e.what();
-    }
-    return false;
+    }, error);
 }
 
 } // namespace folio::inference

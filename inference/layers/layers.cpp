@@ -43,6 +43,38 @@ at::Tensor FeedForwardW::operator()(const at::Tensor &ctx, const at::Tensor &x) 
     return outLn(out(at::gelu(inter(h))) + h);
 }
 
+at::Tensor FeedForwardW::operator()(const at::Tensor &ctx, const at::Tensor &x, double dropout, bool training) const
+{
+    if (!training || dropout <= 0.0)
+        return (*this)(ctx, x);
+    const at::Tensor h = attnLn(at::dropout(attnOut(ctx), dropout, true) + x);
+    return outLn(at::dropout(out(at::gelu(inter(h))), dropout, true) + h);
+}
+
+at::Tensor FeedForwardW::preLn(const at::Tensor &ctx, const at::Tensor &x, double dropout, bool training) const
+{
+    const double p = training ? dropout : 0.0;
+    const at::Tensor x1 = x + at::dropout(attnOut(ctx), p, training);
+    return x1 + at::dropout(out(at::gelu(inter(outLn(x1)))), p, training);
+}
+
+SelfAttentionW SelfAttentionW::load(ParamStore &p, const std::string &sp, std::int64_t hidden, std::int64_t heads)
+{
+    SelfAttentionW a;
+    a.query = LinearW::load(p, sp + ".query", hidden, hidden);
+    a.key = LinearW::load(p, sp + ".key", hidden, hidden);
+    a.value = LinearW::load(p, sp + ".value", hidden, hidden);
+    a.heads = heads;
+    return a;
+}
+
+at::Tensor SelfAttentionW::operator()(const at::Tensor &h, const at::Tensor &scoreAdd, at::Tensor *probs) const
+{
+    const at::Tensor ctx = scaledAttention(splitHeads(query(h), heads), splitHeads(key(h), heads),
+                                           splitHeads(value(h), heads), scoreAdd, probs);
+    return mergeHeads(ctx);
+}
+
 at::Tensor splitHeads(const at::Tensor &x, std::int64_t heads)
 {
     const auto b = x.size(0), l = x.size(1), d = x.size(2) / heads;

@@ -50,30 +50,9 @@ at::Tensor LayoutEncoder::forward(const at::Tensor &x, const at::Tensor &pos, co
     const bool use2d = m_relX.isValid() && ctx.enabled(Bias2D) && (!m_o.scaleBiases || m_rel1d.isValid());
     const at::Tensor xs = bbox.select(2, 0).contiguous(); // left edge
     const at::Tensor ys = bbox.select(2, 3).contiguous(); // bottom edge
-    std::vector<RelativeTerm> terms;
-    if (use1d)
-        terms.push_back({m_rel1d.distanceTable(), pos, m_rel1d.range()});
-    if (use2d) {
-        terms.push_back({m_relX.distanceTable(), xs, m_relX.range()});
-        terms.push_back({m_relY.distanceTable(), ys, m_relY.range()});
-    }
     // One [B, H, L, L] score term per forward = (1-D + (x + y)) [/ sqrt(d)] + key mask.
-    at::Tensor scoreAdd;
-    if (at::GradMode::is_enabled()) {
-        at::Tensor sum;
-        if (use1d)
-            sum = m_rel1d.dense(pos);
-        if (use2d) {
-            const at::Tensor b2 = m_relX.dense(xs) + m_relY.dense(ys);
-            sum = sum.defined() ? sum + b2 : b2;
-        }
-        if (sum.defined() && m_o.scaleBiases)
-            sum = sum / sqrtD;
-        const at::Tensor m = maskAdd.unsqueeze(1).unsqueeze(2);
-        scoreAdd = sum.defined() ? sum + m : m;
-    } else {
-        scoreAdd = fusedRelativeBias(terms, m_o.scaleBiases ? sqrtD : 1.0, maskAdd);
-    }
+    const at::Tensor scoreAdd = layoutBiasScores(use1d ? &m_rel1d : nullptr, pos, use2d ? &m_relX : nullptr, xs,
+                                                 use2d ? &m_relY : nullptr, ys, m_o.scaleBiases ? sqrtD : 1.0, maskAdd);
     if (ctx.tracing()) {
         if (m_rel1d.isValid())
             ctx.record("bias.1d", m_rel1d.dense(pos));

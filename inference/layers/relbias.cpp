@@ -90,6 +90,34 @@ at::Tensor fusedRelativeBias(const std::vector<RelativeTerm> &terms, double divi
     return out;
 }
 
+at::Tensor layoutBiasScores(const RelativeBucketBias *rel1d, const at::Tensor &pos, const RelativeBucketBias *relX,
+                            const at::Tensor &xs, const RelativeBucketBias *relY, const at::Tensor &ys, double divisor,
+                            const at::Tensor &maskAdd)
+{
+    const bool use2d = relX && relY;
+    if (at::GradMode::is_enabled()) {
+        at::Tensor sum;
+        if (rel1d)
+            sum = rel1d->dense(pos);
+        if (use2d) {
+            const at::Tensor b2 = relX->dense(xs) + relY->dense(ys);
+            sum = sum.defined() ? sum + b2 : b2;
+        }
+        if (sum.defined() && divisor != 1.0)
+            sum = sum / divisor;
+        const at::Tensor m = maskAdd.unsqueeze(1).unsqueeze(2);
+        return sum.defined() ? sum + m : m;
+    }
+    std::vector<RelativeTerm> terms;
+    if (rel1d)
+        terms.push_back({rel1d->distanceTable(), pos, rel1d->range()});
+    if (use2d) {
+        terms.push_back({relX->distanceTable(), xs, relX->range()});
+        terms.push_back({relY->distanceTable(), ys, relY->range()});
+    }
+    return fusedRelativeBias(terms, divisor, maskAdd);
+}
+
 namespace {
 inline std::int64_t lutAt(const std::vector<std::int64_t> &lut, std::int64_t range, std::int64_t d)
 {

@@ -3,6 +3,7 @@
 #include "inference/models/detail/model.h"
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/errors.h"
+#include "inference/training/detail/trainkit.h"
 
 #include <c10/core/InferenceMode.h>
 
@@ -21,6 +22,7 @@ void registerLayoutLMv2();
 void registerDebertaV2();
 void registerWebFormer();
 void registerSeq2seq(); // inference/qs/: bart, led (HIBRIDS)
+void registerFormTagger();
 
 namespace {
 std::map<std::string, ModelFactory> &registry()
@@ -37,6 +39,7 @@ void ensureBuiltins()
         registerDebertaV2();
         registerWebFormer();
         registerSeq2seq();
+        registerFormTagger();
     });
 }
 } // namespace
@@ -92,25 +95,14 @@ ModelRunner::~ModelRunner() = default;
 
 bool ModelRunner::load(const std::string &dir, std::string *error)
 {
-    try {
+    return detail::runGuarded([&] {
         const ModelConfig config = ModelConfig::fromDirectory(dir);
         detail::ParamStore params(dir + "/model.safetensors");
         at::NoGradGuard noGrad; // weights stay normal tensors (trainable later), not inference tensors
         auto model = detail::createModel(config, params);
         params.finish();
         m_model = std::move(model);
-        return true;
-    } catch (const InferenceError &e) {
-        if (error)
-            *error = e.what();
-    } catch (const c10::Error &e) {
-        if (error)
-            *error = dir + ": " + e.what_without_backtrace();
-    } catch (const std::exception &e) {
-        if (error)
-            *error = dir + ": " + e.what();
-    }
-    return false;
+    }, error);
 }
 
 std::string ModelRunner::modelType() const
@@ -130,7 +122,7 @@ RunResult ModelRunner::run(const TensorMap &inputs, const RunOptions &options) c
         r.error = "no model loaded";
         return r;
     }
-    try {
+    r.ok = detail::runGuarded([&] {
         c10::InferenceMode guard;
         detail::AtMap in;
         for (const auto &[name, t] : inputs)
@@ -142,14 +134,7 @@ RunResult ModelRunner::run(const TensorMap &inputs, const RunOptions &options) c
             out.emplace(name, t);
         for (const auto &[name, t] : out)
             r.outputs.emplace(name, detail::fromAten(t));
-        r.ok = true;
-    } catch (const InferenceError &e) {
-        r.error = e.what();
-    } catch (const c10::Error &e) {
-        r.error = e.what_without_backtrace();
-    } catch (const std::exception &e) {
-        r.error = e.what();
-    }
+    }, &r.error);
     return r;
 }
 

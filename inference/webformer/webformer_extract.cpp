@@ -4,6 +4,7 @@
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/webformer/detail/webformer.h"
 #include "inference/errors.h"
+#include "inference/training/detail/trainkit.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/webformer/webformereval.h"
 
@@ -116,10 +117,9 @@ public:
         : m_model([&] {
               int v = 0;
               WebFormerConfig c = webFormerConfigFromJson(config.json(), config.source(), &v);
-              return WebFormerModel(c, v);
+              return WebFormerModel(c, v, params);
           }())
     {
-        m_model.load(params);
     }
     std::string modelType() const override { return "webformer"; }
     std::vector<std::string> inputNames() const override
@@ -186,7 +186,7 @@ WebFormerExtractor::~WebFormerExtractor() = default;
 
 bool WebFormerExtractor::load(const std::string &dir, std::string *error)
 {
-    try {
+    return detail::runGuarded([&] {
         const ModelConfig mc = ModelConfig::fromDirectory(dir);
         int vocabSize = 0;
         const WebFormerConfig cfg = detail::webFormerConfigFromJson(mc.json(), mc.source(), &vocabSize);
@@ -197,19 +197,10 @@ bool WebFormerExtractor::load(const std::string &dir, std::string *error)
                                  + std::to_string(vocabSize));
         at::NoGradGuard noGrad;
         detail::ParamStore store(dir + "/model.safetensors");
-        impl->model = std::make_unique<detail::WebFormerModel>(cfg, vocabSize);
-        impl->model->load(store);
+        impl->model = std::make_unique<detail::WebFormerModel>(cfg, vocabSize, store);
         store.finish();
         m_impl = std::move(impl);
-        return true;
-    } catch (const c10::Error &e) {
-        if (error)
-            *error = dir + ": " + e.what_without_backtrace();
-    } catch (const std::exception &e) {
-        if (error)
-            *error = e.what();
-    }
-    return false;
+    }, error);
 }
 
 bool WebFormerExtractor::isLoaded() const { return m_impl != nullptr; }
@@ -228,20 +219,12 @@ bool WebFormerExtractor::extract(const WebPage &page, const std::vector<std::str
             *error = "no WebFormer checkpoint loaded";
         return false;
     }
-    try {
+    return detail::runGuarded([&] {
         const std::vector<std::string> &f = fields.empty() ? m_impl->model->config().fields : fields;
         if (f.empty())
             throw InferenceError("no fields to extract (the checkpoint lists none; pass --fields)");
         *out = detail::webFormerExtract(*m_impl->model, m_impl->vocab, page, f);
-        return true;
-    } catch (const c10::Error &e) {
-        if (error)
-            *error = page.id + ": " + e.what_without_backtrace();
-    } catch (const std::exception &e) {
-        if (error)
-            *error = page.id + ": " + e.what();
-    }
-    return false;
+    }, error, page.id);
 }
 
 } // namespace folio::inference

@@ -15,6 +15,7 @@
 
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/errors.h"
+#include "inference/training/detail/trainkit.h"
 
 #include <cmath>
 
@@ -57,116 +58,80 @@ WebTensors toWebTensors(const WebFormerInputs &in)
 
 WebFormerModel::WebFormerModel(const WebFormerConfig &config, int vocabSize) : m_cfg(config), m_vocab(vocabSize)
 {
+    ParamStore store = ParamStore::fresh();
+    build(store);
+}
+
+WebFormerModel::WebFormerModel(const WebFormerConfig &config, int vocabSize, ParamStore &store)
+    : m_cfg(config), m_vocab(vocabSize)
+{
+    build(store);
+}
+
+void WebFormerModel::build(ParamStore &p)
+{
     if (m_cfg.hidden % m_cfg.heads != 0)
         throw InferenceError("webformer: hidden_size " + std::to_string(m_cfg.hidden) + " is not a multiple of heads");
     if (m_cfg.radius < 1)
         throw InferenceError("webformer: radius must be >= 1");
-    for (const auto &[name, shape] : parameterShapes())
-        m_params[name] = at::zeros(shape);
-}
-
-std::map<std::string, std::vector<std::int64_t>> WebFormerModel::parameterShapes() const
-{
     const std::int64_t D = m_cfg.hidden, I = m_cfg.intermediate;
-    std::map<std::string, std::vector<std::int64_t>> s;
-    s["embeddings.word_embeddings.weight"] = {m_vocab, D};
-    s["embeddings.tag_embeddings.weight"] = {std::int64_t(webTagList().size()), D};
-    s["embeddings.segment_embeddings.weight"] = {3, D};
-    s["embeddings.LayerNorm.weight"] = {D};
-    s["embeddings.LayerNorm.bias"] = {D};
+    const double eps = 1e-12;
+    m_words = p.take("embeddings.word_embeddings.weight", {m_vocab, D});
+    m_tags = p.take("embeddings.tag_embeddings.weight", {std::int64_t(webTagList().size()), D});
+    m_segments = p.take("embeddings.segment_embeddings.weight", {3, D});
+    m_embLn = LayerNormW::load(p, "embeddings.LayerNorm", D, eps);
+    m_layers.clear();
     for (int i = 0; i < m_cfg.layers; ++i) {
-        const std::string l = "encoder.layer." + std::to_string(i) + ".";
-        s[l + "attention.text.weight"] = {5 * D, D};
-        s[l + "attention.text.bias"] = {5 * D};
-        s[l + "attention.html.weight"] = {7 * D, D};
-        s[l + "attention.html.bias"] = {7 * D};
-        s[l + "attention.field.weight"] = {7 * D, D};
-        s[l + "attention.field.bias"] = {7 * D};
-        s[l + "attention.t2t_relative.weight"] = {2 * m_cfg.radius + 1, D};
-        s[l + "attention.t2h_relative.weight"] = {kTextHtmlRelations, D};
-        s[l + "attention.h2x_edge.weight"] = {kWebEdgeTypes, D};
-        s[l + "attention.output.dense.weight"] = {D, D};
-        s[l + "attention.output.dense.bias"] = {D};
-        s[l + "attention.output.LayerNorm.weight"] = {D};
-        s[l + "attention.output.LayerNorm.bias"] = {D};
-        s[l + "intermediate.dense.weight"] = {I, D};
-        s[l + "intermediate.dense.bias"] = {I};
-        s[l + "output.dense.weight"] = {D, I};
-        s[l + "output.dense.bias"] = {D};
-        s[l + "output.LayerNorm.weight"] = {D};
-        s[l + "output.LayerNorm.bias"] = {D};
+        const std::string l = "encoder.layer." + std::to_string(i);
+        Layer layer;
+        layer.text = LinearW::load(p, l + ".attention.text", D, 5 * D);
+        layer.html = LinearW::load(p, l + ".attention.html", D, 7 * D);
+        layer.field = LinearW::load(p, l + ".attention.field", D, 7 * D);
+        layer.t2tRelative = p.take(l + ".attention.t2t_relative.weight", {2 * m_cfg.radius + 1, D});
+        layer.t2hRelative = p.take(l + ".attention.t2h_relative.weight", {kTextHtmlRelations, D});
+        layer.h2xEdge = p.take(l + ".attention.h2x_edge.weight", {kWebEdgeTypes, D});
+        layer.ffn = FeedForwardW::load(p, l, D, I, eps);
+        m_layers.push_back(std::move(layer));
     }
-    s["span.start.token.weight"] = {D, D};
-    s["span.start.field.weight"] = {D, D};
-    s["span.start.field.bias"] = {D};
-    s["span.start.out.weight"] = {1, D};
-    s["span.end.token.weight"] = {D, D};
-    s["span.end.start.weight"] = {D, D};
-    s["span.end.field.weight"] = {D, D};
-    s["span.end.field.bias"] = {D};
-    s["span.end.out.weight"] = {1, D};
-    return s;
+    m_span.startToken = LinearW::load(p, "span.start.token", D, D, false);
+    m_span.startField = LinearW::load(p, "span.start.field", D, D);
+    m_span.startOut = LinearW::load(p, "span.start.out", D, 1, false);
+    m_span.endToken = LinearW::load(p, "span.end.token", D, D, false);
+    m_span.endStart = LinearW::load(p, "span.end.start", D, D, false);
+    m_span.endField = LinearW::load(p, "span.end.field", D, D);
+    m_span.endOut = LinearW::load(p, "span.end.out", D, 1, false);
+    m_params = p.parameters();
 }
 
 void WebFormerModel::initialise(std::uint64_t seed)
 {
-    at::manual_seed(seed);
+    initialiseParameters(m_params, seed);
     at::NoGradGuard guard;
-    for (auto &[name, t] : m_params) {
-        const bool isLn = name.find("LayerNorm") != std::string::npos;
-        if (isLn && name.size() > 7 && name.compare(name.size() - 7, 7, ".weight") == 0)
-            t.fill_(1.0);
-        else if (t.dim() < 2)
-            t.zero_();
-        else
-            t.normal_(0.0, 0.02);
-    }
-    m_params["embeddings.word_embeddings.weight"][0].zero_();
-    for (auto &kv : m_params)
-        kv.second.set_requires_grad(true);
+    m_words[0].zero_(); // pad row
 }
 
-void WebFormerModel::load(ParamStore &store)
+void WebFormerModel::convert(at::ScalarType type)
 {
-    for (auto &[name, t] : m_params)
-        t = store.take(name, t.sizes().vec()).contiguous();
-}
-
-at::Tensor WebFormerModel::p(const std::string &name) const
-{
-    const auto it = m_params.find(name);
-    if (it == m_params.end())
-        throw InferenceError("webformer: no parameter " + name);
-    return it->second;
-}
-
-at::Tensor WebFormerModel::feedForward(int layer, const at::Tensor &ctx, const at::Tensor &x, bool training) const
-{
-    const std::string l = "encoder.layer." + std::to_string(layer) + ".";
-    const std::int64_t D = m_cfg.hidden;
-    const double drop = training ? m_cfg.dropout : 0.0;
-    at::Tensor a = at::linear(ctx, p(l + "attention.output.dense.weight"), p(l + "attention.output.dense.bias"));
-    at::Tensor h = at::layer_norm(at::dropout(a, drop, training) + x, {D}, p(l + "attention.output.LayerNorm.weight"),
-                                  p(l + "attention.output.LayerNorm.bias"), 1e-12);
-    at::Tensor f = at::linear(at::gelu(at::linear(h, p(l + "intermediate.dense.weight"), p(l + "intermediate.dense.bias"))),
-                              p(l + "output.dense.weight"), p(l + "output.dense.bias"));
-    return at::layer_norm(at::dropout(f, drop, training) + h, {D}, p(l + "output.LayerNorm.weight"),
-                          p(l + "output.LayerNorm.bias"), 1e-12);
+    std::map<std::string, at::Tensor> converted;
+    for (const auto &[name, t] : m_params)
+        converted[name] = t.detach().to(type);
+    ParamStore store = ParamStore::fromTensors(std::move(converted), "webformer parameters");
+    build(store);
 }
 
 // x: [T + N + F, D] (text, HTML, field rows).
 WebFormerModel::LayerProjections WebFormerModel::projections(int layer, const at::Tensor &x, int T, int N, int F) const
 {
-    const std::string l = "encoder.layer." + std::to_string(layer) + ".";
+    const Layer &w = m_layers[size_t(layer)];
     const std::int64_t H = m_cfg.heads, d = m_cfg.hidden / H, r = m_cfg.radius;
     const at::Tensor xt = x.narrow(0, 0, T), xh = x.narrow(0, T, N), xf = x.narrow(0, T + N, F);
     LayerProjections lp;
-    lp.text = splitProjection(at::linear(xt, p(l + "attention.text.weight"), p(l + "attention.text.bias")), 5, H);
-    lp.html = splitProjection(at::linear(xh, p(l + "attention.html.weight"), p(l + "attention.html.bias")), 7, H);
-    lp.field = splitProjection(at::linear(xf, p(l + "attention.field.weight"), p(l + "attention.field.bias")), 7, H);
-    lp.relT = p(l + "attention.t2t_relative.weight").view({2 * r + 1, H, d});
-    lp.relG = p(l + "attention.t2h_relative.weight").view({kTextHtmlRelations, H, d});
-    lp.relE = p(l + "attention.h2x_edge.weight").view({kWebEdgeTypes, H, d});
+    lp.text = splitProjection(w.text(xt), 5, H);
+    lp.html = splitProjection(w.html(xh), 7, H);
+    lp.field = splitProjection(w.field(xf), 7, H);
+    lp.relT = w.t2tRelative.view({2 * r + 1, H, d});
+    lp.relG = w.t2hRelative.view({kTextHtmlRelations, H, d});
+    lp.relE = w.h2xEdge.view({kWebEdgeTypes, H, d});
     return lp;
 }
 
@@ -174,7 +139,6 @@ WebFormerModel::LayerProjections WebFormerModel::projections(int layer, const at
 at::Tensor WebFormerModel::layerBlockwise(int layer, const at::Tensor &x, const WebTensors &in, int T, int N, int F,
                                           bool training, AtMap *trace) const
 {
-    const std::string l = "encoder.layer." + std::to_string(layer) + ".";
     const std::int64_t D = m_cfg.hidden, H = m_cfg.heads, d = D / H, r = m_cfg.radius, b = r + 1;
     const double scale = 1.0 / std::sqrt(double(d));
     const LayerProjections lp = projections(layer, x, T, N, F);
@@ -253,20 +217,22 @@ at::Tensor WebFormerModel::layerBlockwise(int layer, const at::Tensor &x, const 
     // ---- field queries: all HTML + all fields ----
     at::Tensor ctxF;
     {
-        const at::Tensor k = at::cat({ph[5], pf[5]}, 0), v = at::cat({ph[6], pf[6]}, 0); // [N+F, H, d]
-        const at::Tensor pr = at::softmax(at::einsum("fhd,khd->fhk", {pf[0] * scale, k}), 2);  // [F, H, N+F]
-        ctxF = at::einsum("fhk,khd->fhd", {pr, v}).reshape({F, D});
+        // The shared scaledAttention on [1, H, rows, d] views.
+        auto heads = [](const at::Tensor &t) { return t.permute({1, 0, 2}).unsqueeze(0); }; // [rows, H, d] -> [1, H, rows, d]
+        at::Tensor pr;                                                                          // [1, H, F, N+F]
+        const at::Tensor c = scaledAttention(heads(pf[0]), heads(at::cat({ph[5], pf[5]}, 0)), heads(at::cat({ph[6], pf[6]}, 0)),
+                                             at::Tensor(), &pr);
+        ctxF = c.squeeze(0).permute({1, 0, 2}).reshape({F, D});
         if (trace)
-            (*trace)[tp + "f2x"] = pr;
+            (*trace)[tp + "f2x"] = pr.squeeze(0).permute({1, 0, 2});
     }
-    return feedForward(layer, at::cat({ctxT, ctxH, ctxF}, 0), x, training);
+    return m_layers[size_t(layer)].ffn(at::cat({ctxT, ctxH, ctxF}, 0), x, m_cfg.dropout, training);
 }
 
 // The dense reference: scores [H, L, L] with a dense mask and dense relation ids, L = T + N + F.
 at::Tensor WebFormerModel::layerDense(int layer, const at::Tensor &x, const WebTensors &in, int T, int N, int F,
                                       AtMap *trace) const
 {
-    const std::string l = "encoder.layer." + std::to_string(layer) + ".";
     const std::int64_t D = m_cfg.hidden, H = m_cfg.heads, d = D / H, r = m_cfg.radius, L = T + N + F;
     const double scale = 1.0 / std::sqrt(double(d));
     const LayerProjections lp = projections(layer, x, T, N, F);
@@ -317,7 +283,7 @@ at::Tensor WebFormerModel::layerDense(int layer, const at::Tensor &x, const WebT
                                     pv(T + N, F, at::zeros_like(pt[2]), ph[6], pf[6])},
                                    0);
     (void)L;
-    return feedForward(layer, ctx, x, false);
+    return m_layers[size_t(layer)].ffn(ctx, x);
 }
 
 WebEncoded WebFormerModel::encode(const WebTensors &in, bool training, Form form, AtMap *trace) const
@@ -326,14 +292,12 @@ WebEncoded WebFormerModel::encode(const WebTensors &in, bool training, Form form
     if (T == 0 || N == 0 || F == 0)
         throw InferenceError("webformer: a page needs text, HTML and field tokens (got T=" + std::to_string(T) + ", N="
                              + std::to_string(N) + ", F=" + std::to_string(F) + ")");
-    const std::int64_t D = m_cfg.hidden;
-    const at::Tensor words = p("embeddings.word_embeddings.weight"), seg = p("embeddings.segment_embeddings.weight");
+    const at::Tensor &words = m_words, &seg = m_segments;
     const at::Tensor et = at::embedding(words, in.textIds) + seg[2];
-    const at::Tensor eh = at::embedding(p("embeddings.tag_embeddings.weight"), in.tagIds) + seg[1];
+    const at::Tensor eh = at::embedding(m_tags, in.tagIds) + seg[1];
     const at::Tensor fMask = (in.fieldPieces > 0).to(at::kFloat).unsqueeze(-1); // [F, P, 1]
     const at::Tensor ef = (at::embedding(words, in.fieldPieces) * fMask).sum(1) / fMask.sum(1).clamp_min(1.0) + seg[0];
-    at::Tensor x = at::layer_norm(at::cat({et, eh, ef}, 0), {D}, p("embeddings.LayerNorm.weight"),
-                                  p("embeddings.LayerNorm.bias"), 1e-12);
+    at::Tensor x = m_embLn(at::cat({et, eh, ef}, 0));
     x = at::dropout(x, training ? m_cfg.dropout : 0.0, training);
     for (int i = 0; i < m_cfg.layers; ++i)
         x = form == Form::Blockwise ? layerBlockwise(i, x, in, T, N, F, training, trace) : layerDense(i, x, in, T, N, F, trace);
@@ -342,21 +306,20 @@ WebEncoded WebFormerModel::encode(const WebTensors &in, bool training, Form form
 
 at::Tensor WebFormerModel::startLogits(const WebEncoded &e) const
 {
-    const at::Tensor tok = at::linear(e.text, p("span.start.token.weight"));                                // [T, D]
-    const at::Tensor fld = at::linear(e.field, p("span.start.field.weight"), p("span.start.field.bias")); // [F, D]
-    const at::Tensor out = p("span.start.out.weight").view({-1});
-    const at::Tensor nullPre = at::linear(e.field, p("span.start.token.weight")) + fld;          // [F, D]
-    const at::Tensor spans = at::matmul(at::tanh(tok.unsqueeze(0) + fld.unsqueeze(1)), out);     // [F, T]
-    return at::cat({at::matmul(at::tanh(nullPre), out).unsqueeze(1), spans}, 1);                 // [F, T+1]
+    const at::Tensor tok = m_span.startToken(e.text);                                        // [T, D]
+    const at::Tensor fld = m_span.startField(e.field);                                       // [F, D]
+    const at::Tensor out = m_span.startOut.weight.view({-1});
+    const at::Tensor nullPre = m_span.startToken(e.field) + fld;                             // [F, D]
+    const at::Tensor spans = at::matmul(at::tanh(tok.unsqueeze(0) + fld.unsqueeze(1)), out); // [F, T]
+    return at::cat({at::matmul(at::tanh(nullPre), out).unsqueeze(1), spans}, 1);             // [F, T+1]
 }
 
 at::Tensor WebFormerModel::endLogits(const WebEncoded &e, const at::Tensor &start) const
 {
-    const at::Tensor tok = at::linear(e.text, p("span.end.token.weight"));                    // [T, D]
-    const at::Tensor hs = e.text.index_select(0, start.clamp_min(0));                         // [F, D]
-    const at::Tensor cond = at::linear(hs, p("span.end.start.weight"))
-                            + at::linear(e.field, p("span.end.field.weight"), p("span.end.field.bias")); // [F, D]
-    return at::matmul(at::tanh(tok.unsqueeze(0) + cond.unsqueeze(1)), p("span.end.out.weight").view({-1})); // [F, T]
+    const at::Tensor tok = m_span.endToken(e.text);                                             // [T, D]
+    const at::Tensor hs = e.text.index_select(0, start.clamp_min(0));                           // [F, D]
+    const at::Tensor cond = m_span.endStart(hs) + m_span.endField(e.field);                     // [F, D]
+    return at::matmul(at::tanh(tok.unsqueeze(0) + cond.unsqueeze(1)), m_span.endOut.weight.view({-1})); // [F, T]
 }
 
 } // namespace folio::inference::detail

@@ -1,5 +1,6 @@
-// WebFormer training: AdamW (decoupled weight decay), warm-up + linear decay, gradient clipping,
-// one page per step (all fields at once), best epoch on dev page-level F1.
+// WebFormer training on the shared toolkit (training/detail/optimiser.h, trainkit.h): AdamW
+// (decoupled weight decay on the >= 2-D non-embedding tensors), warm-up + linear decay, gradient
+// clipping, one page per step (all fields at once), best epoch on dev page-level F1.
 //
 // Loss per page and field: start = -log sum_{gold starts} p(start) over [null, text...] (all
 // occurrences of a gold value count); end = -log p(end | first gold start) (teacher forcing);
@@ -11,6 +12,8 @@
 #include "inference/models/modelrunner.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/webformer/webformereval.h"
+#include "inference/training/detail/optimiser.h"
+#include "inference/training/detail/trainkit.h"
 
 #include <algorithm>
 #include <chrono>
@@ -36,14 +39,9 @@ struct PreparedPage
 void saveCheckpoint(const detail::WebFormerModel &model, const WebVocab &vocab, const std::string &dir,
                     const nlohmann::json &folio)
 {
-    std::filesystem::create_directories(dir);
-    TensorMap out;
-    for (const auto &[name, t] : const_cast<detail::WebFormerModel &>(model).params())
-        out[name] = detail::fromAten(t.detach().contiguous());
-    writeSafetensors(dir + "/model.safetensors", out, {{"format", "pt"}, {"model_type", "webformer"}});
+    detail::writeCheckpoint(dir, model.params(), "webformer", detail::webFormerConfigJson(model.config(), model.vocabSize()),
+                            folio);
     vocab.save(dir + "/vocab.txt");
-    std::ofstream(dir + "/config.json") << detail::webFormerConfigJson(model.config(), model.vocabSize()).dump(2) << "\n";
-    std::ofstream(dir + "/folio.json") << folio.dump(2) << "\n";
 }
 
 double devScore(const detail::WebFormerModel &model, const WebVocab &vocab, const std::vector<WebPage> &dev,
@@ -72,7 +70,7 @@ WebFormerTrainResult trainWebFormer(const WebFormerTrainOptions &options, const 
 {
     WebFormerTrainResult result;
     const auto t0 = Clock::now();
-    try {
+    result.ok = detail::runGuarded([&] {
         if (train.empty())
             throw InferenceError("no training pages");
         if (options.outputDir.empty())
@@ -117,21 +115,20 @@ WebFormerTrainResult trainWebFormer(const WebFormerTrainOptions &options, const 
         if (pages.empty())
             throw InferenceError("no training page has text");
 
-        // AdamW state.
-        std::vector<std::string> names;
-        std::vector<at::Tensor> params, m1, m2;
-        for (auto &[name, t] : model.params()) {
-            names.push_back(name);
-            params.push_back(t);
-            m1.push_back(at::zeros_like(t));
-            m2.push_back(at::zeros_like(t));
-        }
         const long totalSteps = options.maxSteps > 0 ? std::min<long>(options.maxSteps, long(pages.size()) * options.epochs)
                                                      : long(pages.size()) * options.epochs;
-        const long warmup = std::max(1L, long(options.warmupFraction * double(totalSteps)));
+        detail::OptimiserOptions oo;
+        oo.lr = options.lr;
+        oo.weightDecay = options.weightDecay;
+        oo.clipNorm = options.clipNorm;
+        oo.totalSteps = totalSteps;
+        oo.warmupSteps = std::max(1L, long(options.warmupFraction * double(totalSteps)));
+        detail::Optimiser optimiser(model.params(), oo, [](const std::string &name, const at::Tensor &t) {
+            return detail::ParamGroupRule{t.dim() >= 2 && name.find("embeddings") == std::string::npos, 1.0};
+        });
         std::mt19937 rng(options.seed);
         long step = 0;
-        double bestF1 = -1;
+        detail::EarlyStopping best;
         bool stop = false;
         nlohmann::json history = nlohmann::json::array();
         auto folioJson = [&](int epoch, double devF1) {
@@ -155,68 +152,42 @@ WebFormerTrainResult trainWebFormer(const WebFormerTrainOptions &options, const 
             double lossSum = 0;
             int lossCount = 0;
             for (int pi : order) {
-                if ((options.maxSteps > 0 && step >= options.maxSteps) || (cancel && cancel->load())
+                if ((options.maxSteps > 0 && step >= options.maxSteps) || detail::cancelRequested(cancel)
                     || (options.maxSeconds > 0 && std::chrono::duration<double>(Clock::now() - t0).count() > options.maxSeconds)) {
                     stop = true;
                     break;
                 }
                 const PreparedPage &pp = pages[pi];
-                const detail::WebEncoded enc = model.encode(pp.tensors, true);
-                const at::Tensor startLp = at::log_softmax(model.startLogits(enc), 1); // [F, T+1]
-                const int F = int(cfg.fields.size());
-                std::vector<std::int64_t> firstStart(F, 0);
-                for (int f = 0; f < F; ++f)
-                    if (!pp.spans[f].empty())
-                        firstStart[f] = pp.spans[f][0].start;
-                const at::Tensor endLp = at::log_softmax(
-                    model.endLogits(enc, at::tensor(at::ArrayRef<std::int64_t>(firstStart), at::kLong).clone()), 1); // [F, T]
-                at::Tensor loss = at::zeros({}, startLp.options());
-                int terms = 0;
-                for (int f = 0; f < F; ++f) {
-                    if (!pp.hasGold[f]) {
-                        loss = loss - startLp[f][0];
-                        ++terms;
-                    } else if (!pp.spans[f].empty()) {
-                        std::vector<std::int64_t> s;
-                        for (const GoldSpan &g : pp.spans[f])
-                            s.push_back(g.start + 1);
-                        const at::Tensor idx = at::tensor(at::ArrayRef<std::int64_t>(s), at::kLong).clone();
-                        loss = loss - at::logsumexp(startLp[f].index_select(0, idx), 0) - endLp[f][pp.spans[f][0].end];
-                        ++terms;
+                const double lossValue = optimiser.step([&]() -> at::Tensor {
+                    const detail::WebEncoded enc = model.encode(pp.tensors, true);
+                    const at::Tensor startLp = at::log_softmax(model.startLogits(enc), 1); // [F, T+1]
+                    const int F = int(cfg.fields.size());
+                    std::vector<std::int64_t> firstStart(F, 0);
+                    for (int f = 0; f < F; ++f)
+                        if (!pp.spans[f].empty())
+                            firstStart[f] = pp.spans[f][0].start;
+                    const at::Tensor endLp = at::log_softmax(
+                        model.endLogits(enc, at::tensor(at::ArrayRef<std::int64_t>(firstStart), at::kLong).clone()), 1); // [F, T]
+                    at::Tensor loss = at::zeros({}, startLp.options());
+                    int terms = 0;
+                    for (int f = 0; f < F; ++f) {
+                        if (!pp.hasGold[f]) {
+                            loss = loss - startLp[f][0];
+                            ++terms;
+                        } else if (!pp.spans[f].empty()) {
+                            std::vector<std::int64_t> s;
+                            for (const GoldSpan &g : pp.spans[f])
+                                s.push_back(g.start + 1);
+                            const at::Tensor idx = at::tensor(at::ArrayRef<std::int64_t>(s), at::kLong).clone();
+                            loss = loss - at::logsumexp(startLp[f].index_select(0, idx), 0) - endLp[f][pp.spans[f][0].end];
+                            ++terms;
+                        }
                     }
-                }
-                if (terms == 0)
-                    continue;
-                loss = loss / double(terms);
-                for (auto &p : params)
-                    if (p.grad().defined())
-                        p.mutable_grad().zero_();
-                loss.backward();
-                const double lossValue = loss.item<double>();
-                {
-                    at::NoGradGuard ng;
-                    double sq = 0;
-                    for (auto &p : params)
-                        if (p.grad().defined())
-                            sq += p.grad().pow(2).sum().item<double>();
-                    const double norm = std::sqrt(sq);
-                    const double clip = options.clipNorm > 0 && norm > options.clipNorm ? options.clipNorm / (norm + 1e-6) : 1.0;
-                    const double sched = step < warmup ? double(step + 1) / double(warmup)
-                                                       : std::max(0.0, double(totalSteps - step) / double(std::max(1L, totalSteps - warmup)));
-                    const double lr = options.lr * sched, b1 = 0.9, b2 = 0.999;
-                    const double bc1 = 1 - std::pow(b1, double(step + 1)), bc2 = 1 - std::pow(b2, double(step + 1));
-                    for (std::size_t i = 0; i < params.size(); ++i) {
-                        if (!params[i].grad().defined())
-                            continue;
-                        const at::Tensor g = params[i].grad() * clip;
-                        m1[i].mul_(b1).add_(g, 1 - b1);
-                        m2[i].mul_(b2).addcmul_(g, g, 1 - b2);
-                        if (params[i].dim() >= 2 && names[i].find("embeddings") == std::string::npos)
-                            params[i].mul_(1 - lr * options.weightDecay);
-                        params[i].addcdiv_(m1[i] / bc1, (m2[i] / bc2).sqrt_().add_(1e-8), -lr);
-                    }
-                }
-                ++step;
+                    return terms == 0 ? at::Tensor() : loss / double(terms);
+                });
+                if (std::isnan(lossValue))
+                    continue; // nothing to learn on this page
+                step = optimiser.steps();
                 lossSum += lossValue;
                 ++lossCount;
                 result.stepLosses.push_back(lossValue);
@@ -237,8 +208,7 @@ WebFormerTrainResult trainWebFormer(const WebFormerTrainOptions &options, const 
             const double f1 = dev.empty() ? -1.0 : devScore(model, vocab, dev, cfg.fields);
             history.push_back({{"epoch", epoch}, {"loss", epochLoss}, {"dev_f1", f1}, {"step", step},
                                {"seconds", std::chrono::duration<double>(Clock::now() - t0).count()}});
-            if (dev.empty() || f1 > bestF1) {
-                bestF1 = f1;
+            if (best.update(epoch, f1, dev.empty())) {
                 result.bestEpoch = epoch;
                 saveCheckpoint(model, vocab, options.outputDir, folioJson(epoch, f1));
             }
@@ -257,14 +227,9 @@ WebFormerTrainResult trainWebFormer(const WebFormerTrainOptions &options, const 
         }
         if (result.bestEpoch == 0) // stopped before the first epoch ended: keep what we have
             saveCheckpoint(model, vocab, options.outputDir, folioJson(0, -1));
-        result.bestDevF1 = bestF1;
+        result.bestDevF1 = best.best();
         result.steps = step;
-        result.ok = true;
-    } catch (const c10::Error &e) {
-        result.error = e.what_without_backtrace();
-    } catch (const std::exception &e) {
-        result.error = e.what();
-    }
+    }, &result.error);
     result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return result;
 }

@@ -180,8 +180,7 @@ private Q_SLOTS:
                 if (name.find("LayerNorm") == std::string::npos)
                     t.normal_(0.0, initStd); // non-trivial attention
             if (float64)
-                for (auto &kv : model.params())
-                    kv.second = kv.second.to(at::kDouble);
+                model.convert(at::kDouble);
         }
         at::NoGradGuard g;
         const WebTensors t = toWebTensors(in);

@@ -3,7 +3,12 @@
 // functional ATen forward with autograd, batch preparation (gap buckets, jitter, bias indices).
 
 #include "inference/detail/aten.h"
+#include "inference/layers/detail/layers.h"
+#include "inference/layers/detail/relbias.h"
+#include "inference/models/detail/model.h"
 #include "inference/formtagger/trainer.h"
+
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <map>
@@ -25,6 +30,7 @@ struct TaggerConfig
     bool useSpatialBias() const { return variant == "full"; }
     std::string toJson() const;                      // config.json text
     static TaggerConfig fromJsonFile(const std::string &path); // throws InferenceError
+    static TaggerConfig fromJson(const nlohmann::json &j, const std::string &source); // throws InferenceError
 };
 
 // One encoded page (or window): pieces per word and 0-1000 float boxes.
@@ -53,13 +59,20 @@ struct Batch
 // Builds a batch; with `rng` applies the recipe's per-page box jitter.
 Batch makeBatch(const std::vector<const EncodedPage *> &pages, const TaggerConfig &cfg, std::mt19937 *jitterRng);
 
-class Tagger
+// The tagger on the shared layers: word-pooled embeddings, pre-LN layers of SelfAttentionW +
+// FeedForwardW::preLn, one layoutBiasScores term (T5 1-D over the word index, 2-D over x0 / y1,
+// RelativeBucketBias tables, unscaled) shared by all layers, a Linear head. A registry Model
+// ("folio-formtagger"): forward(AtMap) takes the word-level inputs documented in
+// inference/README.md.
+class Tagger : public Model
 {
 public:
+    // Zero parameters (call initialise() before training).
     explicit Tagger(const TaggerConfig &cfg);
-    // N(0, 0.02) weights, zero biases, unit LN, zero bias tables, pad row zero.
+    // Parameters from a ParamStore (a checkpoint file, or tensors in memory); shape-checked.
+    Tagger(const TaggerConfig &cfg, ParamStore &store);
+    // N(0, 0.02) weights, zero biases, unit LN, zero bias tables, pad row zero; requires_grad on.
     void initialise(std::uint64_t seed);
-    void load(const std::string &safetensorsPath);  // throws InferenceError on missing/shape mismatch
     void save(const std::string &safetensorsPath) const;
 
     const TaggerConfig &config() const { return m_cfg; }
@@ -69,17 +82,37 @@ public:
     static bool noDecay(const std::string &name, const at::Tensor &t);
 
     // Logits [B, N, L]. `disabledBiases` (BiasFamily bits) switches bias families off; with
-    // `trace` non-null, "attentions.N" [B, H, N, N] and "bias.1d" [1, H, N, N], "bias.2d_x" /
-    // "bias.2d_y" [B, H, N, N] are stored there (zeros for a disabled family).
+    // `trace` non-null, "attentions.N" [B, H, N, N] and "bias.1d", "bias.2d_x" / "bias.2d_y"
+    // [B, H, N, N] are stored there (zeros for a disabled family).
     at::Tensor forward(const Batch &batch, bool training, std::uint32_t disabledBiases = 0,
                        std::map<std::string, at::Tensor> *trace = nullptr) const;
 
+    // The word units after the embedding LayerNorm (+ dropout when training): [B, N, D].
+    at::Tensor embed(const Batch &b, bool training) const;
+
+    // Model (the registry path): word-level inputs -> "logits".
+    std::string modelType() const override { return "folio-formtagger"; }
+    std::vector<std::string> inputNames() const override;
+    AtMap forward(const AtMap &inputs, const ForwardContext &ctx) const override;
+    // A Batch as the registry inputs (input_ids, piece_mask, attention_mask, bbox, gap_ids).
+    static AtMap batchInputs(const Batch &batch);
+
 private:
-    at::Tensor p(const std::string &name) const;
+    void build(ParamStore &store);
+    struct Layer
+    {
+        SelfAttentionW attention; // encoder.layer.N.attention.self.{query,key,value}
+        FeedForwardW ffn;         // attention.output.LayerNorm = pre-attention LN, output.LayerNorm = pre-FFN LN
+    };
     TaggerConfig m_cfg;
     std::map<std::string, at::Tensor> m_params;
-    at::Tensor m_lut1d;  // T5 bucket LUT for word distance, indexed by r + maxPositions
-    at::Tensor m_lut2d;  // T5 bucket LUT for coordinate difference, indexed by r + 1000
+    at::Tensor m_words, m_positions;             // embeddings.{word,position}_embeddings.weight
+    std::array<at::Tensor, 4> m_coords;          // embeddings.{x,y,w,h}_position_embeddings.weight
+    std::array<at::Tensor, 4> m_gaps;            // embeddings.gap_embeddings.{0..3}.weight
+    LayerNormW m_embLn, m_finalLn;               // embeddings.LayerNorm, encoder.LayerNorm
+    RelativeBucketBias m_rel1d, m_relX, m_relY;  // encoder.rel_pos_bias, rel_pos_{x,y}_bias
+    std::vector<Layer> m_layers;
+    LinearW m_classifier;                        // classifier
 };
 
 } // namespace folio::inference::detail

@@ -1,6 +1,8 @@
 #pragma once
-// Building blocks shared by the encoders: linear/LayerNorm weights, the post-LN BERT layer
-// (attention output + FFN) and the scaled-dot-product core with an additive score term.
+// Building blocks shared by every encoder (LayoutLMv3/v2, DeBERTa-v2, Folio's layout tagger,
+// WebFormer, the seq2seq models): linear/LayerNorm weights, the BERT layer's attention output +
+// FFN in post-LN and pre-LN form, Q/K/V self-attention and the scaled-dot-product core with an
+// additive score term. All differentiable; dropout only when `training`.
 
 #include "inference/detail/aten.h"
 
@@ -39,8 +41,13 @@ struct FeedForwardW
     LayerNormW outLn;  // <layer>.output.LayerNorm
     static FeedForwardW load(ParamStore &p, const std::string &layerPrefix, std::int64_t hidden,
                              std::int64_t intermediate, double eps);
-    // ctx, x: [B, L, D] -> [B, L, D]
+    // Post-LN. ctx, x: [..., L, D] -> [..., L, D]
     at::Tensor operator()(const at::Tensor &ctx, const at::Tensor &x) const;
+    // Post-LN with dropout on both sub-layer outputs (before the residual add) when training.
+    at::Tensor operator()(const at::Tensor &ctx, const at::Tensor &x, double dropout, bool training) const;
+    // Pre-LN form: attnLn normalises the attention input (the caller applies it, see
+    // SelfAttentionW), outLn the FFN input: x1 = x + Wo·ctx; y = x1 + W2·GELU(W1·LN2(x1)).
+    at::Tensor preLn(const at::Tensor &ctx, const at::Tensor &x, double dropout = 0.0, bool training = false) const;
 };
 
 // [B, L, D] -> [B, H, L, d]
@@ -53,6 +60,16 @@ at::Tensor mergeHeads(const at::Tensor &x);
 // may be undefined.
 at::Tensor scaledAttention(const at::Tensor &q, const at::Tensor &k, const at::Tensor &v,
                            const at::Tensor &scoreAdd, at::Tensor *probs);
+
+// Q/K/V projections (separate Linear weights, HF `attention.self.{query,key,value}`) + scaledAttention.
+struct SelfAttentionW
+{
+    LinearW query, key, value;
+    std::int64_t heads = 1;
+    static SelfAttentionW load(ParamStore &p, const std::string &selfPrefix, std::int64_t hidden, std::int64_t heads);
+    // h: [B, L, D]; scoreAdd as in scaledAttention. Returns the merged context [B, L, D].
+    at::Tensor operator()(const at::Tensor &h, const at::Tensor &scoreAdd, at::Tensor *probs = nullptr) const;
+};
 
 // HF extended additive mask from a 0/1 mask [B, L]: (1 - m) * finfo(float32).min -> [B, 1, 1, L].
 at::Tensor additiveMask(const at::Tensor &mask01);

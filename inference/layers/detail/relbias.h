@@ -43,6 +43,15 @@ struct RelativeTerm
 // (1-D + (x + y)). mask: [B, L] float additive or undefined. Returns [B, H, L, L] float.
 at::Tensor fusedRelativeBias(const std::vector<RelativeTerm> &terms, double divisor, const at::Tensor &mask);
 
+// The one score term of a LayoutLM-family encoder, shared by all its layers:
+// (1-D + (x + y)) / divisor + key mask, [B, H, L, L] (H = 1 when no term is given).
+// Any relative bias may be null (left out; x and y go together). pos, xs, ys: [B, L] int64;
+// maskAdd: [B, L] float additive. Fused kernel without grad mode, differentiable gather with it
+// (same values). Used by LayoutEncoder and Folio's layout tagger.
+at::Tensor layoutBiasScores(const RelativeBucketBias *rel1d, const at::Tensor &pos, const RelativeBucketBias *relX,
+                            const at::Tensor &xs, const RelativeBucketBias *relY, const at::Tensor &ys, double divisor,
+                            const at::Tensor &maskAdd);
+
 // Disentangled c2p + p2c expansion (DeBERTa-v2, ERNIE-Layout paper form).
 // c2p, p2c: [B, H, L, 2k] (= Qc·Kr^T, Kc·Qr^T); pos: [B, L] int64; lut maps a clamped distance
 // d in [-R, R] to a row in [0, 2k): idx = lut[d + R].

@@ -6,9 +6,12 @@
 //    (plus the T x N text-to-HTML term the model asks for);
 //  - encode(..., Form::Dense): the reference — one [L, L] score matrix per head with a dense mask
 //    and dense relation-id matrices, L = T + N + F. Tests and bench_webformer only.
-// Parameters are plain tensors by Hugging Face-style names (see webformer_model.cpp).
+// Built from the shared layers (LinearW projections, LayerNormW, post-LN FeedForwardW,
+// scaledAttention for the field queries) and the shared ParamStore; parameters by Hugging
+// Face-style names (see webformer_model.cpp).
 
 #include "inference/detail/aten.h"
+#include "inference/layers/detail/layers.h"
 #include "inference/checkpoint/detail/convert.h"
 #include "inference/webformer/webformer.h"
 #include "inference/webformer/webformerinput.h"
@@ -48,12 +51,14 @@ class WebFormerModel
 public:
     enum class Form { Blockwise, Dense };
 
+    // Zero parameters (call initialise() before training).
     WebFormerModel(const WebFormerConfig &config, int vocabSize);
-    // Parameter names and shapes of this configuration.
-    std::map<std::string, std::vector<std::int64_t>> parameterShapes() const;
-    void initialise(std::uint64_t seed); // random init, requires_grad on
-    void load(ParamStore &store);        // takes every parameter (shape-checked)
-    std::map<std::string, at::Tensor> &params() { return m_params; }
+    // Parameters from a ParamStore (a checkpoint file or tensors in memory), shape-checked.
+    WebFormerModel(const WebFormerConfig &config, int vocabSize, ParamStore &store);
+    void initialise(std::uint64_t seed); // random init (trainkit initialiseParameters), requires_grad on
+    // Converts every parameter (e.g. to at::kDouble for the float64 equivalence test).
+    void convert(at::ScalarType type);
+    const std::map<std::string, at::Tensor> &params() const { return m_params; }
     const WebFormerConfig &config() const { return m_cfg; }
     int vocabSize() const { return m_vocab; }
 
@@ -77,16 +82,33 @@ private:
         at::Tensor relE; // [edge types, H, d]
     };
     LayerProjections projections(int layer, const at::Tensor &x, int T, int N, int F) const;
-    at::Tensor p(const std::string &name) const;
     at::Tensor layerBlockwise(int layer, const at::Tensor &x, const WebTensors &in, int T, int N, int F,
                               bool training, AtMap *trace) const;
     at::Tensor layerDense(int layer, const at::Tensor &x, const WebTensors &in, int T, int N, int F,
                           AtMap *trace) const;
-    at::Tensor feedForward(int layer, const at::Tensor &ctx, const at::Tensor &x, bool training) const;
+    void build(ParamStore &store);
+
+    struct Layer
+    {
+        LinearW text, html, field;  // attention.{text,html,field}: [5D|7D|7D, D] fused projections
+        at::Tensor t2tRelative;     // attention.t2t_relative.weight [2r+1, D]
+        at::Tensor t2hRelative;     // attention.t2h_relative.weight [3, D]
+        at::Tensor h2xEdge;         // attention.h2x_edge.weight [6, D]
+        FeedForwardW ffn;           // attention.output.*, intermediate.*, output.* (post-LN)
+    };
+    struct SpanHead
+    {
+        LinearW startToken, startField, startOut; // span.start.{token,field,out}
+        LinearW endToken, endStart, endField, endOut; // span.end.{token,start,field,out}
+    };
 
     WebFormerConfig m_cfg;
     int m_vocab = 0;
     std::map<std::string, at::Tensor> m_params;
+    at::Tensor m_words, m_tags, m_segments; // embeddings.{word,tag,segment}_embeddings.weight
+    LayerNormW m_embLn;                     // embeddings.LayerNorm
+    std::vector<Layer> m_layers;
+    SpanHead m_span;
 };
 
 // config.json <-> WebFormerConfig (+ vocabulary size). fromJson throws InferenceError naming `source`.
