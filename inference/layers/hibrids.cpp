@@ -1,6 +1,7 @@
 #include "inference/layers/hibrids.h"
 
 #include "inference/layers/buckets.h"
+#include "inference/layers/detail/hibrids.h"
 #include "inference/checkpoint/detail/convert.h"
 #include "inference/errors.h"
 
@@ -46,6 +47,21 @@ at::Tensor checkedWeight(const Tensor &w)
 }
 
 } // namespace
+
+namespace detail {
+
+at::Tensor hibridsDecoderBias(const at::Tensor &prev, const at::Tensor &beta, const at::Tensor &tokenToSection,
+                              const at::Tensor &sectionIndex)
+{
+    const auto n = prev.size(0), h = prev.size(1), t = prev.size(2), s = prev.size(3);
+    const auto ns = sectionIndex.size(1);
+    const at::Tensor keys = tokenToSection.view({n, 1, 1, s}).expand({n, h, t, s});
+    const at::Tensor pooled = at::zeros({n, h, t, ns}, prev.options()).scatter_add_(3, keys, prev);
+    const at::Tensor table = beta.reshape({-1}).index_select(0, sectionIndex.reshape({-1})).view({n, 1, ns, ns});
+    return at::matmul(pooled, table).gather(3, keys);
+}
+
+} // namespace detail
 
 void hibridsPrepare(HibridsLayout *layout)
 {
@@ -154,21 +170,21 @@ HibridsDecoderResult hibridsDecoderCrossAttention(const HibridsDecoderWeights &w
         };
         at::Tensor scores = at::matmul(heads(q, t), heads(k, s).transpose(-1, -2)) + mask; // [B, H, T, S]
 
-        // Hierarchical term at section granularity: pool A' over query-side sections, multiply by the
-        // [S_sec, S_sec] scalar table, gather key tokens.
-        std::vector<at::Tensor> biases;
+        // Hierarchical term at section granularity (detail::hibridsDecoderBias).
+        std::int64_t n = 1;
+        for (const HibridsLayout &lay : layouts)
+            n = std::max<std::int64_t>(n, static_cast<std::int64_t>(lay.sectionParent.size()));
+        at::Tensor t2s = at::zeros({b, s}, at::kLong), secIdx = at::zeros({b, n, n}, at::kLong);
         for (std::int64_t bi = 0; bi < b; ++bi) {
             const HibridsLayout &lay = layouts[static_cast<std::size_t>(bi)];
-            const at::Tensor t2s = tokenMap(lay);
-            if (t2s.size(0) != s)
+            const at::Tensor row = tokenMap(lay);
+            if (row.size(0) != s)
                 throw InferenceError("HIBRIDS decoder: token_to_section must cover all " + std::to_string(s) + " positions");
-            const at::Tensor secIdx = sectionIndexTensor(lay);
-            const auto ns = secIdx.size(0);
-            const at::Tensor table = beta.index_select(0, secIdx.reshape({-1})).view({ns, ns}); // [S_sec, S_sec]
-            const at::Tensor pooled = at::zeros({h, t, ns}, at::kFloat).index_add_(2, t2s, prev[bi]); // [H, T, S_sec]
-            biases.push_back(at::matmul(pooled, table).index_select(2, t2s)); // [H, T, S]
+            t2s[bi].copy_(row);
+            const at::Tensor rowIdx = sectionIndexTensor(lay);
+            secIdx[bi].slice(0, 0, rowIdx.size(0)).slice(1, 0, rowIdx.size(0)).copy_(rowIdx);
         }
-        const at::Tensor bias = at::stack(biases);
+        const at::Tensor bias = detail::hibridsDecoderBias(prev, beta, t2s, secIdx);
         scores = scores + bias;
         const at::Tensor probs = at::softmax(scores, -1);
         const at::Tensor ctx = at::matmul(probs, heads(v, s)).transpose(1, 2).reshape({b, t, d});

@@ -5,6 +5,7 @@
 #include "inference/qs/detail/seq2seq.h"
 
 #include "inference/errors.h"
+#include "inference/layers/detail/hibrids.h"
 
 #include <limits>
 
@@ -22,17 +23,12 @@ at::Tensor hibridsDecoderBias(const at::Tensor &prev, const at::Tensor &beta, co
     if (!hier.tokenToSection.defined())
         throw InferenceError("HIBRIDS decoder variant: no section layout given (token_to_section + row<b>.section_parent)");
     const at::Tensor &t2s = hier.tokenToSection;
-    const auto n = prev.size(0), h = prev.size(1), t = prev.size(2), s = prev.size(3);
+    const auto n = prev.size(0), s = prev.size(3);
     if (t2s.size(0) != n || t2s.size(1) != s)
         throw InferenceError("HIBRIDS decoder variant: token_to_section is " + std::to_string(t2s.size(0)) + " x "
                              + std::to_string(t2s.size(1)) + ", the source is " + std::to_string(n) + " x "
                              + std::to_string(s));
-    const auto ns = hier.sectionIndex.size(1);
-    const at::Tensor keys = t2s.view({n, 1, 1, s}).expand({n, h, t, s});
-    // Pool A' over the query-side sections, multiply by the section x section scalar table, gather keys.
-    const at::Tensor pooled = at::zeros({n, h, t, ns}, prev.options()).scatter_add_(3, keys, prev);
-    const at::Tensor table = beta.view({-1}).index_select(0, hier.sectionIndex.reshape({-1})).view({n, 1, ns, ns});
-    return at::matmul(pooled, table).gather(3, keys);
+    return detail::hibridsDecoderBias(prev, beta, t2s, hier.sectionIndex);
 }
 
 DecoderResult Seq2seqModel::decode(const at::Tensor &idsIn, const at::Tensor &decMask, const at::Tensor &encHidden,
