@@ -306,7 +306,7 @@ at::Tensor Tagger::embed(const Batch &b, bool training) const
 at::Tensor Tagger::forward(const Batch &b, bool training, std::uint32_t disabledBiases,
                            std::map<std::string, at::Tensor> *trace) const
 {
-    const long B = b.pieceIds.size(0), N = b.pieceIds.size(1);
+    const long N = b.pieceIds.size(1);
     if (N > m_cfg.maxPositions)
         throw InferenceError("folio-formtagger: " + std::to_string(N) + " words exceed max_position_embeddings");
     at::Tensor x = embed(b, training);
@@ -315,7 +315,7 @@ at::Tensor Tagger::forward(const Batch &b, bool training, std::uint32_t disabled
     // (unscaled) + key mask. A family switched off (bias ablation) is left out; the trace records it as zeros.
     const bool use1d = (disabledBiases & Bias1D) == 0;
     const bool use2d = m_cfg.useSpatialBias() && (disabledBiases & Bias2D) == 0;
-    const at::Tensor pos = at::arange(N, at::kLong).unsqueeze(0).expand({B, N}).contiguous();
+    const at::Tensor pos = at::arange(N, at::kLong).unsqueeze(0); // [1, N]: the same for every page
     const at::Tensor xs = b.boxes.select(2, 0).contiguous(), ys = b.boxes.select(2, 3).contiguous();
     const at::Tensor keyMask = (~b.wordMask).to(at::kFloat) * -1e9; // [B, N]
     const at::Tensor bias = layoutBiasScores(use1d ? &m_rel1d : nullptr, pos, use2d ? &m_relX : nullptr, xs,

@@ -108,12 +108,16 @@ at::Tensor layoutBiasScores(const RelativeBucketBias *rel1d, const at::Tensor &p
         const at::Tensor m = maskAdd.unsqueeze(1).unsqueeze(2);
         return sum.defined() ? sum + m : m;
     }
+    // The fused kernel wants one position row per batch entry.
+    const auto rows = [&](const at::Tensor &p) {
+        return p.size(0) == maskAdd.size(0) ? p : p.expand({maskAdd.size(0), p.size(1)}).contiguous();
+    };
     std::vector<RelativeTerm> terms;
     if (rel1d)
-        terms.push_back({rel1d->distanceTable(), pos, rel1d->range()});
+        terms.push_back({rel1d->distanceTable(), rows(pos), rel1d->range()});
     if (use2d) {
-        terms.push_back({relX->distanceTable(), xs, relX->range()});
-        terms.push_back({relY->distanceTable(), ys, relY->range()});
+        terms.push_back({relX->distanceTable(), rows(xs), relX->range()});
+        terms.push_back({relY->distanceTable(), rows(ys), relY->range()});
     }
     return fusedRelativeBias(terms, divisor, maskAdd);
 }

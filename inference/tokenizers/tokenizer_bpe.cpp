@@ -5,6 +5,7 @@
 // Checked against the reference on ../shared/fixtures/parity-next/layoutlmv3_tokenizer.
 #include "inference/tokenizers/tokenizer.h"
 
+#include "inference/checkpoint/detail/jsonfile.h"
 #include "inference/errors.h"
 
 #include <nlohmann/json.hpp>
@@ -309,18 +310,6 @@ std::pair<std::string, std::string> splitMerge(const std::string &line, const st
     return {line.substr(0, sp), line.substr(sp + 1)};
 }
 
-
-nlohmann::json readJsonFile(const std::string &path)
-{
-    std::ifstream in(path);
-    if (!in)
-        throw InferenceError(path + ": cannot open");
-    try {
-        return nlohmann::json::parse(in);
-    } catch (const std::exception &e) {
-        throw InferenceError(path + ": invalid JSON: " + e.what());
-    }
-}
 } // namespace
 
 std::unique_ptr<Tokenizer> makeBpeTokenizer(const std::string &vocabJson, const std::string &mergesTxt, bool addPrefixSpace)
@@ -332,7 +321,7 @@ std::unique_ptr<Tokenizer> makeBpeTokenizer(const std::string &vocabJson, const 
 
 std::unique_ptr<Tokenizer> makeBpeTokenizer(const std::string &vocabJson, const std::string &mergesTxt, const BpeOptions &options)
 {
-    const nlohmann::json vocab = readJsonFile(vocabJson);
+    const nlohmann::json vocab = detail::readJsonFile(vocabJson);
     std::ifstream in(mergesTxt, std::ios::binary);
     if (!in)
         throw InferenceError(mergesTxt + ": cannot open BPE merges");
@@ -359,7 +348,7 @@ std::unique_ptr<Tokenizer> makeBpeTokenizer(const std::string &vocabJson, const 
 
 std::unique_ptr<Tokenizer> makeBpeTokenizerFromJson(const std::string &tokenizerJson, bool addPrefixSpace)
 {
-    const nlohmann::json j = readJsonFile(tokenizerJson);
+    const nlohmann::json j = detail::readJsonFile(tokenizerJson);
     if (!j.contains("model") || !j["model"].is_object() || j["model"].value("type", std::string("BPE")) != "BPE")
         throw InferenceError(tokenizerJson + ": only byte-level BPE tokenizer.json files are supported");
     const nlohmann::json &m = j["model"];

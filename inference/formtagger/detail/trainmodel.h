@@ -82,8 +82,8 @@ public:
     static bool noDecay(const std::string &name, const at::Tensor &t);
 
     // Logits [B, N, L]. `disabledBiases` (BiasFamily bits) switches bias families off; with
-    // `trace` non-null, "attentions.N" [B, H, N, N] and "bias.1d", "bias.2d_x" / "bias.2d_y"
-    // [B, H, N, N] are stored there (zeros for a disabled family).
+    // `trace` non-null, "attentions.N" [B, H, N, N], "bias.1d" [1, H, N, N] and "bias.2d_x" /
+    // "bias.2d_y" [B, H, N, N] are stored there (zeros for a disabled family).
     at::Tensor forward(const Batch &batch, bool training, std::uint32_t disabledBiases = 0,
                        std::map<std::string, at::Tensor> *trace = nullptr) const;
 

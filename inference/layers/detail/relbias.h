@@ -45,8 +45,9 @@ at::Tensor fusedRelativeBias(const std::vector<RelativeTerm> &terms, double divi
 
 // The one score term of a LayoutLM-family encoder, shared by all its layers:
 // (1-D + (x + y)) / divisor + key mask, [B, H, L, L] (H = 1 when no term is given).
-// Any relative bias may be null (left out; x and y go together). pos, xs, ys: [B, L] int64;
-// maskAdd: [B, L] float additive. Fused kernel without grad mode, differentiable gather with it
+// Any relative bias may be null (left out; x and y go together). pos, xs, ys: [B, L] int64, or
+// [1, L] when shared by the batch (e.g. word indices: the grad path then builds one [1, H, L, L]
+// term and broadcasts it); maskAdd: [B, L] float additive. Fused kernel without grad mode, differentiable gather with it
 // (same values). Used by LayoutEncoder and Folio's layout tagger.
 at::Tensor layoutBiasScores(const RelativeBucketBias *rel1d, const at::Tensor &pos, const RelativeBucketBias *relX,
                             const at::Tensor &xs, const RelativeBucketBias *relY, const at::Tensor &ys, double divisor,
