@@ -5,7 +5,7 @@
 #include "document/documentjson.h"
 #include "inference/checkpoint/safetensors.h"
 #include "ui/attentionpanel.h"
-#include "ui/attentionrun.h"
+#include "pipeline/attentionrun.h"
 #include "attention/attentionviewmodel.h"
 #include "attention/heatmaprender.h"
 

@@ -10,7 +10,7 @@
 #include "inference/formtagger/trainer.h"
 #include "inference/formtagger/trainpages.h"
 #include "ui/attentionpanel.h"
-#include "ui/attentionrun.h"
+#include "pipeline/attentionrun.h"
 #include "attention/attentionviewmodel.h"
 
 #include <QCheckBox>
