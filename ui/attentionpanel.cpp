@@ -1,6 +1,6 @@
 #include "ui/attentionpanel.h"
 
-#include "ui/attentionrun.h"
+#include "pipeline/attentionrun.h"
 #include "widgets/heatmapview.h"
 
 #include <QCheckBox>

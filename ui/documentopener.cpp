@@ -1,9 +1,7 @@
 #include "ui/documentopener.h"
 
 #include <QFileInfo>
-#include <QMap>
 #include <QMetaObject>
-#include <QMutex>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -11,26 +9,10 @@
 
 namespace folio {
 
-namespace {
-struct LoaderEntry
-{
-    QString description;
-    QStringList suffixes;
-    DocumentLoadFn fn;
-};
-QMutex s_registryMutex;
-QMap<QString, LoaderEntry> &registry()
-{
-    static QMap<QString, LoaderEntry> r;
-    return r;
-}
-} // namespace
-
 DocumentOpener::DocumentOpener(QObject *parent)
     : QObject(parent)
 {
-    registerBuiltinLoaders();
-    connect(&m_watcher, &QFutureWatcher<LoadedDocument>::finished, this, &DocumentOpener::finish);
+    connect(&m_watcher, &QFutureWatcher<pipeline::LoadedDocument>::finished, this, &DocumentOpener::finish);
 }
 
 DocumentOpener::~DocumentOpener()
@@ -39,32 +21,9 @@ DocumentOpener::~DocumentOpener()
     m_watcher.waitForFinished();
 }
 
-void DocumentOpener::registerLoader(const QStringList &suffixes, const QString &description, DocumentLoadFn loader)
-{
-    QMutexLocker lock(&s_registryMutex);
-    for (const QString &s : suffixes)
-        registry().insert(s.toLower(), LoaderEntry{description, suffixes, loader});
-}
-
 QString DocumentOpener::fileDialogFilter()
 {
-    QMutexLocker lock(&s_registryMutex);
-    QMap<QString, QStringList> byDescription;
-    QStringList all;
-    for (auto it = registry().cbegin(); it != registry().cend(); ++it) {
-        byDescription[it->description] << QStringLiteral("*.") + it.key();
-        all << QStringLiteral("*.") + it.key();
-    }
-    QStringList filters{QStringLiteral("All documents (%1)").arg(all.join(QLatin1Char(' ')))};
-    for (auto it = byDescription.cbegin(); it != byDescription.cend(); ++it)
-        filters << QStringLiteral("%1 (%2)").arg(it.key(), it.value().join(QLatin1Char(' ')));
-    return filters.join(QStringLiteral(";;"));
-}
-
-bool DocumentOpener::canOpen(const QString &path)
-{
-    QMutexLocker lock(&s_registryMutex);
-    return registry().contains(QFileInfo(path).suffix().toLower());
+    return pipeline::documentFileDialogFilter();
 }
 
 bool DocumentOpener::isBusy() const
@@ -78,17 +37,6 @@ void DocumentOpener::open(const QString &path)
         cancel();
         m_watcher.waitForFinished();
     }
-    DocumentLoadFn fn;
-    {
-        QMutexLocker lock(&s_registryMutex);
-        const auto it = registry().constFind(QFileInfo(path).suffix().toLower());
-        if (it != registry().constEnd())
-            fn = it->fn;
-    }
-    if (!fn) {
-        Q_EMIT failed(path, path + QStringLiteral(": unsupported file type \"%1\"").arg(QFileInfo(path).suffix()));
-        return;
-    }
     if (!QFileInfo(path).isFile()) {
         Q_EMIT failed(path, path + QStringLiteral(": no such file"));
         return;
@@ -98,19 +46,22 @@ void DocumentOpener::open(const QString &path)
     Q_EMIT started(path);
     auto cancelFlag = m_cancel;
     QPointer<DocumentOpener> self(this);
-    m_watcher.setFuture(QtConcurrent::run([fn, path, cancelFlag, self]() -> LoadedDocument {
-        auto progressFn = [self](double f) {
+    m_watcher.setFuture(QtConcurrent::run([path, cancelFlag, self]() -> pipeline::LoadedDocument {
+        pipeline::LoadOptions options;
+        options.renderPages = true; // the page view shows PDF / TIFF pages from PNG renderings
+        options.cancel = cancelFlag.get();
+        options.progress = [self](double f) {
             if (self)
                 QMetaObject::invokeMethod(self.data(), [self, f] { if (self) Q_EMIT self->progress(f); }, Qt::QueuedConnection);
         };
         try {
-            return fn(path, progressFn, *cancelFlag);
+            return pipeline::loadDocumentFile(path, options);
         } catch (const std::exception &e) {
-            LoadedDocument failure;
+            pipeline::LoadedDocument failure;
             failure.error = path + QStringLiteral(": ") + QString::fromUtf8(e.what());
             return failure;
         } catch (...) {
-            LoadedDocument failure;
+            pipeline::LoadedDocument failure;
             failure.error = path + QStringLiteral(": unexpected failure while loading");
             return failure;
         }
@@ -125,24 +76,11 @@ void DocumentOpener::cancel()
 
 void DocumentOpener::finish()
 {
-    const LoadedDocument result = m_watcher.result();
-    if (m_cancel && m_cancel->load() && result.error.isEmpty() && result.document.isEmpty()) {
-        Q_EMIT failed(m_path, m_path + QStringLiteral(": cancelled"));
-        return;
-    }
-    if (!result.error.isEmpty())
-        Q_EMIT failed(m_path, result.error);
+    const pipeline::LoadedDocument result = m_watcher.result();
+    if (!result.ok)
+        Q_EMIT failed(m_path, result.error.isEmpty() ? m_path + QStringLiteral(": cannot open") : result.error);
     else
         Q_EMIT opened(m_path, result.document, result.annotations);
-}
-
-void registerBuiltinLoaders()
-{
-    static bool done = false;
-    if (done)
-        return;
-    done = true;
-    registerEngineLoaders();
 }
 
 } // namespace folio

@@ -1,40 +1,19 @@
 #include "ui/modelworker.h"
 
-#include "inference/formtagger/trainer.h"
-#include "inference/formtagger/trainpages.h"
+#include "pipeline/documentprediction.h"
 
-#include <QDir>
-#include <QMetaObject>
 #include <QCoreApplication>
+#include <QMetaObject>
 #include <QPointer>
 
 #include <exception>
 
 namespace folio {
 
-// Entities predicted on a page, as model suggestions from `checkpoint`.
-static void appendPredictedEntities(const inference::DocumentTrainPage &page, const inference::PagePrediction &prediction,
-                                    const QString &checkpoint, Annotations *out)
-{
-    for (const inference::PredictedEntity &e : prediction.entities) {
-        Entity entity;
-        entity.label = QString::fromStdString(e.label);
-        for (int i = e.firstWord; i <= e.lastWord && i < page.wordIds.size(); ++i)
-            entity.wordIds << page.wordIds[i];
-        if (entity.wordIds.isEmpty())
-            continue;
-        entity.id = out->freshId(QStringLiteral("m"));
-        entity.source = AnnotationSource{AnnotationSource::Model, checkpoint};
-        entity.confidence = e.confidence;
-        entity.state = ReviewState::Suggested;
-        out->entities.push_back(entity);
-    }
-}
-
+// The tagger lives in the pool's one thread and is reused while the checkpoint folder stays.
 struct ModelWorker::Cache
 {
-    QString checkpointDir;
-    std::unique_ptr<inference::Predictor> predictor;
+    pipeline::DocumentTagger tagger;
 };
 
 ModelWorker::ModelWorker(QObject *parent)
@@ -62,29 +41,12 @@ void ModelWorker::predict(const QString &checkpointDir, const Document &document
         Annotations suggestions;
         QString error;
         try {
-            if (!cache->predictor || cache->checkpointDir != checkpointDir) {
-                auto predictor = std::make_unique<inference::Predictor>();
-                std::string message;
-                if (!predictor->load(checkpointDir.toStdString(), &message))
-                    error = QString::fromStdString(message);
-                else {
-                    cache->predictor = std::move(predictor);
-                    cache->checkpointDir = checkpointDir;
-                }
-            }
-            const std::vector<inference::DocumentTrainPage> pages = inference::trainPagesOfDocument(document, nullptr);
-            if (error.isEmpty() && pages.empty())
-                error = document.sourcePath + QStringLiteral(": the document has no words to label");
-            const QString checkpoint = QDir(checkpointDir).dirName();
-            for (const inference::DocumentTrainPage &page : pages) {
-                if (!error.isEmpty())
-                    break;
-                inference::PagePrediction prediction;
-                std::string message;
-                if (!cache->predictor->predict(page.trainPage, &prediction, &message))
-                    error = QString::fromStdString(message);
+            if (cache->tagger.load(checkpointDir, &error)) {
+                const pipeline::DocumentPrediction prediction = cache->tagger.predict(document);
+                if (prediction.ok)
+                    pipeline::appendSuggestions(prediction, document, cache->tagger.checkpointName(), &suggestions);
                 else
-                    appendPredictedEntities(page, prediction, checkpoint, &suggestions);
+                    error = prediction.error;
             }
         } catch (const std::exception &e) {
             error = QString::fromUtf8(e.what());

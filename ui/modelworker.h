@@ -5,8 +5,9 @@
 //   connect(worker, &folio::ModelWorker::predicted, session, &folio::AnnotationSession::applyPredictions);
 //   worker->predict(checkpointDir, session->document());
 //
-// One Predictor lives in the worker's single pool thread (loaded once per checkpoint folder and
-// reused); requests queue behind each other. Failures (missing checkpoint files, empty
+// Thread plumbing around folio_pipeline's DocumentTagger (page-by-page prediction merged back as
+// suggestions): one tagger lives in the worker's single pool thread (loaded once per checkpoint
+// folder and reused); requests queue behind each other. Failures (missing checkpoint files, empty
 // documents) come back as failed(message); nothing throws into the GUI.
 #include "document/annotations.h"
 #include "document/document.h"

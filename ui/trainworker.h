@@ -1,12 +1,13 @@
 #pragma once
-// TrainWorker: trains the layout tagger on project documents off the GUI thread.
+// TrainWorker: trains the layout tagger on project documents off the GUI thread (thread plumbing
+// around pipeline::trainTaggerOnPages).
 //
 //   auto *worker = new folio::TrainWorker(this);
 //   connect(worker, &folio::TrainWorker::progress, dialog, ...);   // epoch, step, loss, dev F1, ETA
 //   connect(worker, &folio::TrainWorker::finished, this, ...);     // checkpoint folder or error
 //   worker->start(config, pages);   // pages: tagged pages (inference::trainPagesOfDocument)
 //   worker->cancel();               // stops between optimizer steps; finished(cancelled) follows
-#include "inference/formtagger/trainer.h"
+#include "pipeline/taggertraining.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -17,15 +18,9 @@
 
 namespace folio {
 
-struct TrainOutcome
+// The pipeline's outcome under the name the dialogs forward-declare.
+struct TrainOutcome : pipeline::TaggerTrainOutcome
 {
-    bool ok = false;
-    bool cancelled = false;
-    QString error;
-    QString checkpointDir;
-    double bestDevF1 = 0;
-    int bestEpoch = 0;
-    double seconds = 0;
 };
 
 class TrainWorker : public QObject

@@ -3,7 +3,7 @@
 //
 //   auto *page = new folio::WebPage(parent);          // scripts off, network off
 //   page->setJavaScriptEnabled(userSaidYes);          // per document, before loadLocalFile()
-//   page->loadLocalFile("/data/page.html");           // .html/.htm/.mhtml (.gz inflated to a temp copy)
+//   page->loadLocalFile("/data/page.html");           // .html/.htm/.xhtml (.gz inflated to a temp copy)
 //   connect(page, &QWebEnginePage::loadFinished, ...);
 //   page->requestLog();                               // every request the page tried, and the verdict
 //

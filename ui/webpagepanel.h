@@ -2,7 +2,7 @@
 // WebPagePanel: the rendered web page of an HTML Document, offline and untrusted.
 //
 //   auto *web = new folio::WebPagePanel(this);
-//   web->setDocument(doc);                  // doc.sourcePath is the .html/.mhtml(.gz) file
+//   web->setDocument(doc);                  // doc.sourcePath is the .html/.htm(.gz) file
 //   connect(web, &folio::WebPagePanel::rendered, this, [](const folio::Document &withBoxes) { ... });
 //   connect(web, &folio::WebPagePanel::nodeSelected, tree, &folio::DomTreePanel::selectNode);
 //   connect(tree, &folio::DomTreePanel::nodeSelected, web, &folio::WebPagePanel::selectNode);

@@ -2,12 +2,13 @@
 // Runs a checkpoint with the AttentionTrace on and exports one view of it headless: the heatmap
 // as PNG or SVG, or the matrices (with model / layer / head / document identity in
 // `__metadata__`) as safetensors. FILE is a prepared inputs.safetensors (as in the parity
-// fixtures) or a Folio Document JSON (then the checkpoint's tokenizer builds the inputs; a
-// folio-formtagger checkpoint runs on the document's words). The safetensors also hold the raw
+// fixtures) or any document the pipeline opens (Folio / FUNSD JSON, HTML, scan, PDF: then the
+// checkpoint's tokenizer builds the inputs; a folio-formtagger checkpoint runs on the document's
+// words, page by page). The run itself is folio_pipeline's (pipeline/attentionrun.h). The safetensors also hold the raw
 // trace: `attentions.N` and `bias.*` as [heads, L, L] (per window when stitched).
 #include "app/cli/commands.h"
-#include "document/documentjson.h"
-#include "ui/attentionrun.h"
+#include "pipeline/attentionrun.h"
+#include "pipeline/documentsource.h"
 #include "attention/attentionviewmodel.h"
 #include "attention/heatmaprender.h"
 
@@ -86,9 +87,11 @@ void runAttention(const AttentionArgs &a)
             throw CliError(a.file + ": prepared inputs have no words; use --granularity tokens", ExitUsage);
         run = runAttentionOnInputs(QString::fromStdString(a.checkpoint), file, a.row, disabled);
     } else {
-        QString error;
-        if (!readDocumentJsonFile(file, &doc, &annotations, &error))
-            throw CliError(error.toStdString());
+        pipeline::LoadedDocument loaded = pipeline::loadDocumentFile(file);
+        if (!loaded.ok)
+            throw CliError(loaded.error.toStdString());
+        doc = std::move(loaded.document);
+        annotations = std::move(loaded.annotations);
         reportProgress("attention: running the model", 0, 1);
         run = runAttentionOnDocument(QString::fromStdString(a.checkpoint), doc, disabled, a.maxWindow);
         vm.setDocument(doc, &annotations);
@@ -154,7 +157,7 @@ void registerAttentionCommand(CLI::App &app)
                                                 "as a heatmap (PNG, SVG) or as matrices (safetensors)");
     auto a = std::make_shared<AttentionArgs>();
     cmd->add_option("--checkpoint", a->checkpoint, "Checkpoint folder (config.json + model.safetensors)")->required();
-    cmd->add_option("FILE", a->file, "Prepared inputs (.safetensors) or a Document JSON")->required();
+    cmd->add_option("FILE", a->file, "Prepared inputs (.safetensors) or a document (Folio / FUNSD JSON, HTML, scan, PDF)")->required();
     cmd->add_option("--layer", a->layer, "Layer (0-based; -1 = average over layers)");
     cmd->add_option("--head", a->head, "Head (0-based; -1 = average over heads)");
     cmd->add_option("--out", a->out, "Output: .png, .svg or .safetensors")->required();

@@ -57,7 +57,7 @@ static DomSnapshot renderSnapshot(const QString &page, bool scripts, int width, 
 
 void registerDomCommand(CLI::App &app)
 {
-    auto *cmd = app.add_subcommand("dom", "A web page (.html/.htm/.mhtml, or .gz) as a Folio Document JSON: DOM nodes with XPaths, words, sections");
+    auto *cmd = app.add_subcommand("dom", "A web page (.html/.htm/.xhtml, or .gz) as a Folio Document JSON: DOM nodes with XPaths, words, sections");
     struct Options { std::string path; bool render = false; bool scripts = false; bool compact = false; int width = 1280; int timeout = 60; std::string encoding; };
     auto o = std::make_shared<Options>();
     cmd->add_option("PAGE", o->path, "Saved web page")->required();

@@ -1,9 +1,9 @@
 // folio-cli eval: entity precision / recall / F1 per class (seqeval semantics) of a checkpoint
 // on a FUNSD split.
 #include "app/cli/commands.h"
-#include "app/cli/trainingdata.h"
 #include "inference/models/modelrunner.h"
 #include "inference/formtagger/trainer.h"
+#include "pipeline/taggertraining.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -26,12 +26,17 @@ void registerEvalCommand(CLI::App &app)
     cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder")->required();
     cmd->add_option("--data", o->data, "FUNSD dataset root (default ../shared/data/funsd/dataset)");
     cmd->add_option("--split", o->split, "test | dev | train-dev | train");
-    cmd->add_option("--order", o->order, "Word order: annotation or reading");
+    cmd->add_option("--order", o->order, "Word order: annotation or reading")->check(CLI::IsMember({"annotation", "reading"}));
     cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
     cmd->add_flag("--argmax", o->argmax, "Argmax decoding instead of constrained Viterbi");
     cmd->callback([o]() {
-        const QString dataDir = o->data.empty() ? defaultFunsdDir() : QString::fromStdString(o->data);
-        const std::vector<inference::TrainPage> pages = loadFunsdSplit(dataDir, o->split, parseWordOrder(o->order));
+        const QString dataDir = o->data.empty() ? pipeline::defaultFunsdDir() : QString::fromStdString(o->data);
+        FunsdWordOrder order = FunsdWordOrder::Annotation;
+        pipeline::funsdWordOrderFromName(QString::fromStdString(o->order), &order);
+        std::vector<inference::TrainPage> pages;
+        QString error;
+        if (!pipeline::loadFunsdSplit(dataDir, QString::fromStdString(o->split), order, &pages, &error))
+            throw CliError(error.toStdString(), error.startsWith(QLatin1String("split ")) ? ExitUsage : ExitFailure);
         inference::configureThreads(o->threads);
         inference::Predictor pred;
         std::string err;

@@ -1,73 +1,84 @@
-// folio-cli predict --checkpoint DIR FILE: labelled entities of one document as JSON. FILE is a
-// FUNSD annotation JSON (its gold words and boxes), a Folio document JSON, an HTML file (the
-// loader's words; no rendering, so no boxes) or an image / PDF (through the OCR workers).
+// folio-cli predict --checkpoint DIR FILE: labelled entities of one document as JSON, page by page.
+// FILE is anything the pipeline opens (pipeline/documentsource.h): a FUNSD annotation JSON (its
+// gold words and boxes), a Folio document JSON, an HTML page (the loader's words; no rendering,
+// so no boxes) or a scan / PDF (every page through the OCR workers). Each page is predicted on its
+// own; entities carry their page.
 #include "app/cli/commands.h"
-#include "app/cli/trainingdata.h"
 #include "inference/models/modelrunner.h"
-#include "inference/formtagger/trainer.h"
-#include "inference/formtagger/trainpages.h"
+#include "pipeline/documentprediction.h"
+#include "pipeline/documentsource.h"
+#include "pipeline/taggertraining.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
-
-#include <QFileInfo>
 
 #include <iostream>
 
 namespace folio::cli {
 
+namespace {
+
+nlohmann::json entityJson(const pipeline::PredictedSpan &span, const Document &doc)
+{
+    nlohmann::json words = nlohmann::json::array();
+    QStringList text;
+    for (int w : span.words) {
+        words.push_back(doc.words[std::size_t(w)].id.toStdString());
+        text << doc.words[std::size_t(w)].text;
+    }
+    const NormBox b = pipeline::spanNormBox(span, doc);
+    return {{"page", span.page}, {"label", span.label.toStdString()}, {"text", text.join(QLatin1Char(' ')).toStdString()},
+            {"words", words}, {"box_norm", {b.x0, b.y0, b.x1, b.y1}}, {"confidence", span.confidence}};
+}
+
+} // namespace
+
 void registerPredictCommand(CLI::App &app)
 {
-    auto *cmd = app.add_subcommand("predict", "Label the entities of a document with a checkpoint (JSON on stdout)");
+    auto *cmd = app.add_subcommand("predict", "Label the entities of a document with a checkpoint, page by page (JSON on stdout)");
     struct Opts
     {
-        std::string checkpoint, file, order = "annotation";
+        std::string checkpoint, file, order = "annotation", lang = "eng";
         bool argmax = false;
-        int threads = 2;
+        int threads = 2, dpi = 300;
     };
     auto o = std::make_shared<Opts>();
     cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder")->required();
-    cmd->add_option("file", o->file, "FUNSD JSON, Folio document JSON, HTML, image or PDF")->required();
-    cmd->add_option("--order", o->order, "Word order for FUNSD input: annotation or reading");
+    cmd->add_option("file", o->file, "FUNSD JSON, Folio document JSON, HTML (.html.gz too), image or PDF")->required();
+    cmd->add_option("--order", o->order, "Word order for FUNSD input: annotation or reading")
+        ->check(CLI::IsMember({"annotation", "reading"}));
+    cmd->add_option("--lang", o->lang, "OCR languages for scans, e.g. eng+deu");
+    cmd->add_option("--dpi", o->dpi, "PDF rasterisation (dots per inch)")->check(CLI::Range(30, 1200));
     cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
     cmd->add_flag("--argmax", o->argmax, "Argmax decoding instead of constrained Viterbi");
     cmd->callback([o]() {
-        inference::Predictor pred;
-        std::string err;
-        if (!pred.load(o->checkpoint, &err)) // before OCR: a broken checkpoint fails fast
-            throw CliError(err);
-        Document doc;
-        Annotations gold;
-        const QString path = QString::fromStdString(o->file);
-        loadAnyDocument(path, parseWordOrder(o->order), &doc, &gold);
+        pipeline::DocumentTagger tagger;
+        QString error;
+        if (!tagger.load(QString::fromStdString(o->checkpoint), &error)) // before OCR: a broken checkpoint fails fast
+            throw CliError(error.toStdString());
+        pipeline::LoadOptions load;
+        pipeline::funsdWordOrderFromName(QString::fromStdString(o->order), &load.funsdOrder);
+        load.ocrLanguages = QString::fromStdString(o->lang);
+        load.pdfDpi = o->dpi;
+        const pipeline::LoadedDocument loaded = pipeline::loadDocumentFile(QString::fromStdString(o->file), load);
+        if (!loaded.ok)
+            throw CliError(loaded.error.toStdString(), loaded.cancelled ? ExitCancelled : ExitFailure);
         inference::configureThreads(o->threads);
-        QStringList ids;
-        const inference::TrainPage page = inference::trainPageFromDocument(doc, nullptr, o->file, &ids);
-        if (page.words.empty())
-            throw CliError(o->file + ": empty document (no words to label)");
-        inference::PagePrediction out;
-        if (!pred.predict(page, &out, &err, !o->argmax))
-            throw CliError(o->file + ": " + err);
+        pipeline::PredictOptions options;
+        options.viterbi = !o->argmax;
+        options.progress = [](int done, int total) { reportProgress("predict: pages", done, total); };
+        const pipeline::DocumentPrediction prediction = tagger.predict(loaded.document, options);
+        if (!prediction.ok)
+            throw CliError(prediction.error.toStdString());
+        nlohmann::json pages = nlohmann::json::array();
+        for (const pipeline::PagePredictionInfo &p : prediction.pages)
+            pages.push_back({{"page", p.page}, {"words", p.words}, {"entities", p.entities}});
         nlohmann::json entities = nlohmann::json::array();
-        for (const auto &e : out.entities) {
-            nlohmann::json words = nlohmann::json::array();
-            std::string text;
-            for (int i = e.firstWord; i <= e.lastWord; ++i) {
-                words.push_back(ids[i].toStdString());
-                text += (text.empty() ? "" : " ") + page.words[size_t(i)];
-            }
-            const auto &b0 = page.boxes[size_t(e.firstWord)];
-            nlohmann::json box = {b0.x0, b0.y0, b0.x1, b0.y1};
-            for (int i = e.firstWord; i <= e.lastWord; ++i) {
-                const auto &b = page.boxes[size_t(i)];
-                box = {std::min(box[0].get<int>(), b.x0), std::min(box[1].get<int>(), b.y0),
-                       std::max(box[2].get<int>(), b.x1), std::max(box[3].get<int>(), b.y1)};
-            }
-            entities.push_back({{"label", e.label}, {"text", text}, {"words", words}, {"box_norm", box},
-                                {"confidence", e.confidence}});
-        }
-        nlohmann::json j{{"file", o->file}, {"checkpoint", o->checkpoint}, {"words", page.words.size()},
-                         {"decode", o->argmax ? "argmax" : "viterbi"}, {"entities", entities}};
+        for (const pipeline::PredictedSpan &span : prediction.entities)
+            entities.push_back(entityJson(span, loaded.document));
+        nlohmann::json j{{"file", o->file}, {"kind", pipeline::fileKindName(loaded.kind).toStdString()},
+                         {"checkpoint", o->checkpoint}, {"words", prediction.words()},
+                         {"decode", o->argmax ? "argmax" : "viterbi"}, {"pages", pages}, {"entities", entities}};
         std::cout << j.dump(2) << std::endl;
     });
 }

@@ -1,8 +1,8 @@
 // folio-cli train: trains the word-level layout tagger on FUNSD (the recipe in
 // ../shared/recipes/funsd-from-scratch.md) and writes a Hugging Face style checkpoint.
 #include "app/cli/commands.h"
-#include "app/cli/trainingdata.h"
 #include "inference/formtagger/trainer.h"
+#include "pipeline/taggertraining.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -31,7 +31,8 @@ void registerTrainCommand(CLI::App &app)
     auto o = std::make_shared<Opts>();
     cmd->add_option("--out", o->cfg.outputDir, "Checkpoint folder to write")->required();
     cmd->add_option("--data", o->data, "FUNSD dataset root (default ../shared/data/funsd/dataset)");
-    cmd->add_option("--order", o->order, "Word order: annotation (the FUNSD protocol) or reading");
+    cmd->add_option("--order", o->order, "Word order: annotation (the FUNSD protocol) or reading")
+        ->check(CLI::IsMember({"annotation", "reading"}));
     cmd->add_option("--variant", o->cfg.variant, "full | no-spatial-bias | text");
     cmd->add_option("--tokenizer", o->cfg.tokenizerDir, "Folder with a tokenizer (default: train SentencePiece on the train words)");
     cmd->add_option("--vocab-size", o->cfg.vocabSize, "SentencePiece vocabulary size when training one");
@@ -54,10 +55,14 @@ void registerTrainCommand(CLI::App &app)
     cmd->add_flag("--resume", o->cfg.resume, "Continue from <out>/last");
     cmd->add_flag("--ship", o->ship, "Afterwards store the weights as float16 and drop the resume state");
     cmd->callback([o, &app]() {
-        const QString dataDir = o->data.empty() ? defaultFunsdDir() : QString::fromStdString(o->data);
-        const FunsdWordOrder order = parseWordOrder(o->order);
-        std::vector<inference::TrainPage> train = loadFunsdSplit(dataDir, "train-dev", order);
-        std::vector<inference::TrainPage> dev = loadFunsdSplit(dataDir, "dev", order);
+        const QString dataDir = o->data.empty() ? pipeline::defaultFunsdDir() : QString::fromStdString(o->data);
+        FunsdWordOrder order = FunsdWordOrder::Annotation;
+        pipeline::funsdWordOrderFromName(QString::fromStdString(o->order), &order);
+        std::vector<inference::TrainPage> train, dev;
+        QString error;
+        if (!pipeline::loadFunsdSplit(dataDir, QStringLiteral("train-dev"), order, &train, &error)
+            || !pipeline::loadFunsdSplit(dataDir, QStringLiteral("dev"), order, &dev, &error))
+            throw CliError(error.toStdString());
         inference::TrainConfig cfg = o->cfg;
         cfg.dataDescription = "FUNSD " + dataDir.toStdString() + ": training_data minus the seed-13 dev split (" +
                               std::to_string(train.size()) + " train / " + std::to_string(dev.size()) +

@@ -1,8 +1,8 @@
 // folio-cli vocab: trains a SentencePiece vocabulary on the words of a corpus of documents
-// (FUNSD JSON, Folio document JSON, HTML, plain text: one word per whitespace-separated token).
+// (FUNSD JSON, Folio document JSON, HTML, scans / PDFs, plain text: one word per whitespace-separated token).
 #include "app/cli/commands.h"
-#include "app/cli/trainingdata.h"
 #include "inference/tokenizers/tokenizer.h"
+#include "pipeline/documentsource.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -29,7 +29,7 @@ void registerVocabCommand(CLI::App &app)
         double coverage = 1.0;
     };
     auto o = std::make_shared<Opts>();
-    cmd->add_option("inputs", o->inputs, "Documents or folders (FUNSD / Folio JSON, HTML, .txt)")->required();
+    cmd->add_option("inputs", o->inputs, "Documents (anything predict opens, or .txt) or folders (their JSON, HTML and .txt files)")->required();
     cmd->add_option("--out", o->out, "Output prefix: writes <out>.model and <out>.vocab")->required();
     cmd->add_option("--size", o->size, "Vocabulary size");
     cmd->add_option("--type", o->type, "unigram | bpe");
@@ -41,7 +41,8 @@ void registerVocabCommand(CLI::App &app)
             if (fi.isDir()) {
                 QDir d(fi.absoluteFilePath());
                 for (const QString &n : d.entryList({QStringLiteral("*.json"), QStringLiteral("*.html"), QStringLiteral("*.htm"),
-                                                     QStringLiteral("*.txt")}, QDir::Files, QDir::Name))
+                                                     QStringLiteral("*.html.gz"), QStringLiteral("*.htm.gz"), QStringLiteral("*.txt")},
+                                                    QDir::Files, QDir::Name))
                     files << d.absoluteFilePath(n);
             } else if (fi.isFile()) {
                 files << fi.absoluteFilePath();
@@ -65,10 +66,10 @@ void registerVocabCommand(CLI::App &app)
                     }
                     continue;
                 }
-                Document doc;
-                Annotations ann;
-                loadAnyDocument(f, FunsdWordOrder::Annotation, &doc, &ann);
-                for (const Word &w : doc.words)
+                const pipeline::LoadedDocument loaded = pipeline::loadDocumentFile(f);
+                if (!loaded.ok)
+                    throw CliError(loaded.error.toStdString());
+                for (const Word &w : loaded.document.words)
                     if (!w.text.trimmed().isEmpty()) {
                         out << w.text.toStdString() << '\n';
                         ++words;

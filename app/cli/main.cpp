@@ -68,9 +68,7 @@ int main(int argc, char **argv)
     folio::cli::registerProjectCommand(app);
     folio::cli::registerImportCommand(app);
     folio::cli::registerExportCommand(app);
-#ifdef FOLIO_CLI_HAS_ATTENTION
     folio::cli::registerAttentionCommand(app);
-#endif
 
     try {
         app.parse(argc, argv);

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Render a local web page offline and print its DOM snapshot JSON"));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("PAGE"), QStringLiteral(".html/.htm/.mhtml file (or .gz)"));
+    parser.addPositionalArgument(QStringLiteral("PAGE"), QStringLiteral(".html/.htm/.xhtml file (or .gz)"));
     const QCommandLineOption scripts(QStringLiteral("scripts"), QStringLiteral("Let the page run its own JavaScript"));
     const QCommandLineOption width(QStringLiteral("width"), QStringLiteral("Viewport width in CSS px (default 1280)"),
                                    QStringLiteral("N"), QStringLiteral("1280"));

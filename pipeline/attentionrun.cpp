@@ -1,4 +1,4 @@
-#include "ui/attentionrun.h"
+#include "pipeline/attentionrun.h"
 
 #include "document/document.h"
 #include "inference/checkpoint/modelconfig.h"

@@ -1,8 +1,8 @@
 #pragma once
 // Running a checkpoint with the AttentionTrace on and turning its outputs into the view-side
-// AttentionTrace (widgets/attentiontrace.h). The bridge between folio::inference::ModelRunner
-// (torch-free facade) and the attention views; used by AttentionPanel's worker and by
-// `folio-cli attention` (which compiles this file in). Blocking: call it off the GUI thread.
+// AttentionTrace (attention/attentiontrace.h). The bridge between folio::inference::ModelRunner
+// (torch-free facade) and the attention views, in folio_pipeline (no QtWidgets): used by
+// AttentionPanel's worker and by `folio-cli attention`. Blocking: call it off the GUI thread.
 // No exception leaves these functions.
 //
 // Inputs from a Document: the checkpoint's tokenizer encodes the words in reading order, every

@@ -1,0 +1,167 @@
+#include "pipeline/documentprediction.h"
+
+#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/trainpages.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <exception>
+
+namespace folio::pipeline {
+
+int DocumentPrediction::words() const
+{
+    int n = 0;
+    for (const PagePredictionInfo &p : pages)
+        n += p.words;
+    return n;
+}
+
+struct DocumentTagger::Impl
+{
+    QString dir;
+    inference::Predictor predictor;
+};
+
+DocumentTagger::DocumentTagger() = default;
+DocumentTagger::~DocumentTagger() = default;
+
+bool DocumentTagger::load(const QString &checkpointDir, QString *error)
+{
+    const QString absolute = QFileInfo(checkpointDir).absoluteFilePath();
+    if (m_impl && m_impl->dir == absolute)
+        return true;
+    auto impl = std::make_unique<Impl>();
+    impl->dir = absolute;
+    std::string why;
+    bool ok = false;
+    try {
+        ok = impl->predictor.load(checkpointDir.toStdString(), &why);
+    } catch (const std::exception &e) {
+        why = e.what();
+    }
+    if (!ok) {
+        if (error)
+            *error = why.empty() ? checkpointDir + QStringLiteral(": cannot load the checkpoint") : QString::fromStdString(why);
+        return false;
+    }
+    m_impl = std::move(impl);
+    return true;
+}
+
+bool DocumentTagger::isLoaded() const
+{
+    return m_impl != nullptr;
+}
+
+QString DocumentTagger::checkpointDir() const
+{
+    return m_impl ? m_impl->dir : QString();
+}
+
+QString DocumentTagger::checkpointName() const
+{
+    return m_impl ? QDir(m_impl->dir).dirName() : QString();
+}
+
+QStringList DocumentTagger::labels() const
+{
+    QStringList out;
+    if (m_impl)
+        for (const std::string &l : m_impl->predictor.labels())
+            out << QString::fromStdString(l);
+    return out;
+}
+
+DocumentPrediction DocumentTagger::predict(const Document &document, const PredictOptions &options) const
+{
+    DocumentPrediction out;
+    const QString name = document.sourcePath.isEmpty() ? QStringLiteral("document") : document.sourcePath;
+    if (!m_impl) {
+        out.error = name + QStringLiteral(": no checkpoint loaded");
+        return out;
+    }
+    try {
+        const std::vector<inference::DocumentTrainPage> pages = inference::trainPagesOfDocument(document, nullptr);
+        if (pages.empty()) {
+            out.error = name + QStringLiteral(": empty document (no words to label)");
+            return out;
+        }
+        for (std::size_t i = 0; i < pages.size(); ++i) {
+            if (options.cancel && options.cancel->load()) {
+                out.cancelled = true;
+                out.error = name + QStringLiteral(": cancelled");
+                return out;
+            }
+            const inference::DocumentTrainPage &page = pages[i];
+            inference::PagePrediction prediction;
+            std::string why;
+            if (!m_impl->predictor.predict(page.trainPage, &prediction, &why, options.viterbi)) {
+                out.error = QStringLiteral("%1, page %2: %3").arg(name).arg(page.page + 1).arg(QString::fromStdString(why));
+                return out;
+            }
+            PagePredictionInfo info{page.page, int(page.wordIndex.size()), 0};
+            for (const inference::PredictedEntity &e : prediction.entities) {
+                PredictedSpan span{page.page, QString::fromStdString(e.label), e.confidence, {}};
+                for (int w = std::max(0, e.firstWord); w <= e.lastWord && w < int(page.wordIndex.size()); ++w)
+                    span.words.push_back(page.wordIndex[std::size_t(w)]);
+                if (span.words.empty())
+                    continue;
+                out.entities.push_back(std::move(span));
+                ++info.entities;
+            }
+            out.pages.push_back(info);
+            if (options.progress)
+                options.progress(int(i) + 1, int(pages.size()));
+        }
+    } catch (const std::exception &e) {
+        out.error = name + QStringLiteral(": ") + QString::fromUtf8(e.what());
+        return out;
+    }
+    out.ok = true;
+    return out;
+}
+
+void appendSuggestions(const DocumentPrediction &prediction, const Document &document, const QString &checkpointName,
+                       Annotations *out)
+{
+    for (const PredictedSpan &span : prediction.entities) {
+        Entity entity;
+        entity.label = span.label;
+        for (int w : span.words)
+            if (w >= 0 && w < int(document.words.size()))
+                entity.wordIds << document.words[std::size_t(w)].id;
+        if (entity.wordIds.isEmpty())
+            continue;
+        entity.id = out->freshId(QStringLiteral("m"));
+        entity.source = AnnotationSource{AnnotationSource::Model, checkpointName};
+        entity.confidence = span.confidence;
+        entity.state = ReviewState::Suggested;
+        out->entities.push_back(entity);
+    }
+}
+
+NormBox spanNormBox(const PredictedSpan &span, const Document &document)
+{
+    NormBox box;
+    bool first = true;
+    for (int w : span.words) {
+        if (w < 0 || w >= int(document.words.size()))
+            continue;
+        const NormBox &b = document.words[std::size_t(w)].norm;
+        if (first) {
+            box = b;
+            first = false;
+            continue;
+        }
+        box.x0 = std::min(box.x0, b.x0);
+        box.y0 = std::min(box.y0, b.y0);
+        box.x1 = std::max(box.x1, b.x1);
+        box.y1 = std::max(box.y1, b.y1);
+    }
+    return box;
+}
+
+} // namespace folio::pipeline

@@ -1,0 +1,90 @@
+#pragma once
+// Page-by-page prediction with the layout tagger (a "folio-formtagger" checkpoint) and the
+// results merged back into Annotations. The one copy used by `folio-cli predict` and the GUI's
+// ModelWorker.
+//
+//   folio::pipeline::DocumentTagger tagger;
+//   if (!tagger.load(checkpointDir, &error)) fail(error);     // cached: same folder, no reload
+//   const folio::pipeline::DocumentPrediction p = tagger.predict(document);
+//   if (!p.ok) fail(p.error);
+//   folio::pipeline::appendSuggestions(p, document, tagger.checkpointName(), &annotations);
+//
+// Each Document page with non-blank words is one model page (inference::trainPagesOfDocument);
+// an entity never runs across a page break. Not thread-safe: use one DocumentTagger per thread.
+// No exception leaves these functions.
+
+#include "document/annotations.h"
+#include "document/document.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace folio::pipeline {
+
+struct PredictedSpan
+{
+    int page = 0;               // Document page
+    QString label;              // e.g. "QUESTION"
+    double confidence = 0;      // mean probability of the span's tags
+    std::vector<int> words;     // Document::words indices, in reading order
+};
+
+struct PagePredictionInfo
+{
+    int page = 0;  // Document page
+    int words = 0; // non-blank words the model saw
+    int entities = 0;
+};
+
+struct DocumentPrediction
+{
+    bool ok = false;
+    bool cancelled = false;
+    QString error; // names the document or checkpoint
+    std::vector<PagePredictionInfo> pages;
+    std::vector<PredictedSpan> entities; // page by page
+    int words() const;
+};
+
+struct PredictOptions
+{
+    bool viterbi = true;                           // constrained BIO decoding (false: argmax)
+    std::function<void(int done, int total)> progress; // pages, optional
+    const std::atomic_bool *cancel = nullptr;       // polled between pages, optional
+};
+
+class DocumentTagger
+{
+public:
+    DocumentTagger();
+    ~DocumentTagger();
+    DocumentTagger(const DocumentTagger &) = delete;
+    DocumentTagger &operator=(const DocumentTagger &) = delete;
+
+    // Loads a checkpoint folder; a folder already loaded is kept. False + *error on failure.
+    bool load(const QString &checkpointDir, QString *error);
+    bool isLoaded() const;
+    QString checkpointDir() const;
+    QString checkpointName() const; // the folder's name, as an AnnotationSource names the model
+    QStringList labels() const;
+
+    DocumentPrediction predict(const Document &document, const PredictOptions &options = {}) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+// The spans as model suggestions (fresh "m" ids, source Model/checkpointName, state Suggested).
+void appendSuggestions(const DocumentPrediction &prediction, const Document &document, const QString &checkpointName,
+                       Annotations *out);
+
+// The union of the words' 0-1000 boxes.
+NormBox spanNormBox(const PredictedSpan &span, const Document &document);
+
+} // namespace folio::pipeline

@@ -1,0 +1,93 @@
+#include "pipeline/taggertraining.h"
+
+#include "document/annotations.h"
+#include "document/document.h"
+#include "inference/formtagger/trainpages.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QStringList>
+
+#include <algorithm>
+#include <exception>
+
+namespace folio::pipeline {
+
+QString defaultFunsdDir()
+{
+    const QByteArray env = qgetenv("FOLIO_FUNSD_DIR");
+    if (!env.isEmpty())
+        return QString::fromLocal8Bit(env);
+    return QDir::cleanPath(QStringLiteral(FOLIO_SOURCE_DIR "/../shared/data/funsd/dataset"));
+}
+
+bool funsdWordOrderFromName(const QString &name, FunsdWordOrder *order)
+{
+    if (name == QLatin1String("annotation"))
+        *order = FunsdWordOrder::Annotation;
+    else if (name == QLatin1String("reading"))
+        *order = FunsdWordOrder::Reading;
+    else
+        return false;
+    return true;
+}
+
+bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOrder order,
+                    std::vector<inference::TrainPage> *pages, QString *error)
+{
+    const QStringList splits{QStringLiteral("train"), QStringLiteral("train-dev"), QStringLiteral("dev"), QStringLiteral("test")};
+    if (!splits.contains(split)) {
+        *error = QStringLiteral("split must be train, train-dev, dev or test, not \"%1\"").arg(split);
+        return false;
+    }
+    const QStringList files = funsdSplitFiles(datasetDir, split == QLatin1String("test") ? split : QStringLiteral("train"));
+    if (files.isEmpty()) {
+        *error = QStringLiteral("%1: no FUNSD annotation files for split %2").arg(datasetDir, split);
+        return false;
+    }
+    std::vector<inference::TrainPage> all;
+    for (const QString &f : files) {
+        Document doc;
+        Annotations annotations;
+        if (!importFunsdFile(f, order, &doc, &annotations, error))
+            return false;
+        all.push_back(inference::trainPageFromDocument(doc, &annotations, QFileInfo(f).completeBaseName().toStdString()));
+    }
+    if (split == QLatin1String("train-dev") || split == QLatin1String("dev")) {
+        std::vector<inference::TrainPage> train, dev;
+        inference::splitTrainDev(std::move(all), &train, &dev);
+        *pages = split == QLatin1String("dev") ? std::move(dev) : std::move(train);
+    } else {
+        *pages = std::move(all);
+    }
+    return true;
+}
+
+TaggerTrainOutcome trainTaggerOnPages(const inference::TrainConfig &config, const std::vector<inference::TrainPage> &pages,
+                                      const inference::ProgressCallback &progress, std::atomic<bool> *cancel)
+{
+    TaggerTrainOutcome outcome;
+    outcome.checkpointDir = QString::fromStdString(config.outputDir);
+    if (pages.size() < 2) {
+        outcome.error = QStringLiteral("training needs at least 2 labelled documents (found %1)").arg(pages.size());
+        return outcome;
+    }
+    try {
+        std::vector<inference::TrainPage> train, dev;
+        const int devCount = std::max(1, int(pages.size() * 15 / 100));
+        inference::splitTrainDev(pages, &train, &dev, /*seed=*/13, devCount);
+        const inference::TrainResult r = inference::train(config, train, dev, progress, cancel);
+        outcome.ok = r.ok;
+        outcome.cancelled = r.cancelled;
+        outcome.error = QString::fromStdString(r.error);
+        outcome.bestDevF1 = r.bestDevF1;
+        outcome.bestEpoch = r.bestEpoch;
+        outcome.seconds = r.seconds;
+    } catch (const std::exception &e) {
+        outcome.ok = false;
+        outcome.error = QString::fromUtf8(e.what());
+    }
+    return outcome;
+}
+
+} // namespace folio::pipeline

@@ -1,0 +1,43 @@
+#pragma once
+// Training data and training runs of the layout tagger, shared by `folio-cli train / eval` and the
+// GUI's TrainWorker: FUNSD splits as model pages, and a training run over labelled pages with the
+// dev share carved from them. Blocking; no exception leaves these functions.
+
+#include "document/formats/funsd.h"
+#include "inference/formtagger/trainer.h"
+
+#include <QString>
+
+#include <atomic>
+#include <vector>
+
+namespace folio::pipeline {
+
+// The default FUNSD root: $FOLIO_FUNSD_DIR, else ../shared/data/funsd/dataset beside the sources.
+QString defaultFunsdDir();
+
+// "annotation" (the FUNSD protocol's order) or "reading" (as OCR gives them); false otherwise.
+bool funsdWordOrderFromName(const QString &name, FunsdWordOrder *order);
+
+// split: "train" (all 149 pages), "train-dev" (the 129 after the seed-13 dev split), "dev" (its
+// 20), "test" (50). False + *error naming the folder or file on failure.
+bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOrder order,
+                    std::vector<inference::TrainPage> *pages, QString *error);
+
+struct TaggerTrainOutcome
+{
+    bool ok = false;
+    bool cancelled = false;
+    QString error;
+    QString checkpointDir;
+    double bestDevF1 = 0;
+    int bestEpoch = 0;
+    double seconds = 0;
+};
+
+// Trains on labelled pages (at least 2); about 15% of them (at least one) are held out as the dev
+// pages that pick the best epoch (never a test split).
+TaggerTrainOutcome trainTaggerOnPages(const inference::TrainConfig &config, const std::vector<inference::TrainPage> &pages,
+                                      const inference::ProgressCallback &progress, std::atomic<bool> *cancel);
+
+} // namespace folio::pipeline
