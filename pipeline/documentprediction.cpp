@@ -30,7 +30,7 @@ DocumentTagger::~DocumentTagger() = default;
 
 bool DocumentTagger::load(const QString &checkpointDir, QString *error)
 {
-    const QString absolute = QFileInfo(checkpointDir).absoluteFilePath();
+    const QString absolute = QDir::cleanPath(QFileInfo(checkpointDir).absoluteFilePath());
     if (m_impl && m_impl->dir == absolute)
         return true;
     auto impl = std::make_unique<Impl>();
