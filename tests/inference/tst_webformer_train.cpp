@@ -1,4 +1,5 @@
-// WebFormer training on 3 real SWDE pages: the loss falls within a few dozen steps, the
+// WebFormer training on 3 real SWDE pages: the loss falls within a few dozen steps (every epoch
+// below the first), a field of a training page comes out right, cancel and bad input behave, the
 // checkpoint (config.json model_type "webformer", model.safetensors, vocab.txt, folio.json)
 // loads through WebFormerExtractor and ModelRunner, and extraction returns XPaths of the page.
 // The checkpoint is generated here (SWDE has no licence to ship weights trained on it).
@@ -9,6 +10,7 @@
 
 #include <QtTest>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <numeric>
@@ -64,6 +66,13 @@ private Q_SLOTS:
         const double last = std::accumulate(r.stepLosses.end() - 3, r.stepLosses.end(), 0.0) / 3;
         qInfo("loss: first 3 steps %.3f, last 3 steps %.3f", first, last);
         QVERIFY2(last < 0.6 * first, qPrintable(QString("loss did not fall: %1 -> %2").arg(first).arg(last)));
+        // Every later epoch's mean loss is below the first's; without a dev set the last epoch is kept.
+        QCOMPARE(int(r.epochLosses.size()), 10);
+        for (size_t e = 1; e < r.epochLosses.size(); ++e)
+            QVERIFY2(r.epochLosses[e] < r.epochLosses[0],
+                     qPrintable(QString("epoch %1 loss %2 >= epoch 1 loss %3").arg(e + 1).arg(r.epochLosses[e]).arg(r.epochLosses[0])));
+        QCOMPARE(r.bestEpoch, 10);
+        QCOMPARE(r.steps, 30L);
 
         for (const char *f : {"config.json", "model.safetensors", "vocab.txt", "folio.json"})
             QVERIFY2(std::filesystem::exists(o.outputDir + "/" + f), f);
@@ -83,6 +92,7 @@ private Q_SLOTS:
                 correct += normaliseFieldValue(g) == normaliseFieldValue(s.value);
         }
         qInfo("fields right on a training page after 30 steps: %d/3", correct);
+        QVERIFY2(correct >= 1, "no field of a training page is extracted right after 30 steps");
 
         ModelRunner runner;
         QVERIFY2(runner.load(o.outputDir, &error), error.c_str());
@@ -92,6 +102,24 @@ private Q_SLOTS:
         WebFormerExtractor broken;
         QVERIFY(!broken.load(o.outputDir, &error));
         QVERIFY2(error.find("vocab.txt") != std::string::npos, error.c_str());
+
+        // Cancel before the first step: ok, no step taken, a checkpoint is still written.
+        const std::atomic<bool> stopNow{true};
+        WebFormerTrainOptions oc = o;
+        oc.outputDir = dir.path().toStdString() + "/cancelled";
+        const WebFormerTrainResult rc = trainWebFormer(oc, pages, {}, {}, &stopNow);
+        QVERIFY2(rc.ok, rc.error.c_str());
+        QCOMPARE(rc.steps, 0L);
+        QVERIFY(std::filesystem::exists(oc.outputDir + "/model.safetensors"));
+        // Bad input: no pages, no output folder.
+        const WebFormerTrainResult none = trainWebFormer(o, {}, {});
+        QVERIFY(!none.ok);
+        QVERIFY2(none.error.find("no training pages") != std::string::npos, none.error.c_str());
+        WebFormerTrainOptions noOut = o;
+        noOut.outputDir.clear();
+        const WebFormerTrainResult rn = trainWebFormer(noOut, pages, {});
+        QVERIFY(!rn.ok);
+        QVERIFY2(rn.error.find("no output folder") != std::string::npos, rn.error.c_str());
 
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         qInfo("train test took %.1f s", secs);
