@@ -4,10 +4,17 @@
 // with the HIBRIDS decoder variant (window 64, global token 0, 16 flat sections). The token lists
 // of both modes must be equal (checked). Plain timers; prints a Markdown table for BENCHMARKS.md.
 //   bench_seq2seq [--source 512] [--tokens 128] [--reps 2]
+// --long: the HIBRIDS encoder variant on long inputs with a 300-section tree: (1) the banded bias
+// index built from the section table block by block vs from the dense [L, L] index the reference
+// collate materialises (time, peak memory, equal results), (2) LED encoder time at 2k..16k tokens
+// (window 512), which the sliding window should keep linear.
 #include "inference/checkpoint/safetensors.h"
 #include "inference/models/modelrunner.h"
 #include "inference/openmpenv.h"
 #include "inference/qs/seq2seq.h"
+#include "inference/qs/detail/seq2seq.h"
+
+#include <c10/core/InferenceMode.h>
 
 #include <algorithm>
 #include <chrono>
@@ -53,9 +60,10 @@ struct Weights
     }
 };
 
-std::string writeModel(const std::string &type)
+// hibrids: "" (none), "encoder" or "decoder" (LED only).
+std::string writeModel(const std::string &type, const std::string &hibrids, int positions = kPositions, int window = 64)
 {
-    const std::string dir = "/tmp/folio_bench_seq2seq_" + type;
+    const std::string dir = "/tmp/folio_bench_seq2seq_" + type + hibrids;
     std::filesystem::create_directories(dir);
     const bool led = type == "led";
     const std::string pre = led ? "led." : "model.";
@@ -64,7 +72,7 @@ std::string writeModel(const std::string &type)
     w.add(pre + "shared.weight", {kVocab, kD}, 0.5f);
     w.add("final_logits_bias", {1, kVocab}, 0.1f);
     for (const std::string stack : {"encoder", "decoder"}) {
-        w.add(pre + stack + ".embed_positions.weight", {kPositions + offset, kD}, 0.2f);
+        w.add(pre + stack + ".embed_positions.weight", {(stack == "encoder" ? positions : kPositions) + offset, kD}, 0.2f);
         w.norm(pre + stack + ".layernorm_embedding");
         for (int l = 0; l < kLayers; ++l) {
             const std::string lp = pre + stack + ".layers." + std::to_string(l) + ".";
@@ -72,6 +80,8 @@ std::string writeModel(const std::string &type)
                 for (const char *n : {"query", "key", "value", "query_global", "key_global", "value_global"})
                     w.linear(lp + "self_attn.longformer_self_attn." + n, kD, kD);
                 w.linear(lp + "self_attn.output", kD, kD);
+                if (hibrids == "encoder")
+                    w.add(lp + "self_attn.longformer_self_attn.relative_hierarchical_bias.weight", {600, kHeads}, 1.f);
             } else {
                 for (const char *n : {"q_proj", "k_proj", "v_proj", "out_proj"})
                     w.linear(lp + "self_attn." + n, kD, kD);
@@ -81,7 +91,7 @@ std::string writeModel(const std::string &type)
                 for (const char *n : {"q_proj", "k_proj", "v_proj", "out_proj"})
                     w.linear(lp + "encoder_attn." + n, kD, kD);
                 w.norm(lp + "encoder_attn_layer_norm");
-                if (led && l == kLayers - 1)
+                if (hibrids == "decoder" && l == kLayers - 1)
                     w.add(lp + "encoder_attn.relative_hierarchical_bias.weight", {600, 1}, 1.f);
             }
             w.linear(lp + "fc1", kD, kFfn);
@@ -96,8 +106,8 @@ std::string writeModel(const std::string &type)
         << ", \"decoder_attention_heads\": " << kHeads << ", \"encoder_ffn_dim\": " << kFfn
         << ", \"decoder_ffn_dim\": " << kFfn << ", \"vocab_size\": " << kVocab;
     if (led)
-        cfg << ", \"max_encoder_position_embeddings\": " << kPositions << ", \"max_decoder_position_embeddings\": "
-            << kPositions << ", \"attention_window\": 64";
+        cfg << ", \"max_encoder_position_embeddings\": " << positions << ", \"max_decoder_position_embeddings\": "
+            << kPositions << ", \"attention_window\": " << window;
     else
         cfg << ", \"max_position_embeddings\": " << kPositions;
     cfg << "}\n";
@@ -115,27 +125,138 @@ double seconds(const std::function<void()> &f, int reps)
     return best;
 }
 
+long statusKb(const char *key)
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind(key, 0) == 0)
+            return std::stol(line.substr(std::strlen(key) + 1));
+    return -1;
+}
+
+// Peak resident growth (MiB) of f(): VmHWM reset through /proc/self/clear_refs first.
+double peakMiB(const std::function<void()> &f)
+{
+    std::ofstream("/proc/self/clear_refs") << "5";
+    const long before = statusKb("VmRSS:");
+    f();
+    return static_cast<double>(statusKb("VmHWM:") - before) / 1024.0;
+}
+
+// A 300-section tree (depth <= 4, parents before children) and an even token -> section map.
+void longLayout(int length, std::vector<std::int64_t> *parents, std::vector<std::int64_t> *t2s)
+{
+    std::mt19937 rng(5);
+    std::vector<int> depth;
+    parents->clear();
+    for (int s = 0; s < 300; ++s) {
+        std::int64_t p = -1;
+        if (s > 0 && rng() % 3 != 0) {
+            p = static_cast<std::int64_t>(rng() % static_cast<unsigned>(s));
+            if (depth[static_cast<std::size_t>(p)] >= 4)
+                p = -1;
+        }
+        parents->push_back(p);
+        depth.push_back(p < 0 ? 0 : depth[static_cast<std::size_t>(p)] + 1);
+    }
+    t2s->clear();
+    for (int i = 0; i < length; ++i)
+        t2s->push_back(static_cast<std::int64_t>(i) * 300 / length);
+}
+
+int benchLong(int reps)
+{
+    using namespace folio::inference::detail;
+    const int window = 512, w = window / 2, length = 16384;
+    std::vector<std::int64_t> parents, t2s;
+    longLayout(length, &parents, &t2s);
+    c10::InferenceMode guard;
+    const at::Tensor t2sT = at::tensor(t2s, at::kLong).view({1, length});
+    const at::Tensor offsets = at::arange(w, at::kLong).unsqueeze(1) + at::arange(2 * w + 1, at::kLong).unsqueeze(0);
+    at::Tensor sectionBand, denseBand;
+    auto sectionForm = [&] {
+        const HibridsBatch h = hibridsBatch({parents}, t2sT);
+        std::vector<at::Tensor> blocks;
+        for (std::int64_t c0 = 0; c0 < length; c0 += w)
+            blocks.push_back(hibridsBandIndex(h, c0, w, w, offsets));
+        sectionBand = at::cat(blocks, 1);
+    };
+    auto denseForm = [&] {
+        const HibridsBatch h = hibridsBatch({parents}, t2sT);
+        const at::Tensor dense = h.sectionIndex[0].index_select(0, t2sT[0]).index_select(1, t2sT[0]); // [L, L] int64
+        const at::Tensor padded = at::constant_pad_nd(dense, {w, w}, 0);
+        const at::Tensor cols = at::arange(length, at::kLong).unsqueeze(1) + at::arange(2 * w + 1, at::kLong).unsqueeze(0);
+        denseBand = padded.gather(1, cols).unsqueeze(0);
+    };
+    const double memSection = peakMiB(sectionForm), memDense = peakMiB(denseForm);
+    const double tSection = seconds(sectionForm, reps), tDense = seconds(denseForm, reps);
+    // Out-of-sequence band entries differ (0 vs the padded 0 of the dense form): compare inside.
+    const at::Tensor inside = (at::arange(length, at::kLong).unsqueeze(1) + at::arange(2 * w + 1, at::kLong).unsqueeze(0) - w)
+                                  .ge(0).logical_and((at::arange(length, at::kLong).unsqueeze(1) + at::arange(2 * w + 1, at::kLong).unsqueeze(0) - w).lt(length));
+    const bool same = sectionBand.squeeze(0).masked_select(inside).equal(denseBand.squeeze(0).masked_select(inside));
+    std::printf("HIBRIDS banded bias index, L %d, 300 sections, window %d (one-sided %d):\n\n", length, window, w);
+    std::printf("| form | time s | peak MiB | equal |\n|---|---|---|---|\n");
+    std::printf("| section table + token map, per block | %.3f | %.1f | %s |\n", tSection, memSection, same ? "yes" : "NO");
+    std::printf("| dense [L, L] int64 index, then banded | %.3f | %.1f | |\n", tDense, memDense);
+    std::printf("| ratio dense / section | %.1fx | %.0fx | |\n\n", tDense / tSection, memDense / std::max(memSection, 0.1));
+
+    std::printf("LED encoder with the HIBRIDS encoder bias (d_model %d, %d layers, %d heads, window %d), encode only:\n\n",
+                kD, kLayers, kHeads, window);
+    std::printf("| tokens | seconds | ms per 1k tokens |\n|---|---|---|\n");
+    Seq2seqGenerator gen;
+    std::string error;
+    if (!gen.load(writeModel("led", "encoder", length, window), &error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 1;
+    }
+    for (int len : {2048, 4096, 8192, 16384}) {
+        Seq2seqSource src;
+        std::mt19937 rng(3);
+        for (int i = 0; i < len; ++i)
+            src.ids.push_back(3 + static_cast<std::int64_t>(rng() % (kVocab - 3)));
+        src.globalTokens = {0};
+        longLayout(len, &src.layout.sectionParent, &src.layout.tokenToSection);
+        GenerationSettings s;
+        s.maxLength = 1; // encoder (and nothing else)
+        GenerationResult r;
+        const double t = seconds([&] { r = gen.generate({src}, s); }, reps);
+        if (!r.ok) {
+            std::fprintf(stderr, "%s\n", r.error.c_str());
+            return 1;
+        }
+        std::printf("| %d | %.2f | %.0f |\n", len, t, 1000.0 * t / (len / 1000.0));
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     ensurePassiveOpenMpWait(argv);
     int source = 512, tokens = 128, reps = 2;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--source"))
-            source = std::atoi(argv[i + 1]);
-        else if (!std::strcmp(argv[i], "--tokens"))
-            tokens = std::atoi(argv[i + 1]);
-        else if (!std::strcmp(argv[i], "--reps"))
-            reps = std::atoi(argv[i + 1]);
+    bool longMode = false;
+    for (int i = 1; i < argc; ++i) {
+        const bool value = i + 1 < argc;
+        if (!std::strcmp(argv[i], "--long"))
+            longMode = true;
+        else if (value && !std::strcmp(argv[i], "--source"))
+            source = std::atoi(argv[++i]);
+        else if (value && !std::strcmp(argv[i], "--tokens"))
+            tokens = std::atoi(argv[++i]);
+        else if (value && !std::strcmp(argv[i], "--reps"))
+            reps = std::atoi(argv[++i]);
     }
     configureThreads();
+    if (longMode)
+        return benchLong(reps);
     std::printf("| model | search | source | new tokens | cache tok/s | recompute tok/s | speed-up | same tokens |\n");
     std::printf("|---|---|---|---|---|---|---|---|\n");
     for (const std::string type : {"bart", "led"}) {
         Seq2seqGenerator gen;
         std::string error;
-        if (!gen.load(writeModel(type), &error)) {
+        if (!gen.load(writeModel(type, type == "led" ? "decoder" : ""), &error)) {
             std::fprintf(stderr, "%s\n", error.c_str());
             return 1;
         }

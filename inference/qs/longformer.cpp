@@ -21,8 +21,9 @@ namespace {
 
 constexpr double kMasked = -10000.0;
 
-// [B, C, 2w+1] table rows for queries c0..c0+C-1 and their window keys.
-at::Tensor bandIndex(const HibridsBatch &h, std::int64_t c0, std::int64_t c, std::int64_t w, const at::Tensor &offsets)
+} // namespace
+
+at::Tensor hibridsBandIndex(const HibridsBatch &h, std::int64_t c0, std::int64_t c, std::int64_t w, const at::Tensor &offsets)
 {
     if (h.bandIndex.defined())
         return h.bandIndex.slice(1, c0, c0 + c);
@@ -34,8 +35,6 @@ at::Tensor bandIndex(const HibridsBatch &h, std::int64_t c0, std::int64_t c, std
     const at::Tensor flat = (rows * n + keys).view({b, -1});
     return h.sectionIndex.reshape({b, n * n}).gather(1, flat).view({b, c, 2 * w + 1});
 }
-
-} // namespace
 
 HibridsBatch HibridsBatch::expanded(std::int64_t beams) const
 {
@@ -129,7 +128,7 @@ at::Tensor Seq2seqModel::longformerLayer(const LongformerLayerW &w, const at::Te
             keyAddPadded.slice(1, c0, c0 + c + 2 * one).index_select(1, offsets.reshape({-1})).view({b, 1, c, 2 * one + 1});
         band = band + maskBand;
         if (w.hierTable.defined()) {
-            const at::Tensor idx = bandIndex(hier, c0, c, one, offsets);
+            const at::Tensor idx = hibridsBandIndex(hier, c0, c, one, offsets);
             band = band + w.hierTable.index_select(0, idx.reshape({-1})).view({b, c, 2 * one + 1, h}).permute({0, 3, 1, 2});
         }
         at::Tensor scores = band;

@@ -142,6 +142,11 @@ private:
 // bias[n,h,t,j] = Σ_i prev[n,h,t,i] · beta[index(i, j)]. prev [N, H, T, S] -> [N, H, T, S].
 at::Tensor hibridsDecoderBias(const at::Tensor &prev, const at::Tensor &beta, const HibridsBatch &hier);
 
+// Encoder variant: table rows [B, C, 2w+1] for queries c0..c0+C-1 and keys i-w..i+w (0 outside the
+// sequence), gathered from the section table per block; offsets = arange(C)[:, None] + arange(2w+1).
+at::Tensor hibridsBandIndex(const HibridsBatch &h, std::int64_t c0, std::int64_t c, std::int64_t w,
+                            const at::Tensor &offsets);
+
 // Builds a batch layout from per-row section parents and a [B, S] token -> section map.
 HibridsBatch hibridsBatch(const std::vector<std::vector<std::int64_t>> &sectionParents, const at::Tensor &tokenToSection);
 
