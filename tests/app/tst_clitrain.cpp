@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -66,7 +67,21 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject p = QJsonDocument::fromJson(r.out).object();
         QVERIFY(p.value(QStringLiteral("words")).toInt() > 10);
-        QVERIFY(p.value(QStringLiteral("entities")).isArray());
+        QCOMPARE(p.value(QStringLiteral("kind")).toString(), QStringLiteral("funsd-json"));
+        const QJsonArray pages = p.value(QStringLiteral("pages")).toArray();
+        QCOMPARE(pages.size(), 1);
+        QCOMPARE(pages[0].toObject().value(QStringLiteral("words")), p.value(QStringLiteral("words")));
+        QCOMPARE(pages[0].toObject().value(QStringLiteral("entities")).toInt(), p.value(QStringLiteral("entities")).toArray().size());
+        // The shipped model (3 training steps above label little) finds the page's questions and answers.
+        r = cli({QStringLiteral("-q"), QStringLiteral("predict"), QStringLiteral("--checkpoint"),
+                 QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout"), kFunsd + QStringLiteral("/testing_data/annotations/82092117.json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonArray shipped = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("entities")).toArray();
+        QVERIFY2(shipped.size() >= 10, r.out.constData());
+        QSet<QString> labels;
+        for (const QJsonValue &v : shipped)
+            labels << v.toObject().value(QStringLiteral("label")).toString();
+        QVERIFY(labels.contains(QStringLiteral("QUESTION")) && labels.contains(QStringLiteral("ANSWER")));
 
         // Bad input: unknown split, missing tokenizer, empty document.
         r = cli({QStringLiteral("-q"), QStringLiteral("eval"), QStringLiteral("--checkpoint"), ckpt, QStringLiteral("--split"), QStringLiteral("nope")});
