@@ -1,22 +1,20 @@
 // folio-cli predict as scripts use it, on the bundled sample form with the shipped model: every
 // input kind the pipeline sniffs (scan, 2-page PDF, Folio JSON, FUNSD JSON, .html.gz) and the
 // refusals (corrupt gzip, unknown content, broken checkpoint), entities per page.
+#include "tests/pipeline/samplefiles.h"
+
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QPainter>
-#include <QPdfWriter>
 #include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <zlib.h>
-
 static const QString kModel = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout-reading");
-static const QString kForm = QStringLiteral(FOLIO_SOURCE_DIR "/resources/samples/sample-form.png");
+static const QString kForm = folio::test::sampleFormPath();
 
 class TestCliPredict : public QObject
 {
@@ -54,21 +52,6 @@ class TestCliPredict : public QObject
         if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
             qFatal("cannot write %s", qPrintable(f.fileName()));
         return f.fileName();
-    }
-
-    static QByteArray gzip(const QByteArray &data)
-    {
-        z_stream zs{};
-        deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-        QByteArray out(int(deflateBound(&zs, uLong(data.size()))) + 32, '\0');
-        zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.constData()));
-        zs.avail_in = uInt(data.size());
-        zs.next_out = reinterpret_cast<Bytef *>(out.data());
-        zs.avail_out = uInt(out.size());
-        deflate(&zs, Z_FINISH);
-        out.resize(int(zs.total_out));
-        deflateEnd(&zs);
-        return out;
     }
 
     // Labels of the entities, and checks every entity's shape.
@@ -116,20 +99,8 @@ private Q_SLOTS:
 
     void twoPagePdf()
     {
-        const QImage form(kForm);
-        QVERIFY(!form.isNull());
         const QString pdf = m_dir.filePath(QStringLiteral("form-twice.pdf"));
-        {
-            QPdfWriter writer(pdf);
-            writer.setResolution(150);
-            writer.setPageSize(QPageSize(QPageSize::Letter));
-            writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-            QPainter painter(&writer);
-            painter.drawImage(QPoint(0, 0), form);
-            QVERIFY(writer.newPage());
-            painter.drawImage(QPoint(0, 0), form);
-            QVERIFY(painter.end());
-        }
+        QVERIFY(folio::test::writeSampleFormPdf(pdf, /*shiftSecondPage=*/false));
         const Run r = predict(pdf, {QStringLiteral("--dpi"), QStringLiteral("150")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject o = r.json();
@@ -172,7 +143,7 @@ private Q_SLOTS:
     void htmlGz()
     {
         const QString page = write(QStringLiteral("page.html.gz"),
-                                   gzip("<html><body><p>Name: John Smith</p><p>Date: 12 March 2024</p></body></html>"));
+                                   folio::test::gzipBytes("<html><body><p>Name: John Smith</p><p>Date: 12 March 2024</p></body></html>"));
         const Run r = predict(page);
         QVERIFY2(r.code == 0, r.err.constData());
         QCOMPARE(r.json().value(QStringLiteral("kind")).toString(), QStringLiteral("html"));
@@ -181,7 +152,7 @@ private Q_SLOTS:
 
     void refusals()
     {
-        QByteArray corrupt = gzip("<html><body>words</body></html>");
+        QByteArray corrupt = folio::test::gzipBytes("<html><body>words</body></html>");
         corrupt = corrupt.left(12) + QByteArray(20, 'Z');
         const QString bad = write(QStringLiteral("bad.html.gz"), corrupt);
         Run r = predict(bad);

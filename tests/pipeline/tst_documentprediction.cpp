@@ -2,10 +2,8 @@
 // sample form (Qt's PDF writer; Poppler + Tesseract read it back), with the shipped model.
 #include "pipeline/documentprediction.h"
 #include "pipeline/documentsource.h"
+#include "tests/pipeline/samplefiles.h"
 
-#include <QImage>
-#include <QPainter>
-#include <QPdfWriter>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -13,7 +11,6 @@
 using namespace folio;
 
 static const QString kModel = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout-reading");
-static const QString kForm = QStringLiteral(FOLIO_SOURCE_DIR "/resources/samples/sample-form.png");
 
 class TestDocumentPrediction : public QObject
 {
@@ -28,21 +25,9 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        const QImage form(kForm);
-        QVERIFY2(!form.isNull(), qPrintable(kForm));
-        // Page 1: the form as it is; page 2: its lower two thirds moved to the top (other words,
-        // other places), both at the scan's 150 dpi on Letter paper.
+        // Page 2 holds the lower two thirds of the form, moved to the top.
         m_pdf = m_dir.filePath(QStringLiteral("two-pages.pdf"));
-        QPdfWriter writer(m_pdf);
-        writer.setResolution(150);
-        writer.setPageSize(QPageSize(QPageSize::Letter));
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-        QPainter painter(&writer);
-        painter.drawImage(QPoint(0, 0), form);
-        QVERIFY(writer.newPage());
-        painter.fillRect(QRect(QPoint(0, 0), form.size()), Qt::white);
-        painter.drawImage(QPoint(0, 0), form, QRect(0, form.height() / 3, form.width(), form.height() - form.height() / 3));
-        QVERIFY(painter.end());
+        QVERIFY(test::writeSampleFormPdf(m_pdf, /*shiftSecondPage=*/true));
 
         pipeline::LoadOptions options;
         options.pdfDpi = 150;

@@ -2,6 +2,7 @@
 // gzip content), every refusal names the file and the problem.
 #include "document/documentjson.h"
 #include "pipeline/documentsource.h"
+#include "tests/pipeline/samplefiles.h"
 
 #include <QBuffer>
 #include <QFile>
@@ -9,28 +10,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <zlib.h>
-
 using namespace folio;
 using folio::pipeline::FileKind;
+using folio::test::gzipBytes;
 
 namespace {
-
-QByteArray gzip(const QByteArray &data)
-{
-    z_stream zs{};
-    if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        return QByteArray();
-    QByteArray out(int(deflateBound(&zs, uLong(data.size()))) + 32, '\0');
-    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.constData()));
-    zs.avail_in = uInt(data.size());
-    zs.next_out = reinterpret_cast<Bytef *>(out.data());
-    zs.avail_out = uInt(out.size());
-    const int rc = deflate(&zs, Z_FINISH);
-    out.resize(int(zs.total_out));
-    deflateEnd(&zs);
-    return rc == Z_STREAM_END ? out : QByteArray();
-}
 
 QByteArray imageBytes(const char *format)
 {
@@ -115,8 +99,8 @@ private Q_SLOTS:
         QTest::newRow("json with bom") << "bom.json" << QByteArray("\xef\xbb\xbf\n  ") + funsdJson() << int(FileKind::FunsdJson) << false;
         QTest::newRow("html") << "a.html" << html << int(FileKind::Html) << false;
         QTest::newRow("html without suffix") << "page" << html << int(FileKind::Html) << false;
-        QTest::newRow("html.gz") << "a.html.gz" << gzip(html) << int(FileKind::Html) << true;
-        QTest::newRow("htm.gz") << "b.htm.gz" << gzip(html) << int(FileKind::Html) << true;
+        QTest::newRow("html.gz") << "a.html.gz" << gzipBytes(html) << int(FileKind::Html) << true;
+        QTest::newRow("htm.gz") << "b.htm.gz" << gzipBytes(html) << int(FileKind::Html) << true;
         QTest::newRow("png") << "scan.png" << imageBytes("PNG") << int(FileKind::Scan) << false;
         QTest::newRow("png named .json") << "scan.json" << imageBytes("PNG") << int(FileKind::Scan) << false;
         QTest::newRow("jpeg") << "scan.jpg" << imageBytes("JPEG") << int(FileKind::Scan) << false;
@@ -145,15 +129,15 @@ private Q_SLOTS:
         QTest::addColumn<QString>("name");
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("problem");
-        QByteArray corrupt = gzip("<html><body>x</body></html>");
+        QByteArray corrupt = gzipBytes("<html><body>x</body></html>");
         corrupt = corrupt.left(12) + QByteArray(24, '\x5a');
         QByteArray junk(600, '\0');
         for (int i = 0; i < junk.size(); ++i)
             junk[i] = char((i * 7919 + 3) % 251);
         QTest::newRow("corrupt gzip") << "bad.html.gz" << corrupt << "corrupt gzip";
-        QTest::newRow("truncated gzip") << "cut.html.gz" << gzip("<html><body>some text</body></html>").left(15) << "gzip";
-        QTest::newRow("gzip of a png") << "img.html.gz" << gzip(imageBytes("PNG")) << "not an HTML page";
-        QTest::newRow("gzip of text") << "notes.txt.gz" << gzip("plain words, no markup") << "not an HTML page";
+        QTest::newRow("truncated gzip") << "cut.html.gz" << gzipBytes("<html><body>some text</body></html>").left(15) << "gzip";
+        QTest::newRow("gzip of a png") << "img.html.gz" << gzipBytes(imageBytes("PNG")) << "not an HTML page";
+        QTest::newRow("gzip of text") << "notes.txt.gz" << gzipBytes("plain words, no markup") << "not an HTML page";
         QTest::newRow("unknown binary") << "blob.bin" << junk << "unrecognised content";
         QTest::newRow("plain text") << "notes.txt" << QByteArray("just some words") << "unrecognised content";
         QTest::newRow("empty") << "empty.json" << QByteArray() << "empty file";
@@ -214,7 +198,7 @@ private Q_SLOTS:
     void loadsHtmlGz()
     {
         const QByteArray html = "<html><head><title>T</title></head><body><h1>Head</h1><p>Some words here</p></body></html>";
-        const QString path = write(QStringLiteral("page.html.gz"), gzip(html));
+        const QString path = write(QStringLiteral("page.html.gz"), gzipBytes(html));
         const pipeline::LoadedDocument d = pipeline::loadDocumentFile(path);
         QVERIFY2(d.ok, qPrintable(d.error));
         QCOMPARE(int(d.kind), int(FileKind::Html));
