@@ -42,7 +42,8 @@ public:
     // Runs one forward pass (inference mode, no grad). Thread-compatible: one runner per worker.
     RunResult run(const TensorMap &inputs, const RunOptions &options = {}) const;
 
-    // Model types the registry knows ("layoutlmv3", "layoutlmv2", "deberta-v2").
+    // Model types the registry knows ("layoutlmv3", "layoutlmv2", "deberta-v2", "webformer",
+    // "folio-formtagger", the seq2seq types, ...).
     static std::vector<std::string> supportedModelTypes();
 
 private:

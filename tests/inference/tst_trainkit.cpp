@@ -7,6 +7,7 @@
 #include "inference/errors.h"
 #include "inference/formtagger/detail/trainmodel.h"
 #include "inference/layers/buckets.h"
+#include "inference/layers/detail/relbias.h"
 #include "inference/models/modelrunner.h"
 #include "inference/training/detail/optimiser.h"
 #include "inference/training/detail/trainkit.h"
@@ -273,6 +274,33 @@ private Q_SLOTS:
             QVERIFY2(std::string(e.what()).find("memory: tensor 'unused': shape [2, 2], expected [4]") != std::string::npos, e.what());
         }
         QVERIFY_THROWS_EXCEPTION(InferenceError, mem.finish()); // 'unused' never taken
+    }
+
+    // The shared score term: the fused kernel (no grad) equals the differentiable gather (grad
+    // mode), and a [1, L] position row shared by the batch equals the expanded [B, L] rows.
+    void layoutBiasScoresForms()
+    {
+        RelativeBucketBias r1(at::randn({3, 32}), 32, 128), rx(at::randn({3, 64}), 64, 256), ry(at::randn({3, 64}), 64, 256);
+        const long B = 3, L = 41;
+        const at::Tensor pos = at::arange(L, at::kLong).unsqueeze(0);
+        const at::Tensor xs = at::randint(0, 1001, {B, L}, at::kLong), ys = at::randint(0, 1001, {B, L}, at::kLong);
+        at::Tensor mask = at::zeros({B, L});
+        mask.select(0, 2).narrow(0, 30, 11).fill_(-1e9);
+        at::Tensor fused, shared, gathered;
+        {
+            at::NoGradGuard g;
+            fused = layoutBiasScores(&r1, pos.expand({B, L}).contiguous(), &rx, xs, &ry, ys, 8.0, mask);
+            shared = layoutBiasScores(&r1, pos, &rx, xs, &ry, ys, 8.0, mask);
+        }
+        gathered = layoutBiasScores(&r1, pos, &rx, xs, &ry, ys, 8.0, mask).detach(); // grad mode: [1, L] broadcast
+        QCOMPARE(fused.sizes().vec(), (std::vector<std::int64_t>{B, 3, L, L}));
+        QVERIFY(at::equal(fused, shared));
+        QVERIFY(at::allclose(fused, gathered.expand_as(fused), 1e-5, 1e-5));
+        // Only the 1-D term, no 2-D: H from the table; nothing at all: the mask alone, broadcast over heads.
+        at::NoGradGuard g;
+        QCOMPARE(layoutBiasScores(&r1, pos, nullptr, xs, nullptr, ys, 1.0, mask).size(1), std::int64_t(3));
+        QVERIFY(at::equal(layoutBiasScores(nullptr, pos, nullptr, xs, nullptr, ys, 1.0, mask),
+                          mask.view({B, 1, 1, L}).expand({B, 1, L, L})));
     }
 
     // The tagger's attention (now SelfAttentionW + scaledAttention + layoutBiasScores) and logits
