@@ -89,7 +89,7 @@ Probe classifyJson(const QString &path, QByteArray bytes)
     QJsonParseError parseError;
     const QJsonDocument json = QJsonDocument::fromJson(bytes, &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return fail(path, QStringLiteral("invalid JSON at byte %1: %2").arg(parseError.offset).arg(parseError.errorString()));
+        return fail(path, QStringLiteral("not valid JSON (byte %1: %2)").arg(parseError.offset).arg(parseError.errorString()));
     if (!json.isObject())
         return fail(path, QStringLiteral("JSON is not an object (neither a Folio Document nor a FUNSD annotation file)"));
     const QJsonObject o = json.object();
@@ -147,8 +147,8 @@ Probe probe(const QString &path)
         p.sniff.kind = FileKind::Html;
         return p;
     }
-    return fail(path, QStringLiteral("unrecognised content: not a scan (PNG, JPEG, TIFF, BMP, PNM), a PDF, "
-                                     "an HTML page (.html, .htm, .html.gz) or a Folio / FUNSD JSON file"));
+    return fail(path, QStringLiteral("unsupported file type: the content is neither a scan (PNG, JPEG, TIFF, BMP, PNM), "
+                                     "a PDF, an HTML page (.html, .htm, .html.gz) nor a Folio / FUNSD JSON file"));
 }
 
 bool cancelled(const LoadOptions &options)

@@ -3,7 +3,7 @@
 // (predict, vocab, attention, ...) and the GUI (DocumentOpener).
 //
 //   folio::pipeline::LoadedDocument d = folio::pipeline::loadDocumentFile(path);
-//   if (!d.ok) fail(d.error);                       // "scan.xyz: unrecognised content (...)"
+//   if (!d.ok) fail(d.error);                       // "notes.xyz: unsupported file type: ..."
 //   use(d.document, d.annotations);                 // gold annotations of FUNSD / Folio JSON
 //
 // The kind is sniffed from the content, never from a substring of it, and the suffix only breaks

@@ -161,7 +161,7 @@ private Q_SLOTS:
         const QString unknown = write(QStringLiteral("data.bin"), QByteArray("\x01\x02\x03\x04 not a document", 21));
         r = predict(unknown);
         QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains(unknown.toUtf8()) && r.err.contains("unrecognised content"), r.err.constData());
+        QVERIFY2(r.err.contains(unknown.toUtf8()) && r.err.contains("unsupported file type"), r.err.constData());
         const QString neither = write(QStringLiteral("neither.json"), "{\"forms\": []}");
         r = predict(neither);
         QCOMPARE(r.code, 1);

@@ -138,10 +138,10 @@ private Q_SLOTS:
         QTest::newRow("truncated gzip") << "cut.html.gz" << gzipBytes("<html><body>some text</body></html>").left(15) << "gzip";
         QTest::newRow("gzip of a png") << "img.html.gz" << gzipBytes(imageBytes("PNG")) << "not an HTML page";
         QTest::newRow("gzip of text") << "notes.txt.gz" << gzipBytes("plain words, no markup") << "not an HTML page";
-        QTest::newRow("unknown binary") << "blob.bin" << junk << "unrecognised content";
-        QTest::newRow("plain text") << "notes.txt" << QByteArray("just some words") << "unrecognised content";
+        QTest::newRow("unknown binary") << "blob.bin" << junk << "unsupported file type";
+        QTest::newRow("plain text") << "notes.txt" << QByteArray("just some words") << "unsupported file type";
         QTest::newRow("empty") << "empty.json" << QByteArray() << "empty file";
-        QTest::newRow("invalid json") << "broken.json" << QByteArray("{\"form\": [") << "invalid JSON";
+        QTest::newRow("invalid json") << "broken.json" << QByteArray("{\"form\": [") << "not valid JSON";
         QTest::newRow("json array") << "list.json" << QByteArray("[1, 2]") << "not an object";
         QTest::newRow("json of neither") << "other.json" << QByteArray("{\"forms\": []}") << "neither a Folio Document";
         QTest::newRow("form is no array") << "odd.json" << QByteArray("{\"form\": {}}") << "neither a Folio Document";
