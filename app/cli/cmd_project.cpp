@@ -1,7 +1,7 @@
 // folio-cli project create|add|list|status: manage a .folio project from the command line.
 #include "app/cli/commands.h"
-#include "document/documentjson.h"
 #include "document/project/project.h"
+#include "pipeline/documentsource.h"
 
 #include <CLI/CLI.hpp>
 #include <QJsonArray>
@@ -71,24 +71,24 @@ void registerProjectCommand(CLI::App &app)
             std::printf("{\"created\": \"%s\", \"schema\": %d}\n", path->c_str(), p->schemaVersion());
         });
     }
-    // project add P FILE... (Document JSON)
+    // project add P FILE... (anything the pipeline opens, as File > Open Document does)
     {
-        auto *sub = cmd->add_subcommand("add", "Add Document JSON files (from 'folio-cli ocr' / 'folio-cli dom')");
+        auto *sub = cmd->add_subcommand("add", "Add documents: Folio / FUNSD JSON, web pages (.html, .html.gz), scans, PDFs");
         auto path = std::make_shared<std::string>();
         auto files = std::make_shared<std::vector<std::string>>();
         sub->add_option("PROJECT", *path, "The .folio project")->required();
-        sub->add_option("FILES", *files, "Document JSON files (annotations inside are kept)")->required();
+        sub->add_option("FILES", *files, "Documents (annotations inside JSON files are kept)")->required();
         sub->callback([path, files] {
             auto p = openProject(*path);
             std::vector<NewProjectDocument> docs;
             long done = 0;
             for (const std::string &f : *files) {
+                pipeline::LoadedDocument loaded = pipeline::loadDocumentFile(QString::fromStdString(f));
+                if (!loaded.ok)
+                    throw CliError(loaded.error.toStdString());
                 NewProjectDocument nd;
-                QString error;
-                if (!readDocumentJsonFile(QString::fromStdString(f), &nd.document, &nd.annotations, &error))
-                    throw CliError(error.toStdString());
-                if (nd.document.sourcePath.isEmpty())
-                    nd.document.sourcePath = QString::fromStdString(f);
+                nd.document = std::move(loaded.document);
+                nd.annotations = std::move(loaded.annotations);
                 docs.push_back(std::move(nd));
                 reportProgress("read", ++done, long(files->size()));
             }

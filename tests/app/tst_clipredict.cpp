@@ -150,6 +150,34 @@ private Q_SLOTS:
         QCOMPARE(r.json().value(QStringLiteral("words")).toInt(), 7);
     }
 
+    // `project add` opens files through the same dispatch: a gzip page, a FUNSD file with its
+    // gold entities; an unknown file adds nothing.
+    void projectAddUsesTheSameDispatch()
+    {
+        const QString project = m_dir.filePath(QStringLiteral("p.folio"));
+        Run r = cli({QStringLiteral("-q"), QStringLiteral("project"), QStringLiteral("create"), project});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QImage image(400, 200, QImage::Format_Grayscale8);
+        image.fill(255);
+        QVERIFY(image.save(m_dir.filePath(QStringLiteral("0004.png"))));
+        const QString funsd = write(QStringLiteral("0004.json"), R"({"form": [{"id": 0, "label": "question",
+            "words": [{"text": "Date:", "box": [10, 10, 60, 30]}], "box": [10, 10, 60, 30], "linking": []}]})");
+        const QString page = write(QStringLiteral("p.htm.gz"), folio::test::gzipBytes("<html><body><p>Hello there</p></body></html>"));
+        r = cli({QStringLiteral("-q"), QStringLiteral("project"), QStringLiteral("add"), project, page, funsd});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(r.json().value(QStringLiteral("added")).toArray().size(), 2);
+        const QString junk = write(QStringLiteral("junk.bin"), QByteArray("\x00\x01junk", 6));
+        r = cli({QStringLiteral("-q"), QStringLiteral("project"), QStringLiteral("add"), project, junk});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(junk.toUtf8()) && r.err.contains("unsupported file type"), r.err.constData());
+        r = cli({QStringLiteral("-q"), QStringLiteral("project"), QStringLiteral("list"), project});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonArray docs = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(docs.size(), 2);
+        QCOMPARE(docs[0].toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("html"));
+        QCOMPARE(docs[1].toObject().value(QStringLiteral("entities")).toInt(), 1);
+    }
+
     void refusals()
     {
         QByteArray corrupt = folio::test::gzipBytes("<html><body>words</body></html>");
