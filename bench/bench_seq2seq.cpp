@@ -125,13 +125,17 @@ double seconds(const std::function<void()> &f, int reps)
     return best;
 }
 
-long statusKb(const char *key)
+// A "Name: value kB" entry of /proc/self/status, in kB (-1 when absent).
+long statusKb(const std::string &key)
 {
     std::ifstream in("/proc/self/status");
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind(key, 0) == 0)
-            return std::stol(line.substr(std::strlen(key) + 1));
+    std::string name;
+    long kb = -1;
+    while (in >> name) {
+        if (name == key)
+            return (in >> kb) ? kb : -1;
+        in.ignore(1 << 16, '\n');
+    }
     return -1;
 }
 
