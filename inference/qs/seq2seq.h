@@ -19,6 +19,7 @@
 
 #include "inference/layers/hibrids.h"
 #include "inference/qs/generation.h"
+#include "inference/qs/qslinearize.h"
 
 #include <memory>
 #include <string>
@@ -36,6 +37,18 @@ struct Seq2seqSource
     std::vector<std::int64_t> globalTokens; // LED global attention positions (HIBRIDS uses {0})
     HibridsLayout layout;                   // HIBRIDS: sectionParent + tokenToSection (one per id)
 };
+
+// A linearised document (qslinearize.h) as a generator source: its ids and section layout, global
+// attention on token 0 (the HIBRIDS pipeline's choice).
+inline Seq2seqSource seq2seqSource(const HibridsSource &doc)
+{
+    Seq2seqSource s;
+    s.ids = doc.ids;
+    s.globalTokens = {0};
+    s.layout.sectionParent = doc.sectionParent;
+    s.layout.tokenToSection = doc.tokenToSection;
+    return s;
+}
 
 class Seq2seqGenerator
 {

@@ -1,10 +1,12 @@
 // QS-hierarchy linearisation (inference/qs/qslinearize.h): the source side rebuilds the reference
 // collate's token layout of the parity-next HIBRIDS cases (ids, chunk sizes, parents, token ->
-// section map) from their section trees; the target side on hand-written cases, both depth
+// section map) from their section trees, and generating from it gives the reference's beam tokens;
+// the target side on hand-written cases, both depth
 // conventions, and a parser that never fails.
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/qs/qslinearize.h"
+#include "inference/qs/seq2seq.h"
 #include "tensorcompare.h"
 
 #include <QFileInfo>
@@ -77,6 +79,21 @@ private Q_SLOTS:
             QCOMPARE(src.chunkSizes, tree["chunk_sizes"].get<std::vector<std::int64_t>>());
             QCOMPARE(src.sectionParent, parents);
             QCOMPARE(src.tokenToSection, values(in.at("token_to_section"), static_cast<std::int64_t>(b) * width, length));
+            // Linearised document -> generator source -> the reference's beam tokens for this row.
+            Seq2seqGenerator gen;
+            std::string error;
+            QVERIFY2(gen.load(dir.toStdString(), &error), error.c_str());
+            const auto &bm = cfg.json()["hibrids"]["beam"];
+            GenerationSettings settings;
+            settings.numBeams = bm["num_beams"].get<int>();
+            settings.maxLength = bm["max_length"].get<int>();
+            settings.noRepeatNgramSize = bm["no_repeat_ngram_size"].get<int>();
+            settings.earlyStopping = bm["early_stopping"].get<bool>();
+            const GenerationResult r = gen.generate({seq2seqSource(src)}, settings);
+            QVERIFY2(r.ok, r.error.c_str());
+            const TensorMap out = readSafetensors((dir + "/outputs.safetensors").toStdString());
+            const Tensor &beam = out.at("beam_tokens.row" + std::to_string(b));
+            QCOMPARE(r.rows.at(0).tokens, values(beam, 0, beam.numel()));
         }
     }
 
@@ -101,6 +118,9 @@ private Q_SLOTS:
         // Deep sections share the >= 5 marker; depth -1 uses the separator id.
         QCOMPARE(m.marker(7), std::int64_t(49216));
         QCOMPARE(m.marker(-1), std::int64_t(48900));
+        // An empty section is its marker alone.
+        const HibridsSource withEmpty = linearizeHibridsSource({{0, -1, {}, {}}}, {}, 20, m);
+        QCOMPARE(withEmpty.chunkSizes, (std::vector<std::int64_t>{1, 1, 1}));
         // No sections at all: <s> </s>, two top-level sections.
         const HibridsSource empty = linearizeHibridsSource({}, {}, 20, m);
         QCOMPARE(empty.ids, (std::vector<std::int64_t>{0, 2}));
