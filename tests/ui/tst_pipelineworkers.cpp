@@ -1,0 +1,103 @@
+// The GUI's workers are thread plumbing over folio_pipeline: DocumentOpener (dispatch + OCR off the
+// GUI thread), ModelWorker (page-by-page suggestions), TrainWorker (its refusals), all reporting
+// through signals, failures as messages.
+#include "tests/pipeline/samplefiles.h"
+#include "ui/documentopener.h"
+#include "ui/modelworker.h"
+#include "ui/trainworker.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace folio;
+
+static const QString kModel = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout-reading");
+
+class TestPipelineWorkers : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    Document open(const QString &path)
+    {
+        DocumentOpener opener;
+        QSignalSpy opened(&opener, &DocumentOpener::opened);
+        QSignalSpy failed(&opener, &DocumentOpener::failed);
+        opener.open(path);
+        if (!opened.wait(60000) || opened.isEmpty()) {
+            qWarning("%s", qPrintable(failed.isEmpty() ? QStringLiteral("timeout") : failed.first().value(1).toString()));
+            return Document();
+        }
+        return opened.first().value(1).value<Document>();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        qRegisterMetaType<Document>("folio::Document");
+        qRegisterMetaType<Annotations>("folio::Annotations");
+    }
+
+    void opensAndSuggestsPageByPage()
+    {
+        const QString pdf = m_dir.filePath(QStringLiteral("two.pdf"));
+        QVERIFY(test::writeSampleFormPdf(pdf, /*shiftSecondPage=*/false));
+        const Document doc = open(pdf);
+        QCOMPARE(int(doc.pages.size()), 2);
+        QVERIFY(QFile::exists(doc.pages[1].imagePath)); // rendered for the page view
+        ModelWorker worker;
+        QSignalSpy predicted(&worker, &ModelWorker::predicted);
+        QSignalSpy failed(&worker, &ModelWorker::failed);
+        worker.predict(kModel, doc);
+        QVERIFY(predicted.wait(60000));
+        QVERIFY(failed.isEmpty());
+        const Annotations suggestions = predicted.first().first().value<Annotations>();
+        int perPage[2] = {0, 0};
+        for (const Entity &e : suggestions.entities) {
+            QCOMPARE(int(e.state), int(ReviewState::Suggested));
+            QCOMPARE(e.source.checkpoint, QStringLiteral("funsd-layout-reading"));
+            ++perPage[doc.words[std::size_t(doc.wordIndex(e.wordIds.first()))].page];
+        }
+        QVERIFY(perPage[0] >= 10);
+        QCOMPARE(perPage[1], perPage[0]);
+    }
+
+    void failuresArriveAsMessages()
+    {
+        const QString bad = m_dir.filePath(QStringLiteral("bad.html.gz"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(test::gzipBytes("<html><body>text</body></html>").left(12) + QByteArray(16, 'Q'));
+        }
+        DocumentOpener opener;
+        QSignalSpy failed(&opener, &DocumentOpener::failed);
+        opener.open(bad);
+        QVERIFY(failed.wait(20000));
+        QVERIFY2(failed.first().value(1).toString().startsWith(bad + QStringLiteral(": corrupt gzip")),
+                 qPrintable(failed.first().value(1).toString()));
+        QVERIFY(DocumentOpener::fileDialogFilter().contains(QStringLiteral("*.html.gz")));
+
+        ModelWorker worker;
+        QSignalSpy modelFailed(&worker, &ModelWorker::failed);
+        worker.predict(m_dir.filePath(QStringLiteral("no-model")), Document());
+        QVERIFY(modelFailed.wait(20000));
+        QVERIFY(modelFailed.first().first().toString().contains(QStringLiteral("no-model")));
+
+        TrainWorker trainer;
+        QSignalSpy finished(&trainer, &TrainWorker::finished);
+        inference::TrainConfig config;
+        config.outputDir = m_dir.filePath(QStringLiteral("out")).toStdString();
+        trainer.start(config, {inference::TrainPage{}});
+        QVERIFY(finished.wait(20000));
+        const TrainOutcome outcome = finished.first().first().value<TrainOutcome>();
+        QVERIFY(!outcome.ok);
+        QVERIFY2(outcome.error.contains(QStringLiteral("at least 2")), qPrintable(outcome.error));
+    }
+};
+
+QTEST_MAIN(TestPipelineWorkers)
+#include "tst_pipelineworkers.moc"
