@@ -365,7 +365,8 @@ void MainWindow::openFile(const QString &path)
         return;
     const qint64 existing = m_projects->findDocument(path);
     if (existing >= 0) {
-        m_session->openDocument(existing);
+        if (existing != m_session->currentDocumentId()) // shown already: keep its undo history
+            m_session->openDocument(existing);
         return;
     }
     m_opener->open(QFileInfo(path).absoluteFilePath());

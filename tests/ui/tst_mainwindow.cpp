@@ -1,11 +1,16 @@
 // Drives the main window offscreen: panels exist, a document opens through the worker, bad files
-// give a message, the About box lists the linked libraries, and a screenshot is saved.
+// give a message, the last project is reopened with what was saved in it, a region re-OCR keeps
+// the undo history, a rendered web page's boxes reach the session, the About box lists the
+// linked libraries, and a screenshot is saved.
 #include "document/documentjson.h"
 #include "document/project/project.h"
 #include "ui/aboutdialog.h"
 #include "ui/annotationsession.h"
 #include "ui/mainwindow.h"
+#include "ui/projectservice.h"
+#include "ui/scanpanel.h"
 #include "ui/sectionspanel.h"
+#include "ui/webpagepanel.h"
 #include "document/html/htmlloader.h"
 
 #include <QApplication>
@@ -21,6 +26,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
+#include <QUndoStack>
 
 #include "widgets/pagecanvas.h"
 
@@ -152,18 +158,124 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = writeSampleDocument(dir);
+        QString projectPath;
         {
             MainWindow w;
             QSignalSpy shown(&w, &MainWindow::documentShown);
             w.openFile(path); // no project open: the default project is created
             QVERIFY(shown.wait(10000));
             QVERIFY(w.project());
+            projectPath = w.project()->path();
+            // An edit, saved at once: the next window must find it.
+            w.session()->setSelectedWords({QStringLiteral("w5"), QStringLiteral("w6")});
+            QVERIFY(w.session()->assignLabel(QStringLiteral("ANSWER")));
             w.close();
         }
+        QCOMPARE(ProjectService::lastProjectPath(), projectPath);
         MainWindow again;
+        QVERIFY(!again.project());
         QSignalSpy shown(&again, &MainWindow::documentShown);
-        again.openFile(path);
+        again.openFile(path); // reopens the last project, finds the document in it, shows it
+        QVERIFY(again.project());
+        QCOMPARE(again.project()->path(), projectPath);
         QCOMPARE(again.documentCount(), 1);
+        QCOMPARE(shown.count(), 1);
+        const Annotations &saved = again.session()->annotations();
+        QCOMPARE(int(saved.entities.size()), 2);
+        QCOMPARE(saved.entities.back().label, QStringLiteral("ANSWER"));
+        QCOMPARE(saved.entities.back().wordIds, (QStringList{QStringLiteral("w5"), QStringLiteral("w6")}));
+    }
+
+    // Re-OCR of a region replaces the session's document as one undoable step: Ctrl+Z undoes the
+    // re-OCR, the next Ctrl+Z still undoes the label given before it.
+    void regionReocrKeepsTheUndoHistory()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSampleDocument(dir);
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(dir.filePath(QStringLiteral("reocr.folio"))));
+        QSignalSpy shown(&w, &MainWindow::documentShown);
+        w.openFile(path);
+        QVERIFY(shown.wait(10000));
+        AnnotationSession *session = w.session();
+        const QStringList wordsBefore = [&] { QStringList ids; for (const Word &x : session->document().words) ids << x.id; return ids; }();
+        session->setSelectedWords({QStringLiteral("w5"), QStringLiteral("w6")});
+        QVERIFY(session->assignLabel(QStringLiteral("ANSWER")));
+        QCOMPARE(int(session->annotations().entities.size()), 2);
+        QCOMPARE(session->undoStack()->count(), 1);
+
+        // The user draws a region over the first text lines of the page (real Tesseract run).
+        auto *scan = w.findChild<ScanPanel *>();
+        QVERIFY(scan);
+        QSignalSpy replaced(session, &AnnotationSession::documentReplaced);
+        QSignalSpy opened(session, &AnnotationSession::documentOpened);
+        QSignalSpy failed(&w, &MainWindow::loadFailed);
+        Q_EMIT scan->regionRequested(0, QRect(0, 0, 640, 200));
+        QVERIFY2(replaced.wait(60000), failed.isEmpty() ? "no result" : qPrintable(failed.first().first().toString()));
+        QCOMPARE(opened.count(), 0); // not reopened
+        QStringList wordsAfter;
+        for (const Word &x : session->document().words)
+            wordsAfter << x.id;
+        QVERIFY2(wordsAfter != wordsBefore, qPrintable(wordsAfter.join(QLatin1Char(' '))));
+        QCOMPARE(session->undoStack()->count(), 2);
+        // What the session shows is what is stored.
+        Document stored;
+        QString error;
+        QVERIFY(w.project()->loadDocument(session->currentDocumentId(), &stored, nullptr, &error));
+        QCOMPARE(int(stored.words.size()), int(session->document().words.size()));
+
+        w.activateWindow();
+        QTest::keyClick(&w, Qt::Key_Z, Qt::ControlModifier); // undoes the re-OCR
+        QStringList undone;
+        for (const Word &x : session->document().words)
+            undone << x.id;
+        QCOMPARE(undone, wordsBefore);
+        QCOMPARE(int(session->annotations().entities.size()), 2);
+        QTest::keyClick(&w, Qt::Key_Z, Qt::ControlModifier); // still undoes the label
+        QCOMPARE(int(session->annotations().entities.size()), 1);
+        QCOMPARE(session->annotations().entities.front().label, QStringLiteral("HEADER"));
+    }
+
+    // A rendered web page's word and node boxes reach the session's document (and the store),
+    // without clearing the undo history.
+    void renderedPageBoxesReachTheSession()
+    {
+        QTemporaryDir dir;
+        const QString page = dir.filePath(QStringLiteral("page.html"));
+        {
+            QFile f(page);
+            QVERIFY(f.open(QIODevice::WriteOnly)
+                    && f.write("<html><body style='margin:20px'><h1>Invoice</h1><p>Total due: <b>42 EUR</b></p></body></html>") > 0);
+        }
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(dir.filePath(QStringLiteral("web.folio"))));
+        auto *web = w.findChild<WebPagePanel *>();
+        QVERIFY(web);
+        QSignalSpy rendered(web, &WebPagePanel::rendered);
+        QSignalSpy shown(&w, &MainWindow::documentShown);
+        w.openFile(page);
+        QVERIFY(shown.count() == 1 || shown.wait(20000));
+        AnnotationSession *session = w.session();
+        QVERIFY(!session->document().words.empty());
+        session->setSelectedWords({session->document().words.front().id});
+        QVERIFY(session->assignLabel(QStringLiteral("HEADER")));
+        QVERIFY(rendered.count() == 1 || rendered.wait(30000));
+        const Document &doc = session->document();
+        QCOMPARE(int(doc.pages.size()), 1);
+        QVERIFY(doc.pages[0].size.width() > 0);
+        for (const Word &x : doc.words) {
+            QVERIFY2(!x.box.isNull() && x.box.width() > 0, qPrintable(x.text));
+            QVERIFY2(x.norm.x1 > x.norm.x0, qPrintable(x.text));
+        }
+        QCOMPARE(session->undoStack()->count(), 1);
+        Document stored;
+        QString error;
+        QVERIFY(w.project()->loadDocument(session->currentDocumentId(), &stored, nullptr, &error));
+        QCOMPARE(stored.words.front().box, doc.words.front().box);
     }
 
     void badFilesGiveAMessage_data()
