@@ -73,7 +73,7 @@ bool isGzip(const QByteArray &head)
 struct Probe
 {
     FileSniff sniff;
-    QByteArray json; // the whole file when it is JSON
+    QByteArray content; // the whole file when it is JSON, the inflated page when it is gzip
 };
 
 Probe fail(const QString &path, const QString &problem)
@@ -105,7 +105,7 @@ Probe classifyJson(const QString &path, QByteArray bytes)
         return fail(path, QStringLiteral("JSON object is neither a Folio Document (\"format\": \"folio.document\") "
                                          "nor a FUNSD annotation file (a \"form\" array)"));
     }
-    p.json = std::move(bytes);
+    p.content = std::move(bytes);
     return p;
 }
 
@@ -135,6 +135,7 @@ Probe probe(const QString &path)
             return fail(path, QStringLiteral("the gzip content is not an HTML page (only .html.gz / .htm.gz are opened)"));
         p.sniff.kind = FileKind::Html;
         p.sniff.gzip = true;
+        p.content = std::move(inflated);
         return p;
     }
     const char first = firstTextChar(head);
@@ -216,7 +217,7 @@ LoadedDocument loadDocumentFile(const QString &path, const LoadOptions &options)
         loadScan(path, options, &out);
         break;
     case FileKind::Html: {
-        HtmlLoadResult r = loadHtmlFile(path);
+        HtmlLoadResult r = p.sniff.gzip ? loadHtmlBytes(p.content, path) : loadHtmlFile(path); // inflated once
         out.warnings = r.warnings;
         if (!r.ok)
             out.error = r.error;
@@ -229,7 +230,7 @@ LoadedDocument loadDocumentFile(const QString &path, const LoadOptions &options)
             out.error = path + QStringLiteral(": cannot import the FUNSD file");
         break;
     case FileKind::FolioJson:
-        if (!documentFromJson(p.json, &out.document, &out.annotations, &problem))
+        if (!documentFromJson(p.content, &out.document, &out.annotations, &problem))
             out.error = path + QStringLiteral(": ") + problem;
         break;
     case FileKind::Unknown:

@@ -25,7 +25,7 @@ void registerEvalCommand(CLI::App &app)
     auto o = std::make_shared<Opts>();
     cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder")->required();
     cmd->add_option("--data", o->data, "FUNSD dataset root (default ../shared/data/funsd/dataset)");
-    cmd->add_option("--split", o->split, "test | dev | train-dev | train");
+    cmd->add_option("--split", o->split, "test | dev | train-dev | train")->check(CLI::IsMember({"test", "dev", "train-dev", "train"}));
     cmd->add_option("--order", o->order, "Word order: annotation or reading")->check(CLI::IsMember({"annotation", "reading"}));
     cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
     cmd->add_flag("--argmax", o->argmax, "Argmax decoding instead of constrained Viterbi");
@@ -36,7 +36,7 @@ void registerEvalCommand(CLI::App &app)
         std::vector<inference::TrainPage> pages;
         QString error;
         if (!pipeline::loadFunsdSplit(dataDir, QString::fromStdString(o->split), order, &pages, &error))
-            throw CliError(error.toStdString(), error.startsWith(QLatin1String("split ")) ? ExitUsage : ExitFailure);
+            throw CliError(error.toStdString());
         inference::configureThreads(o->threads);
         inference::Predictor pred;
         std::string err;
