@@ -47,6 +47,7 @@ void registerDomCommand(CLI::App &app);       // cmd_dom.cpp: a web page as Docu
 void registerOcrCommand(CLI::App &app);       // cmd_ocr.cpp: OCR an image/PDF into a Document (json|tsv|hocr)
 void registerTrainCommand(CLI::App &app);     // cmd_train.cpp: train the layout tagger on FUNSD
 void registerEvalCommand(CLI::App &app);      // cmd_eval.cpp: entity P/R/F1 of a checkpoint on a split
+void registerQsCommand(CLI::App &app);        // cmd_qs.cpp: question-summary hierarchies (generate, eval, train)
 void registerPredictCommand(CLI::App &app);   // cmd_predict.cpp: labelled entities of a document as JSON
 void registerVocabCommand(CLI::App &app);     // cmd_vocab.cpp: train a SentencePiece vocabulary
 void registerRunCommand(CLI::App &app);       // cmd_run.cpp: run a checkpoint on prepared tensors

@@ -60,6 +60,7 @@ int main(int argc, char **argv)
     folio::cli::registerOcrCommand(app);
     folio::cli::registerTrainCommand(app);
     folio::cli::registerEvalCommand(app);
+    folio::cli::registerQsCommand(app);
     folio::cli::registerPredictCommand(app);
     folio::cli::registerVocabCommand(app);
     folio::cli::registerRunCommand(app);

@@ -54,7 +54,7 @@ private Q_SLOTS:
         }
         // Every subcommand, in every build (attention needs no GUI build).
         const QStringList expected{"info", "doc", "dom", "ocr", "train", "eval", "predict", "vocab", "run", "extract",
-                                   "train-webformer", "project", "import", "export", "attention"};
+                                   "train-webformer", "project", "import", "export", "attention", "qs"};
         QCOMPARE(QStringList(descriptions.keys()).join(' '), [&] { QStringList e = expected; e.sort(); return e.join(' '); }());
         for (const QString &sub : expected) {
             const Run r = run({sub, QStringLiteral("--help")});

@@ -1,0 +1,240 @@
+// folio-cli qs: question-summary hierarchies (issue 13).
+//   qs generate --checkpoint DIR FILE   a scan / PDF / HTML / Folio JSON (sections = tree) or a
+//                                       QMSum meeting JSON -> hierarchy JSON with repairs, warnings
+//   qs eval [--checkpoint DIR] --data DIR --split test   ROUGE / BLEU / hierarchy F1 of the model
+//                                       next to the lead and oracle-shape baselines of the same run
+//   qs train (cmd_qstrain.cpp)
+#include "app/cli/commands.h"
+#include "inference/models/modelrunner.h"
+#include "inference/qs/qsmetrics.h"
+#include "inference/qs/seq2seq.h"
+#include "pipeline/documentsource.h"
+#include "pipeline/qmsum.h"
+#include "pipeline/qsbaselines.h"
+#include "pipeline/qsinputs.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <QDir>
+
+#include <chrono>
+#include <iostream>
+
+namespace folio::cli {
+
+namespace {
+
+struct GenOpts
+{
+    int beams = 0, maxLength = 0, minLength = -1, noRepeat = -1, threads = 2;
+    double lengthPenalty = -1;
+};
+
+void addGenOptions(CLI::App *cmd, GenOpts *g)
+{
+    cmd->add_option("--beams", g->beams, "Beam count (default: the checkpoint's)")->check(CLI::Range(1, 16));
+    cmd->add_option("--max-length", g->maxLength, "Most target tokens, start token included")->check(CLI::Range(2, 4096));
+    cmd->add_option("--min-length", g->minLength, "Fewest target tokens")->check(CLI::Range(0, 4096));
+    cmd->add_option("--no-repeat-ngram", g->noRepeat, "Ban repeated n-grams of this size (0: off)")->check(CLI::Range(0, 10));
+    cmd->add_option("--length-penalty", g->lengthPenalty, "Beam length penalty")->check(CLI::Range(0.0, 10.0));
+    cmd->add_option("--threads", g->threads, "Torch / BLAS threads");
+}
+
+inference::GenerationSettings settingsFrom(const inference::Seq2seqGenerator &gen, const GenOpts &g)
+{
+    inference::GenerationSettings s = gen.defaultSettings();
+    if (g.beams > 0)
+        s.numBeams = g.beams;
+    if (g.maxLength > 0)
+        s.maxLength = g.maxLength;
+    if (g.minLength >= 0)
+        s.minLength = g.minLength;
+    if (g.noRepeat >= 0)
+        s.noRepeatNgramSize = g.noRepeat;
+    if (g.lengthPenalty >= 0)
+        s.lengthPenalty = g.lengthPenalty;
+    return s;
+}
+
+struct LoadedModel
+{
+    inference::Seq2seqGenerator generator;
+    pipeline::QsVocabulary vocab;
+};
+
+void loadModel(const std::string &dir, LoadedModel *m)
+{
+    std::string err;
+    if (!m->generator.load(dir, &err))
+        throw CliError(err);
+    QString error;
+    if (!pipeline::loadQsVocabulary(QString::fromStdString(dir), &m->vocab, &error))
+        throw CliError(error.toStdString());
+}
+
+nlohmann::json hierarchyJson(const inference::QsHierarchy &h)
+{
+    const std::vector<int> parents = h.parents();
+    std::vector<nlohmann::json> nodes(h.items.size());
+    for (std::size_t i = 0; i < h.items.size(); ++i)
+        nodes[i] = {{"question", h.items[i].question}, {"summary", h.items[i].summary}, {"children", nlohmann::json::array()}};
+    nlohmann::json roots = nlohmann::json::array();
+    // Children are attached bottom-up so every node is complete when copied into its parent.
+    for (std::size_t k = h.items.size(); k-- > 0;) {
+        const int p = parents[k];
+        if (p >= 0)
+            nodes[std::size_t(p)]["children"].insert(nodes[std::size_t(p)]["children"].begin(), nodes[k]);
+    }
+    for (std::size_t i = 0; i < h.items.size(); ++i)
+        if (parents[i] < 0)
+            roots.push_back(nodes[i]);
+    return {{"summary", h.rootSummary}, {"hierarchy", roots}};
+}
+
+nlohmann::json scoresJson(const inference::QsScores &s)
+{
+    auto pct = [](double v) { return std::round(v * 10000.0) / 100.0; };
+    return {{"rouge1", pct(s.rouge1.fmeasure)},       {"rouge2", pct(s.rouge2.fmeasure)},
+            {"rougeLsum", pct(s.rougeLsum.fmeasure)}, {"question_bleu4", pct(s.questionBleu4)},
+            {"hierarchy_p", pct(s.hierarchy.precision)}, {"hierarchy_r", pct(s.hierarchy.recall)},
+            {"hierarchy_f1", pct(s.hierarchy.f1)}};
+}
+
+void registerGenerate(CLI::App *qs)
+{
+    auto *cmd = qs->add_subcommand("generate", "Question-summary hierarchy of a document (scan, PDF, HTML, Folio JSON, QMSum JSON)");
+    struct Opts
+    {
+        std::string checkpoint, file;
+        GenOpts gen;
+    };
+    auto o = std::make_shared<Opts>();
+    cmd->add_option("--checkpoint", o->checkpoint, "Seq2seq checkpoint folder (config.json, model.safetensors, tokenizer)")->required();
+    cmd->add_option("file", o->file, "Document to summarise")->required();
+    addGenOptions(cmd, &o->gen);
+    cmd->callback([o]() {
+        const QString path = QString::fromStdString(o->file);
+        pipeline::QsInput input;
+        QStringList warnings;
+        if (pipeline::looksLikeQmsum(path)) {
+            pipeline::QmsumMeeting m;
+            QString error;
+            if (!pipeline::readQmsumMeeting(path, &m, &error))
+                throw CliError(error.toStdString());
+            input = m.input;
+        } else {
+            const pipeline::LoadedDocument d = pipeline::loadDocumentFile(path);
+            if (!d.ok)
+                throw CliError(d.error.toStdString());
+            warnings += d.warnings;
+            input = pipeline::qsInputFromDocument(d.document);
+            input.id = path;
+        }
+        if (input.text().trimmed().isEmpty())
+            throw CliError(o->file + ": no text to summarise");
+        inference::configureThreads(o->gen.threads);
+        LoadedModel model;
+        loadModel(o->checkpoint, &model);
+        const inference::GenerationSettings settings = settingsFrom(model.generator, o->gen);
+        const pipeline::QsGenerated g = pipeline::generateQs(model.generator, model.vocab, {input}, settings,
+                                                             [](const inference::GenerationStep &s) {
+                                                                 reportProgress("generate", s.step, s.maxSteps);
+                                                                 return true;
+                                                             });
+        if (!g.ok)
+            throw CliError(o->file + ": " + g.error.toStdString());
+        const pipeline::QsGeneratedTree &t = g.trees.front();
+        nlohmann::json j = hierarchyJson(t.parse.tree);
+        j["file"] = o->file;
+        j["sections"] = input.sections.size();
+        j["linearised"] = t.text.toStdString();
+        j["repairs"] = t.parse.repairs;
+        nlohmann::json w = nlohmann::json::array();
+        for (const QString &s : warnings + t.warnings)
+            w.push_back(s.toStdString());
+        j["warnings"] = w;
+        std::cout << j.dump(2) << std::endl;
+    });
+}
+
+void registerEval(CLI::App *qs)
+{
+    auto *cmd = qs->add_subcommand("eval", "ROUGE / question BLEU / hierarchy F1 on a QMSum split, with lead and oracle-shape baselines");
+    struct Opts
+    {
+        std::string checkpoint, data = "../shared/data/qmsum", split = "test";
+        int limit = -1;
+        GenOpts gen;
+    };
+    auto o = std::make_shared<Opts>();
+    cmd->add_option("--checkpoint", o->checkpoint, "Seq2seq checkpoint folder (optional: baselines only without it)");
+    cmd->add_option("--data", o->data, "QMSum folder (<split>/*.json or data/ALL/<split>/*.json)");
+    cmd->add_option("--split", o->split, "train | val | test")->check(CLI::IsMember({"train", "val", "test"}));
+    cmd->add_option("--limit", o->limit, "First N meetings only");
+    addGenOptions(cmd, &o->gen);
+    cmd->callback([o]() {
+        std::vector<pipeline::QmsumMeeting> meetings;
+        QString error;
+        if (!pipeline::readQmsumSplit(QString::fromStdString(o->data), QString::fromStdString(o->split), &meetings,
+                                      &error, o->limit))
+            throw CliError(error.toStdString());
+        std::unique_ptr<LoadedModel> model;
+        inference::GenerationSettings settings;
+        if (!o->checkpoint.empty()) {
+            inference::configureThreads(o->gen.threads);
+            model = std::make_unique<LoadedModel>();
+            loadModel(o->checkpoint, model.get());
+            settings = settingsFrom(model->generator, o->gen);
+        }
+        pipeline::QsScoreMean lead, oracle, system;
+        nlohmann::json warnings = nlohmann::json::array();
+        long repairs = 0;
+        const auto t0 = std::chrono::steady_clock::now();
+        for (std::size_t i = 0; i < meetings.size(); ++i) {
+            const pipeline::QmsumMeeting &m = meetings[i];
+            const std::string target = inference::linearizeQsTarget(m.reference);
+            lead.add(inference::scoreQs(target, inference::linearizeQsTarget(pipeline::leadBaseline(m.input))));
+            oracle.add(inference::scoreQs(target, inference::linearizeQsTarget(pipeline::oracleShapeBaseline(m))));
+            if (model) {
+                const pipeline::QsGenerated g = pipeline::generateQs(model->generator, model->vocab, {m.input}, settings);
+                if (!g.ok)
+                    throw CliError(m.id.toStdString() + ": " + g.error.toStdString());
+                const pipeline::QsGeneratedTree &t = g.trees.front();
+                for (const QString &w : t.warnings)
+                    warnings.push_back(w.toStdString());
+                repairs += long(t.parse.repairs.size());
+                system.add(inference::scoreQs(target, inference::linearizeQsTarget(t.parse.tree)));
+            }
+            reportProgress("qs eval", long(i + 1), long(meetings.size()));
+        }
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        nlohmann::json j;
+        j["split"] = o->split;
+        j["meetings"] = meetings.size();
+        j["lead"] = scoresJson(lead.mean());
+        j["oracle_shape"] = scoresJson(oracle.mean());
+        if (model) {
+            j["model"] = scoresJson(system.mean());
+            j["model"]["checkpoint"] = o->checkpoint;
+            j["model"]["parser_repairs"] = repairs;
+            j["model"]["beams"] = settings.numBeams;
+            j["model"]["max_length"] = settings.maxLength;
+            j["warnings"] = warnings;
+        }
+        j["seconds"] = s;
+        std::cout << j.dump(2) << std::endl;
+    });
+}
+
+} // namespace
+
+void registerQsCommand(CLI::App &app)
+{
+    auto *qs = app.add_subcommand("qs", "Question-summary hierarchies: generate, eval, train");
+    qs->require_subcommand(1);
+    registerGenerate(qs);
+    registerEval(qs);
+}
+
+} // namespace folio::cli

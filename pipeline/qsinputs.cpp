@@ -1,0 +1,241 @@
+#include "pipeline/qsinputs.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <exception>
+#include <map>
+
+namespace folio::pipeline {
+
+QString QsInput::text() const
+{
+    QStringList all;
+    for (const QsSectionText &s : sections)
+        all += s.paragraphs;
+    return all.join(QLatin1Char('\n'));
+}
+
+namespace {
+
+QStringList wordParagraphs(const Document &doc, int begin, int end, int perParagraph)
+{
+    QStringList paragraphs;
+    QStringList current;
+    for (int w = std::max(0, begin); w < std::min<int>(end, int(doc.words.size())); ++w) {
+        const QString t = doc.words[std::size_t(w)].text.trimmed();
+        if (t.isEmpty())
+            continue;
+        current << t;
+        if (current.size() >= perParagraph) {
+            paragraphs << current.join(QLatin1Char(' '));
+            current.clear();
+        }
+    }
+    if (!current.isEmpty())
+        paragraphs << current.join(QLatin1Char(' '));
+    return paragraphs;
+}
+
+// GPT-2 byte-level BPE: the printable stand-in of every byte, inverted.
+const std::map<char32_t, unsigned char> &byteDecoder()
+{
+    static const std::map<char32_t, unsigned char> table = [] {
+        std::map<char32_t, unsigned char> m;
+        char32_t extra = 256;
+        for (int b = 0; b < 256; ++b) {
+            const bool printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
+            m[printable ? char32_t(b) : extra++] = static_cast<unsigned char>(b);
+        }
+        return m;
+    }();
+    return table;
+}
+
+} // namespace
+
+QsInput qsInputFromDocument(const Document &doc, int wordsPerParagraph)
+{
+    QsInput in;
+    in.id = doc.title.isEmpty() ? doc.sourcePath : doc.title;
+    const int per = std::max(1, wordsPerParagraph);
+    const int firstOwned = doc.sections.empty() ? int(doc.words.size()) : doc.sections.front().firstWord;
+    const QStringList before = wordParagraphs(doc, 0, std::min(firstOwned, int(doc.words.size())), per);
+    const bool implicit = doc.sections.empty() || !before.isEmpty();
+    if (implicit) {
+        QsSectionText s;
+        s.title = doc.title;
+        s.paragraphs = before;
+        in.sections.push_back(s);
+    }
+    const int offset = implicit ? 1 : 0;
+    for (const Section &sec : doc.sections) {
+        QsSectionText s;
+        s.title = sec.title.simplified();
+        s.parent = sec.parent < 0 ? -1 : sec.parent + offset;
+        s.paragraphs = wordParagraphs(doc, sec.firstWord, sec.endWord, per);
+        in.sections.push_back(s);
+    }
+    return in;
+}
+
+std::vector<std::int64_t> QsVocabulary::specialIds() const
+{
+    std::vector<std::int64_t> ids = markers.depth;
+    ids.push_back(markers.paragraphSeparator);
+    ids.push_back(markers.bos);
+    ids.push_back(markers.eos);
+    ids.push_back(pad);
+    return ids;
+}
+
+bool loadQsVocabulary(const QString &dir, QsVocabulary *vocab, QString *error)
+{
+    const QString configPath = QDir(dir).filePath(QStringLiteral("config.json"));
+    QFile f(configPath);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = configPath + QStringLiteral(": cannot read: ") + f.errorString();
+        return false;
+    }
+    if (f.size() > (16 << 20)) {
+        *error = configPath + QStringLiteral(": larger than 16 MiB");
+        return false;
+    }
+    QJsonParseError pe;
+    const QJsonDocument json = QJsonDocument::fromJson(f.readAll(), &pe);
+    if (!json.isObject()) {
+        *error = configPath + QStringLiteral(": not a JSON object (") + pe.errorString() + QLatin1Char(')');
+        return false;
+    }
+    const QJsonObject c = json.object();
+    QsVocabulary v;
+    v.markers.bos = c.value(QStringLiteral("bos_token_id")).toInteger(0);
+    v.markers.eos = c.value(QStringLiteral("eos_token_id")).toInteger(2);
+    v.pad = c.value(QStringLiteral("pad_token_id")).toInteger(1);
+    const QJsonObject qs = c.value(QStringLiteral("folio_qs")).toObject();
+    if (!qs.isEmpty()) {
+        const QJsonArray depth = qs.value(QStringLiteral("depth_markers")).toArray();
+        if (depth.size() != 7 || !qs.value(QStringLiteral("paragraph_separator")).isDouble()) {
+            *error = configPath + QStringLiteral(": folio_qs needs 7 depth_markers and a paragraph_separator");
+            return false;
+        }
+        v.markers.depth.clear();
+        for (const QJsonValue &d : depth)
+            v.markers.depth.push_back(d.toInteger());
+        v.markers.paragraphSeparator = qs.value(QStringLiteral("paragraph_separator")).toInteger();
+    }
+    try {
+        v.tokenizer = inference::Tokenizer::fromDirectory(dir.toStdString());
+    } catch (const std::exception &e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+    *vocab = std::move(v);
+    return true;
+}
+
+std::vector<std::int64_t> encodeQsText(const QsVocabulary &vocab, const QString &text)
+{
+    std::vector<std::int64_t> ids;
+    bool first = true;
+    for (const QString &word : text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts)) {
+        for (int id : vocab.tokenizer->encodeWord(word.toStdString(), first))
+            ids.push_back(id);
+        first = false;
+    }
+    return ids;
+}
+
+QString decodeQsText(const QsVocabulary &vocab, const std::vector<std::int64_t> &ids)
+{
+    const std::vector<std::int64_t> specials = vocab.specialIds();
+    const bool byteLevel = vocab.tokenizer->kind() == "bpe";
+    std::string out;
+    for (std::int64_t id : ids) {
+        if (std::find(specials.begin(), specials.end(), id) != specials.end() || id < 0
+            || id >= vocab.tokenizer->vocabSize())
+            continue;
+        const std::string piece = vocab.tokenizer->idToPiece(int(id));
+        if (!byteLevel) {
+            out += piece;
+            continue;
+        }
+        for (const char32_t ch : QString::fromStdString(piece).toStdU32String()) {
+            const auto it = byteDecoder().find(ch);
+            if (it != byteDecoder().end())
+                out.push_back(static_cast<char>(it->second));
+        }
+    }
+    QString text = QString::fromStdString(out);
+    if (!byteLevel)
+        text.replace(QString::fromUtf8("\u2581"), QStringLiteral(" "));
+    return text.simplified();
+}
+
+inference::HibridsSource qsSource(const QsVocabulary &vocab, const QsInput &input, int maxSourcePositions)
+{
+    std::vector<inference::HibridsSectionText> sections;
+    std::vector<int> depth;
+    for (const QsSectionText &s : input.sections) {
+        inference::HibridsSectionText t;
+        t.parent = s.parent;
+        const int d = (s.parent >= 0 && s.parent < int(depth.size())) ? depth[std::size_t(s.parent)] + 1 : 0;
+        depth.push_back(d);
+        t.depth = d;
+        t.title = encodeQsText(vocab, s.title);
+        for (const QString &p : s.paragraphs)
+            t.paragraphs.push_back(encodeQsText(vocab, p));
+        sections.push_back(std::move(t));
+    }
+    return inference::linearizeHibridsSource(sections, {}, maxSourcePositions, vocab.markers);
+}
+
+QsGenerated generateQs(const inference::Seq2seqGenerator &generator, const QsVocabulary &vocab,
+                       const std::vector<QsInput> &inputs, const inference::GenerationSettings &settings,
+                       const inference::GenerationCallback &progress)
+{
+    QsGenerated out;
+    try {
+        for (const QsInput &in : inputs) {
+            const inference::HibridsSource src = qsSource(vocab, in, generator.maxSourceLength());
+            QsGeneratedTree tree;
+            if (src.truncated)
+                tree.warnings << QStringLiteral("%1: source truncated to %2 tokens (%3 of %4 sections kept)")
+                                     .arg(in.id)
+                                     .arg(src.ids.size())
+                                     .arg(std::max(0, src.sectionsKept))
+                                     .arg(in.sections.size());
+            const inference::GenerationResult r = generator.generate({inference::seq2seqSource(src)}, settings, progress);
+            for (const std::string &w : r.warnings)
+                tree.warnings << in.id + QStringLiteral(": ") + QString::fromStdString(w);
+            if (r.cancelled) {
+                out.cancelled = true;
+                out.error = QStringLiteral("cancelled");
+                return out;
+            }
+            if (!r.ok || r.rows.empty()) {
+                out.error = in.id + QStringLiteral(": ") + QString::fromStdString(r.error);
+                return out;
+            }
+            const std::vector<std::int64_t> &tokens = r.rows.front().tokens;
+            if (!tokens.empty() && tokens.back() != vocab.markers.eos && int(tokens.size()) >= settings.maxLength)
+                tree.warnings << QStringLiteral("%1: output stopped at max length %2 before the end token")
+                                     .arg(in.id)
+                                     .arg(settings.maxLength);
+            tree.text = decodeQsText(vocab, tokens);
+            tree.parse = inference::parseQsTarget(inference::normaliseQsActions(tree.text.toStdString()));
+            out.trees.push_back(std::move(tree));
+        }
+        out.ok = true;
+    } catch (const std::exception &e) {
+        out.error = QString::fromStdString(e.what());
+    }
+    return out;
+}
+
+} // namespace folio::pipeline
