@@ -177,10 +177,31 @@ QString decodeQsText(const QsVocabulary &vocab, const std::vector<std::int64_t> 
     return text.simplified();
 }
 
-inference::HibridsSource qsSource(const QsVocabulary &vocab, const QsInput &input, int maxSourcePositions)
+namespace {
+
+// Water-filling: the largest per-section token quota q such that sum(min(size_i, q)) <= budget.
+std::size_t sectionQuota(const std::vector<std::size_t> &sizes, std::size_t budget)
+{
+    std::vector<std::size_t> sorted = sizes;
+    std::sort(sorted.begin(), sorted.end());
+    std::size_t used = 0;
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+        const std::size_t rest = sorted.size() - i;
+        if (used + sorted[i] * rest > budget)
+            return (budget - used) / rest;
+        used += sorted[i];
+    }
+    return sorted.empty() ? budget : sorted.back();
+}
+
+} // namespace
+
+inference::HibridsSource qsSource(const QsVocabulary &vocab, const QsInput &input, int maxSourcePositions,
+                                  long *tokensDropped)
 {
     std::vector<inference::HibridsSectionText> sections;
     std::vector<int> depth;
+    std::vector<std::size_t> sizes;
     for (const QsSectionText &s : input.sections) {
         inference::HibridsSectionText t;
         t.parent = s.parent;
@@ -188,10 +209,41 @@ inference::HibridsSource qsSource(const QsVocabulary &vocab, const QsInput &inpu
         depth.push_back(d);
         t.depth = d;
         t.title = encodeQsText(vocab, s.title);
-        for (const QString &p : s.paragraphs)
+        std::size_t size = 1 + t.title.size();
+        for (const QString &p : s.paragraphs) {
             t.paragraphs.push_back(encodeQsText(vocab, p));
+            size += 1 + t.paragraphs.back().size();
+        }
+        sizes.push_back(size);
         sections.push_back(std::move(t));
     }
+    // Every section keeps a share of the positions (the reference would stop at the first section
+    // that does not fit, which for long meetings is the first one): paragraphs are cut at the quota.
+    const std::size_t budget = std::size_t(std::max(0, maxSourcePositions - 2));
+    const std::size_t quota = sectionQuota(sizes, budget);
+    long dropped = 0;
+    for (std::size_t i = 0; i < sections.size(); ++i) {
+        if (sizes[i] <= quota)
+            continue;
+        dropped += long(sizes[i] - quota);
+        inference::HibridsSectionText &t = sections[i];
+        std::size_t left = quota > 1 ? quota - 1 : 0;
+        if (t.title.size() > left)
+            t.title.resize(left);
+        left -= t.title.size();
+        std::vector<std::vector<std::int64_t>> kept;
+        for (std::vector<std::int64_t> &p : t.paragraphs) {
+            if (left < 2)
+                break;
+            if (p.size() + 1 > left)
+                p.resize(left - 1);
+            left -= p.size() + 1;
+            kept.push_back(std::move(p));
+        }
+        t.paragraphs = std::move(kept);
+    }
+    if (tokensDropped)
+        *tokensDropped = dropped;
     return inference::linearizeHibridsSource(sections, {}, maxSourcePositions, vocab.markers);
 }
 
@@ -202,12 +254,14 @@ QsGenerated generateQs(const inference::Seq2seqGenerator &generator, const QsVoc
     QsGenerated out;
     try {
         for (const QsInput &in : inputs) {
-            const inference::HibridsSource src = qsSource(vocab, in, generator.maxSourceLength());
+            long dropped = 0;
+            const inference::HibridsSource src = qsSource(vocab, in, generator.maxSourceLength(), &dropped);
             QsGeneratedTree tree;
-            if (src.truncated)
-                tree.warnings << QStringLiteral("%1: source truncated to %2 tokens (%3 of %4 sections kept)")
+            if (src.truncated || dropped > 0)
+                tree.warnings << QStringLiteral("%1: source truncated to %2 tokens (%3 tokens cut; %4 of %5 sections kept)")
                                      .arg(in.id)
                                      .arg(src.ids.size())
+                                     .arg(dropped)
                                      .arg(std::max(0, src.sectionsKept))
                                      .arg(in.sections.size());
             const inference::GenerationResult r = generator.generate({inference::seq2seqSource(src)}, settings, progress);

@@ -57,8 +57,11 @@ bool loadQsVocabulary(const QString &dir, QsVocabulary *vocab, QString *error);
 std::vector<std::int64_t> encodeQsText(const QsVocabulary &vocab, const QString &text);
 QString decodeQsText(const QsVocabulary &vocab, const std::vector<std::int64_t> &ids);
 
-// Linearised source (qslinearize.h): each section's title and paragraphs; truncated to fit.
-inference::HibridsSource qsSource(const QsVocabulary &vocab, const QsInput &input, int maxSourcePositions);
+// Linearised source (qslinearize.h): each section's title and paragraphs. When the document does
+// not fit, every section keeps the same token quota (water-filling: short sections whole, long
+// ones cut after their first tokens); *tokensDropped says how many were cut.
+inference::HibridsSource qsSource(const QsVocabulary &vocab, const QsInput &input, int maxSourcePositions,
+                                  long *tokensDropped = nullptr);
 
 struct QsGeneratedTree
 {

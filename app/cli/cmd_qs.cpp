@@ -235,6 +235,7 @@ void registerQsCommand(CLI::App &app)
     qs->require_subcommand(1);
     registerGenerate(qs);
     registerEval(qs);
+    registerQsTrainCommand(*qs);
 }
 
 } // namespace folio::cli

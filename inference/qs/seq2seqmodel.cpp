@@ -50,6 +50,8 @@ FfnW loadFfn(ParamStore &p, const std::string &lp, std::int64_t d, std::int64_t 
 std::string modelPrefix(ParamStore &p, const std::string &modelType)
 {
     const std::string wrapped = modelType == "led" ? "led." : "model.";
+    if (p.isFresh())
+        return wrapped; // new parameters (training from scratch) get the ForConditionalGeneration names
     for (const std::string &pre : {wrapped, std::string("hf_model.") + wrapped, std::string()})
         if (p.has(pre + "shared.weight"))
             return pre;

@@ -1,0 +1,198 @@
+// folio-cli qs train: a small BART for question-summary hierarchies, from scratch, on QMSum.
+//   qs train --data ../shared/data/qmsum --out DIR [--epochs N --time-budget S --resume ...]
+// Vocabulary: SentencePiece (unigram, through folio-spm-train) trained on the training split's
+// turns and reference texts; ids past it are the BOS / EOS and the HIBRIDS depth / paragraph
+// markers (config.json "folio_qs"). Examples: every meeting (topics as sections -> the linearised
+// reference tree) and every specific query with evidence (its evidence turns -> "{ question? answer").
+// Model selection: dev loss on the val split.
+#include "app/cli/commands.h"
+#include "inference/models/modelrunner.h"
+#include "inference/qs/qstrain.h"
+#include "inference/tokenizers/tokenizer.h"
+#include "pipeline/qmsum.h"
+#include "pipeline/qsinputs.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <QDir>
+#include <QFile>
+#include <QTextStream>
+
+#include <csignal>
+#include <iostream>
+
+namespace folio::cli {
+
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+void writeVocabText(const std::vector<pipeline::QmsumMeeting> &meetings, const QString &path, int turnsPerMeeting)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        throw CliError(path.toStdString() + ": cannot write: " + f.errorString().toStdString());
+    QTextStream out(&f);
+    for (const pipeline::QmsumMeeting &m : meetings) {
+        for (int t = 0; t < std::min<int>(turnsPerMeeting, int(m.turns.size())); ++t)
+            out << m.turns.at(t) << '\n';
+        for (const pipeline::QsSectionText &s : m.input.sections)
+            out << s.title << '\n';
+        out << QString::fromStdString(inference::linearizeQsTarget(m.reference)) << '\n';
+    }
+}
+
+std::vector<inference::QsTrainExample> examplesOf(const std::vector<pipeline::QmsumMeeting> &meetings,
+                                                  const pipeline::QsVocabulary &vocab, int maxSource, bool withQueries)
+{
+    std::vector<inference::QsTrainExample> out;
+    for (const pipeline::QmsumMeeting &m : meetings) {
+        inference::QsTrainExample e;
+        e.source = pipeline::qsSource(vocab, m.input, maxSource).ids;
+        e.target = pipeline::encodeQsText(vocab, QString::fromStdString(inference::linearizeQsTarget(m.reference)));
+        out.push_back(std::move(e));
+        if (!withQueries)
+            continue;
+        for (std::size_t k = 0; k < m.reference.items.size() && k < m.evidence.size(); ++k) {
+            if (m.evidence[k].empty())
+                continue;
+            pipeline::QsInput in;
+            pipeline::QsSectionText sec;
+            for (const auto &span : m.evidence[k])
+                for (int t = span.first; t <= span.second && t < int(m.turns.size()); ++t)
+                    sec.paragraphs << m.turns.at(t);
+            in.sections.push_back(sec);
+            inference::QsHierarchy h;
+            h.items.push_back(m.reference.items[k]);
+            inference::QsTrainExample q;
+            q.source = pipeline::qsSource(vocab, in, maxSource).ids;
+            q.target = pipeline::encodeQsText(vocab, QString::fromStdString(inference::linearizeQsTarget(h)));
+            out.push_back(std::move(q));
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+void registerQsTrainCommand(CLI::App &qs)
+{
+    auto *cmd = qs.add_subcommand("train", "Train a small BART from scratch on QMSum (vocabulary, examples, dev selection on val)");
+    struct Opts
+    {
+        std::string data = "../shared/data/qmsum", out;
+        int epochs = 3, batch = 4, vocab = 6000, dModel = 256, layers = 3, heads = 4, ffn = 1024;
+        int maxSource = 512, maxTarget = 256, threads = 2, limit = -1;
+        double lr = 5e-4, budget = 0;
+        bool resume = false, float16 = false, noQueries = false;
+    };
+    auto o = std::make_shared<Opts>();
+    cmd->add_option("--data", o->data, "QMSum folder (train and val splits)");
+    cmd->add_option("--out", o->out, "Checkpoint folder to write")->required();
+    cmd->add_option("--epochs", o->epochs, "Epochs")->check(CLI::Range(1, 1000));
+    cmd->add_option("--batch", o->batch, "Examples per optimiser step")->check(CLI::Range(1, 256));
+    cmd->add_option("--lr", o->lr, "Peak learning rate")->check(CLI::Range(1e-7, 1.0));
+    cmd->add_option("--vocab-size", o->vocab, "SentencePiece vocabulary size")->check(CLI::Range(200, 64000));
+    cmd->add_option("--d-model", o->dModel, "Hidden size")->check(CLI::Range(16, 2048));
+    cmd->add_option("--layers", o->layers, "Encoder and decoder layers each")->check(CLI::Range(1, 24));
+    cmd->add_option("--heads", o->heads, "Attention heads")->check(CLI::Range(1, 32));
+    cmd->add_option("--ffn", o->ffn, "Feed-forward size")->check(CLI::Range(16, 8192));
+    cmd->add_option("--max-source", o->maxSource, "Source tokens kept (sections cut at the limit)")->check(CLI::Range(16, 16384));
+    cmd->add_option("--max-target", o->maxTarget, "Target tokens kept")->check(CLI::Range(8, 4096));
+    cmd->add_option("--time-budget", o->budget, "Stop after the epoch that passes this many seconds (0: none)");
+    cmd->add_option("--limit", o->limit, "First N training meetings only");
+    cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
+    cmd->add_flag("--resume", o->resume, "Continue from <out>/resume (weights, optimiser, epoch)");
+    cmd->add_flag("--float16", o->float16, "Store the selected weights as float16");
+    cmd->add_flag("--no-query-examples", o->noQueries, "Only whole meetings (no evidence -> query examples)");
+    cmd->callback([o]() {
+        const QString data = QString::fromStdString(o->data);
+        std::vector<pipeline::QmsumMeeting> train, val;
+        QString error;
+        if (!pipeline::readQmsumSplit(data, QStringLiteral("train"), &train, &error, o->limit)
+            || !pipeline::readQmsumSplit(data, QStringLiteral("val"), &val, &error))
+            throw CliError(error.toStdString());
+        const QString out = QString::fromStdString(o->out);
+        const QString vocabDir = QDir(out).filePath(QStringLiteral("vocab"));
+        if (!QDir().mkpath(vocabDir))
+            throw CliError(vocabDir.toStdString() + ": cannot create");
+        const QString spmModel = QDir(vocabDir).filePath(QStringLiteral("spm.model"));
+        if (!(o->resume && QFile::exists(spmModel))) {
+            const QString text = QDir(vocabDir).filePath(QStringLiteral("text.txt"));
+            writeVocabText(train, text, 150);
+            std::cerr << "qs train: SentencePiece vocabulary (" << o->vocab << ")" << std::endl;
+            inference::trainSentencePiece(text.toStdString(), QDir(vocabDir).filePath(QStringLiteral("spm")).toStdString(),
+                                          o->vocab, "unigram", 1.0);
+            QFile::remove(text);
+        }
+        pipeline::QsVocabulary vocab;
+        vocab.tokenizer = inference::makeSentencePieceTokenizer(spmModel.toStdString());
+        const int v = vocab.tokenizer->vocabSize();
+        vocab.pad = vocab.tokenizer->padId();
+        vocab.markers.bos = v;
+        vocab.markers.eos = v + 1;
+        vocab.markers.depth = {v + 2, v + 3, v + 4, v + 5, v + 6, v + 7, v + 8};
+        vocab.markers.paragraphSeparator = v + 9;
+
+        inference::QsTrainOptions t;
+        t.outDir = o->out;
+        t.size.dModel = o->dModel;
+        t.size.encoderLayers = t.size.decoderLayers = o->layers;
+        t.size.heads = o->heads;
+        t.size.ffn = o->ffn;
+        t.size.vocab = v + 10;
+        t.size.maxSourcePositions = o->maxSource;
+        t.size.maxTargetPositions = o->maxTarget;
+        t.size.pad = int(vocab.pad);
+        t.size.bos = v;
+        t.size.eos = t.size.decoderStart = v + 1;
+        t.epochs = o->epochs;
+        t.batch = o->batch;
+        t.lr = o->lr;
+        t.timeBudgetSeconds = o->budget;
+        t.resume = o->resume;
+        t.float16 = o->float16;
+        t.copyFiles = {spmModel.toStdString()};
+        t.extraConfigJson = nlohmann::json{{"folio_qs",
+                                            {{"depth_markers", vocab.markers.depth},
+                                             {"paragraph_separator", vocab.markers.paragraphSeparator},
+                                             {"data", o->data},
+                                             {"source", "QMSum topics as sections; targets: intended linearisation"}}}}
+                                .dump();
+        const auto trainEx = examplesOf(train, vocab, o->maxSource, !o->noQueries);
+        const auto devEx = examplesOf(val, vocab, o->maxSource, false);
+        std::cerr << "qs train: " << trainEx.size() << " training examples (" << train.size() << " meetings), "
+                  << devEx.size() << " dev meetings" << std::endl;
+        inference::configureThreads(o->threads);
+        g_cancel = false;
+        std::signal(SIGINT, [](int) { g_cancel = true; });
+        const inference::QsTrainResult r = inference::trainQsModel(
+            trainEx, devEx, t,
+            [](const inference::QsTrainProgress &p) {
+                if (p.devLoss >= 0 || p.step % 10 == 0)
+                    std::cerr << "qs train: epoch " << p.epoch << "/" << p.epochs << " step " << p.step << "/"
+                              << p.totalSteps << " loss " << p.loss
+                              << (p.devLoss >= 0 ? " dev loss " + std::to_string(p.devLoss) : std::string())
+                              << " tokens/s " << int(p.tokensPerSecond) << " eta " << int(p.etaSeconds) << "s" << std::endl;
+            },
+            &g_cancel);
+        std::signal(SIGINT, SIG_DFL);
+        if (!r.ok)
+            throw CliError(o->out + ": " + r.error);
+        nlohmann::json j = {{"out", o->out},
+                            {"epochs_run", r.epochsRun},
+                            {"best_epoch", r.bestEpoch},
+                            {"best_dev_loss", r.bestDevLoss},
+                            {"last_train_loss", r.lastTrainLoss},
+                            {"steps", r.steps},
+                            {"seconds", r.seconds},
+                            {"cancelled", r.cancelled},
+                            {"train_examples", trainEx.size()}};
+        std::cout << j.dump(2) << std::endl;
+        if (r.cancelled)
+            throw CliError("cancelled (resume with --resume)", ExitCancelled);
+    });
+}
+
+} // namespace folio::cli

@@ -1,0 +1,275 @@
+#include "inference/qs/qstrain.h"
+
+#include "inference/checkpoint/detail/paramstore.h"
+#include "inference/checkpoint/modelconfig.h"
+#include "inference/errors.h"
+#include "inference/qs/detail/seq2seq.h"
+#include "inference/training/detail/optimiser.h"
+#include "inference/training/detail/trainkit.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <random>
+
+namespace folio::inference {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+nlohmann::json bartConfig(const QsTrainOptions &o)
+{
+    const QsModelSize &s = o.size;
+    nlohmann::json c = {{"model_type", "bart"},
+                        {"architectures", {"BartForConditionalGeneration"}},
+                        {"d_model", s.dModel},
+                        {"encoder_layers", s.encoderLayers},
+                        {"decoder_layers", s.decoderLayers},
+                        {"encoder_attention_heads", s.heads},
+                        {"decoder_attention_heads", s.heads},
+                        {"encoder_ffn_dim", s.ffn},
+                        {"decoder_ffn_dim", s.ffn},
+                        {"vocab_size", s.vocab},
+                        {"max_position_embeddings", std::max(s.maxSourcePositions, s.maxTargetPositions)},
+                        {"activation_function", "gelu"},
+                        {"scale_embedding", false},
+                        {"pad_token_id", s.pad},
+                        {"bos_token_id", s.bos},
+                        {"eos_token_id", s.eos},
+                        {"decoder_start_token_id", s.decoderStart},
+                        {"num_beams", 4},
+                        {"max_length", s.maxTargetPositions},
+                        {"min_length", 8},
+                        {"no_repeat_ngram_size", 3},
+                        {"length_penalty", 1.0},
+                        {"early_stopping", true},
+                        {"torch_dtype", o.float16 ? "float16" : "float32"}};
+    c.update(nlohmann::json::parse(o.extraConfigJson));
+    return c;
+}
+
+void checkExamples(const std::vector<QsTrainExample> &examples, const char *what, const QsModelSize &s)
+{
+    for (std::size_t i = 0; i < examples.size(); ++i) {
+        const QsTrainExample &e = examples[i];
+        if (e.source.empty())
+            throw InferenceError(std::string(what) + " example " + std::to_string(i) + ": empty source");
+        for (const auto *ids : {&e.source, &e.target})
+            for (std::int64_t id : *ids)
+                if (id < 0 || id >= s.vocab)
+                    throw InferenceError(std::string(what) + " example " + std::to_string(i) + ": token id "
+                                         + std::to_string(id) + " outside the vocabulary of " + std::to_string(s.vocab));
+    }
+}
+
+// Cross-entropy of one example (sum over target tokens) and its token count.
+at::Tensor exampleLoss(const detail::Seq2seqModel &model, const QsTrainExample &e, const QsModelSize &s, long *tokens)
+{
+    std::vector<std::int64_t> src(e.source.begin(),
+                                  e.source.begin() + std::min<std::ptrdiff_t>(e.source.size(), s.maxSourcePositions));
+    if (int(e.source.size()) > s.maxSourcePositions)
+        src.back() = s.eos;
+    const std::size_t keep = std::min<std::size_t>(e.target.size(), std::size_t(std::max(0, s.maxTargetPositions - 1)));
+    std::vector<std::int64_t> labels(e.target.begin(), e.target.begin() + std::ptrdiff_t(keep));
+    labels.push_back(s.eos);
+    std::vector<std::int64_t> decIn{s.decoderStart};
+    decIn.insert(decIn.end(), labels.begin(), labels.end() - 1);
+    const at::Tensor ids = at::tensor(at::ArrayRef<std::int64_t>(src), at::kLong).unsqueeze(0);
+    const at::Tensor mask = at::ones_like(ids);
+    const detail::EncoderResult enc = model.encode(ids, mask, at::Tensor(), detail::HibridsBatch(), false);
+    const at::Tensor dec = at::tensor(at::ArrayRef<std::int64_t>(decIn), at::kLong).unsqueeze(0);
+    const detail::DecoderResult out = model.decode(dec, at::Tensor(), enc.hidden, enc.mask, detail::HibridsBatch(), nullptr, false);
+    const at::Tensor y = at::tensor(at::ArrayRef<std::int64_t>(labels), at::kLong);
+    *tokens = long(src.size() + labels.size());
+    return at::cross_entropy_loss(out.logits.squeeze(0), y, {}, at::Reduction::Sum);
+}
+
+double devLoss(const detail::Seq2seqModel &model, const std::vector<QsTrainExample> &dev, const QsModelSize &s)
+{
+    at::NoGradGuard noGrad;
+    double sum = 0;
+    long labels = 0;
+    for (const QsTrainExample &e : dev) {
+        long tokens = 0;
+        sum += exampleLoss(model, e, s, &tokens).item<double>();
+        labels += long(std::min<std::size_t>(e.target.size(), std::size_t(std::max(0, s.maxTargetPositions - 1))) + 1);
+    }
+    return labels > 0 ? sum / double(labels) : 0.0;
+}
+
+std::map<std::string, at::Tensor> storable(const std::map<std::string, at::Tensor> &params, bool half)
+{
+    std::map<std::string, at::Tensor> out;
+    for (const auto &[name, t] : params)
+        out[name] = half ? t.detach().to(at::kHalf) : t.detach();
+    return out;
+}
+
+} // namespace
+
+QsTrainResult trainQsModel(const std::vector<QsTrainExample> &train, const std::vector<QsTrainExample> &dev,
+                           const QsTrainOptions &options, const QsTrainCallback &progress, const std::atomic<bool> *cancel)
+{
+    QsTrainResult result;
+    const auto t0 = Clock::now();
+    result.ok = detail::runGuarded([&] {
+        if (train.empty())
+            throw InferenceError("no training examples");
+        if (options.outDir.empty())
+            throw InferenceError("no output folder");
+        const QsModelSize &s = options.size;
+        checkExamples(train, "training", s);
+        checkExamples(dev, "dev", s);
+        const nlohmann::json config = bartConfig(options);
+        const ModelConfig mc = ModelConfig::fromJson(config, options.outDir + "/config.json");
+        const std::string resumeDir = options.outDir + "/resume";
+        const bool resuming = options.resume && fs::exists(resumeDir + "/model.safetensors");
+
+        std::map<std::string, at::Tensor> params;
+        if (resuming) {
+            detail::ParamStore store(resumeDir + "/model.safetensors");
+            detail::Seq2seqModel probe(mc, store);
+            params = store.parameters();
+            for (auto &kv : params)
+                kv.second = kv.second.detach().clone().set_requires_grad(true);
+        } else {
+            detail::ParamStore fresh = detail::ParamStore::fresh();
+            detail::Seq2seqModel probe(mc, fresh);
+            params = fresh.parameters();
+            detail::initialiseParameters(params, options.seed);
+            at::NoGradGuard noGrad; // BART's norms are "*layer_norm*" / "layernorm_embedding": weights 1
+            for (auto &[name, t] : params)
+                if ((name.find("layer_norm") != std::string::npos || name.find("layernorm") != std::string::npos)
+                    && name.size() > 7 && name.compare(name.size() - 7, 7, ".weight") == 0)
+                    t.fill_(1.0);
+        }
+        detail::ParamStore store = detail::ParamStore::fromTensors(params, "qs training parameters");
+        const detail::Seq2seqModel model(mc, store);
+        store.finish();
+
+        const int batch = std::max(1, options.batch);
+        const long stepsPerEpoch = (long(train.size()) + batch - 1) / batch;
+        const long totalSteps = stepsPerEpoch * std::max(1, options.epochs);
+        detail::OptimiserOptions oo;
+        oo.lr = options.lr;
+        oo.totalSteps = totalSteps;
+        oo.warmupSteps = std::max(1L, long(options.warmupFraction * double(totalSteps)));
+        detail::Optimiser optimiser(params, oo);
+        detail::EarlyStopping best;
+        detail::StepClock clock;
+        nlohmann::json history = nlohmann::json::array();
+        int firstEpoch = 1;
+        if (resuming) {
+            optimiser.load(resumeDir + "/optimiser.safetensors");
+            const nlohmann::json state = detail::readJsonFile(resumeDir + "/state.json");
+            firstEpoch = state.at("epoch").get<int>() + 1;
+            best.restore(state.at("early_stopping"));
+            history = state.at("history");
+            clock.restore(state.at("seconds").get<double>(), state.at("tokens").get<long>());
+        }
+        std::mt19937 rng(std::uint32_t(options.seed));
+        for (int e = 1; e < firstEpoch; ++e) { // the same shuffles as an uninterrupted run
+            std::vector<int> skipped(train.size());
+            std::shuffle(skipped.begin(), skipped.end(), rng);
+        }
+        auto saveBest = [&](int epoch, double dl) {
+            const nlohmann::json f = {{"model", "qs-bart"},         {"train_examples", train.size()},
+                                      {"dev_examples", dev.size()}, {"epoch", epoch},
+                                      {"dev_loss_per_token", dl},   {"seed", options.seed},
+                                      {"float16", options.float16}, {"history", history}};
+            detail::writeCheckpoint(options.outDir, storable(params, options.float16), "bart", config, f);
+            for (const std::string &file : options.copyFiles)
+                fs::copy_file(file, fs::path(options.outDir) / fs::path(file).filename(), fs::copy_options::overwrite_existing);
+        };
+        bool stop = false;
+        for (int epoch = firstEpoch; epoch <= options.epochs && !stop; ++epoch) {
+            std::vector<int> order(train.size());
+            for (int i = 0; i < int(order.size()); ++i)
+                order[std::size_t(i)] = i;
+            std::shuffle(order.begin(), order.end(), rng);
+            double lossSum = 0;
+            long lossTokens = 0;
+            for (std::size_t b = 0; b < order.size() && !stop; b += std::size_t(batch)) {
+                if (detail::cancelRequested(cancel)) {
+                    result.cancelled = true;
+                    stop = true;
+                    break;
+                }
+                clock.start();
+                long units = 0, labels = 0;
+                const double loss = optimiser.step([&]() -> at::Tensor {
+                    at::Tensor total;
+                    for (std::size_t k = b; k < std::min(order.size(), b + std::size_t(batch)); ++k) {
+                        const QsTrainExample &ex = train[std::size_t(order[k])];
+                        long tokens = 0;
+                        const at::Tensor l = exampleLoss(model, ex, s, &tokens);
+                        units += tokens;
+                        labels += long(std::min<std::size_t>(ex.target.size(), std::size_t(std::max(0, s.maxTargetPositions - 1))) + 1);
+                        total = total.defined() ? total + l : l;
+                    }
+                    return total / double(std::max(1L, labels));
+                });
+                clock.stop(units);
+                lossSum += loss * double(labels);
+                lossTokens += labels;
+                result.steps = optimiser.steps();
+                if (progress) {
+                    QsTrainProgress p;
+                    p.epoch = epoch;
+                    p.epochs = options.epochs;
+                    p.step = optimiser.steps();
+                    p.totalSteps = totalSteps;
+                    p.loss = lossTokens ? lossSum / double(lossTokens) : 0;
+                    p.tokensPerSecond = clock.unitsPerSecond();
+                    p.etaSeconds = clock.etaSeconds(p.step, totalSteps);
+                    progress(p);
+                }
+            }
+            if (result.cancelled)
+                break;
+            result.lastTrainLoss = lossTokens ? lossSum / double(lossTokens) : 0;
+            const double dl = dev.empty() ? -1.0 : devLoss(model, dev, s);
+            const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            history.push_back({{"epoch", epoch}, {"train_loss", result.lastTrainLoss}, {"dev_loss", dl},
+                               {"step", optimiser.steps()}, {"seconds", seconds}});
+            result.epochsRun = epoch;
+            if (best.update(epoch, dev.empty() ? double(epoch) : -dl, dev.empty())) {
+                result.bestEpoch = epoch;
+                result.bestDevLoss = dl;
+                saveBest(epoch, dl);
+            }
+            fs::create_directories(resumeDir);
+            detail::writeParameters(resumeDir + "/model.safetensors", params, "bart");
+            optimiser.save(resumeDir + "/optimiser.safetensors");
+            detail::writeTextFile(resumeDir + "/state.json",
+                                  nlohmann::json{{"epoch", epoch}, {"early_stopping", best.toJson()}, {"history", history},
+                                                 {"seconds", clock.seconds()}, {"tokens", clock.units()}}
+                                      .dump(2));
+            if (progress) {
+                QsTrainProgress p;
+                p.epoch = epoch;
+                p.epochs = options.epochs;
+                p.step = optimiser.steps();
+                p.totalSteps = totalSteps;
+                p.loss = result.lastTrainLoss;
+                p.devLoss = dl;
+                p.tokensPerSecond = clock.unitsPerSecond();
+                p.etaSeconds = clock.etaSeconds(p.step, totalSteps);
+                progress(p);
+            }
+            if (options.timeBudgetSeconds > 0 && seconds > options.timeBudgetSeconds)
+                stop = true;
+        }
+        if (result.bestEpoch == 0 && !fs::exists(options.outDir + "/model.safetensors"))
+            saveBest(0, -1); // cancelled in the first epoch: keep what there is
+    }, &result.error);
+    if (!result.error.empty())
+        result.ok = false;
+    result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    return result;
+}
+
+} // namespace folio::inference
