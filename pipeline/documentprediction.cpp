@@ -2,6 +2,8 @@
 
 #include "inference/formtagger/trainer.h"
 #include "inference/formtagger/trainpages.h"
+#include "pipeline/hfpagelabeller.h"
+#include "pipeline/wordentities.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -22,7 +24,41 @@ int DocumentPrediction::words() const
 struct DocumentTagger::Impl
 {
     QString dir;
-    inference::Predictor predictor;
+    inference::Predictor predictor; // folio-formtagger checkpoints
+    HfPageLabeller hf;              // Hugging Face token classifiers (isLoaded() tells which)
+
+    // One page's entities (indices into page.trainPage.words); false + *why on failure.
+    bool predictPage(const inference::DocumentTrainPage &page, const Document &document, bool viterbi,
+                     std::vector<inference::PredictedEntity> *entities, std::string *why) const
+    {
+        if (!hf.isLoaded()) {
+            inference::PagePrediction prediction;
+            if (!predictor.predict(page.trainPage, &prediction, why, viterbi))
+                return false;
+            *entities = std::move(prediction.entities);
+            return true;
+        }
+        const inference::WordLabelling labelling = hf.labelPage(page, document);
+        if (!labelling.ok) {
+            *why = labelling.error;
+            return false;
+        }
+        std::vector<std::string> labels;
+        std::vector<float> confidences;
+        for (const inference::WordLabel &w : labelling.words) {
+            labels.push_back(w.labelId < 0 ? std::string() : w.label);
+            confidences.push_back(w.confidence);
+        }
+        for (const WordEntity &e : entitiesFromWordLabels(labels, confidences)) {
+            inference::PredictedEntity p;
+            p.label = e.label;
+            p.firstWord = e.firstWord;
+            p.lastWord = e.lastWord;
+            p.confidence = e.confidence;
+            entities->push_back(std::move(p));
+        }
+        return true;
+    }
 };
 
 DocumentTagger::DocumentTagger() = default;
@@ -38,7 +74,17 @@ bool DocumentTagger::load(const QString &checkpointDir, QString *error)
     std::string why;
     bool ok = false;
     try {
-        ok = impl->predictor.load(checkpointDir.toStdString(), &why);
+        const QString modelType = checkpointModelType(checkpointDir);
+        if (isHfTokenClassifierType(modelType)) {
+            QString e;
+            ok = impl->hf.load(checkpointDir, &e);
+            why = e.toStdString();
+        } else if (!modelType.isEmpty() && modelType != QLatin1String("folio-formtagger")) {
+            why = QDir(checkpointDir).filePath(QStringLiteral("config.json")).toStdString() + ": model_type \"" +
+                  modelType.toStdString() + "\" is not a checkpoint Folio can label with (folio-formtagger, layoutlmv3)";
+        } else {
+            ok = impl->predictor.load(checkpointDir.toStdString(), &why);
+        }
     } catch (const std::exception &e) {
         why = e.what();
     }
@@ -70,7 +116,7 @@ QStringList DocumentTagger::labels() const
 {
     QStringList out;
     if (m_impl)
-        for (const std::string &l : m_impl->predictor.labels())
+        for (const std::string &l : m_impl->hf.isLoaded() ? m_impl->hf.classifier().labels() : m_impl->predictor.labels())
             out << QString::fromStdString(l);
     return out;
 }
@@ -96,14 +142,14 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
                 return out;
             }
             const inference::DocumentTrainPage &page = pages[i];
-            inference::PagePrediction prediction;
+            std::vector<inference::PredictedEntity> entities;
             std::string why;
-            if (!m_impl->predictor.predict(page.trainPage, &prediction, &why, options.viterbi)) {
+            if (!m_impl->predictPage(page, document, options.viterbi, &entities, &why)) {
                 out.error = QStringLiteral("%1, page %2: %3").arg(name).arg(page.page + 1).arg(QString::fromStdString(why));
                 return out;
             }
             PagePredictionInfo info{page.page, int(page.wordIndex.size()), 0};
-            for (const inference::PredictedEntity &e : prediction.entities) {
+            for (const inference::PredictedEntity &e : entities) {
                 PredictedSpan span{page.page, QString::fromStdString(e.label), e.confidence, {}};
                 for (int w = std::max(0, e.firstWord); w <= e.lastWord && w < int(page.wordIndex.size()); ++w)
                     span.words.push_back(page.wordIndex[std::size_t(w)]);

@@ -1,6 +1,8 @@
 #pragma once
-// Page-by-page prediction with the layout tagger (a "folio-formtagger" checkpoint) and the
-// results merged back into Annotations. The one copy used by `folio-cli predict` and the GUI's
+// Page-by-page prediction with the layout tagger (a "folio-formtagger" checkpoint) or a Hugging Face
+// token-classification folder (config.json model_type "layoutlmv3": pipeline/hfpagelabeller.h, sliding
+// windows, word labels repaired into entities by pipeline/wordentities.h, confidence = mean word
+// confidence) and the results merged back into Annotations. The one copy used by `folio-cli predict` and the GUI's
 // ModelWorker.
 //
 //   folio::pipeline::DocumentTagger tagger;
@@ -53,7 +55,7 @@ struct DocumentPrediction
 
 struct PredictOptions
 {
-    bool viterbi = true;                           // constrained BIO decoding (false: argmax)
+    bool viterbi = true;                           // constrained BIO decoding (false: argmax); tagger only
     std::function<void(int done, int total)> progress; // pages, optional
     const std::atomic_bool *cancel = nullptr;       // polled between pages, optional
 };
@@ -66,7 +68,8 @@ public:
     DocumentTagger(const DocumentTagger &) = delete;
     DocumentTagger &operator=(const DocumentTagger &) = delete;
 
-    // Loads a checkpoint folder; a folder already loaded is kept. False + *error on failure.
+    // Loads a checkpoint folder (dispatch on config.json's model_type); a folder already loaded is
+    // kept. False + *error (naming the file) on failure, and the previous checkpoint stays loaded.
     bool load(const QString &checkpointDir, QString *error);
     bool isLoaded() const;
     QString checkpointDir() const;

@@ -1,0 +1,77 @@
+#include "pipeline/hfpagelabeller.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace folio::pipeline {
+
+QString checkpointModelType(const QString &checkpointDir)
+{
+    QFile f(QDir(checkpointDir).filePath(QStringLiteral("config.json")));
+    if (f.size() > 4 * 1024 * 1024 || !f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("model_type")).toString();
+}
+
+bool isHfTokenClassifierType(const QString &modelType)
+{
+    for (const std::string &t : inference::HfTokenClassifier::supportedModelTypes())
+        if (modelType == QString::fromStdString(t))
+            return true;
+    return false;
+}
+
+bool HfPageLabeller::load(const QString &checkpointDir, QString *error)
+{
+    ImageProcessing image;
+    QString why;
+    if (!readImageProcessing(checkpointDir, &image, &why)) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    inference::HfTokenClassifier classifier;
+    std::string e;
+    if (!classifier.load(checkpointDir.toStdString(), &e)) {
+        if (error)
+            *error = QString::fromStdString(e);
+        return false;
+    }
+    m_classifier = std::move(classifier);
+    m_image = image;
+    return true;
+}
+
+inference::WordLabelling HfPageLabeller::labelPage(const inference::DocumentTrainPage &page, const Document &document,
+                                                   const inference::RunOptions &options) const
+{
+    inference::Tensor pixels;
+    if (m_image.visual) {
+        inference::WordLabelling failed;
+        const QString imagePath = page.page >= 0 && page.page < int(document.pages.size())
+                                      ? document.pages[std::size_t(page.page)].imagePath
+                                      : QString();
+        if (imagePath.isEmpty()) {
+            failed.error = "the checkpoint has an image branch (visual_embed) but the page has no image";
+            return failed;
+        }
+        const QImage image(imagePath);
+        if (image.isNull()) {
+            failed.error = imagePath.toStdString() + ": cannot read the page image";
+            return failed;
+        }
+        QString why;
+        pixels = pagePixelValues(image, m_image, &why);
+        if (pixels.shape.empty()) {
+            failed.error = imagePath.toStdString() + ": " + why.toStdString();
+            return failed;
+        }
+    }
+    return m_classifier.label(page.trainPage.words, page.trainPage.boxes, inference::HfTokenClassifier::LongPages::Slide,
+                              options, m_image.visual ? &pixels : nullptr);
+}
+
+} // namespace folio::pipeline

@@ -1,0 +1,38 @@
+#pragma once
+// A Hugging Face token-classification checkpoint (inference::HfTokenClassifier) labelling Document
+// pages: the page's non-blank words in reading order with their 0-1000 boxes, sliding windows for
+// long pages, and pixel_values from the page image when the checkpoint has an image branch
+// (pipeline/pagepixels.h). Used by DocumentTagger and the attention runs. No exception leaves it.
+
+#include "inference/formtagger/trainpages.h"
+#include "inference/models/hftokenclassifier.h"
+#include "pipeline/pagepixels.h"
+
+#include <QString>
+
+namespace folio::pipeline {
+
+// The config.json model_type of a checkpoint folder ("" when the file is missing or unreadable).
+QString checkpointModelType(const QString &checkpointDir);
+// True for model types HfTokenClassifier runs ("layoutlmv3").
+bool isHfTokenClassifierType(const QString &modelType);
+
+class HfPageLabeller
+{
+public:
+    // False + *error (naming the file and the problem) on failure; this object is then unchanged.
+    bool load(const QString &checkpointDir, QString *error);
+    bool isLoaded() const { return m_classifier.isLoaded(); }
+    const inference::HfTokenClassifier &classifier() const { return m_classifier; }
+    const ImageProcessing &imageProcessing() const { return m_image; }
+
+    // Labels one page (words of `page`, image of document.pages[page.page] when needed).
+    inference::WordLabelling labelPage(const inference::DocumentTrainPage &page, const Document &document,
+                                       const inference::RunOptions &options = {}) const;
+
+private:
+    inference::HfTokenClassifier m_classifier;
+    ImageProcessing m_image;
+};
+
+} // namespace folio::pipeline
