@@ -184,6 +184,20 @@ QsTrainResult trainQsModel(const std::vector<QsTrainExample> &train, const std::
             for (const std::string &file : options.copyFiles)
                 fs::copy_file(file, fs::path(options.outDir) / fs::path(file).filename(), fs::copy_options::overwrite_existing);
         };
+        auto report = [&](int epoch, double loss, double dl) {
+            if (!progress)
+                return;
+            QsTrainProgress p;
+            p.epoch = epoch;
+            p.epochs = options.epochs;
+            p.step = optimiser.steps();
+            p.totalSteps = totalSteps;
+            p.loss = loss;
+            p.devLoss = dl;
+            p.tokensPerSecond = clock.unitsPerSecond();
+            p.etaSeconds = clock.etaSeconds(p.step, totalSteps);
+            progress(p);
+        };
         bool stop = false;
         for (int epoch = firstEpoch; epoch <= options.epochs && !stop; ++epoch) {
             std::vector<int> order(train.size());
@@ -216,17 +230,7 @@ QsTrainResult trainQsModel(const std::vector<QsTrainExample> &train, const std::
                 lossSum += loss * double(labels);
                 lossTokens += labels;
                 result.steps = optimiser.steps();
-                if (progress) {
-                    QsTrainProgress p;
-                    p.epoch = epoch;
-                    p.epochs = options.epochs;
-                    p.step = optimiser.steps();
-                    p.totalSteps = totalSteps;
-                    p.loss = lossTokens ? lossSum / double(lossTokens) : 0;
-                    p.tokensPerSecond = clock.unitsPerSecond();
-                    p.etaSeconds = clock.etaSeconds(p.step, totalSteps);
-                    progress(p);
-                }
+                report(epoch, lossTokens ? lossSum / double(lossTokens) : 0, -1);
             }
             if (result.cancelled)
                 break;
@@ -248,18 +252,7 @@ QsTrainResult trainQsModel(const std::vector<QsTrainExample> &train, const std::
                                   nlohmann::json{{"epoch", epoch}, {"early_stopping", best.toJson()}, {"history", history},
                                                  {"seconds", clock.seconds()}, {"tokens", clock.units()}}
                                       .dump(2));
-            if (progress) {
-                QsTrainProgress p;
-                p.epoch = epoch;
-                p.epochs = options.epochs;
-                p.step = optimiser.steps();
-                p.totalSteps = totalSteps;
-                p.loss = result.lastTrainLoss;
-                p.devLoss = dl;
-                p.tokensPerSecond = clock.unitsPerSecond();
-                p.etaSeconds = clock.etaSeconds(p.step, totalSteps);
-                progress(p);
-            }
+            report(epoch, result.lastTrainLoss, dl);
             if (options.timeBudgetSeconds > 0 && seconds > options.timeBudgetSeconds)
                 stop = true;
         }
