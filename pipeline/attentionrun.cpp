@@ -7,6 +7,7 @@
 #include "inference/tokenizers/tokenizer.h"
 #include "inference/formtagger/trainer.h"
 #include "inference/formtagger/trainpages.h"
+#include "pipeline/hfpagelabeller.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -162,6 +163,69 @@ AttentionRunResult runFormTaggerOnDocument(const QString &checkpointDir, const i
     return r;
 }
 
+// A Hugging Face token-classification folder (layoutlmv3 with its own vocab.json + merges.txt, as
+// DocumentTagger runs it): one word page per Document page, the page's sliding windows run through
+// HfTokenClassifier with the trace on; each window is a trace window whose tokens map to Document
+// words (specials and padding to -1). Labels: the word's label (first sub-token's argmax).
+AttentionRunResult runHfOnDocument(const QString &checkpointDir, const Document &document, std::uint32_t disabledBiases)
+{
+    AttentionRunResult r;
+    pipeline::HfPageLabeller labeller;
+    if (!labeller.load(checkpointDir, &r.error))
+        return r;
+    const std::vector<inf::DocumentTrainPage> pages = inf::trainPagesOfDocument(document, nullptr);
+    if (pages.empty()) {
+        r.error = QStringLiteral("%1: the document has only blank words").arg(document.sourcePath);
+        return r;
+    }
+    inf::RunOptions options;
+    options.trace = true;
+    options.disabledBiases = disabledBiases;
+    QStringList labels;
+    for (std::size_t i = 0; i < document.words.size(); ++i)
+        labels << QString();
+    const inf::HfTokenClassifier &classifier = labeller.classifier();
+    for (const inf::DocumentTrainPage &p : pages) {
+        const inf::WordLabelling l = labeller.labelPage(p, document, options);
+        if (!l.ok) {
+            r.error = QStringLiteral("%1, page %2: %3").arg(checkpointDir).arg(p.page + 1).arg(QString::fromStdString(l.error));
+            return r;
+        }
+        for (std::size_t i = 0; i < l.words.size() && i < p.wordIndex.size(); ++i)
+            if (l.words[i].labelId >= 0)
+                labels[p.wordIndex[i]] = QString::fromStdString(l.words[i].label);
+        for (std::size_t w = 0; w < l.windows.size() && w < l.windowWordIds.size(); ++w) {
+            AttentionTrace part;
+            if (!ingestOutputs(l.windows[w], {0}, &part, &r.error))
+                return r;
+            const inf::Tensor &ids = l.windows[w].at("input_ids");
+            for (std::size_t t = 0; t < l.windowWordIds[w].size(); ++t) {
+                const int word = l.windowWordIds[w][t];
+                part.tokenWord.push_back(word >= 0 && word < int(p.wordIndex.size()) ? p.wordIndex[std::size_t(word)] : -1);
+                part.tokenText << QString::fromStdString(classifier.tokenPiece(ids.data<std::int64_t>()[t]));
+            }
+            if (!r.trace.appendWindows(part, &r.error))
+                return r;
+        }
+    }
+    r.trace.modelType = QString::fromStdString(classifier.modelType());
+    r.trace.checkpoint = QFileInfo(checkpointDir).absoluteFilePath();
+    r.trace.modelWindow = classifier.maxTokens();
+    r.trace.disabledBiases = disabledBiases;
+    r.trace.documentId = attentionDocumentId(document);
+    if (!r.trace.finish(&r.error))
+        return r;
+    r.labels = labels;
+    r.ok = true;
+    return r;
+}
+
+bool isHfTokenizerFolder(const QString &dir)
+{
+    return QFileInfo::exists(QDir(dir).filePath(QStringLiteral("vocab.json"))) &&
+           QFileInfo::exists(QDir(dir).filePath(QStringLiteral("merges.txt")));
+}
+
 // The checkpoint's model_type ("" when config.json is unreadable: the ModelRunner path reports it).
 std::string checkpointModelType(const QString &dir, inf::ModelConfig *config)
 {
@@ -254,8 +318,12 @@ AttentionRunResult runAttentionOnDocument(const QString &checkpointDir, const Do
     }
     {
         inf::ModelConfig config;
-        if (checkpointModelType(checkpointDir, &config) == kFormTagger) // windows come from its config (maxWindow unused)
+        const std::string type = checkpointModelType(checkpointDir, &config);
+        if (type == kFormTagger) // windows come from its config (maxWindow unused)
             return runFormTaggerOnDocument(checkpointDir, config, document, disabledBiases);
+        if (pipeline::isHfTokenClassifierType(QString::fromStdString(type)) && isHfTokenizerFolder(checkpointDir) &&
+            config.json().contains("id2label")) // its own windows (maxWindow unused)
+            return runHfOnDocument(checkpointDir, document, disabledBiases);
     }
     Loaded loaded;
     if (!loadCheckpoint(checkpointDir, &loaded, &r.error))

@@ -43,7 +43,7 @@ void registerPredictCommand(CLI::App &app)
         int threads = 2, dpi = 300;
     };
     auto o = std::make_shared<Opts>();
-    cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder")->required();
+    cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder: folio-formtagger, or a Hugging Face LayoutLMv3 token-classification folder")->required();
     cmd->add_option("file", o->file, "FUNSD JSON, Folio document JSON, HTML (.html.gz too), image or PDF")->required();
     cmd->add_option("--order", o->order, "Word order for FUNSD input: annotation or reading")
         ->check(CLI::IsMember({"annotation", "reading"}));

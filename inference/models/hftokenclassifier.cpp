@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace folio::inference {
 
@@ -119,6 +120,17 @@ std::vector<std::string> HfTokenClassifier::supportedModelTypes()
 bool HfTokenClassifier::isLoaded() const { return m_loaded != nullptr; }
 std::string HfTokenClassifier::modelType() const { return m_loaded ? m_loaded->modelType : std::string(); }
 int HfTokenClassifier::maxTokens() const { return m_loaded ? m_loaded->maxTokens : 0; }
+
+std::string HfTokenClassifier::tokenPiece(std::int64_t id) const
+{
+    if (!m_loaded || id < 0 || id > std::int64_t(std::numeric_limits<int>::max()))
+        return std::string();
+    try {
+        return m_loaded->tokenizer->tokenizer().idToPiece(int(id));
+    } catch (const std::exception &) {
+        return std::string();
+    }
+}
 
 bool HfTokenClassifier::load(const std::string &dir, std::string *error)
 {

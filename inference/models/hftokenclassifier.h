@@ -58,6 +58,7 @@ public:
     const std::vector<std::string> &labels() const { return m_labels; }
     std::string modelType() const;
     int maxTokens() const; // model_max_length of the tokenizer (positions per window, specials included)
+    std::string tokenPiece(std::int64_t id) const; // the tokenizer's piece of an input id ("" when none)
 
     // `pixelValues` ([1, 3, S, S] float, already resized and normalised) is passed to every window
     // when the checkpoint has an image branch.

@@ -4,7 +4,9 @@
 // Checkpoints: ../shared/fixtures/parity-next/layoutlmv3_pipeline (text only) and, for the image
 // branch, ../shared/fixtures/parity/layoutlmv3_visual given a tokenizer and a 2-label head here.
 #include "document/formats/datasetformat.h"
+#include "attention/attentionrollup.h"
 #include "inference/checkpoint/safetensors.h"
+#include "pipeline/attentionrun.h"
 #include "pipeline/documentprediction.h"
 #include "pipeline/hfpagelabeller.h"
 #include "pipeline/pagepixels.h"
@@ -227,6 +229,50 @@ private Q_SLOTS:
         QVERIFY2(e.contains(QStringLiteral("config.json")), qPrintable(e));
         QCOMPARE(tagger.labels().size(), 5);
         QVERIFY(tagger.predict(doc).ok);
+    }
+
+    void attentionOnAHfCheckpointRollsUpToWords()
+    {
+        FOLIO_REQUIRE_DATA(pipelineCase() + QStringLiteral("/documents.json"));
+        const json docs = readJson(pipelineCase() + QStringLiteral("/documents.json"));
+        const json expected = readJson(pipelineCase() + QStringLiteral("/expected.json"));
+        const Document doc = fixtureDocument(docs["documents"][0]);
+        const AttentionRunResult r = runAttentionOnDocument(pipelineCase() + QStringLiteral("/checkpoint"), doc, 0);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.trace.modelType, QStringLiteral("layoutlmv3"));
+        QCOMPARE(r.trace.layerCount, 2);
+        QCOMPARE(r.trace.headCount, 4);
+        QCOMPARE(r.trace.windows.size(), std::size_t(1));
+        const json &want = expected["documents"][0];
+        QCOMPARE(r.trace.tokenCount(), want["n_tokens"].get<int>());
+        QCOMPARE(r.trace.tokenText.front(), QStringLiteral("<s>"));
+        QCOMPARE(r.labels.size(), 16);
+        for (const auto &w : want["words"])
+            QCOMPARE(r.labels[w["index"].get<int>()].toStdString(), w["pred_label"].get<std::string>());
+        // Word 0 ("B&W", tokens 1-3) to word 1 ("WCC", tokens 4-6), layer 0 head 0, by hand.
+        QCOMPARE(r.trace.tokenWord[1], 0);
+        QCOMPARE(r.trace.tokenWord[3], 0);
+        QCOMPARE(r.trace.tokenWord[4], 1);
+        const int l = r.trace.windows[0].length;
+        const float *p = r.trace.layerData(0, 0); // [heads, L, L]: head 0 first
+        double byHand = 0;
+        for (int q = 1; q <= 3; ++q)
+            for (int k = 4; k <= 6; ++k)
+                byHand += p[q * l + k];
+        byHand /= 3;
+        const std::vector<float> head0(p, p + std::size_t(l) * std::size_t(l));
+        const AttentionUnits units = buildAttentionUnits(AttentionGranularity::Words, r.trace, &doc, nullptr);
+        const UnitMatrix m = rollUpAttention(r.trace, {head0}, units, RollUpRule::SumKeysMeanQueries);
+        QCOMPARE(m.size, 16);
+        QVERIFY2(std::abs(m.values[1] - byHand) < 1e-6, qPrintable(QString::number(m.values[1]) + " vs " + QString::number(byHand)));
+        QVERIFY(byHand > 0);
+
+        // A long page: several (overlapping) windows, every word labelled.
+        const Document longDoc = fixtureDocument(docs["documents"][2]);
+        const AttentionRunResult longRun = runAttentionOnDocument(pipelineCase() + QStringLiteral("/checkpoint"), longDoc, 0);
+        QVERIFY2(longRun.ok, qPrintable(longRun.error));
+        QVERIFY(longRun.trace.windows.size() > 3);
+        QVERIFY(!longRun.labels.contains(QString()));
     }
 
     void pixelValuesAreNormalisedChannelsFirst()
