@@ -3,12 +3,28 @@
 #include "inference/checkpoint/detail/convert.h"
 #include "inference/errors.h"
 #include "inference/checkpoint/safetensors.h"
+#include "inference/checkpoint/torchpickle.h"
+
+#include <filesystem>
 
 namespace folio::inference::detail {
 
 ParamStore::ParamStore(const std::string &safetensorsPath)
     : m_path(safetensorsPath), m_file(new SafetensorsFile(safetensorsPath))
 {
+}
+
+ParamStore ParamStore::fromDirectory(const std::string &dir)
+{
+    const std::string safetensors = dir + "/model.safetensors", bin = dir + "/pytorch_model.bin";
+    if (std::filesystem::exists(safetensors) || !std::filesystem::exists(bin))
+        return ParamStore(safetensors);
+    std::map<std::string, at::Tensor> tensors;
+    for (const auto &[name, t] : readTorchCheckpoint(bin)) {
+        at::Tensor a = toAten(t);
+        tensors[name] = a.is_floating_point() ? a.to(at::kFloat) : a;
+    }
+    return fromTensors(std::move(tensors), bin);
 }
 
 ParamStore ParamStore::fresh()

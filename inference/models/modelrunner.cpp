@@ -97,7 +97,7 @@ bool ModelRunner::load(const std::string &dir, std::string *error)
 {
     return detail::runGuarded([&] {
         const ModelConfig config = ModelConfig::fromDirectory(dir);
-        detail::ParamStore params(dir + "/model.safetensors");
+        detail::ParamStore params = detail::ParamStore::fromDirectory(dir); // model.safetensors or pytorch_model.bin
         at::NoGradGuard noGrad; // weights stay normal tensors (trainable later), not inference tensors
         auto model = detail::createModel(config, params);
         params.finish();

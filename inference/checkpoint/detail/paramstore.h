@@ -30,6 +30,9 @@ class ParamStore
 public:
     explicit ParamStore(const std::string &safetensorsPath);
     static ParamStore fresh();
+    // A checkpoint folder's weights: <dir>/model.safetensors, else <dir>/pytorch_model.bin (a
+    // torch.save state dict read by checkpoint/torchpickle.h, floating tensors as float32).
+    static ParamStore fromDirectory(const std::string &dir);
     // `source` names the tensors in error messages.
     static ParamStore fromTensors(std::map<std::string, at::Tensor> tensors, const std::string &source = "parameters");
     ParamStore(ParamStore &&) noexcept;

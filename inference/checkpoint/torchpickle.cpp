@@ -1,0 +1,429 @@
+#include "inference/checkpoint/torchpickle.h"
+
+#include "inference/checkpoint/torchzip.h"
+#include "inference/errors.h"
+
+#include <cstring>
+#include <map>
+#include <memory>
+
+namespace folio::inference {
+
+namespace {
+
+constexpr std::size_t kMaxPickle = 256u << 20;
+constexpr std::size_t kMaxStack = 1u << 22;
+constexpr std::size_t kMaxMemo = 1u << 22;
+
+struct Value;
+using ValuePtr = std::shared_ptr<Value>;
+
+struct Value
+{
+    enum Kind { None, Bool, Int, Float, String, Tuple, List, Dict, Global, Storage, TensorValue, Mark } kind = None;
+    bool b = false;
+    long long i = 0;
+    double f = 0;
+    std::string s;                                 // String; Global: "module.name"; Storage: key
+    std::vector<ValuePtr> items;                   // Tuple, List
+    std::vector<std::pair<ValuePtr, ValuePtr>> dict; // Dict (insertion order)
+    DType dtype = DType::F32;                      // Storage
+    long long numel = 0;                           // Storage
+    std::shared_ptr<Tensor> tensor;                // TensorValue
+};
+
+ValuePtr make(Value::Kind k)
+{
+    auto v = std::make_shared<Value>();
+    v->kind = k;
+    return v;
+}
+
+bool storageDType(const std::string &global, DType *out)
+{
+    static const std::map<std::string, DType> types{
+        {"torch.FloatStorage", DType::F32},   {"torch.DoubleStorage", DType::F64}, {"torch.HalfStorage", DType::F16},
+        {"torch.BFloat16Storage", DType::BF16}, {"torch.LongStorage", DType::I64}, {"torch.IntStorage", DType::I32},
+        {"torch.ShortStorage", DType::I16},   {"torch.CharStorage", DType::I8},    {"torch.ByteStorage", DType::U8},
+        {"torch.BoolStorage", DType::Bool}};
+    const auto it = types.find(global);
+    if (it == types.end())
+        return false;
+    *out = it->second;
+    return true;
+}
+
+const char *const kAllowed[] = {"collections.OrderedDict", "torch._utils._rebuild_tensor_v2",
+                                "torch._utils._rebuild_parameter"};
+
+class Unpickler
+{
+public:
+    Unpickler(const std::string &data, const std::string &source, const std::function<std::string(const std::string &)> &storage)
+        : m_data(data), m_source(source), m_storage(storage)
+    {
+    }
+
+    ValuePtr run()
+    {
+        if (m_data.size() > kMaxPickle)
+            fail("the pickle is larger than 256 MiB");
+        while (true) {
+            const std::size_t at = m_at;
+            const std::uint8_t op = byte();
+            switch (op) {
+            case 0x80: byte(); break;                // PROTO
+            case 0x95: le(8); break;                 // FRAME
+            case '.': {                              // STOP
+                ValuePtr v = pop("STOP");
+                if (!m_stack.empty())
+                    fail("items left on the stack at STOP");
+                return v;
+            }
+            case '(': push(make(Value::Mark)); break;
+            case 'N': push(make(Value::None)); break;
+            case 0x88: case 0x89: { auto v = make(Value::Bool); v->b = op == 0x88; push(v); break; }
+            case 'K': pushInt((long long)byte()); break;
+            case 'M': pushInt((long long)le(2)); break;
+            case 'J': pushInt((long long)std::int32_t(std::uint32_t(le(4)))); break;
+            case 0x8a: {                              // LONG1
+                const std::size_t n = byte();
+                if (n > 8)
+                    fail("an integer wider than 64 bits");
+                std::uint64_t u = le(int(n));
+                if (n > 0 && n < 8 && (u >> (8 * n - 1)) & 1)
+                    u |= ~std::uint64_t(0) << (8 * n);
+                pushInt((long long)u);
+                break;
+            }
+            case 'G': {                               // BINFLOAT (big endian)
+                std::uint64_t u = 0;
+                for (int k = 0; k < 8; ++k)
+                    u = (u << 8) | byte();
+                auto v = make(Value::Float);
+                std::memcpy(&v->f, &u, 8);
+                push(v);
+                break;
+            }
+            case 'X': pushString(bytes(le(4))); break;       // BINUNICODE
+            case 0x8c: pushString(bytes(byte())); break;     // SHORT_BINUNICODE
+            case 0x8d: pushString(bytes(le(8))); break;      // BINUNICODE8
+            case 'U': pushString(bytes(byte())); break;      // SHORT_BINSTRING
+            case 'T': pushString(bytes(le(4))); break;       // BINSTRING
+            case ')': push(make(Value::Tuple)); break;
+            case ']': push(make(Value::List)); break;
+            case '}': push(make(Value::Dict)); break;
+            case 't': { auto v = make(Value::Tuple); v->items = popToMark("TUPLE"); push(v); break; }
+            case 0x85: case 0x86: case 0x87: {
+                auto v = make(Value::Tuple);
+                v->items.resize(std::size_t(op - 0x84));
+                for (std::size_t k = v->items.size(); k-- > 0;)
+                    v->items[k] = pop("TUPLEn");
+                push(v);
+                break;
+            }
+            case 'a': { ValuePtr x = pop("APPEND"); listAt("APPEND")->items.push_back(x); break; }
+            case 'e': { auto xs = popToMark("APPENDS"); auto l = listAt("APPENDS"); l->items.insert(l->items.end(), xs.begin(), xs.end()); break; }
+            case 's': { ValuePtr v = pop("SETITEM"), k = pop("SETITEM"); dictAt("SETITEM")->dict.emplace_back(k, v); break; }
+            case 'u': {
+                auto xs = popToMark("SETITEMS");
+                if (xs.size() % 2)
+                    fail("SETITEMS with an odd number of items");
+                auto d = dictAt("SETITEMS");
+                for (std::size_t k = 0; k < xs.size(); k += 2)
+                    d->dict.emplace_back(xs[k], xs[k + 1]);
+                break;
+            }
+            case 'q': memoPut(byte()); break;        // BINPUT
+            case 'r': memoPut(le(4)); break;         // LONG_BINPUT
+            case 0x94: memoPut(m_memo.size()); break; // MEMOIZE
+            case 'h': push(memoGet(byte())); break;  // BINGET
+            case 'j': push(memoGet(le(4))); break;   // LONG_BINGET
+            case 'c': {                              // GLOBAL "module\nname\n"
+                const std::string module = line(), name = line();
+                pushGlobal(module + "." + name);
+                break;
+            }
+            case 0x93: {                             // STACK_GLOBAL
+                ValuePtr name = pop("STACK_GLOBAL"), module = pop("STACK_GLOBAL");
+                if (name->kind != Value::String || module->kind != Value::String)
+                    fail("STACK_GLOBAL without module and name strings");
+                pushGlobal(module->s + "." + name->s);
+                break;
+            }
+            case 'Q': push(persistent(pop("BINPERSID"))); break;
+            case 'R': { ValuePtr args = pop("REDUCE"), f = pop("REDUCE"); push(reduce(f, args)); break; }
+            case 'b': {                              // BUILD: only an OrderedDict's state (_metadata) is accepted, and dropped
+                ValuePtr state = pop("BUILD");
+                ValuePtr target = top("BUILD");
+                if (target->kind != Value::Dict || (state->kind != Value::Dict && state->kind != Value::None))
+                    fail("BUILD on something other than a dict (not a plain state dict)");
+                break;
+            }
+            default: {
+                char hex[8];
+                std::snprintf(hex, sizeof hex, "0x%02x", op);
+                fail(std::string("opcode ") + hex + (op >= 32 && op < 127 ? std::string(" '") + char(op) + "'" : std::string()) +
+                     " at byte " + std::to_string(at) + " is not used by a plain state dict; refused");
+            }
+            }
+        }
+    }
+
+private:
+    [[noreturn]] void fail(const std::string &why) const
+    {
+        throw InferenceError(m_source + ": " + why);
+    }
+    std::uint8_t byte()
+    {
+        if (m_at >= m_data.size())
+            fail("the pickle ends without STOP");
+        return std::uint8_t(m_data[m_at++]);
+    }
+    std::uint64_t le(int n)
+    {
+        std::uint64_t v = 0;
+        for (int k = 0; k < n; ++k)
+            v |= std::uint64_t(byte()) << (8 * k);
+        return v;
+    }
+    std::string bytes(std::uint64_t n)
+    {
+        if (n > m_data.size() - m_at)
+            fail("a string runs past the end of the pickle");
+        std::string s = m_data.substr(m_at, std::size_t(n));
+        m_at += std::size_t(n);
+        return s;
+    }
+    std::string line()
+    {
+        const std::size_t end = m_data.find('\n', m_at);
+        if (end == std::string::npos || end - m_at > 256)
+            fail("a GLOBAL name without an end of line");
+        std::string s = m_data.substr(m_at, end - m_at);
+        m_at = end + 1;
+        return s;
+    }
+    void push(ValuePtr v)
+    {
+        if (m_stack.size() >= kMaxStack)
+            fail("the pickle's stack grows past " + std::to_string(kMaxStack) + " items");
+        m_stack.push_back(std::move(v));
+    }
+    void pushInt(long long i) { auto v = make(Value::Int); v->i = i; push(v); }
+    void pushString(std::string s) { auto v = make(Value::String); v->s = std::move(s); push(v); }
+    void pushGlobal(const std::string &name)
+    {
+        DType t;
+        bool allowed = storageDType(name, &t);
+        for (const char *a : kAllowed)
+            allowed = allowed || name == a;
+        if (!allowed)
+            fail("global " + name + " is not allowed in a plain state dict; refused (nothing was run)");
+        auto v = make(Value::Global);
+        v->s = name;
+        push(v);
+    }
+    ValuePtr pop(const char *op)
+    {
+        if (m_stack.empty() || m_stack.back()->kind == Value::Mark)
+            fail(std::string(op) + " on an empty stack");
+        ValuePtr v = m_stack.back();
+        m_stack.pop_back();
+        return v;
+    }
+    ValuePtr top(const char *op)
+    {
+        if (m_stack.empty() || m_stack.back()->kind == Value::Mark)
+            fail(std::string(op) + " on an empty stack");
+        return m_stack.back();
+    }
+    std::vector<ValuePtr> popToMark(const char *op)
+    {
+        std::size_t k = m_stack.size();
+        while (k > 0 && m_stack[k - 1]->kind != Value::Mark)
+            --k;
+        if (k == 0)
+            fail(std::string(op) + " without MARK");
+        std::vector<ValuePtr> out(m_stack.begin() + std::ptrdiff_t(k), m_stack.end());
+        m_stack.resize(k - 1);
+        return out;
+    }
+    ValuePtr listAt(const char *op)
+    {
+        ValuePtr v = top(op);
+        if (v->kind != Value::List)
+            fail(std::string(op) + " on something other than a list");
+        return v;
+    }
+    ValuePtr dictAt(const char *op)
+    {
+        ValuePtr v = top(op);
+        if (v->kind != Value::Dict)
+            fail(std::string(op) + " on something other than a dict");
+        return v;
+    }
+    void memoPut(std::uint64_t index)
+    {
+        if (index >= kMaxMemo)
+            fail("memo index " + std::to_string(index) + " too large");
+        if (m_memo.size() <= index)
+            m_memo.resize(std::size_t(index) + 1);
+        m_memo[std::size_t(index)] = top("PUT");
+    }
+    ValuePtr memoGet(std::uint64_t index)
+    {
+        if (index >= m_memo.size() || !m_memo[std::size_t(index)])
+            fail("memo index " + std::to_string(index) + " was never stored");
+        return m_memo[std::size_t(index)];
+    }
+    long long intOf(const ValuePtr &v, const char *what) const
+    {
+        if (v->kind != Value::Int)
+            fail(std::string(what) + " is not an integer");
+        return v->i;
+    }
+
+    // ('storage', torch.XStorage, key, location, numel)
+    ValuePtr persistent(const ValuePtr &pid)
+    {
+        if (pid->kind != Value::Tuple || pid->items.size() != 5 || pid->items[0]->kind != Value::String ||
+            pid->items[0]->s != "storage" || pid->items[1]->kind != Value::Global || pid->items[2]->kind != Value::String)
+            fail("a persistent id that is not ('storage', type, key, location, numel)");
+        auto v = make(Value::Storage);
+        if (!storageDType(pid->items[1]->s, &v->dtype))
+            fail("storage type " + pid->items[1]->s + " is not a tensor storage");
+        v->s = pid->items[2]->s;
+        v->numel = intOf(pid->items[4], "a storage's size");
+        if (v->numel < 0)
+            fail("a storage with a negative size");
+        return v;
+    }
+
+    ValuePtr reduce(const ValuePtr &f, const ValuePtr &args)
+    {
+        if (f->kind != Value::Global || args->kind != Value::Tuple)
+            fail("REDUCE of something other than an allowed global with a tuple");
+        if (f->s == "collections.OrderedDict") {
+            if (!args->items.empty())
+                fail("collections.OrderedDict with arguments (not a plain state dict)");
+            return make(Value::Dict);
+        }
+        if (f->s == "torch._utils._rebuild_parameter") { // (tensor, requires_grad, hooks)
+            if (args->items.empty() || args->items[0]->kind != Value::TensorValue)
+                fail("_rebuild_parameter without a tensor");
+            return args->items[0];
+        }
+        if (f->s == "torch._utils._rebuild_tensor_v2")
+            return rebuildTensor(args->items);
+        fail("global " + f->s + " cannot be called here");
+    }
+
+    // (storage, storage_offset, size, stride, requires_grad, backward_hooks[, metadata])
+    ValuePtr rebuildTensor(const std::vector<ValuePtr> &a)
+    {
+        if (a.size() < 4 || a[0]->kind != Value::Storage || a[2]->kind != Value::Tuple || a[3]->kind != Value::Tuple ||
+            a[2]->items.size() != a[3]->items.size() || a[2]->items.size() > 8)
+            fail("_rebuild_tensor_v2 with arguments that are not (storage, offset, size, stride, ...)");
+        const Value &st = *a[0];
+        const std::size_t elem = dtypeSize(st.dtype);
+        const std::string data = m_storage(st.s);
+        if (std::uint64_t(data.size()) < std::uint64_t(st.numel) * elem)
+            fail("storage " + st.s + " holds " + std::to_string(data.size()) + " bytes, fewer than its " +
+                 std::to_string(st.numel) + " elements");
+        const long long offset = intOf(a[1], "a storage offset");
+        std::vector<std::int64_t> shape, stride;
+        long long extent = 0, numel = 1;
+        for (std::size_t d = 0; d < a[2]->items.size(); ++d) {
+            const long long n = intOf(a[2]->items[d], "a tensor size"), s = intOf(a[3]->items[d], "a tensor stride");
+            if (n < 0 || s < 0 || n > (1LL << 40) || s > (1LL << 40))
+                fail("a tensor size or stride out of range");
+            shape.push_back(n);
+            stride.push_back(s);
+            numel *= n;
+            if (numel > (1LL << 40))
+                fail("a tensor with too many elements");
+            if (n > 0)
+                extent += (n - 1) * s;
+        }
+        if (offset < 0 || (numel > 0 && offset + extent >= st.numel))
+            fail("a tensor reaches past its storage " + st.s);
+        auto t = std::make_shared<Tensor>(Tensor::zeros(st.dtype, shape));
+        const std::size_t dims = shape.size();
+        std::vector<std::int64_t> index(dims, 0);
+        for (long long k = 0; k < numel; ++k) {
+            long long src = offset;
+            for (std::size_t d = 0; d < dims; ++d)
+                src += index[d] * stride[d];
+            std::memcpy(t->bytes.data() + std::size_t(k) * elem, data.data() + std::size_t(src) * elem, elem);
+            for (std::size_t d = dims; d-- > 0;) {
+                if (++index[d] < shape[d])
+                    break;
+                index[d] = 0;
+            }
+        }
+        auto v = make(Value::TensorValue);
+        v->tensor = std::move(t);
+        return v;
+    }
+
+    const std::string &m_data;
+    const std::string &m_source;
+    const std::function<std::string(const std::string &)> &m_storage;
+    std::size_t m_at = 0;
+    std::vector<ValuePtr> m_stack, m_memo;
+};
+
+} // namespace
+
+TensorMap readStateDictPickle(const std::string &pickle, const std::string &source,
+                              const std::function<std::string(const std::string &key)> &storage)
+{
+    std::map<std::string, std::string> cache;
+    const std::function<std::string(const std::string &)> cached = [&](const std::string &key) -> std::string {
+        auto it = cache.find(key);
+        if (it == cache.end())
+            it = cache.emplace(key, storage(key)).first;
+        return it->second;
+    };
+    const ValuePtr root = Unpickler(pickle, source, cached).run();
+    if (root->kind != Value::Dict)
+        throw InferenceError(source + ": the pickle is not a state dict (its result is not a dict)");
+    TensorMap out;
+    for (const auto &[k, v] : root->dict) {
+        if (k->kind != Value::String)
+            throw InferenceError(source + ": a state dict key is not a string");
+        if (v->kind != Value::TensorValue)
+            throw InferenceError(source + ": state dict entry \"" + k->s + "\" is not a tensor");
+        out[k->s] = *v->tensor;
+    }
+    if (out.empty())
+        throw InferenceError(source + ": the state dict holds no tensors");
+    return out;
+}
+
+TensorMap readTorchCheckpoint(const std::string &path)
+{
+    const StoredZip zip(path);
+    std::string prefix;
+    for (const std::string &name : zip.names()) {
+        const std::size_t slash = name.find('/');
+        if (slash != std::string::npos && name.substr(slash) == "/data.pkl") {
+            prefix = name.substr(0, slash + 1);
+            break;
+        }
+    }
+    if (prefix.empty())
+        throw InferenceError(path + ": no <name>/data.pkl in the archive (not a torch.save file)");
+    if (zip.has(prefix + "byteorder") && zip.read(prefix + "byteorder") != "little")
+        throw InferenceError(path + ": big-endian tensors are not supported");
+    return readStateDictPickle(zip.read(prefix + "data.pkl"), path + " (" + prefix + "data.pkl)",
+                               [&](const std::string &key) {
+                                   if (key.find('/') != std::string::npos || key.find("..") != std::string::npos)
+                                       throw InferenceError(path + ": storage key \"" + key + "\" is not a plain name");
+                                   return zip.read(prefix + "data/" + key);
+                               });
+}
+
+} // namespace folio::inference
