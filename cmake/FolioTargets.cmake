@@ -13,13 +13,29 @@ function(folio_configure_target target)
   target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)
 endfunction()
 
+# The tests' data helper (tests/common/testdata.h: FOLIO_SHARED_DIR / FOLIO_PARITY_DIR at run time,
+# FOLIO_REQUIRE_DATA, FOLIO_TEST_MAIN), built once and linked into every test.
+function(folio_add_test_support)
+  if(TARGET folio_testdata)
+    return()
+  endif()
+  add_library(folio_testdata STATIC ${PROJECT_SOURCE_DIR}/tests/common/testdata.cpp ${PROJECT_SOURCE_DIR}/tests/common/testdata.h)
+  folio_configure_target(folio_testdata)
+  target_link_libraries(folio_testdata PUBLIC Qt6::Test Qt6::Core)
+  target_compile_definitions(folio_testdata PRIVATE FOLIO_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
+endfunction()
+
 # folio_add_test(NAME tst_x SOURCES a.cpp LIBS lib... LABELS unit [TIMEOUT s] [ENV K=V...])
-# One Qt Test executable per feature; registered with CTest under its labels.
+# One Qt Test executable per feature; registered with CTest under its labels. A test that ran
+# nothing but skips exits with 77 (FOLIO_TEST_MAIN): CTest reports it as Skipped, not Passed.
+# ENVIRONMENT holds only what an outside value need not override: FOLIO_SHARED_DIR,
+# FOLIO_PARITY_DIR and CI set when ctest is called reach the tests (defaults live in testdata.cpp).
 function(folio_add_test)
   cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;ENV" ${ARGN})
+  folio_add_test_support()
   qt_add_executable(${T_NAME} ${T_SOURCES})
   folio_configure_target(${T_NAME})
-  target_link_libraries(${T_NAME} PRIVATE Qt6::Test ${T_LIBS})
+  target_link_libraries(${T_NAME} PRIVATE Qt6::Test folio_testdata ${T_LIBS})
   target_compile_definitions(${T_NAME} PRIVATE
     FOLIO_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     FOLIO_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared"
@@ -28,6 +44,6 @@ function(folio_add_test)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 600)
   endif()
-  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT}
-    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;OMP_WAIT_POLICY=PASSIVE;QTWEBENGINE_DISABLE_SANDBOX=1;FOLIO_PARITY_DIR=${PROJECT_SOURCE_DIR}/../shared/fixtures/parity;${T_ENV}")
+  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT} SKIP_RETURN_CODE 77
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;OMP_WAIT_POLICY=PASSIVE;QTWEBENGINE_DISABLE_SANDBOX=1;${T_ENV}")
 endfunction()

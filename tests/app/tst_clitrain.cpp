@@ -1,5 +1,7 @@
 // folio-cli train / eval / predict / vocab as scripts use them: a tiny model for a few steps on
 // FUNSD, JSON on stdout, clear errors with exit code 1.
+#include "tests/common/testdata.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -10,7 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-static const QString kFunsd = QStringLiteral(FOLIO_SHARED_DIR "/data/funsd/dataset");
+static const QString kFunsd = folio::test::sharedPath(QStringLiteral("data/funsd/dataset"));
 
 struct Run
 {
@@ -35,8 +37,7 @@ class TestCliTrain : public QObject
 private Q_SLOTS:
     void trainEvalPredict()
     {
-        if (!QFile::exists(kFunsd + QStringLiteral("/training_data/annotations/0000971160.json")))
-            QSKIP("FUNSD not available");
+        FOLIO_REQUIRE_DATA(kFunsd + QStringLiteral("/training_data/annotations/0000971160.json"));
         QTemporaryDir dir;
         const QString ckpt = dir.filePath(QStringLiteral("ckpt"));
         Run r = cli({QStringLiteral("-q"), QStringLiteral("train"), QStringLiteral("--out"), ckpt, QStringLiteral("--data"), kFunsd,
@@ -102,8 +103,7 @@ private Q_SLOTS:
 
     void vocab()
     {
-        if (!QDir(kFunsd + QStringLiteral("/testing_data/annotations")).exists())
-            QSKIP("FUNSD not available");
+        FOLIO_REQUIRE_DATA(kFunsd + QStringLiteral("/testing_data/annotations"));
         QTemporaryDir dir;
         const QString prefix = dir.filePath(QStringLiteral("v"));
         Run r = cli({QStringLiteral("-q"), QStringLiteral("vocab"), kFunsd + QStringLiteral("/testing_data/annotations"),
@@ -117,5 +117,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliTrain)
+FOLIO_TEST_GUILESS_MAIN(TestCliTrain)
 #include "tst_clitrain.moc"

@@ -4,6 +4,7 @@
 #include "document/formats/hfjsonl.h"
 #include "document/formats/qshierarchy.h"
 #include "projecttestdata.h"
+#include "tests/common/testdata.h"
 
 #include <QDir>
 #include <QFile>
@@ -371,10 +372,9 @@ private Q_SLOTS:
 
     void swdeRealGroundTruth()
     {
-        const QString path = QStringLiteral(FOLIO_SHARED_DIR
-            "/data/swde-book-subset/resources/datasets/swde-17477/groundtruth/book/book-christianbook-author.txt");
-        if (!QFile::exists(path))
-            QSKIP("SWDE subset not present");
+        const QString path = folio::test::sharedPath(
+            QStringLiteral("data/swde-book-subset/resources/datasets/swde-17477/groundtruth/book/book-christianbook-author.txt"));
+        FOLIO_REQUIRE_DATA(path);
         std::vector<DatasetItem> items;
         QString error;
         QVERIFY2(createDatasetFormat(QStringLiteral("swde"))->importFile(path, &items, &error), qPrintable(error));
@@ -384,5 +384,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDatasetFormats)
+FOLIO_TEST_GUILESS_MAIN(TestDatasetFormats)
 #include "tst_datasetformats.moc"

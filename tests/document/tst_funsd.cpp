@@ -1,5 +1,6 @@
 // FUNSD import/export: the whole dataset round-trips; word order options; bad input.
 #include "document/formats/funsd.h"
+#include "tests/common/testdata.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,7 +11,7 @@
 
 using namespace folio;
 
-static QString datasetDir() { return QStringLiteral(FOLIO_SHARED_DIR "/data/funsd/dataset"); }
+static QString datasetDir() { return folio::test::sharedPath(QStringLiteral("data/funsd/dataset")); }
 
 // Canonical form of a FUNSD file for comparison: entities by id, linking as a set.
 static QJsonObject canonical(const QByteArray &json)
@@ -35,6 +36,7 @@ class TestFunsd : public QObject
 private Q_SLOTS:
     void pngSize()
     {
+        FOLIO_REQUIRE_DATA(datasetDir());
         const QStringList files = funsdSplitFiles(datasetDir(), QStringLiteral("train"));
         QCOMPARE(files.size(), 149);
         QSize size;
@@ -48,6 +50,7 @@ private Q_SLOTS:
 
     void roundTripWholeDataset()
     {
+        FOLIO_REQUIRE_DATA(datasetDir());
         int pages = 0, words = 0, entities = 0;
         QSet<QString> links;
         for (const QString split : {QStringLiteral("train"), QStringLiteral("test")}) {
@@ -79,6 +82,7 @@ private Q_SLOTS:
 
     void recipeWordCountsAndOrders()
     {
+        FOLIO_REQUIRE_DATA(datasetDir());
         // Recipe §5.1: non-blank words of the test split = 8707.
         int kept = 0;
         for (const QString &path : funsdSplitFiles(datasetDir(), QStringLiteral("test"))) {
@@ -133,5 +137,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFunsd)
+FOLIO_TEST_GUILESS_MAIN(TestFunsd)
 #include "tst_funsd.moc"

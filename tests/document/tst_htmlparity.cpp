@@ -2,6 +2,7 @@
 // Reference: tests/document/lxml_text_nodes.py run by /usr/bin/python3 (Debian python3-lxml);
 // the definition of "text node sequence" is in that script and in document/htmlloader.h.
 #include "document/html/htmlloader.h"
+#include "tests/common/testdata.h"
 
 #include <QDirIterator>
 #include <QJsonArray>
@@ -20,7 +21,7 @@ private:
     static QStringList htmlPages()
     {
         QStringList pages;
-        const QString shared = QStringLiteral(FOLIO_SHARED_DIR "/data");
+        const QString shared = folio::test::sharedPath(QStringLiteral("data"));
         for (const char *sub : {"product-extraction-benchmark", "swde-book-subset", "websrc-sample"}) {
             QDirIterator it(shared + QLatin1Char('/') + QLatin1String(sub), QDir::Files, QDirIterator::Subdirectories);
             while (it.hasNext()) {
@@ -39,7 +40,7 @@ private Q_SLOTS:
     {
         const QStringList pages = htmlPages();
         if (pages.isEmpty())
-            QSKIP("no HTML pages under ../shared/data");
+            FOLIO_DATA_MISSING("no HTML pages under " + folio::test::sharedPath(QStringLiteral("data")));
         QVERIFY2(pages.size() >= 250, qPrintable(QStringLiteral("only %1 pages found").arg(pages.size())));
 
         QProcess py;
@@ -81,5 +82,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHtmlParity)
+FOLIO_TEST_GUILESS_MAIN(TestHtmlParity)
 #include "tst_htmlparity.moc"

@@ -4,6 +4,7 @@
 #include "document/formats/funsd.h"
 #include "document/project/project.h"
 #include "document/project/projectio.h"
+#include "tests/common/testdata.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -18,10 +19,9 @@ class TestProjectFunsd : public QObject
 private Q_SLOTS:
     void roundTripWholeDataset()
     {
-        const QString root = QStringLiteral(FOLIO_SHARED_DIR "/data/funsd/dataset");
+        const QString root = folio::test::sharedPath(QStringLiteral("data/funsd/dataset"));
+        FOLIO_REQUIRE_DATA(root);
         QStringList files = funsdSplitFiles(root, QStringLiteral("train")) + funsdSplitFiles(root, QStringLiteral("test"));
-        if (files.isEmpty())
-            QSKIP("FUNSD not present");
         QCOMPARE(files.size(), 199);
         std::vector<DatasetItem> items;
         QString error;
@@ -53,5 +53,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProjectFunsd)
+FOLIO_TEST_GUILESS_MAIN(TestProjectFunsd)
 #include "tst_projectfunsd.moc"

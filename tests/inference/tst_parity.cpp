@@ -1,27 +1,50 @@
-// Parity with the reference implementations: every case directory under FOLIO_PARITY_DIR
-// (default ../shared/fixtures/parity). A directory with a config.json `model_type` is a model
-// case (inputs.safetensors -> outputs.safetensors, `debug.*` skipped); a directory whose outputs
-// hold `hier2index` is a HIBRIDS index case.
+// Parity with the reference implementations: every case folder under the parity roots
+// (folio::test::parityRoots(): $FOLIO_PARITY_DIR, one folder or several separated by ':', else
+// <shared>/fixtures/parity and, when present, <shared>/fixtures/parity-next). One data row per case,
+// named "<root folder>/<case>".
+//  - A folder with a config.json `model_type` is a model case (inputs.safetensors ->
+//    outputs.safetensors, `debug.*` not compared; integer outputs must be equal).
+//  - A folder whose outputs hold `hier2index` is a HIBRIDS index case.
+//  - cases.json + tokenizer/ is a tokenizer case, documents.json + checkpoint/ a pipeline case
+//    (issue 12): Folio has no runner for them yet.
+// In a root whose folder name ends in "-next" (cases for models being built now), a case Folio
+// cannot run yet (model type not in ModelRunner::supportedModelTypes(), tokenizer or pipeline
+// case) is skipped by name; everywhere else it fails. Zero cases found fails; missing default
+// fixtures skip (fail when CI=true); a $FOLIO_PARITY_DIR folder that does not exist fails.
 #include "inference/layers/buckets.h"
 #include "inference/layers/hibrids.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/models/modelrunner.h"
 #include "inference/checkpoint/safetensors.h"
 #include "tensorcompare.h"
+#include "tests/common/testdata.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
 
 using namespace folio::inference;
 using folio::inference::test::compareTensors;
 
 namespace {
 
-QString parityRoot()
+struct ParityCase
 {
-    const QByteArray env = qgetenv("FOLIO_PARITY_DIR");
-    return env.isEmpty() ? QStringLiteral(FOLIO_SHARED_DIR "/fixtures/parity") : QString::fromLocal8Bit(env);
+    QString name; // "<root folder>/<case folder>"
+    QString dir;
+    bool lenient = false; // from a "-next" root: cases Folio cannot run yet are skipped
+};
+
+std::string joined(const std::vector<std::string> &items)
+{
+    std::string out;
+    for (const std::string &i : items)
+        out += (out.empty() ? "" : ", ") + i;
+    return out;
 }
 
 std::vector<std::int64_t> int64s(const Tensor &t)
@@ -75,7 +98,8 @@ private:
                 continue;
             auto it = result.outputs.find(name);
             QVERIFY2(it != result.outputs.end(), ("output '" + name + "' not produced").c_str());
-            checkOne(caseName, name, it->second, want, 1e-5, 1e-4, &ok);
+            const bool exact = !isFloat(want); // token ids, decoded sequences
+            checkOne(caseName, name, it->second, want, exact ? 0 : 1e-5, exact ? 0 : 1e-4, &ok);
             ++checked;
         }
         QVERIFY(checked > 0);
@@ -156,34 +180,124 @@ private:
         QVERIFY2(ok, "HIBRIDS outputs differ from the reference");
     }
 
+    // Empty when Folio can run the case; otherwise why not (the case is then skipped or failed).
+    static QString unsupportedReason(const QString &dir)
+    {
+        const QDir d(dir);
+        if (d.exists(QStringLiteral("cases.json")) && d.exists(QStringLiteral("tokenizer")))
+            return QStringLiteral("tokenizer parity case (cases.json): Folio has no runner for it yet");
+        if (d.exists(QStringLiteral("documents.json")) && d.exists(QStringLiteral("checkpoint")))
+            return QStringLiteral("pipeline parity case (documents.json + checkpoint/): Folio has no runner for it yet");
+        if (!d.exists(QStringLiteral("config.json")))
+            return {};
+        const std::string type = ModelConfig::fromDirectory(dir.toStdString()).modelType();
+        const auto supported = ModelRunner::supportedModelTypes();
+        if (type.empty() || std::find(supported.begin(), supported.end(), type) != supported.end())
+            return {};
+        return QStringLiteral("model type '%1' is not built yet (supported: %2)")
+            .arg(QString::fromStdString(type), QString::fromStdString(joined(supported)));
+    }
+
+    QList<ParityCase> m_cases;
+
 private Q_SLOTS:
+    void initTestCase()
+    {
+        const bool explicitRoots = !qEnvironmentVariableIsEmpty("FOLIO_PARITY_DIR");
+        const QStringList roots = folio::test::parityRoots();
+        if (!explicitRoots)
+            FOLIO_REQUIRE_DATA(roots.first()); // fixtures/parity; fixtures/parity-next is read when present
+        for (const QString &root : roots) {
+            const QDir dir(root);
+            if (!dir.exists()) {
+                QVERIFY2(!explicitRoots, qPrintable("FOLIO_PARITY_DIR names a folder that does not exist: " + root));
+                qInfo("parity root %s not present: not read", qPrintable(root));
+                continue;
+            }
+            const QString rootName = QFileInfo(dir.absolutePath()).fileName();
+            const bool lenient = rootName.endsWith(QLatin1String("-next"));
+            for (const QFileInfo &e : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+                m_cases.append({rootName + QLatin1Char('/') + e.fileName(), e.filePath(), lenient});
+        }
+        QVERIFY2(!m_cases.isEmpty(), qPrintable("no parity cases (case folders) under " + roots.join(QLatin1String(", "))));
+        qInfo("%d parity cases under %s", int(m_cases.size()), qPrintable(roots.join(QLatin1String(", "))));
+    }
+
     void parity_data()
     {
         QTest::addColumn<QString>("dir");
-        const QDir root(parityRoot());
-        QVERIFY2(root.exists(), qPrintable("fixture root not found: " + root.absolutePath()));
-        const auto entries = root.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-        for (const QFileInfo &e : entries)
-            if (QFileInfo::exists(e.filePath() + "/outputs.safetensors"))
-                QTest::newRow(qPrintable(e.fileName())) << e.filePath();
+        QTest::addColumn<bool>("lenient");
+        for (const ParityCase &c : m_cases)
+            QTest::newRow(qPrintable(c.name)) << c.dir << c.lenient;
     }
 
     void parity()
     {
         QFETCH(QString, dir);
+        QFETCH(bool, lenient);
+        const QString notYet = unsupportedReason(dir);
+        if (!notYet.isEmpty()) {
+            if (lenient)
+                QSKIP(qPrintable(QFileInfo(dir).fileName() + ": " + notYet));
+            QFAIL(qPrintable(QFileInfo(dir).fileName() + ": " + notYet));
+        }
         const ModelConfig config = ModelConfig::fromDirectory(dir.toStdString());
         if (!config.modelType().empty()) {
             runModelCase(dir);
             return;
         }
+        QVERIFY2(QFileInfo::exists(dir + "/outputs.safetensors"),
+                 qPrintable(dir + ": case format not recognised (no config.json model_type, cases.json, documents.json "
+                                  "or outputs.safetensors)"));
         SafetensorsFile outputs((dir + "/outputs.safetensors").toStdString());
         if (outputs.contains("hier2index")) {
             runHibridsCase(dir);
             return;
         }
-        QFAIL("case format not recognised (no model_type, no hier2index)");
+        QFAIL(qPrintable(dir + ": case format not recognised (no model_type, no hier2index)"));
+    }
+
+    // The helper that finds the cases: parityRoots() follows $FOLIO_PARITY_DIR, and the reasons
+    // for not running a case are given for the three kinds of case Folio cannot run.
+    void parityRootsFollowTheEnvironment()
+    {
+        const QByteArray saved = qgetenv("FOLIO_PARITY_DIR");
+        qputenv("FOLIO_PARITY_DIR", "/a/one:/b/two/");
+        const QStringList roots = folio::test::parityRoots();
+        if (saved.isEmpty())
+            qunsetenv("FOLIO_PARITY_DIR");
+        else
+            qputenv("FOLIO_PARITY_DIR", saved);
+        QCOMPARE(roots, QStringList({QStringLiteral("/a/one"), QStringLiteral("/b/two")}));
+        if (saved.isEmpty()) {
+            const QStringList defaults = folio::test::parityRoots();
+            QCOMPARE(defaults.size(), 2);
+            QVERIFY(defaults[0].endsWith(QLatin1String("/fixtures/parity")));
+            QVERIFY(defaults[1].endsWith(QLatin1String("/fixtures/parity-next")));
+        }
+    }
+
+    void unsupportedCasesAreNamed()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QDir d(tmp.path());
+        QVERIFY(d.mkpath(QStringLiteral("model")) && d.mkpath(QStringLiteral("tok/tokenizer"))
+                && d.mkpath(QStringLiteral("pipe/checkpoint")));
+        auto write = [](const QString &path, const QByteArray &text) {
+            QFile f(path);
+            return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+        };
+        QVERIFY(write(d.filePath(QStringLiteral("model/config.json")), "{\"model_type\": \"no-such-model\"}"));
+        QVERIFY(write(d.filePath(QStringLiteral("tok/cases.json")), "{}"));
+        QVERIFY(write(d.filePath(QStringLiteral("pipe/documents.json")), "[]"));
+        QVERIFY(unsupportedReason(d.filePath(QStringLiteral("model"))).contains(QLatin1String("'no-such-model'")));
+        QVERIFY(unsupportedReason(d.filePath(QStringLiteral("tok"))).startsWith(QLatin1String("tokenizer")));
+        QVERIFY(unsupportedReason(d.filePath(QStringLiteral("pipe"))).startsWith(QLatin1String("pipeline")));
+        QVERIFY(write(d.filePath(QStringLiteral("model/config.json")), "{\"model_type\": \"layoutlmv3\"}"));
+        QCOMPARE(unsupportedReason(d.filePath(QStringLiteral("model"))), QString());
     }
 };
 
-QTEST_GUILESS_MAIN(TestParity)
+FOLIO_TEST_GUILESS_MAIN(TestParity)
 #include "tst_parity.moc"

@@ -3,6 +3,7 @@
 #include "document/formats/funsd.h"
 #include "inference/errors.h"
 #include "inference/tokenizers/tokenizer.h"
+#include "tests/common/testdata.h"
 
 #include <QDir>
 #include <QProcess>
@@ -58,11 +59,13 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string corpus = dir.filePath(QStringLiteral("corpus.txt")).toStdString();
         const std::string probeFile = dir.filePath(QStringLiteral("probe.txt")).toStdString();
+        const QString funsd = folio::test::sharedPath(QStringLiteral("data/funsd/dataset"));
+        FOLIO_REQUIRE_DATA(funsd);
         int trainWords = 0;
         QStringList probe;
         for (const QString split : {QStringLiteral("train"), QStringLiteral("test")}) {
             std::ofstream out(split == QLatin1String("train") ? corpus : probeFile);
-            for (const QString &f : folio::funsdSplitFiles(QStringLiteral(FOLIO_SHARED_DIR "/data/funsd/dataset"), split)) {
+            for (const QString &f : folio::funsdSplitFiles(funsd, split)) {
                 folio::Document doc;
                 folio::Annotations ann;
                 QString err;
@@ -75,8 +78,7 @@ private Q_SLOTS:
                 }
             }
         }
-        if (trainWords == 0)
-            QSKIP("FUNSD not available");
+        QVERIFY2(trainWords > 0, qPrintable("no FUNSD training words under " + funsd));
         for (const char *extra : {"\xEF\xBC\xA1\xEF\xBC\xA2", "caf\xC3\xA9", "\xE2\x91\xA0", "x\x01y"}) { // fullwidth AB, café, circled 1, control
             std::ofstream(probeFile, std::ios::app) << extra << '\n';
             probe << QString::fromUtf8(extra);
@@ -161,5 +163,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTokenizers)
+FOLIO_TEST_GUILESS_MAIN(TestTokenizers)
 #include "tst_tokenizers.moc"

@@ -1,6 +1,7 @@
 // Training loop on a tiny model and synthetic pages: the loss falls, the checkpoint round-trips
 // through Predictor, resume continues, cancel stops, bad input gives clear errors.
 #include "inference/formtagger/trainer.h"
+#include "tests/common/testdata.h"
 
 #include <QDir>
 #include <QFile>
@@ -57,15 +58,15 @@ private Q_SLOTS:
     void splitMatchesRecipe()
     {
         // The recipe's seed-13 dev split of the 149 FUNSD train files (ids listed in §5.1).
-        QDir ann(QStringLiteral(FOLIO_SHARED_DIR "/data/funsd/dataset/training_data/annotations"));
+        QDir ann(folio::test::sharedPath(QStringLiteral("data/funsd/dataset/training_data/annotations")));
+        FOLIO_REQUIRE_DATA(ann.path());
         std::vector<TrainPage> pages;
         for (const QString &f : ann.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
             TrainPage p;
             p.id = f.chopped(5).toStdString();
             pages.push_back(p);
         }
-        if (pages.size() != 149)
-            QSKIP("FUNSD not available");
+        QCOMPARE(int(pages.size()), 149);
         std::vector<TrainPage> train, dev;
         splitTrainDev(pages, &train, &dev);
         QCOMPARE(int(dev.size()), 20);
@@ -178,5 +179,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTrain)
+FOLIO_TEST_GUILESS_MAIN(TestTrain)
 #include "tst_train.moc"

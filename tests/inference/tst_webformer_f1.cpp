@@ -1,6 +1,7 @@
 // SWDE page-level F1 on real ground truth (booksamillion pages 0000-0003, title/author/isbn_13)
 // with hand-written predictions; the expected numbers were worked out by hand (see comments).
 #include "inference/webformer/webformereval.h"
+#include "tests/common/testdata.h"
 
 #include <QtTest>
 
@@ -9,7 +10,8 @@
 using namespace folio::inference;
 
 namespace {
-const std::string kGt = std::string(FOLIO_SHARED_DIR) + "/data/swde-book-subset/resources/datasets/swde-17477/groundtruth/book/";
+const std::string kGt =
+    folio::test::sharedPath(QStringLiteral("data/swde-book-subset/resources/datasets/swde-17477/groundtruth/book/")).toStdString();
 }
 
 class TestWebFormerF1 : public QObject
@@ -18,8 +20,7 @@ class TestWebFormerF1 : public QObject
 private Q_SLOTS:
     void handCheckedScores()
     {
-        if (!std::filesystem::exists(kGt))
-            QSKIP("shared/data/swde-book-subset is not available");
+        FOLIO_REQUIRE_DATA(QString::fromStdString(kGt));
         PageFieldValues gold;
         for (const char *f : {"title", "author", "isbn_13"}) {
             std::string field;
@@ -80,5 +81,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestWebFormerF1)
+FOLIO_TEST_GUILESS_MAIN(TestWebFormerF1)
 #include "tst_webformer_f1.moc"

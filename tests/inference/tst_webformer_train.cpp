@@ -7,6 +7,7 @@
 #include "inference/webformer/webformer.h"
 #include "inference/webformer/webformerdata.h"
 #include "inference/webformer/webformereval.h"
+#include "tests/common/testdata.h"
 
 #include <QtTest>
 
@@ -18,7 +19,8 @@
 using namespace folio::inference;
 
 namespace {
-const std::string kSwde = std::string(FOLIO_SHARED_DIR) + "/data/swde-book-subset/resources/datasets/swde-17477";
+const std::string kSwde =
+    folio::test::sharedPath(QStringLiteral("data/swde-book-subset/resources/datasets/swde-17477")).toStdString();
 }
 
 class TestWebFormerTrain : public QObject
@@ -27,8 +29,7 @@ class TestWebFormerTrain : public QObject
 private Q_SLOTS:
     void lossFallsOnThreePages()
     {
-        if (!std::filesystem::exists(kSwde))
-            QSKIP("shared/data/swde-book-subset is not available");
+        FOLIO_REQUIRE_DATA(QString::fromStdString(kSwde));
         const auto t0 = std::chrono::steady_clock::now();
         const std::string site = kSwde + "/testset/book/book-booksamillion-2000/";
         std::map<std::string, std::map<std::string, std::vector<std::string>>> gold;
@@ -126,5 +127,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestWebFormerTrain)
+FOLIO_TEST_GUILESS_MAIN(TestWebFormerTrain)
 #include "tst_webformer_train.moc"

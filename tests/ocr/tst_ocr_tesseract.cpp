@@ -2,6 +2,7 @@
 // images of ../shared/data/tesseract-testing and a FUNSD form: same engine, same rows.
 #include "ocr/ocr.h"
 #include "ocr/ocrformats.h"
+#include "tests/common/testdata.h"
 
 #include <QFileInfo>
 #include <QProcess>
@@ -18,8 +19,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("image");
         QTest::addColumn<int>("psm");
-        const QString t = QStringLiteral(FOLIO_SHARED_DIR "/data/tesseract-testing/testing/");
-        const QString f = QStringLiteral(FOLIO_SHARED_DIR "/data/funsd/dataset/testing_data/images/");
+        const QString t = folio::test::sharedPath(QStringLiteral("data/tesseract-testing/testing/"));
+        const QString f = folio::test::sharedPath(QStringLiteral("data/funsd/dataset/testing_data/images/"));
         for (int psm : {3, 6}) {
             for (const char *name : {"phototest.tif", "eurotext.tif", "8087_054.3B.tif"})
                 QTest::newRow(qPrintable(QStringLiteral("%1 psm %2").arg(QLatin1String(name)).arg(psm))) << t + QLatin1String(name) << psm;
@@ -32,8 +33,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, image);
         QFETCH(int, psm);
-        if (!QFileInfo::exists(image))
-            QSKIP("data set not present");
+        FOLIO_REQUIRE_DATA(image);
         const QString tesseract = QStandardPaths::findExecutable(QStringLiteral("tesseract"));
         if (tesseract.isEmpty())
             QSKIP("the tesseract command is not installed");
@@ -60,5 +60,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestOcrTesseract)
+FOLIO_TEST_GUILESS_MAIN(TestOcrTesseract)
 #include "tst_ocr_tesseract.moc"

@@ -8,6 +8,7 @@
 #include "pipeline/attentionrun.h"
 #include "attention/attentionviewmodel.h"
 #include "attention/heatmaprender.h"
+#include "tests/common/testdata.h"
 
 #include <QFile>
 #include <QProcess>
@@ -45,9 +46,16 @@ private:
 
 void TestAttentionParity::initTestCase()
 {
-    m_parity = qEnvironmentVariable("FOLIO_PARITY_DIR", QStringLiteral(FOLIO_SHARED_DIR "/fixtures/parity"));
-    if (!QFileInfo::exists(fixture("layoutlmv3_tokcls/model.safetensors")))
-        QFAIL(qPrintable("parity fixtures missing under " + m_parity));
+    // The first parity root ($FOLIO_PARITY_DIR, else the shared fixtures) holding the cases used here.
+    const QStringList roots = folio::test::parityRoots();
+    m_parity = roots.first();
+    for (const QString &root : roots) {
+        if (QFileInfo::exists(root + QStringLiteral("/layoutlmv3_tokcls/model.safetensors"))) {
+            m_parity = root;
+            break;
+        }
+    }
+    FOLIO_REQUIRE_DATA(fixture(QStringLiteral("layoutlmv3_tokcls/model.safetensors")));
     QVERIFY(m_tmp.isValid());
 }
 
@@ -384,5 +392,5 @@ void TestAttentionParity::cliBadInputs()
 #endif
 }
 
-QTEST_MAIN(TestAttentionParity)
+FOLIO_TEST_MAIN(TestAttentionParity)
 #include "tst_attention_parity.moc"

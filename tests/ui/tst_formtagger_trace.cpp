@@ -12,6 +12,7 @@
 #include "ui/attentionpanel.h"
 #include "pipeline/attentionrun.h"
 #include "attention/attentionviewmodel.h"
+#include "tests/common/testdata.h"
 
 #include <QCheckBox>
 #include <QFile>
@@ -61,8 +62,10 @@ void TestFormTaggerTrace::initTestCase()
     m_checkpoint = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout");
     std::string why;
     QVERIFY2(m_predictor.load(m_checkpoint.toStdString(), &why), why.c_str());
-    const QStringList files = funsdSplitFiles(QStringLiteral(FOLIO_SHARED_DIR "/data/funsd/dataset"), QStringLiteral("test"));
-    QVERIFY2(!files.isEmpty(), "FUNSD test split missing under " FOLIO_SHARED_DIR "/data/funsd/dataset");
+    const QString funsd = folio::test::sharedPath(QStringLiteral("data/funsd/dataset"));
+    FOLIO_REQUIRE_DATA(funsd);
+    const QStringList files = funsdSplitFiles(funsd, QStringLiteral("test"));
+    QVERIFY2(!files.isEmpty(), qPrintable("FUNSD test split missing under " + funsd));
     Annotations ann;
     QString error;
     QVERIFY2(importFunsdFile(files.first(), FunsdWordOrder::Annotation, &m_doc, &ann, &error), qPrintable(error));
@@ -307,5 +310,5 @@ void TestFormTaggerTrace::cliWritesPngAndSafetensors()
 #endif
 }
 
-QTEST_MAIN(TestFormTaggerTrace)
+FOLIO_TEST_MAIN(TestFormTaggerTrace)
 #include "tst_formtagger_trace.moc"

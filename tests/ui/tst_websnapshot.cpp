@@ -4,6 +4,7 @@
 #include "document/html/htmlloader.h"
 #include "ui/webpage.h"
 #include "ui/websnapshot.h"
+#include "tests/common/testdata.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -95,8 +96,18 @@ private Q_SLOTS:
         QVERIFY(a.box.contains(world.box.center()));
         QVERIFY(hello.box.right() <= world.box.left());
         QVERIFY(hello.box.width() > 10);
-        QCOMPARE(hello.norm.x0, int(1000 * hello.box.left() / 1000.0));
-        QVERIFY(hello.norm.y1 <= 1000 && hello.norm.y0 >= 0);
+        // 0..1000 boxes are relative to the rendered page (viewport width minus any scroll bar,
+        // full document height), truncated: check every coordinate against that page size.
+        const QSizeF page = doc.pages[0].size;
+        for (const Word *w : {&hello, &world}) {
+            QCOMPARE(w->norm.x0, int(1000.0 * w->box.left() / page.width()));
+            QCOMPARE(w->norm.x1, int(1000.0 * w->box.right() / page.width()));
+            QCOMPARE(w->norm.y0, int(1000.0 * w->box.top() / page.height()));
+            QCOMPARE(w->norm.y1, int(1000.0 * w->box.bottom() / page.height()));
+        }
+        // The div (left 10, width 200) ends near 1000 * 210 / width; tall page: y near the top.
+        QVERIFY(world.norm.x1 > 0 && world.norm.x1 <= int(1000.0 * 210 / page.width()));
+        QVERIFY(hello.norm.y1 <= int(1000.0 * 120 / 3000.0));
         // Every visible word has a box (the <td> text too, matched by text); hidden ones have none.
         int boxed = 0, visible = 0;
         for (const Word &w : doc.words) {
@@ -189,5 +200,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestWebSnapshot)
+FOLIO_TEST_MAIN(TestWebSnapshot)
 #include "tst_websnapshot.moc"
