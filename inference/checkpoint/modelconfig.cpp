@@ -1,5 +1,7 @@
 #include "inference/checkpoint/modelconfig.h"
 
+#include "inference/checkpoint/configcheck.h"
+#include "inference/checkpoint/safetensors.h"
 #include "inference/errors.h"
 
 #include <fstream>
@@ -24,7 +26,17 @@ ModelConfig ModelConfig::fromDirectory(const std::string &dir)
     } catch (const nlohmann::json::exception &e) {
         throw InferenceError(path + ": not valid JSON: " + e.what());
     }
-    return fromJson(j, path);
+    ModelConfig config = fromJson(j, path);
+    // Sizes are checked against the weights' header shapes before any model allocates (issue 18).
+    TensorShapes shapes;
+    const std::string weights = dir + "/model.safetensors";
+    if (std::ifstream(weights, std::ios::binary).good()) {
+        const SafetensorsFile file(weights); // validates the header (a truncated file fails here)
+        for (const std::string &name : file.names())
+            shapes[name] = file.view(name).shape;
+    }
+    checkConfigSizes(config, shapes, weights);
+    return config;
 }
 
 ModelConfig ModelConfig::fromJson(const nlohmann::json &json, const std::string &source)

@@ -78,6 +78,14 @@ at::Tensor ParamStore::take(const std::string &key, const std::vector<std::int64
                                  + ", expected " + shapeString(shape));
         t = it->second;
     }
+    // Non-finite weights (a file, pytorch_model.bin or tensors in memory) are refused, never run
+    // silently (issue 18): NaN/Inf reach every output and would pass for a model that predicts badly.
+    if (!m_fresh && t.is_floating_point()) {
+        const std::int64_t bad = t.numel() - at::isfinite(t).sum().item<std::int64_t>();
+        if (bad > 0)
+            throw InferenceError(m_path + ": tensor '" + key + "': " + std::to_string(bad) + " of "
+                                 + std::to_string(t.numel()) + " values are NaN or Inf; refusing non-finite weights");
+    }
     m_params[key] = t;
     return t;
 }
