@@ -16,6 +16,12 @@
 // trace holds `attentions.N` and `bias.1d` / `bias.2d_x` / `bias.2d_y` (zeros when ablated), the
 // labels are the Viterbi-decoded BIO tags per Document word ("" for blank words). maxWindow is not
 // used for them; prepared inputs are refused.
+//
+// Hugging Face token-classification folders (model_type "layoutlmv3" with vocab.json + merges.txt and
+// id2label, as DocumentTagger runs them) go through pipeline/hfpagelabeller.h: one word page per
+// Document page, HfTokenClassifier's sliding windows run with the trace on and stitched (a word in
+// two overlapping windows has tokens in both), specials mapped to no word; labels are the words'
+// labels (first sub-token's argmax). maxWindow is not used for them.
 
 #include "attention/attentiontrace.h"
 #include "attention/attentionviewmodel.h"

@@ -220,6 +220,10 @@ private Q_SLOTS:
         QVERIFY(writeFile(dir.filePath(QStringLiteral("model.safetensors")), "not a safetensors file"));
         QVERIFY(QFile::remove(dir.filePath(QStringLiteral("preprocessor_config.json"))));
         refused(dir.path(), QStringLiteral("model.safetensors"), QString());
+        // Weights as pytorch_model.bin that is not a torch.save archive (tst_torchpickle covers hostile pickles).
+        QVERIFY(QFile::remove(dir.filePath(QStringLiteral("model.safetensors"))));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("pytorch_model.bin")), QByteArray(200, 'P')));
+        refused(dir.path(), QStringLiteral("pytorch_model.bin"), QStringLiteral("not a zip archive"));
 
         // And the other way round: a HF checkpoint stays when a broken tagger folder is chosen.
         QVERIFY2(tagger.load(pipelineCase() + QStringLiteral("/checkpoint"), &error), qPrintable(error));
