@@ -38,6 +38,9 @@ struct TrainPage
 struct TrainConfig
 {
     std::string variant = "full";          // full | no-spatial-bias | text
+    // Structure-bias architecture (issue 12), recorded in config.json: "" (the variant alone),
+    // layoutlmv3 | layoutlmv2 | ernie (variant full) or text (variant text); see TaggerConfig.
+    std::string architecture;
     std::string outputDir;
     std::string tokenizerDir;              // folder with a tokenizer; empty: train SentencePiece on the train words
     int vocabSize = 4000;

@@ -88,6 +88,9 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
             throw InferenceError("train: no output folder");
         if (config.variant != "full" && config.variant != "no-spatial-bias" && config.variant != "text")
             throw InferenceError("train: unknown variant \"" + config.variant + "\" (full, no-spatial-bias, text)");
+        const std::string &arch = config.architecture;
+        if (!arch.empty() && arch != "layoutlmv3" && arch != "layoutlmv2" && arch != "ernie" && arch != "text")
+            throw InferenceError("train: unknown architecture \"" + arch + "\" (layoutlmv3, layoutlmv2, ernie, text)");
         if (config.epochs <= 0 || config.batchSize <= 0)
             throw InferenceError("train: epochs and batch size must be positive");
         size_t nonEmpty = 0;
@@ -101,7 +104,8 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
 
         const std::unique_ptr<Tokenizer> tok = prepareTokenizer(config, trainPages, progress);
         TaggerConfig tc;
-        tc.variant = config.variant;
+        tc.variant = arch.empty() ? config.variant : arch == "text" ? "text" : "full";
+        tc.architecture = arch;
         tc.vocabSize = tok->vocabSize();
         tc.hidden = config.hidden;
         tc.layers = config.layers;
@@ -244,7 +248,8 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                 nlohmann::json fj;
                 fj["format"] = "folio.checkpoint";
                 fj["model_type"] = "folio-formtagger";
-                fj["variant"] = config.variant;
+                fj["variant"] = tc.variant;
+                fj["architecture"] = tc.architecture;
                 fj["tokenizer"] = tok->kind();
                 fj["data"] = config.dataDescription;
                 fj["train_pages"] = trainPages.size();

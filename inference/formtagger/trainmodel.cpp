@@ -24,6 +24,8 @@ std::string TaggerConfig::toJson() const
     j["model_type"] = "folio-formtagger";
     j["architectures"] = {"FolioFormTaggerForTokenClassification"};
     j["variant"] = variant;
+    if (!architecture.empty())
+        j["architecture"] = architecture;
     j["vocab_size"] = vocabSize;
     j["hidden_size"] = hidden;
     j["num_hidden_layers"] = layers;
@@ -41,6 +43,8 @@ std::string TaggerConfig::toJson() const
     j["layer_norm_eps"] = layerNormEps;
     j["has_relative_attention_bias"] = true;
     j["has_spatial_attention_bias"] = useSpatialBias();
+    if (useDisentangled())
+        j["disentangled_span"] = 128;
     j["rel_pos_bins"] = 32;
     j["max_rel_pos"] = 128;
     j["rel_2d_pos_bins"] = 64;
@@ -78,6 +82,7 @@ TaggerConfig TaggerConfig::fromJson(const nlohmann::json &j, const std::string &
     TaggerConfig c;
     try {
         c.variant = j.value("variant", std::string("full"));
+        c.architecture = j.value("architecture", std::string());
         c.vocabSize = j.at("vocab_size").get<int>();
         c.hidden = j.at("hidden_size").get<int>();
         c.layers = j.at("num_hidden_layers").get<int>();
@@ -107,10 +112,25 @@ TaggerConfig TaggerConfig::fromJson(const nlohmann::json &j, const std::string &
         throw InferenceError(path + ": inconsistent sizes (hidden/heads, max_words/window_stride)");
     if (c.variant != "full" && c.variant != "no-spatial-bias" && c.variant != "text")
         throw InferenceError(path + ": unknown variant \"" + c.variant + "\"");
+    const std::string &a = c.architecture;
+    if (!a.empty() && a != "layoutlmv3" && a != "layoutlmv2" && a != "ernie" && a != "text")
+        throw InferenceError(path + ": unknown architecture \"" + a + "\" (layoutlmv3, layoutlmv2, ernie, text)");
+    if ((a == "text") != (!a.empty() && c.variant == "text") || (!a.empty() && a != "text" && c.variant != "full"))
+        throw InferenceError(path + ": architecture \"" + a + "\" does not fit variant \"" + c.variant + "\"");
     return c;
 }
 
 // ---- data --------------------------------------------------------------------
+
+double TaggerConfig::biasDivisor() const
+{
+    return architecture == "layoutlmv3" ? std::sqrt(double(hidden / heads)) : 1.0;
+}
+
+// ERNIE-Layout paper form: relative distances clamped to +-kErnieSpan; x / y in steps of
+// kErnieCoordStep (0..1000 -> 0..125, never clamped).
+constexpr std::int64_t kErnieSpan = 128;
+constexpr std::int64_t kErnieCoordStep = 8;
 
 EncodedPage encodePage(const Tokenizer &tok, const TrainPage &page, const TaggerConfig &cfg,
                        const std::map<std::string, int> &labelIds, int begin, int end)
@@ -249,7 +269,13 @@ void Tagger::build(ParamStore &p)
         }
     }
     m_embLn = LayerNormW::load(p, "embeddings.LayerNorm", D, m_cfg.layerNormEps);
-    m_rel1d = RelativeBucketBias(p.take("encoder.rel_pos_bias.weight", {H, 32}), 32, 128);
+    if (m_cfg.useDisentangled()) {
+        const char *names[3] = {"1d", "x", "y"};
+        for (int t = 0; t < 3; ++t)
+            m_relEmb[size_t(t)] = p.take(std::string("encoder.rel_embeddings.") + names[t] + ".weight", {2 * kErnieSpan, D});
+    } else {
+        m_rel1d = RelativeBucketBias(p.take("encoder.rel_pos_bias.weight", {H, 32}), 32, 128);
+    }
     if (m_cfg.useSpatialBias()) {
         m_relX = RelativeBucketBias(p.take("encoder.rel_pos_x_bias.weight", {H, 64}), 64, 256);
         m_relY = RelativeBucketBias(p.take("encoder.rel_pos_y_bias.weight", {H, 64}), 64, 256);
@@ -318,8 +344,19 @@ at::Tensor Tagger::forward(const Batch &b, bool training, std::uint32_t disabled
     const at::Tensor pos = at::arange(N, at::kLong).unsqueeze(0); // [1, N]: the same for every page
     const at::Tensor xs = b.boxes.select(2, 0).contiguous(), ys = b.boxes.select(2, 3).contiguous();
     const at::Tensor keyMask = (~b.wordMask).to(at::kFloat) * -1e9; // [B, N]
+    if (m_cfg.useDisentangled()) {
+        for (size_t l = 0; l < m_layers.size(); ++l) {
+            const Layer &layer = m_layers[l];
+            at::Tensor probs;
+            const at::Tensor ctx = ernieAttention(layer, layer.ffn.attnLn(x), keyMask, b, disabledBiases, trace ? &probs : nullptr);
+            if (trace)
+                (*trace)["attentions." + std::to_string(l)] = probs;
+            x = layer.ffn.preLn(ctx, x, m_cfg.dropout, training);
+        }
+        return m_classifier(m_finalLn(x));
+    }
     const at::Tensor bias = layoutBiasScores(use1d ? &m_rel1d : nullptr, pos, use2d ? &m_relX : nullptr, xs,
-                                             use2d ? &m_relY : nullptr, ys, 1.0, keyMask);
+                                             use2d ? &m_relY : nullptr, ys, m_cfg.biasDivisor(), keyMask);
     if (trace) {
         auto term = [&](const RelativeBucketBias &r, const at::Tensor &p, bool on) {
             const at::Tensor t = r.dense(p);
@@ -340,6 +377,36 @@ at::Tensor Tagger::forward(const Batch &b, bool training, std::uint32_t disabled
         x = layer.ffn.preLn(ctx, x, m_cfg.dropout, training);
     }
     return m_classifier(m_finalLn(x));
+}
+
+at::Tensor Tagger::ernieAttention(const Layer &layer, const at::Tensor &h, const at::Tensor &keyMask, const Batch &b,
+                                  std::uint32_t disabledBiases, at::Tensor *probs) const
+{
+    const SelfAttentionW &att = layer.attention;
+    const std::int64_t H = att.heads, B = h.size(0), N = h.size(1);
+    const at::Tensor q = splitHeads(att.query(h), H), k = splitHeads(att.key(h), H), v = splitHeads(att.value(h), H);
+    // Relative embeddings through this layer's query / key projections (shared-key form): [H, 2k, d].
+    const auto project = [H](const LinearW &lin, const at::Tensor &table) {
+        return splitHeads(lin(table.unsqueeze(0)), H).squeeze(0);
+    };
+    const at::Tensor pos1d = at::arange(N, at::kLong).unsqueeze(0).expand({B, N}).contiguous();
+    const at::Tensor xs = at::div(b.boxes.select(2, 0), kErnieCoordStep, "floor").contiguous();
+    const at::Tensor ys = at::div(b.boxes.select(2, 3), kErnieCoordStep, "floor").contiguous();
+    const at::Tensor positions[3] = {pos1d, xs, ys};
+    const bool on[3] = {(disabledBiases & Bias1D) == 0, (disabledBiases & Bias2D) == 0, (disabledBiases & Bias2D) == 0};
+    std::vector<at::Tensor> relQ, relK, pos;
+    for (int t = 0; t < 3; ++t) {
+        if (!on[t])
+            continue;
+        relQ.push_back(project(att.query, m_relEmb[size_t(t)]));
+        relK.push_back(project(att.key, m_relEmb[size_t(t)]));
+        pos.push_back(positions[t]);
+    }
+    const at::Tensor scores = ernieLayoutPaperScores(q, k, relQ, relK, pos, kErnieSpan) + keyMask.view({B, 1, 1, N});
+    const at::Tensor p = at::softmax(scores, -1);
+    if (probs)
+        *probs = p;
+    return mergeHeads(at::matmul(p, v));
 }
 
 } // namespace folio::inference::detail

@@ -21,13 +21,20 @@ namespace folio::inference::detail {
 struct TaggerConfig
 {
     std::string variant = "full";
+    // Structure-bias architecture on the shared encoder (config.json "architecture"; issue 12):
+    // "" (checkpoints from before the key: the variant's unscaled bucketed biases), "layoutlmv3"
+    // (bucketed 1-D + 2-D x/y biases divided by sqrt(d)), "layoutlmv2" (the same, not scaled),
+    // "ernie" (ERNIE-Layout paper form: disentangled 1-D / x / y attention), "text" (no layout).
+    std::string architecture;
     int vocabSize = 4000, hidden = 256, layers = 4, heads = 4, intermediate = 1024, numLabels = 7;
     int maxPositions = 1024, maxPiecesPerWord = 8, maxWords = 512, windowStride = 384;
     double dropout = 0.1, layerNormEps = 1e-5;
     std::vector<std::string> labels;
 
     bool useLayout() const { return variant != "text"; }
-    bool useSpatialBias() const { return variant == "full"; }
+    bool useSpatialBias() const { return variant == "full" && architecture != "ernie"; }
+    bool useDisentangled() const { return architecture == "ernie"; }
+    double biasDivisor() const; // sqrt(d) for layoutlmv3, else 1
     std::string toJson() const;                      // config.json text
     static TaggerConfig fromJsonFile(const std::string &path); // throws InferenceError
     static TaggerConfig fromJson(const nlohmann::json &j, const std::string &source); // throws InferenceError
@@ -111,6 +118,9 @@ private:
     std::array<at::Tensor, 4> m_gaps;            // embeddings.gap_embeddings.{0..3}.weight
     LayerNormW m_embLn, m_finalLn;               // embeddings.LayerNorm, encoder.LayerNorm
     RelativeBucketBias m_rel1d, m_relX, m_relY;  // encoder.rel_pos_bias, rel_pos_{x,y}_bias
+    std::array<at::Tensor, 3> m_relEmb;          // ernie: encoder.rel_embeddings.{1d,x,y}.weight [2k, D]
+    at::Tensor ernieAttention(const Layer &layer, const at::Tensor &h, const at::Tensor &keyMask, const Batch &b,
+                              std::uint32_t disabledBiases, at::Tensor *probs) const;
     std::vector<Layer> m_layers;
     LinearW m_classifier;                        // classifier
 };
