@@ -1,0 +1,127 @@
+// folio-cli qs generate as scripts use it: the shipped QMSum model on the bundled product page
+// (HTML headings as sections) gives a well-formed, non-empty hierarchy; refusals name the file.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+static const QString kModel = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/qmsum-qs");
+static const QString kPage = QStringLiteral(FOLIO_SOURCE_DIR "/resources/samples/product-page.html");
+
+class TestCliQs : public QObject
+{
+    Q_OBJECT
+
+    struct Run
+    {
+        int code = -1;
+        QByteArray out, err;
+    };
+
+    static Run cli(const QStringList &args)
+    {
+        QProcess p;
+        p.start(QStringLiteral(FOLIO_CLI_PATH), QStringList{QStringLiteral("-q")} + args);
+        if (!p.waitForFinished(300000))
+            return Run{};
+        return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+
+    // Every node has a question, a summary and children that are nodes; returns the node count.
+    static int checkNodes(const QJsonArray &nodes, int depth)
+    {
+        int n = 0;
+        for (const QJsonValue &v : nodes) {
+            const QJsonObject o = v.toObject();
+            if (!o.value("question").isString() || !o.value("summary").isString() || !o.value("children").isArray()) {
+                qWarning() << "malformed node at depth" << depth << o;
+                return -1000;
+            }
+            n += 1 + checkNodes(o.value("children").toArray(), depth + 1);
+        }
+        return n;
+    }
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void generatesOnTheSamplePage()
+    {
+        const Run r = cli({QStringLiteral("qs"), QStringLiteral("generate"), QStringLiteral("--checkpoint"), kModel, kPage,
+                           QStringLiteral("--beams"), QStringLiteral("2"), QStringLiteral("--max-length"), QStringLiteral("96")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QVERIFY2(o.value("hierarchy").isArray() && o.value("summary").isString(), r.out.constData());
+        QVERIFY2(o.value("sections").toInt() >= 4, r.out.constData()); // h1 + Description, Specifications, Reviews, ...
+        QVERIFY(o.value("repairs").isArray());
+        QVERIFY(o.value("warnings").isArray());
+        const QString linearised = o.value("linearised").toString();
+        QVERIFY2(linearised.split(' ', Qt::SkipEmptyParts).size() >= 5, r.out.constData());
+        const int nodes = checkNodes(o.value("hierarchy").toArray(), 1);
+        QVERIFY2(nodes >= 0, r.out.constData());
+        QVERIFY2(!o.value("summary").toString().isEmpty() || nodes > 0, r.out.constData());
+        // The tree is the parse of the linearised text: every node's question text appears in it.
+        for (const QJsonValue &v : o.value("hierarchy").toArray()) {
+            const QString q = v.toObject().value("question").toString();
+            QVERIFY2(linearised.contains(q.left(q.size() - 1).trimmed()), qPrintable(q));
+        }
+    }
+
+    void evalBaselinesWithoutAModel()
+    {
+        QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("qmsum/test")));
+        QFile f(m_dir.filePath(QStringLiteral("qmsum/test/m.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"meeting_transcripts": [{"speaker": "A", "content": "The budget grew. We agreed on it."},
+                                          {"speaker": "B", "content": "The remote needs a new case. It is blue."}],
+                   "topic_list": [{"topic": "Budget", "relevant_text_span": [["0", "0"]]},
+                                  {"topic": "Remote case", "relevant_text_span": [["1", "1"]]}],
+                   "general_query_list": [{"query": "Summarize", "answer": "The budget grew and the remote case is blue."}],
+                   "specific_query_list": [{"query": "What about the case?", "answer": "It is blue.",
+                                            "relevant_text_span": [["1", "1"]]}]})");
+        f.close();
+        Run r = cli({QStringLiteral("qs"), QStringLiteral("eval"), QStringLiteral("--data"), m_dir.filePath(QStringLiteral("qmsum")),
+                     QStringLiteral("--split"), QStringLiteral("test")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value("meetings").toInt(), 1);
+        QVERIFY(!o.contains("model"));
+        // The oracle's one item copies the evidence's first sentence: the answer's words are there.
+        QVERIFY2(o.value("oracle_shape").toObject().value("rouge1").toDouble() > 40, r.out.constData());
+        QVERIFY2(o.value("lead").toObject().value("hierarchy_f1").toDouble() >= 0, r.out.constData());
+
+        r = cli({QStringLiteral("qs"), QStringLiteral("eval"), QStringLiteral("--data"), m_dir.filePath(QStringLiteral("qmsum")),
+                 QStringLiteral("--split"), QStringLiteral("val")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no 'val' split"), r.err.constData());
+    }
+
+    void refusals()
+    {
+        Run r = cli({QStringLiteral("qs"), QStringLiteral("generate"), QStringLiteral("--checkpoint"),
+                     m_dir.filePath(QStringLiteral("no-model")), kPage});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no-model"), r.err.constData());
+
+        QFile junk(m_dir.filePath(QStringLiteral("junk.bin")));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write(QByteArray("\x01\x02\x03 not a document", 20));
+        junk.close();
+        r = cli({QStringLiteral("qs"), QStringLiteral("generate"), QStringLiteral("--checkpoint"), kModel, junk.fileName()});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("junk.bin"), r.err.constData());
+
+        r = cli({QStringLiteral("qs"), QStringLiteral("generate"), QStringLiteral("--checkpoint"), kModel, kPage,
+                 QStringLiteral("--beams"), QStringLiteral("0")});
+        QCOMPARE(r.code, 2);
+        r = cli({QStringLiteral("qs")});
+        QCOMPARE(r.code, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliQs)
+#include "tst_cliqs.moc"

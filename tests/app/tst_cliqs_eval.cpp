@@ -1,0 +1,46 @@
+// folio-cli qs eval on the first 2 QMSum test meetings with the shipped model: every metric of the
+// model and of both baselines is printed and lies in [0, 100]; the lead baseline has ROUGE overlap.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+static const QString kData = QStringLiteral(FOLIO_SHARED_DIR "/data/qmsum");
+
+class TestCliQsEval : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void evalTwoMeetings()
+    {
+        if (!QFileInfo::exists(kData + QStringLiteral("/data/ALL/test")))
+            QSKIP("QMSum not present under ../shared/data/qmsum");
+        QProcess p;
+        p.start(QStringLiteral(FOLIO_CLI_PATH),
+                {QStringLiteral("-q"), QStringLiteral("qs"), QStringLiteral("eval"), QStringLiteral("--checkpoint"),
+                 QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/qmsum-qs"), QStringLiteral("--data"), kData,
+                 QStringLiteral("--split"), QStringLiteral("test"), QStringLiteral("--limit"), QStringLiteral("2"),
+                 QStringLiteral("--beams"), QStringLiteral("1"), QStringLiteral("--max-length"), QStringLiteral("128")});
+        QVERIFY(p.waitForFinished(600000));
+        const QByteArray out = p.readAllStandardOutput();
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const QJsonObject o = QJsonDocument::fromJson(out).object();
+        QCOMPARE(o.value("meetings").toInt(), 2);
+        for (const char *system : {"model", "lead", "oracle_shape"}) {
+            const QJsonObject s = o.value(system).toObject();
+            for (const char *metric : {"rouge1", "rouge2", "rougeLsum", "question_bleu4", "hierarchy_p", "hierarchy_r", "hierarchy_f1"}) {
+                QVERIFY2(s.value(metric).isDouble(), qPrintable(QStringLiteral("%1.%2").arg(system, metric)));
+                const double v = s.value(metric).toDouble();
+                QVERIFY2(v >= 0 && v <= 100, qPrintable(QStringLiteral("%1.%2 = %3").arg(system, metric).arg(v)));
+            }
+        }
+        QVERIFY(o.value("lead").toObject().value("rouge1").toDouble() > 5);
+        QVERIFY(o.value("model").toObject().value("rouge1").toDouble() > 0);
+        QVERIFY(o.value("model").toObject().value("parser_repairs").isDouble());
+        qInfo().noquote() << out;
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliQsEval)
+#include "tst_cliqs_eval.moc"
