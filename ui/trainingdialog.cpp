@@ -1,9 +1,10 @@
 #include "ui/trainingdialog.h"
 
 #include "document/project/project.h"
-#include "inference/formtagger/trainpages.h"
+#include "pipeline/projecttraining.h"
 #include "ui/trainworker.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileInfo>
@@ -20,31 +21,6 @@
 
 namespace folio {
 
-// Documents whose annotations hold at least one accepted, labelled entity are training data.
-static std::vector<inference::TrainPage> labelledPages(Project *project, int *documents)
-{
-    std::vector<inference::TrainPage> pages;
-    *documents = 0;
-    for (const ProjectDocument &info : project->documents()) {
-        if (info.entityCount == 0)
-            continue;
-        Document doc;
-        Annotations annotations;
-        QString error;
-        if (!project->loadDocument(info.id, &doc, &annotations, &error))
-            continue;
-        // Suggestions the user has not accepted are not ground truth.
-        Annotations accepted = annotations;
-        accepted.entities.erase(std::remove_if(accepted.entities.begin(), accepted.entities.end(),
-                                               [](const Entity &e) { return e.state != ReviewState::Accepted; }),
-                                accepted.entities.end());
-        for (inference::DocumentTrainPage &p : inference::trainPagesOfDocument(doc, &accepted))
-            pages.push_back(std::move(p.trainPage));
-        ++*documents;
-    }
-    return pages;
-}
-
 TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
     : QDialog(parent), m_project(project), m_worker(new TrainWorker(this)), m_output(new QLineEdit(this)),
       m_epochs(new QSpinBox(this)), m_summary(new QLabel(this)), m_bar(new QProgressBar(this)),
@@ -60,6 +36,14 @@ TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
     auto *form = new QFormLayout;
     form->addRow(tr("Checkpoint folder"), m_output);
     form->addRow(tr("Epochs"), m_epochs);
+    // Structure-bias architecture on the shared encoder (issue 12); recorded in config.json.
+    m_arch = new QComboBox(this);
+    m_arch->addItem(tr("Folio tagger (default)"), QString());
+    m_arch->addItem(tr("LayoutLMv3-style: 1-D + 2-D biases, scaled"), QStringLiteral("layoutlmv3"));
+    m_arch->addItem(tr("LayoutLMv2-style: spatial-aware, unscaled"), QStringLiteral("layoutlmv2"));
+    m_arch->addItem(tr("ERNIE-Layout: disentangled 1-D / x / y"), QStringLiteral("ernie"));
+    m_arch->addItem(tr("Text only"), QStringLiteral("text"));
+    form->addRow(tr("Architecture"), m_arch);
     m_log->setReadOnly(true);
     m_bar->setRange(0, 100);
     m_bar->setValue(0);
@@ -86,7 +70,7 @@ TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
             });
     connect(m_worker, &TrainWorker::finished, this, &TrainingDialog::onFinished);
     int documents = 0;
-    m_pageCount = project ? int(labelledPages(project, &documents).size()) : 0;
+    m_pageCount = project ? int(pipeline::labelledProjectPages(project, &documents).size()) : 0;
     m_summary->setText(tr("%1 labelled pages from %2 documents; 15% are held out to choose the best epoch.")
                            .arg(m_pageCount).arg(documents));
     start->setEnabled(m_pageCount >= 2);
@@ -97,10 +81,16 @@ void TrainingDialog::startTraining()
     if (!m_project || m_worker->isRunning())
         return;
     int documents = 0;
-    std::vector<inference::TrainPage> pages = labelledPages(m_project, &documents);
+    std::vector<inference::TrainPage> pages = pipeline::labelledProjectPages(m_project, &documents);
     inference::TrainConfig config;
     config.outputDir = m_output->text().toStdString();
     config.epochs = m_epochs->value();
+    config.architecture = m_arch->currentData().toString().toStdString();
+    QString labelError;
+    if (!pipeline::labelSetOfPages(pages, &config.labels, &labelError)) {
+        m_log->appendPlainText(tr("Failed: %1").arg(labelError));
+        return;
+    }
     config.command = "folio (GUI): Model > Train on Project";
     config.dataDescription = QStringLiteral("%1 documents of project %2").arg(documents).arg(m_project->path()).toStdString();
     QDir().mkpath(m_output->text());

@@ -6,6 +6,7 @@
 //   if (dialog.exec() == QDialog::Accepted) useModel(dialog.checkpointDir());
 #include <QDialog>
 
+class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
@@ -37,6 +38,7 @@ private:
     TrainWorker *m_worker;
     QLineEdit *m_output;
     QSpinBox *m_epochs;
+    QComboBox *m_arch = nullptr;
     QLabel *m_summary;
     QProgressBar *m_bar;
     QPlainTextEdit *m_log;

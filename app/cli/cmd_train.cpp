@@ -2,6 +2,7 @@
 // ../shared/recipes/funsd-from-scratch.md) and writes a Hugging Face style checkpoint.
 #include "app/cli/commands.h"
 #include "inference/formtagger/trainer.h"
+#include "pipeline/projecttraining.h"
 #include "pipeline/taggertraining.h"
 
 #include <CLI/CLI.hpp>
@@ -30,7 +31,10 @@ void registerTrainCommand(CLI::App &app)
     };
     auto o = std::make_shared<Opts>();
     cmd->add_option("--out", o->cfg.outputDir, "Checkpoint folder to write")->required();
-    cmd->add_option("--data", o->data, "FUNSD dataset root (default ../shared/data/funsd/dataset)");
+    cmd->add_option("--data", o->data,
+                    "FUNSD dataset root (default ../shared/data/funsd/dataset), or a .folio project (its accepted labels and label set)");
+    cmd->add_option("--arch", o->cfg.architecture, "Structure-bias architecture: layoutlmv3 | layoutlmv2 | ernie | text (recorded in config.json)")
+        ->check(CLI::IsMember({"layoutlmv3", "layoutlmv2", "ernie", "text"}));
     cmd->add_option("--order", o->order, "Word order: annotation (the FUNSD protocol) or reading")
         ->check(CLI::IsMember({"annotation", "reading"}));
     cmd->add_option("--variant", o->cfg.variant, "full | no-spatial-bias | text");
@@ -60,6 +64,27 @@ void registerTrainCommand(CLI::App &app)
         pipeline::funsdWordOrderFromName(QString::fromStdString(o->order), &order);
         std::vector<inference::TrainPage> train, dev;
         QString error;
+        if (dataDir.endsWith(QLatin1String(".folio"))) {
+            int documents = 0;
+            inference::TrainConfig cfg = o->cfg;
+            if (!pipeline::loadProjectTrainingData(dataDir, &train, &cfg.labels, &documents, &error))
+                throw CliError(error.toStdString());
+            cfg.dataDescription = std::to_string(documents) + " documents of project " + dataDir.toStdString();
+            cfg.command = "folio-cli train --data " + dataDir.toStdString();
+            s_cancel = false;
+            auto previous = std::signal(SIGINT, onSigint);
+            const pipeline::TaggerTrainOutcome r = pipeline::trainTaggerOnPages(cfg, train, {}, &s_cancel);
+            std::signal(SIGINT, previous);
+            if (r.cancelled)
+                throw CliError("training cancelled", ExitCancelled);
+            if (!r.ok)
+                throw CliError(r.error.toStdString());
+            std::cout << nlohmann::json{{"checkpoint", cfg.outputDir}, {"best_epoch", r.bestEpoch}, {"best_dev_f1", r.bestDevF1},
+                                        {"seconds", r.seconds}, {"pages", train.size()}, {"labels", cfg.labels}}
+                             .dump(2)
+                      << std::endl;
+            return;
+        }
         if (!pipeline::loadFunsdSplit(dataDir, QStringLiteral("train-dev"), order, &train, &error)
             || !pipeline::loadFunsdSplit(dataDir, QStringLiteral("dev"), order, &dev, &error))
             throw CliError(error.toStdString());

@@ -1,0 +1,81 @@
+#include "pipeline/projecttraining.h"
+
+#include "document/project/project.h"
+#include "inference/formtagger/trainpages.h"
+
+#include <algorithm>
+#include <set>
+
+namespace folio::pipeline {
+
+std::vector<inference::TrainPage> labelledProjectPages(Project *project, int *documents)
+{
+    std::vector<inference::TrainPage> pages;
+    *documents = 0;
+    for (const ProjectDocument &info : project->documents()) {
+        if (info.entityCount == 0)
+            continue;
+        Document doc;
+        Annotations annotations;
+        QString error;
+        if (!project->loadDocument(info.id, &doc, &annotations, &error))
+            continue;
+        Annotations accepted = annotations;
+        accepted.entities.erase(std::remove_if(accepted.entities.begin(), accepted.entities.end(),
+                                               [](const Entity &e) { return e.state != ReviewState::Accepted; }),
+                                accepted.entities.end());
+        if (accepted.entities.empty())
+            continue;
+        for (inference::DocumentTrainPage &p : inference::trainPagesOfDocument(doc, &accepted))
+            pages.push_back(std::move(p.trainPage));
+        ++*documents;
+    }
+    return pages;
+}
+
+bool labelSetOfPages(const std::vector<inference::TrainPage> &pages, std::vector<std::string> *labels, QString *error)
+{
+    std::set<std::string> types;
+    for (const inference::TrainPage &page : pages) {
+        for (const std::string &tag : page.tags) {
+            if (tag == "O")
+                continue;
+            if (tag.size() < 3 || (tag[0] != 'B' && tag[0] != 'I') || tag[1] != '-') {
+                *error = QStringLiteral("page %1: tag \"%2\" is not O, B-<label> or I-<label>")
+                             .arg(QString::fromStdString(page.id), QString::fromStdString(tag));
+                return false;
+            }
+            types.insert(tag.substr(2));
+        }
+    }
+    labels->assign(1, "O");
+    for (const std::string &t : types) {
+        labels->push_back("B-" + t);
+        labels->push_back("I-" + t);
+    }
+    return true;
+}
+
+bool loadProjectTrainingData(const QString &projectPath, std::vector<inference::TrainPage> *pages,
+                             std::vector<std::string> *labels, int *documents, QString *error)
+{
+    QString openError;
+    const std::unique_ptr<Project> project = Project::open(projectPath, &openError, Project::Mode::ReadOnly);
+    if (!project) {
+        *error = QStringLiteral("%1: %2").arg(projectPath, openError);
+        return false;
+    }
+    *pages = labelledProjectPages(project.get(), documents);
+    if (pages->size() < 2) {
+        *error = QStringLiteral("%1: training needs at least 2 pages with accepted labels (found %2)")
+                     .arg(projectPath).arg(pages->size());
+        return false;
+    }
+    if (!labelSetOfPages(*pages, labels, error)) {
+        *error = projectPath + QStringLiteral(": ") + *error;
+        return false;
+    }
+    return true;
+}
+
+} // namespace folio::pipeline

@@ -1,0 +1,32 @@
+#pragma once
+// Training data from a Folio project (issue 12: train on what users labelled, with their own label
+// set), shared by `folio-cli train --data x.folio` and the GUI's Model > Train on Project.
+// No exception leaves these functions.
+
+#include "inference/formtagger/trainer.h"
+
+#include <QString>
+
+#include <string>
+#include <vector>
+
+namespace folio {
+class Project;
+}
+
+namespace folio::pipeline {
+
+// Pages of the documents with at least one accepted entity (suggestions the user has not accepted
+// are not ground truth), tagged BIO from the accepted entities; *documents counts the documents.
+std::vector<inference::TrainPage> labelledProjectPages(Project *project, int *documents);
+
+// The label set the pages use: "O" first, then B-/I- per entity label in name order. Tags that are
+// not "O", "B-x" or "I-x" are refused (false + *error naming the page and the tag).
+bool labelSetOfPages(const std::vector<inference::TrainPage> &pages, std::vector<std::string> *labels, QString *error);
+
+// Opens `projectPath` read-only and returns its labelled pages and label set; false + *error naming
+// the project when it cannot be opened or has fewer than 2 labelled pages.
+bool loadProjectTrainingData(const QString &projectPath, std::vector<inference::TrainPage> *pages,
+                             std::vector<std::string> *labels, int *documents, QString *error);
+
+} // namespace folio::pipeline
