@@ -62,7 +62,7 @@ bool loadProjectTrainingData(const QString &projectPath, std::vector<inference::
     QString openError;
     const std::unique_ptr<Project> project = Project::open(projectPath, &openError, Project::Mode::ReadOnly);
     if (!project) {
-        *error = QStringLiteral("%1: %2").arg(projectPath, openError);
+        *error = openError.contains(projectPath) ? openError : QStringLiteral("%1: %2").arg(projectPath, openError);
         return false;
     }
     *pages = labelledProjectPages(project.get(), documents);
