@@ -105,6 +105,38 @@ void stampIdentity(AttentionTrace *t, const QString &checkpointDir, const Loaded
 
 const char *const kFormTagger = "folio-formtagger";
 
+// Word-page runs (folio-formtagger and Hugging Face token classifiers): the document's word pages,
+// trace-on options and an empty label per Document word; false + *error when every word is blank.
+bool startWordPageRun(const Document &document, std::uint32_t disabledBiases, std::vector<inf::DocumentTrainPage> *pages,
+                      inf::RunOptions *options, QStringList *labels, QString *error)
+{
+    *pages = inf::trainPagesOfDocument(document, nullptr);
+    if (pages->empty()) {
+        *error = QStringLiteral("%1: the document has only blank words").arg(document.sourcePath);
+        return false;
+    }
+    options->trace = true;
+    options->disabledBiases = disabledBiases;
+    for (std::size_t i = 0; i < document.words.size(); ++i)
+        *labels << QString();
+    return true;
+}
+
+// Stamps the trace's identity, finishes it and sets r->ok (false + r->error when it does not finish).
+void finishWordPageRun(const QString &modelType, const QString &checkpointDir, int modelWindow, std::uint32_t disabledBiases,
+                       const Document &document, const QStringList &labels, AttentionRunResult *r)
+{
+    r->trace.modelType = modelType;
+    r->trace.checkpoint = QFileInfo(checkpointDir).absoluteFilePath();
+    r->trace.modelWindow = modelWindow;
+    r->trace.disabledBiases = disabledBiases;
+    r->trace.documentId = attentionDocumentId(document);
+    if (!r->trace.finish(&r->error))
+        return;
+    r->labels = labels;
+    r->ok = true;
+}
+
 // "folio-formtagger" (the word-level layout tagger, inference/trainer.h): units are words, so the
 // document is cut into word pages (one per Document page, blank words skipped, as the predict
 // command does), each predicted with the trace on; every model window becomes a trace window
@@ -119,17 +151,11 @@ AttentionRunResult runFormTaggerOnDocument(const QString &checkpointDir, const i
         r.error = QString::fromStdString(why);
         return r;
     }
-    const std::vector<inf::DocumentTrainPage> pages = inf::trainPagesOfDocument(document, nullptr);
-    if (pages.empty()) {
-        r.error = QStringLiteral("%1: the document has only blank words").arg(document.sourcePath);
-        return r;
-    }
+    std::vector<inf::DocumentTrainPage> pages;
     inf::RunOptions options;
-    options.trace = true;
-    options.disabledBiases = disabledBiases;
     QStringList labels;
-    for (std::size_t i = 0; i < document.words.size(); ++i)
-        labels << QString();
+    if (!startWordPageRun(document, disabledBiases, &pages, &options, &labels, &r.error))
+        return r;
     for (const inf::DocumentTrainPage &p : pages) {
         inf::PagePrediction prediction;
         std::vector<inf::PredictionTraceWindow> windows;
@@ -151,15 +177,8 @@ AttentionRunResult runFormTaggerOnDocument(const QString &checkpointDir, const i
                 return r;
         }
     }
-    r.trace.modelType = QString::fromLatin1(kFormTagger);
-    r.trace.checkpoint = QFileInfo(checkpointDir).absoluteFilePath();
-    r.trace.modelWindow = int(config.getInt("max_words", 512));
-    r.trace.disabledBiases = disabledBiases;
-    r.trace.documentId = attentionDocumentId(document);
-    if (!r.trace.finish(&r.error))
-        return r;
-    r.labels = labels;
-    r.ok = true;
+    finishWordPageRun(QString::fromLatin1(kFormTagger), checkpointDir, int(config.getInt("max_words", 512)), disabledBiases,
+                      document, labels, &r);
     return r;
 }
 
@@ -173,17 +192,11 @@ AttentionRunResult runHfOnDocument(const QString &checkpointDir, const Document 
     pipeline::HfPageLabeller labeller;
     if (!labeller.load(checkpointDir, &r.error))
         return r;
-    const std::vector<inf::DocumentTrainPage> pages = inf::trainPagesOfDocument(document, nullptr);
-    if (pages.empty()) {
-        r.error = QStringLiteral("%1: the document has only blank words").arg(document.sourcePath);
-        return r;
-    }
+    std::vector<inf::DocumentTrainPage> pages;
     inf::RunOptions options;
-    options.trace = true;
-    options.disabledBiases = disabledBiases;
     QStringList labels;
-    for (std::size_t i = 0; i < document.words.size(); ++i)
-        labels << QString();
+    if (!startWordPageRun(document, disabledBiases, &pages, &options, &labels, &r.error))
+        return r;
     const inf::HfTokenClassifier &classifier = labeller.classifier();
     for (const inf::DocumentTrainPage &p : pages) {
         const inf::WordLabelling l = labeller.labelPage(p, document, options);
@@ -208,15 +221,8 @@ AttentionRunResult runHfOnDocument(const QString &checkpointDir, const Document 
                 return r;
         }
     }
-    r.trace.modelType = QString::fromStdString(classifier.modelType());
-    r.trace.checkpoint = QFileInfo(checkpointDir).absoluteFilePath();
-    r.trace.modelWindow = classifier.maxTokens();
-    r.trace.disabledBiases = disabledBiases;
-    r.trace.documentId = attentionDocumentId(document);
-    if (!r.trace.finish(&r.error))
-        return r;
-    r.labels = labels;
-    r.ok = true;
+    finishWordPageRun(QString::fromStdString(classifier.modelType()), checkpointDir, classifier.maxTokens(), disabledBiases,
+                      document, labels, &r);
     return r;
 }
 
