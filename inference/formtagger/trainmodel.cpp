@@ -108,6 +108,9 @@ TaggerConfig TaggerConfig::fromJson(const nlohmann::json &j, const std::string &
     } catch (const std::exception &e) {
         throw InferenceError(path + ": bad config: " + e.what());
     }
+    if (c.heads <= 0 || c.hidden <= 0 || c.layers <= 0 || c.vocabSize <= 0 || c.intermediate <= 0 || c.maxWords <= 0)
+        throw InferenceError(path + ": sizes must be positive (hidden_size, num_attention_heads, num_hidden_layers, "
+                                    "vocab_size, intermediate_size, max_words)");
     if (c.hidden % c.heads != 0 || c.maxWords > c.maxPositions || c.windowStride <= 0 || c.windowStride > c.maxWords)
         throw InferenceError(path + ": inconsistent sizes (hidden/heads, max_words/window_stride)");
     if (c.variant != "full" && c.variant != "no-spatial-bias" && c.variant != "text")

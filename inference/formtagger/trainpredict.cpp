@@ -128,7 +128,9 @@ bool Predictor::load(const std::string &dir, std::string *error)
         const fs::path d(dir);
         if (!fs::is_directory(d))
             throw InferenceError(dir + ": checkpoint folder does not exist");
-        const detail::TaggerConfig cfg = detail::TaggerConfig::fromJsonFile((d / "config.json").string());
+        // Sizes checked against the weights before anything is built (issue 18; configcheck.h).
+        const ModelConfig checked = ModelConfig::fromDirectory(dir);
+        const detail::TaggerConfig cfg = detail::TaggerConfig::fromJson(checked.json(), checked.source());
         if (!fs::exists(d / "model.safetensors"))
             throw InferenceError(dir + ": model.safetensors is missing");
         auto impl = std::make_unique<Impl>();
@@ -139,7 +141,7 @@ bool Predictor::load(const std::string &dir, std::string *error)
         // Through the registry, like every model type (ModelRunner::load does the same).
         at::NoGradGuard noGrad;
         detail::ParamStore store((d / "model.safetensors").string());
-        impl->model = detail::createModel(ModelConfig::fromDirectory(dir), store);
+        impl->model = detail::createModel(checked, store);
         store.finish();
         impl->tagger = dynamic_cast<const detail::Tagger *>(impl->model.get());
         if (!impl->tagger)

@@ -68,18 +68,23 @@ long peakRssKb()
 
 // Loads through the registry (ModelRunner: run/attention) and, for the tagger, through Predictor
 // (predict/eval/Suggest Labels). Returns "" on success, else the error.
+// Each path on its own: both must fail with the same kind of message.
 std::string loadError(const QString &dir, bool tagger)
 {
-    std::string error;
+    std::string runnerError, predictorError;
     ModelRunner runner;
-    if (!runner.load(dir.toStdString(), &error))
-        return error.empty() ? std::string("(no message)") : error;
+    if (!runner.load(dir.toStdString(), &runnerError) && runnerError.empty())
+        runnerError = "(no message)";
     if (tagger) {
         Predictor predictor;
-        if (!predictor.load(dir.toStdString(), &error))
-            return error.empty() ? std::string("(no message)") : error;
+        if (!predictor.load(dir.toStdString(), &predictorError) && predictorError.empty())
+            predictorError = "(no message)";
+        if (runnerError.empty() != predictorError.empty())
+            return "ModelRunner and Predictor disagree: '" + runnerError + "' vs '" + predictorError + "'";
+        if (predictorError != runnerError) // kept apart so that the row's checks cannot pass on one of them
+            return "messages differ (ModelRunner / Predictor)";
     }
-    return {};
+    return runnerError;
 }
 
 } // namespace
