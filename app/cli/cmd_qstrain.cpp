@@ -1,5 +1,6 @@
-// folio-cli qs train: a small BART for question-summary hierarchies, from scratch, on QMSum.
-//   qs train --data ../shared/data/qmsum --out DIR [--epochs N --time-budget S --resume ...]
+// folio-cli qs train: a small BART for question-summary hierarchies, from scratch, on QMSum or a
+// .folio project (its documents with QS hierarchies; every 10th is the dev set when there are 10+).
+//   qs train --data ../shared/data/qmsum|PROJECT.folio --out DIR [--epochs N --time-budget S --resume ...]
 // Vocabulary: SentencePiece (unigram, through folio-spm-train) trained on the training split's
 // turns and reference texts; ids past it are the BOS / EOS and the HIBRIDS depth / paragraph
 // markers (config.json "folio_qs"). Examples: every meeting (topics as sections -> the linearised
@@ -11,12 +12,14 @@
 #include "inference/tokenizers/tokenizer.h"
 #include "pipeline/qmsum.h"
 #include "pipeline/qsinputs.h"
+#include "pipeline/qsproject.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTextStream>
 
 #include <csignal>
@@ -28,17 +31,20 @@ namespace {
 
 std::atomic<bool> g_cancel{false};
 
-void writeVocabText(const std::vector<pipeline::QmsumMeeting> &meetings, const QString &path, int turnsPerMeeting)
+void writeVocabText(const std::vector<pipeline::QmsumMeeting> &meetings, const QString &path, int linesPerSample)
 {
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
         throw CliError(path.toStdString() + ": cannot write: " + f.errorString().toStdString());
     QTextStream out(&f);
     for (const pipeline::QmsumMeeting &m : meetings) {
-        for (int t = 0; t < std::min<int>(turnsPerMeeting, int(m.turns.size())); ++t)
-            out << m.turns.at(t) << '\n';
-        for (const pipeline::QsSectionText &s : m.input.sections)
+        int lines = 0;
+        for (const pipeline::QsSectionText &s : m.input.sections) {
             out << s.title << '\n';
+            for (const QString &p : s.paragraphs)
+                if (lines++ < linesPerSample)
+                    out << p << '\n';
+        }
         out << QString::fromStdString(inference::linearizeQsTarget(m.reference)) << '\n';
     }
 }
@@ -88,7 +94,7 @@ void registerQsTrainCommand(CLI::App &qs)
         bool resume = false, float16 = false, noQueries = false;
     };
     auto o = std::make_shared<Opts>();
-    cmd->add_option("--data", o->data, "QMSum folder (train and val splits)");
+    cmd->add_option("--data", o->data, "QMSum folder (train and val splits) or a .folio project with QS hierarchies");
     cmd->add_option("--out", o->out, "Checkpoint folder to write")->required();
     cmd->add_option("--epochs", o->epochs, "Epochs")->check(CLI::Range(1, 1000));
     cmd->add_option("--batch", o->batch, "Examples per optimiser step")->check(CLI::Range(1, 256));
@@ -110,9 +116,20 @@ void registerQsTrainCommand(CLI::App &qs)
         const QString data = QString::fromStdString(o->data);
         std::vector<pipeline::QmsumMeeting> train, val;
         QString error;
-        if (!pipeline::readQmsumSplit(data, QStringLiteral("train"), &train, &error, o->limit)
-            || !pipeline::readQmsumSplit(data, QStringLiteral("val"), &val, &error))
+        if (QFileInfo(data).isFile() || data.endsWith(QStringLiteral(".folio"))) { // a .folio project: documents with a QS tree, every 10th for dev
+            std::vector<pipeline::QmsumMeeting> all;
+            if (!pipeline::readQsProject(data, &all, &error))
+                throw CliError(error.toStdString());
+            if (all.empty())
+                throw CliError(o->data + ": no document has a question-summary hierarchy to learn from");
+            for (std::size_t i = 0; i < all.size(); ++i)
+                ((all.size() >= 10 && i % 10 == 9) ? val : train).push_back(std::move(all[i]));
+            if (o->limit >= 0 && int(train.size()) > o->limit)
+                train.resize(std::size_t(o->limit));
+        } else if (!pipeline::readQmsumSplit(data, QStringLiteral("train"), &train, &error, o->limit)
+                   || !pipeline::readQmsumSplit(data, QStringLiteral("val"), &val, &error)) {
             throw CliError(error.toStdString());
+        }
         const QString out = QString::fromStdString(o->out);
         const QString vocabDir = QDir(out).filePath(QStringLiteral("vocab"));
         if (!QDir().mkpath(vocabDir))

@@ -120,6 +120,10 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         r = cli({QStringLiteral("qs")});
         QCOMPARE(r.code, 2);
+        r = cli({QStringLiteral("qs"), QStringLiteral("train"), QStringLiteral("--data"), m_dir.filePath(QStringLiteral("none.folio")),
+                 QStringLiteral("--out"), m_dir.filePath(QStringLiteral("out"))});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("none.folio"), r.err.constData());
     }
 };
 

@@ -1,11 +1,14 @@
 // Question-summary inputs without a model: Document sections -> QsInput (implicit section, nesting),
 // the QMSum reader (topics as sections, general answer as root, specific queries as children with
 // evidence; malformed files refused naming the file), the lead / oracle-shape baselines, score
-// averaging, and qsSource's per-section token quota with a real SentencePiece vocabulary.
+// averaging, samples from a .folio project, and qsSource's per-section token quota with a real SentencePiece vocabulary.
 #include "pipeline/qmsum.h"
 #include "pipeline/qsbaselines.h"
 #include "pipeline/qsinputs.h"
+#include "pipeline/qsproject.h"
+#include "document/project/project.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -34,6 +37,9 @@ class TestQsInputs : public QObject
     {
         Document d;
         d.title = QStringLiteral("Report");
+        Page page;
+        page.size = QSizeF(800, 1000);
+        d.pages.push_back(page);
         for (int i = 0; i < words; ++i) {
             Word w;
             w.id = QString::number(i);
@@ -185,6 +191,45 @@ private Q_SLOTS:
         QVERIFY2(error.startsWith(path) && error.contains(message), qPrintable(error));
         QVERIFY(!pipeline::readQmsumMeeting(m_dir.filePath(QStringLiteral("absent.json")), &m, &error));
         QVERIFY2(error.contains(QStringLiteral("absent.json")), qPrintable(error));
+    }
+
+    void projectSamples()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("qs.folio"));
+        QString error;
+        {
+            std::unique_ptr<Project> project = Project::create(path, &error);
+            QVERIFY2(project, qPrintable(error));
+            NewProjectDocument withTree;
+            withTree.document = wordsDocument(12);
+            withTree.name = QStringLiteral("report-a");
+            withTree.document.sourcePath = QStringLiteral("report-a.html");
+            withTree.annotations.qsSummary = QStringLiteral("The report in short.");
+            QsNode child{QStringLiteral("Why?"), QStringLiteral("Because."), {}, {}, {}};
+            QsNode node{QStringLiteral("What is it?"), QStringLiteral("A report."), {}, {child}, {}};
+            withTree.annotations.qsRoots = {node};
+            NewProjectDocument plain;
+            plain.document = wordsDocument(5);
+            plain.name = QStringLiteral("no-tree");
+            plain.document.sourcePath = QStringLiteral("no-tree.html");
+            std::vector<qint64> ids;
+            QVERIFY2(project->addDocuments({withTree, plain}, &ids, &error), qPrintable(error));
+        }
+        std::vector<pipeline::QmsumMeeting> samples;
+        QVERIFY2(pipeline::readQsProject(path, &samples, &error), qPrintable(error));
+        QCOMPARE(samples.size(), std::size_t(1)); // the document without a tree is skipped
+        const pipeline::QmsumMeeting &m = samples[0];
+        QCOMPARE(m.id, QStringLiteral("report-a"));
+        QCOMPARE(m.reference.rootSummary, std::string("The report in short."));
+        QCOMPARE(m.reference.items.size(), std::size_t(2));
+        QCOMPARE(m.reference.items[1].question, std::string("Why?"));
+        QCOMPARE(m.reference.items[1].depth, 2);
+        QCOMPARE(m.input.sections.size(), std::size_t(1));
+        QCOMPARE(m.evidence.size(), std::size_t(2));
+
+        const QString junk = write(QStringLiteral("junk.folio"), QByteArray("not a database"));
+        QVERIFY(!pipeline::readQsProject(junk, &samples, &error));
+        QVERIFY2(error.contains(QStringLiteral("junk.folio")), qPrintable(error));
     }
 
     void sourceQuotaKeepsEverySection()

@@ -1,0 +1,53 @@
+#include "pipeline/qsproject.h"
+
+#include "document/project/project.h"
+
+namespace folio::pipeline {
+
+namespace {
+
+void addNodes(const std::vector<QsNode> &nodes, int depth, inference::QsHierarchy *tree)
+{
+    for (const QsNode &n : nodes) {
+        inference::QsItem item;
+        item.question = n.question.simplified().toStdString();
+        item.summary = n.summary.simplified().toStdString();
+        item.depth = depth;
+        tree->items.push_back(item);
+        addNodes(n.children, depth + 1, tree);
+    }
+}
+
+} // namespace
+
+bool readQsProject(const QString &path, std::vector<QmsumMeeting> *samples, QString *error)
+{
+    QString e;
+    const std::unique_ptr<Project> project = Project::open(path, &e, Project::Mode::ReadOnly);
+    if (!project) {
+        *error = e.startsWith(path) ? e : path + QStringLiteral(": ") + e;
+        return false;
+    }
+    samples->clear();
+    for (const ProjectDocument &d : project->documents()) {
+        Document doc;
+        Annotations ann;
+        if (!project->loadDocument(d.id, &doc, &ann, &e)) {
+            *error = path + QStringLiteral(": document '") + d.name + QStringLiteral("': ") + e;
+            return false;
+        }
+        if (ann.qsRoots.empty() && ann.qsSummary.trimmed().isEmpty())
+            continue;
+        QmsumMeeting m;
+        m.id = d.name;
+        m.input = qsInputFromDocument(doc);
+        m.input.id = d.name;
+        m.reference.rootSummary = ann.qsSummary.simplified().toStdString();
+        addNodes(ann.qsRoots, 1, &m.reference);
+        m.evidence.resize(m.reference.items.size());
+        samples->push_back(std::move(m));
+    }
+    return true;
+}
+
+} // namespace folio::pipeline
