@@ -1,11 +1,13 @@
 // folio-cli qs eval on the first 2 QMSum test meetings with the shipped model: every metric of the
 // model and of both baselines is printed and lies in [0, 100]; the lead baseline has ROUGE overlap.
+#include "tests/common/testdata.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTest>
 
-static const QString kData = QStringLiteral(FOLIO_SHARED_DIR "/data/qmsum");
+static const QString kData = folio::test::sharedPath(QStringLiteral("data/qmsum"));
 
 class TestCliQsEval : public QObject
 {
@@ -14,8 +16,7 @@ class TestCliQsEval : public QObject
 private Q_SLOTS:
     void evalTwoMeetings()
     {
-        if (!QFileInfo::exists(kData + QStringLiteral("/data/ALL/test")))
-            QSKIP("QMSum not present under ../shared/data/qmsum");
+        FOLIO_REQUIRE_DATA(kData + QStringLiteral("/data/ALL/test"));
         QProcess p;
         p.start(QStringLiteral(FOLIO_CLI_PATH),
                 {QStringLiteral("-q"), QStringLiteral("qs"), QStringLiteral("eval"), QStringLiteral("--checkpoint"),
@@ -42,5 +43,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliQsEval)
+FOLIO_TEST_GUILESS_MAIN(TestCliQsEval)
 #include "tst_cliqs_eval.moc"
