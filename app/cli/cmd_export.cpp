@@ -1,7 +1,6 @@
 // folio-cli export --format F --project P --out DIR: write a project as a dataset.
 #include "app/cli/commands.h"
 #include "document/formats/datasetformat.h"
-#include "document/formats/funsd.h"
 #include "document/project/projectio.h"
 
 #include <CLI/CLI.hpp>
@@ -20,9 +19,9 @@ void registerExportCommand(CLI::App &app)
     auto status = std::make_shared<std::string>();
     auto suggestions = std::make_shared<bool>(false);
     auto name = std::make_shared<std::string>();
-    cmd->add_option("--format", *format, "funsd | hfjsonl | conll | labelstudio | qs | swde")
+    cmd->add_option("--format", *format, datasetFormatNames().join(QStringLiteral(" | ")).toStdString())
         ->required()
-        ->check(CLI::IsMember({"funsd", "hfjsonl", "conll", "labelstudio", "qs", "swde"}));
+        ->check(CLI::IsMember(datasetFormatChoices()));
     cmd->add_option("--project", *project, "The .folio project")->required();
     cmd->add_option("--out", *out, "Output folder (created when missing)")->required();
     cmd->add_option("--status", *status, "Only documents with this status")
@@ -42,26 +41,12 @@ void registerExportCommand(CLI::App &app)
             throw CliError(error.toStdString());
         const QString outDir = QString::fromStdString(*out);
         QStringList written;
-        if (*format == "funsd") {
-            const QString annDir = QDir(outDir).filePath(QStringLiteral("annotations"));
-            if (!formats::ensureDir(annDir, &error))
-                throw CliError(error.toStdString());
-            long done = 0;
-            for (const DatasetItem &item : items) {
-                const QString path = QDir(annDir).filePath(item.name + QStringLiteral(".json"));
-                if (!formats::writeFileAtomically(path, funsdToJson(item.document, item.annotations), &error))
-                    throw CliError(error.toStdString());
-                written << path;
-                reportProgress("export", ++done, long(items.size()));
-            }
-        } else {
-            DatasetExportOptions options;
-            options.includeSuggestions = *suggestions;
-            options.labels = p->labels();
-            options.baseName = QString::fromStdString(*name);
-            if (!createDatasetFormat(QString::fromStdString(*format))->exportItems(items, outDir, options, &written, &error))
-                throw CliError(error.toStdString());
-        }
+        DatasetExportOptions options;
+        options.includeSuggestions = *suggestions;
+        options.labels = p->labels();
+        options.baseName = QString::fromStdString(*name);
+        if (!createDatasetFormat(QString::fromStdString(*format))->exportItems(items, outDir, options, &written, &error))
+            throw CliError(error.toStdString());
         std::printf("{\"documents\": %d, \"files\": %lld}\n", int(items.size()), static_cast<long long>(written.size()));
     });
 }

@@ -1,7 +1,6 @@
 // folio-cli import --format F FILE... --project P: read a dataset into a project.
 #include "app/cli/commands.h"
 #include "document/formats/datasetformat.h"
-#include "document/formats/funsd.h"
 #include "document/project/projectio.h"
 
 #include <CLI/CLI.hpp>
@@ -11,6 +10,14 @@
 
 namespace folio::cli {
 
+std::vector<std::string> datasetFormatChoices()
+{
+    std::vector<std::string> names;
+    for (const QString &n : datasetFormatNames())
+        names.push_back(n.toStdString());
+    return names;
+}
+
 void registerImportCommand(CLI::App &app)
 {
     auto *cmd = app.add_subcommand("import", "Import dataset files into a .folio project");
@@ -18,9 +25,9 @@ void registerImportCommand(CLI::App &app)
     auto files = std::make_shared<std::vector<std::string>>();
     auto project = std::make_shared<std::string>();
     auto create = std::make_shared<bool>(false);
-    cmd->add_option("--format", *format, "funsd | hfjsonl | conll | labelstudio | qs | swde")
+    cmd->add_option("--format", *format, datasetFormatNames().join(QStringLiteral(" | ")).toStdString())
         ->required()
-        ->check(CLI::IsMember({"funsd", "hfjsonl", "conll", "labelstudio", "qs", "swde"}));
+        ->check(CLI::IsMember(datasetFormatChoices()));
     cmd->add_option("FILES", *files, "Files to import (FUNSD: annotations/*.json)")->required();
     cmd->add_option("--project", *project, "The .folio project")->required();
     cmd->add_flag("--create", *create, "Create the project when it does not exist");
@@ -32,21 +39,11 @@ void registerImportCommand(CLI::App &app)
         for (const std::string &f : *files) {
             const QString path = QString::fromStdString(f);
             QString error;
-            if (fmt == QLatin1String("funsd")) {
-                DatasetItem item;
-                if (!importFunsdFile(path, FunsdWordOrder::Annotation, &item.document, &item.annotations, &error))
-                    throw CliError(error.toStdString());
-                item.name = QFileInfo(path).completeBaseName();
-                if (item.document.sourcePath.isEmpty())
-                    item.document.sourcePath = path;
-                items.push_back(std::move(item));
-            } else {
-                std::vector<DatasetItem> parsed;
-                if (!createDatasetFormat(fmt)->importFile(path, &parsed, &error))
-                    throw CliError(error.toStdString());
-                for (DatasetItem &i : parsed)
-                    items.push_back(std::move(i));
-            }
+            std::vector<DatasetItem> parsed;
+            if (!createDatasetFormat(fmt)->importFile(path, &parsed, &error))
+                throw CliError(error.toStdString());
+            for (DatasetItem &i : parsed)
+                items.push_back(std::move(i));
             reportProgress("parsed", ++done, long(files->size()));
         }
         QString error;

@@ -9,6 +9,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -37,6 +38,8 @@ private:
 
 // Progress on stderr ("label: 12/50" lines, or a percentage), silent when --quiet.
 void reportProgress(const std::string &label, long done, long total);
+// The dataset format names (document/formats: one list), for --format choices. In cmd_import.cpp.
+std::vector<std::string> datasetFormatChoices();
 bool quiet();
 void setQuiet(bool q);
 

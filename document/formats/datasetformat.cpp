@@ -1,3 +1,4 @@
+#include "document/formats/funsdformat.h"
 #include "document/formats/datasetformat.h"
 
 #include "document/formats/conll.h"
@@ -22,6 +23,8 @@ namespace folio {
 
 std::unique_ptr<DatasetFormat> createDatasetFormat(const QString &name)
 {
+    if (name == QLatin1String("funsd"))
+        return std::make_unique<FunsdFormat>();
     if (name == QLatin1String("hfjsonl"))
         return std::make_unique<HfJsonlFormat>();
     if (name == QLatin1String("conll"))
@@ -37,7 +40,7 @@ std::unique_ptr<DatasetFormat> createDatasetFormat(const QString &name)
 
 QStringList datasetFormatNames()
 {
-    return {QStringLiteral("hfjsonl"), QStringLiteral("conll"), QStringLiteral("labelstudio"), QStringLiteral("qs"),
+    return {QStringLiteral("funsd"), QStringLiteral("hfjsonl"), QStringLiteral("conll"), QStringLiteral("labelstudio"), QStringLiteral("qs"),
             QStringLiteral("swde")};
 }
 

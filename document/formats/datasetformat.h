@@ -9,10 +9,11 @@
 //   std::vector<folio::DatasetItem> back;
 //   if (!format->importFile("/out/dir/data.jsonl", &back, &error)) show(error);
 //
-// One file pair per format in document/formats/: hfjsonl (HF `datasets` token classification
+// One file pair per format in document/formats/: funsd (funsdformat: annotations/<id>.json,
+// on funsd.h), hfjsonl (HF `datasets` token classification
 // JSONL), conll (BIO per word or per sub-token), labelstudio (tasks with predictions out,
 // annotations in), qs (question-summary hierarchies: JSON tree + linearised string), swde (field
-// values, SWDE ground-truth layout). FUNSD lives in document/funsd.h (its own owner).
+// values, SWDE ground-truth layout).
 //
 // Import validates strictly: a missing field or a wrong type fails with a message that names the
 // file and the JSON path (or line) of the problem, e.g. "data.jsonl:3: $.bboxes[2]: expected an
@@ -60,7 +61,7 @@ class DatasetFormat
 {
 public:
     virtual ~DatasetFormat() = default;
-    virtual QString name() const = 0;        // "hfjsonl", "conll", "labelstudio", "qs", "swde"
+    virtual QString name() const = 0;        // "funsd", "hfjsonl", "conll", "labelstudio", "qs", "swde"
     virtual QString description() const = 0; // one line for --help
     virtual bool canImport() const { return true; }
 

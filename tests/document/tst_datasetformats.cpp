@@ -3,6 +3,7 @@
 #include "document/formats/datasetformat.h"
 #include "document/formats/hfjsonl.h"
 #include "document/formats/qshierarchy.h"
+#include "document/formats/funsd.h"
 #include "projecttestdata.h"
 #include "tests/common/testdata.h"
 
@@ -381,6 +382,40 @@ private Q_SLOTS:
         QCOMPARE(items.size(), size_t(2000));
         QCOMPARE(items[5].annotations.fields.size(), size_t(2));
         QCOMPARE(items[5].annotations.fields[1].text, QStringLiteral("Rachel Hauck"));
+    }
+
+    // FUNSD is a DatasetFormat like the others: a real form imports through the factory, exports
+    // to annotations/<name>.json with the same bytes funsdToJson gives, and reads back equal.
+    void funsdThroughTheFactory()
+    {
+        const QString path = folio::test::sharedPath(QStringLiteral("data/funsd/dataset/testing_data/annotations/82092117.json"));
+        FOLIO_REQUIRE_DATA(path);
+        auto f = createDatasetFormat(QStringLiteral("funsd"));
+        std::vector<DatasetItem> items;
+        QString error;
+        QVERIFY2(f->importFile(path, &items, &error), qPrintable(error));
+        QCOMPARE(items.size(), size_t(1));
+        QCOMPARE(items[0].name, QStringLiteral("82092117"));
+        QVERIFY(!items[0].annotations.entities.empty());
+        QTemporaryDir dir;
+        QStringList written;
+        QVERIFY2(f->exportItems(items, dir.path(), {}, &written, &error), qPrintable(error));
+        QCOMPARE(written, QStringList{dir.filePath(QStringLiteral("annotations/82092117.json"))});
+        QFile out(written[0]);
+        QVERIFY(out.open(QIODevice::ReadOnly));
+        QCOMPARE(out.readAll(), funsdToJson(items[0].document, items[0].annotations));
+        // Read back (the page size comes from the original PNG) and export again: same bytes.
+        std::vector<DatasetItem> back;
+        const QString png = folio::test::sharedPath(QStringLiteral("data/funsd/dataset/testing_data/images/82092117.png"));
+        Document doc;
+        Annotations ann;
+        QVERIFY2(importFunsdFile(written[0], FunsdWordOrder::Annotation, &doc, &ann, &error, png), qPrintable(error));
+        QCOMPARE(funsdToJson(doc, ann), funsdToJson(items[0].document, items[0].annotations));
+        // A bad box is refused by the importer, naming the file.
+        writeFile(dir.filePath(QStringLiteral("bad.json")), "{\"form\": [{\"id\": 0, \"text\": \"x\", \"box\": [5, 5, 1, 1], "
+                                                            "\"label\": \"other\", \"words\": [], \"linking\": []}]}");
+        QVERIFY(!f->importFile(dir.filePath(QStringLiteral("bad.json")), &back, &error));
+        QVERIFY2(error.contains(dir.filePath(QStringLiteral("bad.json"))), qPrintable(error));
     }
 };
 

@@ -5,17 +5,17 @@
 //  - A folder with a config.json `model_type` is a model case (inputs.safetensors ->
 //    outputs.safetensors, `debug.*` not compared; integer outputs must be equal).
 //  - A folder whose outputs hold `hier2index` is a HIBRIDS index case.
-//  - cases.json + tokenizer/ is a tokenizer case, documents.json + checkpoint/ a pipeline case
-//    (issue 12): Folio has no runner for them yet.
+//  - cases.json + tokenizer/ is a LayoutLMv3 tokenizer case, documents.json + checkpoint/ a
+//    Hugging Face token-classification pipeline case (layoutlmv3cases.h checks both).
 // In a root whose folder name ends in "-next" (cases for models being built now), a case Folio
-// cannot run yet (model type not in ModelRunner::supportedModelTypes(), tokenizer or pipeline
-// case) is skipped by name; everywhere else it fails. Zero cases found fails; missing default
+// cannot run yet (model type not in ModelRunner::supportedModelTypes()) is skipped by name; everywhere else it fails. Zero cases found fails; missing default
 // fixtures skip (fail when CI=true); a $FOLIO_PARITY_DIR folder that does not exist fails.
 #include "inference/layers/buckets.h"
 #include "inference/layers/hibrids.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/models/modelrunner.h"
 #include "inference/checkpoint/safetensors.h"
+#include "layoutlmv3cases.h"
 #include "tensorcompare.h"
 #include "tests/common/testdata.h"
 
@@ -184,10 +184,6 @@ private:
     static QString unsupportedReason(const QString &dir)
     {
         const QDir d(dir);
-        if (d.exists(QStringLiteral("cases.json")) && d.exists(QStringLiteral("tokenizer")))
-            return QStringLiteral("tokenizer parity case (cases.json): Folio has no runner for it yet");
-        if (d.exists(QStringLiteral("documents.json")) && d.exists(QStringLiteral("checkpoint")))
-            return QStringLiteral("pipeline parity case (documents.json + checkpoint/): Folio has no runner for it yet");
         if (!d.exists(QStringLiteral("config.json")))
             return {};
         const std::string type = ModelConfig::fromDirectory(dir.toStdString()).modelType();
@@ -241,6 +237,15 @@ private Q_SLOTS:
                 QSKIP(qPrintable(QFileInfo(dir).fileName() + ": " + notYet));
             QFAIL(qPrintable(QFileInfo(dir).fileName() + ": " + notYet));
         }
+        const QDir d(dir);
+        if (d.exists(QStringLiteral("cases.json")) && d.exists(QStringLiteral("tokenizer"))) {
+            folio::inference::test::checkLayoutLMv3TokenizerCase(dir);
+            return;
+        }
+        if (d.exists(QStringLiteral("documents.json")) && d.exists(QStringLiteral("checkpoint"))) {
+            folio::inference::test::checkLayoutLMv3PipelineCase(dir);
+            return;
+        }
         const ModelConfig config = ModelConfig::fromDirectory(dir.toStdString());
         if (!config.modelType().empty()) {
             runModelCase(dir);
@@ -258,7 +263,7 @@ private Q_SLOTS:
     }
 
     // The helper that finds the cases: parityRoots() follows $FOLIO_PARITY_DIR, and the reasons
-    // for not running a case are given for the three kinds of case Folio cannot run.
+    // for not running a case are given (only unbuilt model types remain).
     void parityRootsFollowTheEnvironment()
     {
         const QByteArray saved = qgetenv("FOLIO_PARITY_DIR");
@@ -292,8 +297,9 @@ private Q_SLOTS:
         QVERIFY(write(d.filePath(QStringLiteral("tok/cases.json")), "{}"));
         QVERIFY(write(d.filePath(QStringLiteral("pipe/documents.json")), "[]"));
         QVERIFY(unsupportedReason(d.filePath(QStringLiteral("model"))).contains(QLatin1String("'no-such-model'")));
-        QVERIFY(unsupportedReason(d.filePath(QStringLiteral("tok"))).startsWith(QLatin1String("tokenizer")));
-        QVERIFY(unsupportedReason(d.filePath(QStringLiteral("pipe"))).startsWith(QLatin1String("pipeline")));
+        // Tokenizer and pipeline cases have runners (layoutlmv3cases.h).
+        QCOMPARE(unsupportedReason(d.filePath(QStringLiteral("tok"))), QString());
+        QCOMPARE(unsupportedReason(d.filePath(QStringLiteral("pipe"))), QString());
         QVERIFY(write(d.filePath(QStringLiteral("model/config.json")), "{\"model_type\": \"layoutlmv3\"}"));
         QCOMPARE(unsupportedReason(d.filePath(QStringLiteral("model"))), QString());
     }
