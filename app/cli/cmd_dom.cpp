@@ -68,7 +68,7 @@ void registerDomCommand(CLI::App &app)
     cmd->add_option("--encoding", o->encoding, "Force a charset instead of detecting it");
     cmd->add_flag("--compact", o->compact, "One line instead of indented JSON");
     cmd->callback([o] {
-        const QString page = QString::fromStdString(o->path);
+        const QString page = inputPath(o->path);
         HtmlLoadOptions options;
         options.encoding = QByteArray::fromStdString(o->encoding);
         HtmlLoadResult result = loadHtmlFile(page, options);

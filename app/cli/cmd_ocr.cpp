@@ -6,10 +6,35 @@
 #include "ocr/ocrformats.h"
 
 #include <CLI/CLI.hpp>
+#include <QEventLoop>
+#include <QTimer>
 
 #include <cstdio>
 
 namespace folio::cli {
+
+// One OCR run that Ctrl-C / SIGTERM can stop: a 50 ms timer polls cancelRequested() and cancels
+// the job, which kills its worker processes; the result then says cancelled.
+static ocr::OcrResult runCancellableOcr(const QString &path, const ocr::OcrOptions &options, const std::string &label)
+{
+    const CancelScope scope;
+    ocr::OcrJob job;
+    QEventLoop loop;
+    QTimer poll;
+    poll.setInterval(50);
+    QObject::connect(&poll, &QTimer::timeout, &job, [&job] {
+        if (cancelRequested() && job.isRunning())
+            job.cancel();
+    });
+    QObject::connect(&job, &ocr::OcrJob::progress, &job,
+                     [&label](int done, int total) { reportProgress(label, done, total); });
+    QObject::connect(&job, &ocr::OcrJob::finished, &loop, &QEventLoop::quit);
+    poll.start();
+    job.start(path, options);
+    if (job.isRunning())
+        loop.exec();
+    return job.result();
+}
 
 void registerOcrCommand(CLI::App &app)
 {
@@ -67,10 +92,9 @@ void registerOcrCommand(CLI::App &app)
         if (!langError.isEmpty())
             throw CliError(langError.toStdString());
         const std::string label = "ocr " + a->path;
-        const ocr::OcrResult r = ocr::runOcr(QString::fromStdString(a->path), options, [&label](int done, int total) {
-            reportProgress(label, done, total);
-            return true;
-        });
+        const ocr::OcrResult r = runCancellableOcr(inputPath(a->path), options, label);
+        if (r.cancelled)
+            throw CliError(r.error.toStdString(), ExitCancelled);
         if (!r.ok)
             throw CliError(r.error.toStdString());
         if (!quiet())

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <iostream>
 
 namespace folio::cli {
@@ -60,9 +61,23 @@ void registerPredictCommand(CLI::App &app)
         pipeline::funsdWordOrderFromName(QString::fromStdString(o->order), &load.funsdOrder);
         load.ocrLanguages = QString::fromStdString(o->lang);
         load.pdfDpi = o->dpi;
-        const pipeline::LoadedDocument loaded = pipeline::loadDocumentFile(QString::fromStdString(o->file), load);
+        const pipeline::LoadedDocument loaded = pipeline::loadDocumentFile(inputPath(o->file), load);
         if (!loaded.ok)
             throw CliError(loaded.error.toStdString(), loaded.cancelled ? ExitCancelled : ExitFailure);
+        if (loaded.document.words.empty()) {
+            // Like `ocr`, a page without words (a blank scan, a 1x1 image) is a result, not an error:
+            // an empty prediction, exit 0, and a note on stderr (issue 18).
+            std::fprintf(stderr, "folio-cli: %s: no words found on %zu page(s); nothing to label\n", o->file.c_str(),
+                         loaded.document.pages.size());
+            nlohmann::json pages = nlohmann::json::array();
+            for (std::size_t i = 0; i < loaded.document.pages.size(); ++i)
+                pages.push_back({{"page", i}, {"words", 0}, {"entities", 0}});
+            const nlohmann::json j{{"file", QString::fromStdString(o->file).toStdString()}, {"kind", pipeline::fileKindName(loaded.kind).toStdString()},
+                                   {"checkpoint", o->checkpoint}, {"words", 0}, {"decode", o->argmax ? "argmax" : "viterbi"},
+                                   {"pages", pages}, {"entities", nlohmann::json::array()}};
+            std::cout << j.dump(2) << std::endl;
+            return;
+        }
         inference::configureThreads(o->threads);
         pipeline::PredictOptions options;
         options.viterbi = !o->argmax;
@@ -76,7 +91,7 @@ void registerPredictCommand(CLI::App &app)
         nlohmann::json entities = nlohmann::json::array();
         for (const pipeline::PredictedSpan &span : prediction.entities)
             entities.push_back(entityJson(span, loaded.document));
-        nlohmann::json j{{"file", o->file}, {"kind", pipeline::fileKindName(loaded.kind).toStdString()},
+        nlohmann::json j{{"file", QString::fromStdString(o->file).toStdString()}, {"kind", pipeline::fileKindName(loaded.kind).toStdString()},
                          {"checkpoint", o->checkpoint}, {"words", prediction.words()},
                          {"decode", o->argmax ? "argmax" : "viterbi"}, {"pages", pages}, {"entities", entities}};
         std::cout << j.dump(2) << std::endl;

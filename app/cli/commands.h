@@ -14,6 +14,7 @@
 namespace CLI {
 class App;
 }
+class QString;
 
 namespace folio::cli {
 
@@ -42,6 +43,26 @@ void reportProgress(const std::string &label, long done, long total);
 std::vector<std::string> datasetFormatChoices();
 bool quiet();
 void setQuiet(bool q);
+
+// Cancelling (cancel.cpp; main.cpp calls installCancelHandlers first). SIGINT/SIGTERM end folio-cli
+// with ExitCancelled: at once, unless a CancelScope is alive, in which case the first signal only
+// sets cancelRequested() for the work to poll (it then stops cleanly, e.g. kills its OCR workers,
+// and throws CliError(..., ExitCancelled)); a second signal exits at once.
+void installCancelHandlers();
+bool cancelRequested();
+class CancelScope
+{
+public:
+    CancelScope();
+    ~CancelScope();
+    CancelScope(const CancelScope &) = delete;
+    CancelScope &operator=(const CancelScope &) = delete;
+};
+
+// A FILE argument as a Qt path: its local 8-bit decoding, or, for a name that is not valid UTF-8
+// (which QString cannot hold), a symlink with a UTF-8 name to it that lives until exit
+// (inputpath.cpp). Returns a QString; declared with a forward declaration to keep Qt out of here.
+QString inputPath(const std::string &argument);
 
 // Register functions, one per subcommand file.
 void registerInfoCommand(CLI::App &app);      // cmd_info.cpp: versions of linked libraries

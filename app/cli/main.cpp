@@ -33,6 +33,7 @@ void reportProgress(const std::string &label, long done, long total)
 int main(int argc, char **argv)
 {
     folio::inference::ensurePassiveOpenMpWait(argv); // before any library starts threads
+    folio::cli::installCancelHandlers();             // Ctrl-C / SIGTERM: exit 3 (cancelled)
     // `attention` paints text into PNG/SVG, which needs a QGuiApplication (offscreen: no display).
     bool wantsGui = false;
     for (int i = 1; i < argc; ++i)
