@@ -120,6 +120,12 @@ MainWindow::MainWindow(QWidget *parent)
         m_session->applyPredictions(suggestions);
         statusBar()->showMessage(tr("%1 suggestions from the model").arg(suggestions.entities.size()), 5000);
     });
+    connect(m_modelWorker, &ModelWorker::loaded, this, &MainWindow::setModelDirectory);
+    connect(m_modelWorker, &ModelWorker::refused, this, [this](const QString &, const QString &message) {
+        reportError(tr("The model could not be loaded"),
+                    message + tr("\nThe previous model stays selected: %1").arg(m_modelDir.isEmpty() ? tr("none") : m_modelDir));
+        Q_EMIT modelRefused(message);
+    });
     connect(m_modelWorker, &ModelWorker::failed, this, [this](const QString &message) {
         m_progress->hide();
         reportError(tr("The model could not run"), message);
@@ -426,7 +432,13 @@ void MainWindow::chooseModelDialog()
 {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Choose a model checkpoint folder"), m_modelDir);
     if (!dir.isEmpty())
-        setModelDirectory(dir);
+        chooseModel(dir);
+}
+
+void MainWindow::chooseModel(const QString &checkpointDir)
+{
+    statusBar()->showMessage(tr("Loading %1…").arg(QDir(checkpointDir).dirName()));
+    m_modelWorker->load(checkpointDir); // loaded -> setModelDirectory; refused -> the previous model stays
 }
 
 void MainWindow::suggestLabels()

@@ -68,6 +68,8 @@ public Q_SLOTS:
     void openFile(const QString &path);
     void openFileDialog();
     void setModelDirectory(const QString &checkpointDir);
+    // Model > Choose Model without the dialog: the folder becomes the model only once it loads.
+    void chooseModel(const QString &checkpointDir);
     void chooseModelDialog();
     // Pre-annotation: runs the current model on the current document (off the GUI thread); its
     // entities arrive as suggestions with confidences, never overwriting user edits.
@@ -77,6 +79,8 @@ public Q_SLOTS:
     void showAbout();
 
 Q_SIGNALS:
+    // Model > Choose Model refused a folder (the previous model stays selected).
+    void modelRefused(const QString &message);
     void documentShown(qint64 id);
     void loadFailed(const QString &message);
 

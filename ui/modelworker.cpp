@@ -62,4 +62,27 @@ void ModelWorker::predict(const QString &checkpointDir, const Document &document
     });
 }
 
+void ModelWorker::load(const QString &checkpointDir)
+{
+    QPointer<ModelWorker> self(this);
+    auto cache = m_cache;
+    m_pool.start([self, cache, checkpointDir] {
+        QString error;
+        try {
+            if (!cache->tagger.load(checkpointDir, &error) && error.isEmpty())
+                error = checkpointDir + QStringLiteral(": cannot load the checkpoint");
+        } catch (const std::exception &e) {
+            error = QString::fromUtf8(e.what());
+        }
+        QMetaObject::invokeMethod(qApp, [self, checkpointDir, error] {
+            if (!self)
+                return;
+            if (error.isEmpty())
+                Q_EMIT self->loaded(checkpointDir);
+            else
+                Q_EMIT self->refused(checkpointDir, error);
+        }, Qt::QueuedConnection);
+    });
+}
+
 } // namespace folio

@@ -27,12 +27,17 @@ public:
     ~ModelWorker() override;
 
     void predict(const QString &checkpointDir, const Document &document);
+    // Loads a checkpoint folder (Model > Choose Model): loaded(dir) when it can run, else
+    // refused(dir, message); a refused folder leaves the previously loaded model in place.
+    void load(const QString &checkpointDir);
     bool isBusy() const;
 
 Q_SIGNALS:
     void started();
     void predicted(const folio::Annotations &suggestions);
     void failed(const QString &message);
+    void loaded(const QString &checkpointDir);
+    void refused(const QString &checkpointDir, const QString &message);
 
 private:
     struct Cache;

@@ -278,6 +278,27 @@ private Q_SLOTS:
         QCOMPARE(stored.words.front().box, doc.words.front().box);
     }
 
+    // Model > Choose Model: a folder becomes the model only once it loads; a broken one is refused
+    // with a message naming the file and the previous model stays selected.
+    void choosingABrokenModelKeepsThePrevious()
+    {
+        MainWindow w;
+        const QString good = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout-reading");
+        w.chooseModel(good);
+        QTRY_COMPARE_WITH_TIMEOUT(w.modelDirectory(), good, 30000);
+        QTemporaryDir broken;
+        QFile config(broken.filePath(QStringLiteral("config.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write("{\"model_type\": \"bert\"}");
+        config.close();
+        QSignalSpy refused(&w, &MainWindow::modelRefused);
+        w.chooseModel(broken.path());
+        QVERIFY(refused.wait(30000));
+        QVERIFY2(refused.first().first().toString().contains(QStringLiteral("config.json")),
+                 qPrintable(refused.first().first().toString()));
+        QCOMPARE(w.modelDirectory(), good);
+    }
+
     void badFilesGiveAMessage_data()
     {
         QTest::addColumn<QString>("name");
