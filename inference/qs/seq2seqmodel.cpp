@@ -10,6 +10,7 @@
 #include "inference/errors.h"
 
 #include <cmath>
+#include <utility>
 
 namespace folio::inference::detail {
 
@@ -150,12 +151,11 @@ Seq2seqModel::Seq2seqModel(const ModelConfig &config, ParamStore &p)
         if (type == "led") {
             const std::string ap = lp + "self_attn.longformer_self_attn.";
             LongformerLayerW w;
-            w.q = LinearW::load(p, ap + "query", d, d);
-            w.k = LinearW::load(p, ap + "key", d, d);
-            w.v = LinearW::load(p, ap + "value", d, d);
-            w.qGlobal = LinearW::load(p, ap + "query_global", d, d);
-            w.kGlobal = LinearW::load(p, ap + "key_global", d, d);
-            w.vGlobal = LinearW::load(p, ap + "value_global", d, d);
+            const std::pair<LinearW *, const char *> projections[] = {
+                {&w.q, "query"}, {&w.k, "key"}, {&w.v, "value"},
+                {&w.qGlobal, "query_global"}, {&w.kGlobal, "key_global"}, {&w.vGlobal, "value_global"}};
+            for (const auto &[slot, name] : projections)
+                *slot = LinearW::load(p, ap + name, d, d);
             w.out = LinearW::load(p, lp + "self_attn.output", d, d);
             if (variant == HibridsVariant::Encoder) {
                 const std::string tk = ap + "relative_hierarchical_bias.weight";
