@@ -2,6 +2,7 @@
 // the expected exit code, a message fragment, that the message names the input, and the peak
 // memory of the children so far (getrusage RUSAGE_CHILDREN: an upper bound for this entry). Then
 // what a row cannot say alone: SIGINT / SIGTERM during a multi-page `ocr` end it with exit 3.
+#include "clirunner.h"
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -24,26 +25,11 @@ extern char **environ;
 
 namespace {
 
-struct Run
-{
-    int code = -1;
-    QByteArray out, err;
-};
+using Run = folio::test::CliRun;
 
 Run cli(const QStringList &args, int timeoutMs = 120000)
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QStringLiteral("1"));
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(FOLIO_CLI_PATH), args);
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        return Run{};
-    }
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-               p.readAllStandardError()};
+    return folio::test::runCli(args, timeoutMs);
 }
 
 // Largest resident set (MiB) of any child reaped so far.

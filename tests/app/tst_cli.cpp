@@ -1,4 +1,5 @@
 // folio-cli as a script sees it: help without a display, JSON on stdout, exit codes, messages.
+#include "clirunner.h"
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
@@ -10,23 +11,16 @@ class TestCli : public QObject
 {
     Q_OBJECT
 
-    struct Run
-    {
-        int code = -1;
-        QByteArray out, err;
-    };
+    using Run = folio::test::CliRun;
 
+    // Without any display: folio-cli must not need one.
     static Run run(const QStringList &args)
     {
-        QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.remove(QStringLiteral("DISPLAY"));
         env.remove(QStringLiteral("WAYLAND_DISPLAY"));
         env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(FOLIO_CLI_PATH), args);
-        p.waitForFinished(120000);
-        return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+        return folio::test::runCli(args, 120000, env);
     }
 
 private Q_SLOTS:

@@ -1,4 +1,5 @@
 // folio-cli dom PAGE [--render], as scripts use it: Document JSON on stdout, errors on stderr.
+#include "clirunner.h"
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,19 +15,8 @@ class TestCliDom : public QObject
 private:
     QTemporaryDir m_dir;
 
-    struct Run { int code = -1; QByteArray out, err; };
-    Run cli(const QStringList &args)
-    {
-        QProcess p;
-        p.start(QStringLiteral(FOLIO_CLI_PATH), args);
-        Run r;
-        if (!p.waitForFinished(180000))
-            return r;
-        r.code = p.exitCode();
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
-    }
+    using Run = folio::test::CliRun;
+    static Run cli(const QStringList &args) { return folio::test::runCli(args, 180000, QProcessEnvironment::systemEnvironment()); }
     QString page(const QString &name, const QByteArray &html)
     {
         QFile f(m_dir.filePath(name));

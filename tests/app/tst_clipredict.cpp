@@ -3,6 +3,7 @@
 // refusals (corrupt gzip, unknown content, broken checkpoint), entities per page.
 #include "tests/pipeline/samplefiles.h"
 
+#include "clirunner.h"
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -20,26 +21,11 @@ class TestCliPredict : public QObject
 {
     Q_OBJECT
 
-    struct Run
-    {
-        int code = -1;
-        QByteArray out, err;
-        QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-    };
+    using Run = folio::test::CliRun;
 
     QTemporaryDir m_dir;
 
-    static Run cli(const QStringList &args)
-    {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QStringLiteral("1"));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(FOLIO_CLI_PATH), args);
-        if (!p.waitForFinished(300000))
-            return Run{};
-        return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
-    }
+    static Run cli(const QStringList &args) { return folio::test::runCli(args); }
 
     static Run predict(const QString &file, const QStringList &extra = {})
     {

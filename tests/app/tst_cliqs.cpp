@@ -1,5 +1,6 @@
 // folio-cli qs generate as scripts use it: the shipped QMSum model on the bundled product page
 // (HTML headings as sections) gives a well-formed, non-empty hierarchy; refusals name the file.
+#include "clirunner.h"
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -16,19 +17,11 @@ class TestCliQs : public QObject
 {
     Q_OBJECT
 
-    struct Run
-    {
-        int code = -1;
-        QByteArray out, err;
-    };
+    using Run = folio::test::CliRun;
 
     static Run cli(const QStringList &args)
     {
-        QProcess p;
-        p.start(QStringLiteral(FOLIO_CLI_PATH), QStringList{QStringLiteral("-q")} + args);
-        if (!p.waitForFinished(300000))
-            return Run{};
-        return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+        return folio::test::runCli(QStringList{QStringLiteral("-q")} + args, 300000, QProcessEnvironment::systemEnvironment());
     }
 
     // Every node has a question, a summary and children that are nodes; returns the node count.

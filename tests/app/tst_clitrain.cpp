@@ -2,6 +2,7 @@
 // FUNSD, JSON on stdout, clear errors with exit code 1.
 #include "tests/common/testdata.h"
 
+#include "clirunner.h"
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -14,21 +15,11 @@
 
 static const QString kFunsd = folio::test::sharedPath(QStringLiteral("data/funsd/dataset"));
 
-struct Run
-{
-    int code = -1;
-    QByteArray out, err;
-};
+using Run = folio::test::CliRun;
 
 static Run cli(const QStringList &args)
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QStringLiteral("1"));
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(FOLIO_CLI_PATH), args);
-    p.waitForFinished(300000);
-    return Run{p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+    return folio::test::runCli(args);
 }
 
 class TestCliTrain : public QObject
