@@ -1,0 +1,62 @@
+#pragma once
+// Extract Fields (issue 15): the values of a project's fields on one document, as FieldValue
+// suggestions (source Model, state Suggested, confidence), one per field the extractor answered;
+// a field whose best answer is "no value on this page" comes back as a suggestion with no words
+// and no text. Shared by the GUI's FieldsWorker (and anything headless).
+//
+//   web pages  -> a WebFormer checkpoint (config.json model_type "webformer"): the chosen one, else
+//                 the shipped product model (shippedFieldModelDir()); fields the model was never
+//                 trained on are named in a note (its answers for them are unreliable);
+//               -> no checkpoint at all: schema.org structured data on the page (when the build has
+//                 the reader), else a message saying what to choose;
+//   scans/PDFs -> a layout tagger (folio-formtagger / Hugging Face LayoutLMv3): its entities whose
+//                 label equals a field name (case-insensitively, B-/I- stripped) become that field's
+//                 value; a tagger with none of the field names is refused with a message naming
+//                 its labels and the fields.
+// Pages with no text give ok with no values and a note; pages past the model's text budget are
+// truncated by the model and say so in a note. No exception leaves these functions.
+
+#include "document/annotations.h"
+#include "document/document.h"
+#include "pipeline/webfieldset.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+#include <vector>
+
+namespace folio::pipeline {
+
+struct FieldExtractionOptions
+{
+    QString checkpointDir;                               // empty: shipped model, else structured data
+    std::function<void(int done, int total)> progress;   // steps, optional
+    const std::atomic_bool *cancel = nullptr;            // polled between steps, optional
+};
+
+struct FieldExtraction
+{
+    bool ok = false;
+    bool cancelled = false;
+    QString error;                 // names the document or the checkpoint
+    QString source;                // what answered: "WebFormer <folder>", "tagger <folder>", "structured data"
+    QStringList notes;             // unknown fields, truncation, empty page, ...
+    QStringList unknownFields;     // fields the model was not trained on
+    std::vector<FieldValue> values; // suggestions, in field-set order
+};
+
+FieldExtraction extractFields(const Document &document, const std::vector<FieldSpec> &fields,
+                              const FieldExtractionOptions &options = {});
+
+// The shipped product-field model: the first folder (by name) under resources/models whose
+// config.json has model_type "webformer"; empty when none is shipped.
+QString shippedFieldModelDir();
+// config.json's model_type of a checkpoint folder ("" when unreadable).
+QString checkpointModelType(const QString &checkpointDir);
+// Page word index (WebFormer's order: text nodes in document order, each node's words in Document
+// order) -> Document::words index.
+std::vector<int> webPageWordOrder(const Document &document);
+
+} // namespace folio::pipeline

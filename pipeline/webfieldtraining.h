@@ -1,0 +1,58 @@
+#pragma once
+// Train on Project for web fields (issue 15): WebFormer training pages from what users answered
+// in a project, shared by the GUI's field training dialog (and anything headless).
+//
+// A page is a web document of the project with at least one accepted field answer (a value, or
+// "no value on this page"). Its gold values per field are the accepted values' texts; a field of
+// the field set the user has not answered on such a page counts as "no value" there. Suggestions
+// the user has not accepted are not ground truth. Fields of the field set without a single example
+// value are left out of training (the model will not know them) and named in the outcome.
+// No exception leaves these functions.
+
+#include "inference/webformer/webformer.h"
+#include "pipeline/webfieldset.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+#include <vector>
+
+namespace folio {
+class Project;
+}
+
+namespace folio::pipeline {
+
+struct FieldTrainingData
+{
+    std::vector<inference::WebPage> pages;
+    std::vector<std::string> fields;   // the fields with at least one example value
+    QStringList fieldsWithoutExamples; // of the field set; left out
+    int webDocuments = 0;              // web documents in the project
+};
+
+// False + *error (naming the project) when the project cannot be read, has no web page with an
+// accepted answer, or no field of the set has an example value.
+bool loadFieldTrainingData(Project *project, const std::vector<FieldSpec> &fieldSet, FieldTrainingData *data,
+                           QString *error);
+
+struct FieldTrainingOutcome
+{
+    bool ok = false;
+    bool cancelled = false;
+    QString error;
+    QString checkpointDir;
+    QStringList fields;
+    double bestDevF1 = -1; // -1: no dev pages
+    double seconds = 0;
+    long steps = 0;
+};
+
+// Trains a small WebFormer (every 5th page held out as dev from 5 pages on) into options.outputDir.
+FieldTrainingOutcome trainFieldExtractor(const inference::WebFormerTrainOptions &options, const FieldTrainingData &data,
+                                         const std::function<void(const inference::WebFormerTrainProgress &)> &progress = {},
+                                         const std::atomic<bool> *cancel = nullptr);
+
+} // namespace folio::pipeline
