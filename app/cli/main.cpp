@@ -66,6 +66,7 @@ int main(int argc, char **argv)
     folio::cli::registerVocabCommand(app);
     folio::cli::registerRunCommand(app);
     folio::cli::registerExtractCommand(app);
+    folio::cli::registerExtractScoreCommand(app);
     folio::cli::registerTrainWebFormerCommand(app);
     folio::cli::registerProjectCommand(app);
     folio::cli::registerImportCommand(app);
