@@ -8,6 +8,7 @@
 #include "document/formats/labelstudio.h"
 #include "document/formats/qshierarchy.h"
 #include "document/formats/swde.h"
+#include "document/formats/productbenchmark.h"
 #include "document/wordnodes.h"
 
 #include <QDir>
@@ -35,13 +36,15 @@ std::unique_ptr<DatasetFormat> createDatasetFormat(const QString &name)
         return std::make_unique<QsHierarchyFormat>();
     if (name == QLatin1String("swde"))
         return std::make_unique<SwdeFormat>();
+    if (name == QLatin1String("product-benchmark"))
+        return std::make_unique<ProductBenchmarkFormat>();
     return nullptr;
 }
 
 QStringList datasetFormatNames()
 {
     return {QStringLiteral("funsd"), QStringLiteral("hfjsonl"), QStringLiteral("conll"), QStringLiteral("labelstudio"), QStringLiteral("qs"),
-            QStringLiteral("swde")};
+            QStringLiteral("swde"), QStringLiteral("product-benchmark")};
 }
 
 namespace formats {

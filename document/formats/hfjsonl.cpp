@@ -1,6 +1,7 @@
 #include "document/formats/hfjsonl.h"
 
 #include "document/formats/datasetlimits.h"
+#include "document/formats/fieldanswers.h"
 #include "document/formats/jsonvalidate.h"
 
 #include <QDir>
@@ -59,6 +60,9 @@ bool HfJsonlFormat::exportItems(const std::vector<DatasetItem> &items, const QSt
             row.insert(QStringLiteral("bboxes"), bboxes);
             row.insert(QStringLiteral("ner_tags"), nerTags);
             row.insert(QStringLiteral("image"), p < int(doc.pages.size()) ? doc.pages[p].imagePath : QString());
+            // Field answers (issue 15) on the document's first row: {field: [values]}, [] = "no value".
+            if (const FieldAnswers answers = fieldAnswers(doc, item.annotations, options.includeSuggestions); p == 0 && !answers.empty())
+                row.insert(QStringLiteral("fields"), fieldAnswersJson(answers, /*keepNoValue=*/true));
             out += QJsonDocument(row).toJson(QJsonDocument::Compact);
             out += '\n';
         }
@@ -181,6 +185,14 @@ bool HfJsonlFormat::importFile(const QString &path, std::vector<DatasetItem> *it
         for (const Word &w : item.document.words)
             ids << w.id;
         item.annotations.entities = entitiesFromBio(ids, wordTags);
+        QJsonObject fields;
+        FieldAnswers answers;
+        if (!jv.objectField(row, QStringLiteral("fields"), root, &fields, /*required=*/false)
+            || !readFieldAnswers(jv, fields, QStringLiteral("$.fields"), &answers)) {
+            *error = jv.error();
+            return false;
+        }
+        item.annotations.fields = fieldValuesFromAnswers(answers);
         return true;
     }, items, error);
 }

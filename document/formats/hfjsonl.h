@@ -5,7 +5,8 @@
 //   {"id": str, "tokens": [str], "bboxes": [[x0,y0,x1,y1] 0-1000 ints], "ner_tags": [int], "image": path}
 // and `<base>.labels.json` = ["O", "B-ANSWER", "I-ANSWER", ...], the ClassLabel names that the
 // ner_tags index. Import reads the same; ner_tags may also be tag strings (then no label file is
-// needed). Links are not part of this format.
+// needed). Links are not part of this format. Field answers (issue 15), when a document has any, go
+// on its first row as "fields": {field: [values]} ([] = "no value on this page") and are read back.
 #include "document/formats/datasetformat.h"
 
 namespace folio {

@@ -49,7 +49,8 @@ bool SwdeFormat::exportItems(const std::vector<DatasetItem> &items, const QStrin
             for (const FieldValue &f : item.annotations.fields)
                 if (f.field == field && f.state != ReviewState::Rejected &&
                     (f.state == ReviewState::Accepted || options.includeSuggestions))
-                    values << clean(fieldText(item.document, f));
+                    if (const QString t = clean(fieldText(item.document, f)); !t.trimmed().isEmpty())
+                        values << t; // an empty answer is "no value on this page": count 0
             withValue += values.isEmpty() ? 0 : 1;
             body += QStringLiteral("%1\t%2\t%3\n")
                         .arg(p, 4, 10, QLatin1Char('0'))
