@@ -1,0 +1,236 @@
+// The schema.org reader (document/structured/structureddata.h) and product value normalisation
+// (normalise.h) on hand-written pages, hostile ones included; and on the benchmark's pages.
+#include "document/structured/normalise.h"
+#include "document/structured/structureddata.h"
+
+#include "tests/common/testdata.h"
+#include "tests/document/structuredfixtures.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QtTest>
+
+using namespace folio::structured;
+
+namespace {
+
+std::string valueOf(const StructuredData &d, const std::string &field, const std::string &source = {})
+{
+    for (const auto &c : d.candidates)
+        if (c.field == field && (source.empty() || c.source == source))
+            return c.value;
+    return {};
+}
+
+bool notesContain(const StructuredData &d, const std::string &text)
+{
+    for (const auto &n : d.notes)
+        if (n.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TstStructuredData : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void prices_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("amount");
+        QTest::addColumn<QString>("currency");
+        QTest::newRow("dollar") << "$1,234.50" << "1234.50" << "USD";
+        QTest::newRow("euro comma") << "1.234,50 €" << "1234.50" << "EUR";
+        QTest::newRow("decimal comma") << "12,99 €" << "12.99" << "EUR";
+        QTest::newRow("iso after") << "12.99 USD" << "12.99" << "USD";
+        QTest::newRow("iso before") << "EUR 12,-" << "12" << "EUR";
+        QTest::newRow("thousands dot") << "34.000 Ft" << "34000" << "HUF";
+        QTest::newRow("space groups") << "1 299,00 zł" << "1299.00" << "PLN";
+        QTest::newRow("nbsp groups") << QString::fromUtf8("2\u00a0499,95 kr") << "2499.95" << "SEK";
+        QTest::newRow("apostrophe") << "CHF 1'234.50" << "1234.50" << "CHF";
+        QTest::newRow("pound") << QString::fromUtf8("£87.11") << "87.11" << "GBP";
+        QTest::newRow("plain") << "87.11" << "87.11" << "";
+        QTest::newRow("from") << "from 9.99" << "9.99" << "";
+        QTest::newRow("several thousands") << "1,234,567" << "1234567" << "";
+        QTest::newRow("leading zeros") << "007.50" << "7.50" << "";
+    }
+    void prices()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, amount);
+        QFETCH(QString, currency);
+        const auto p = parsePrice(text.toStdString());
+        QVERIFY2(p, qPrintable(text));
+        QCOMPARE(QString::fromStdString(p->amount), amount);
+        QCOMPARE(QString::fromStdString(p->currency), currency);
+    }
+
+    void notPrices()
+    {
+        QVERIFY(!parsePrice(""));
+        QVERIFY(!parsePrice("call us"));
+        QVERIFY(!parsePrice(std::string(10000, '9'))); // huge: refused, not an overflow
+        QVERIFY(!parsePrice(std::string(5000, 'x') + "12"));
+    }
+
+    void availability()
+    {
+        QCOMPARE(normaliseAvailability("http://schema.org/InStock"), std::string("InStock"));
+        QCOMPARE(normaliseAvailability("https://schema.org/OutOfStock"), std::string("OutOfStock"));
+        QCOMPARE(normaliseAvailability("schema:SoldOut"), std::string("SoldOut"));
+        QCOMPARE(normaliseAvailability("in_stock"), std::string("InStock"));
+        QCOMPARE(normaliseAvailability("  Out of stock "), std::string("OutOfStock"));
+        QCOMPARE(normaliseAvailability("Ausverkauft"), std::string("SoldOut"));
+        QCOMPARE(normaliseAvailability("PreOrder"), std::string("PreOrder"));
+        QCOMPARE(normaliseAvailability("blue"), std::string());
+        QCOMPARE(benchmarkAvailability("SoldOut"), std::string("OutOfStock"));
+        QCOMPARE(benchmarkAvailability("PreOrder"), std::string("InStock"));
+        QCOMPARE(benchmarkAvailability(""), std::string("InStock"));
+    }
+
+    void identifiers()
+    {
+        QVERIFY(isValidGtin("4006381333931")); // EAN-13
+        QVERIFY(isValidGtin("73513537"));      // EAN-8
+        QVERIFY(isValidGtin("036000291452"));  // UPC-A
+        QVERIFY(isValidGtin("10012345678902")); // GTIN-14
+        QVERIFY(!isValidGtin("4006381333932")); // wrong check digit
+        QVERIFY(!isValidGtin("400638133393"));  // 12 digits, wrong check
+        QVERIFY(!isValidGtin("12345"));
+        QCOMPARE(normaliseGtin("400-638 1333931").value_or(""), std::string("4006381333931"));
+        QVERIFY(!normaliseGtin("ABC4006381333931"));
+        QCOMPARE(normaliseIdentifier("  \"B07FW264WL\"\n").value_or(""), std::string("B07FW264WL"));
+        QCOMPARE(normaliseIdentifier("PU 106160 / 01").value_or(""), std::string("PU 106160 / 01"));
+        QVERIFY(!normaliseIdentifier("   "));
+        QVERIFY(!normaliseIdentifier(std::string(65, 'A')));
+    }
+
+    void jsonLdGraphAndOffers()
+    {
+        const QByteArray html = fixtures::page0();
+        const StructuredData d = readStructuredData(html, "graph.html");
+        QCOMPARE(d.jsonLdBlocks, 2);
+        QCOMPARE(d.products, 1);
+        QCOMPARE(valueOf(d, "name"), std::string("Kettle K3"));
+        QCOMPARE(valueOf(d, "sku"), std::string("K-3"));
+        QCOMPARE(valueOf(d, "gtin"), std::string("4006381333931"));
+        QCOMPARE(valueOf(d, "brand"), std::string("Acme"));
+        QCOMPARE(valueOf(d, "mpn"), std::string("AC-K3"));
+        QCOMPARE(valueOf(d, "price"), std::string("1299.00"));
+        QCOMPARE(valueOf(d, "currency"), std::string("EUR"));
+        QCOMPARE(valueOf(d, "availability"), std::string("OutOfStock"));
+        const auto best = productFields(d);
+        QCOMPARE(best.at("price").source, std::string("json-ld"));
+        QCOMPARE(best.at("price").location, std::string("/html/head/script[1]"));
+    }
+
+    void jsonLdNumbersAndSpecs()
+    {
+        const QByteArray html = fixtures::page1();
+        const StructuredData d = readStructuredData(html, "numbers.html");
+        QCOMPARE(valueOf(d, "price"), std::string("87.1"));
+        QCOMPARE(valueOf(d, "currency"), std::string("GBP"));
+        QCOMPARE(valueOf(d, "gtin"), std::string()); // bad check digit: not a GTIN
+        QCOMPARE(productFields(d).at("price").value, std::string("87.1"));
+    }
+
+    void microdata()
+    {
+        const QByteArray html = fixtures::page2();
+        const StructuredData d = readStructuredData(html, "micro.html");
+        QCOMPARE(d.products, 2);
+        QCOMPARE(valueOf(d, "name", "microdata"), std::string("Chair Oak"));
+        QCOMPARE(valueOf(d, "brand", "microdata"), std::string("Woody"));
+        QCOMPARE(valueOf(d, "sku", "microdata"), std::string("CH-01"));
+        QCOMPARE(valueOf(d, "price", "microdata"), std::string("49.90"));
+        QCOMPARE(valueOf(d, "availability", "microdata"), std::string("InStock"));
+        const auto best = productFields(d);
+        QCOMPARE(best.at("price").value, std::string("49.90")); // the first product, not the related one
+        QCOMPARE(best.at("price").item, 0);
+        QCOMPARE(best.at("price").location, std::string("/html/body/div[1]"));
+    }
+
+    void rdfaAndMeta()
+    {
+        const QByteArray html = fixtures::page3();
+        const StructuredData d = readStructuredData(html, "rdfa.html");
+        QCOMPARE(valueOf(d, "sku", "rdfa"), std::string("L1"));
+        QCOMPARE(valueOf(d, "price", "rdfa"), std::string("21.50"));
+        QCOMPARE(valueOf(d, "price", "meta"), std::string("19.99"));
+        QCOMPARE(valueOf(d, "currency", "meta"), std::string("USD"));
+        QCOMPARE(valueOf(d, "availability", "meta"), std::string("OutOfStock"));
+        QCOMPARE(valueOf(d, "name", "meta"), std::string("Lamp L1"));
+        QCOMPARE(productFields(d).at("price").source, std::string("rdfa")); // rdfa before meta
+    }
+
+    // Hostile JSON-LD: each bad block is skipped with a note naming the page and the block, the good
+    // block after it is still read, nothing crashes, and it stays fast.
+    void hostileJsonLd()
+    {
+        QByteArray html = "<html><head>";
+        html += "<script type=\"application/ld+json\">{\"@type\": \"Product\", \"name\": \"trunc</script>";
+        html += "<script type=\"application/ld+json\">" + QByteArray(200000, '[') + QByteArray(200000, ']') + "</script>";
+        html += "<script type=\"application/ld+json\">{\"@type\": \"Product\", \"name\": \"" + QByteArray(5 << 20, 'x') + "\"}</script>";
+        html += "<script type=\"application/ld+json\">{\"@type\": \"Product\", \"sku\": \"" + QByteArray(100000, 'y') + "\"}</script>";
+        html += "<script type=\"application/ld+json\">{\"@type\": \"Product\", \"sku\": \"OK-1\", \"offers\": {\"price\": \"NaN\"}}</script>";
+        html += "<script type=\"application/ld+json\"></script>";
+        html += "</head><body></body></html>";
+        QElapsedTimer t;
+        t.start();
+        const StructuredData d = readStructuredData(html, "hostile.html");
+        QVERIFY2(t.elapsed() < 10000, "hostile JSON-LD took over 10 s");
+        QVERIFY(notesContain(d, "hostile.html: JSON-LD block 1 skipped: not valid JSON"));
+        QVERIFY(notesContain(d, "hostile.html: JSON-LD block 2 skipped: nested deeper than 64"));
+        QVERIFY(notesContain(d, "hostile.html: JSON-LD block 3 skipped: larger than"));
+        QVERIFY(notesContain(d, "a sku value of 100000 bytes was ignored"));
+        QVERIFY(notesContain(d, "JSON-LD block 6 skipped: not valid JSON"));
+        QCOMPARE(valueOf(d, "sku"), std::string("OK-1"));
+        QCOMPARE(valueOf(d, "price"), std::string()); // "NaN" is no price
+    }
+
+    void deepElementsAndEmptyPages()
+    {
+        QByteArray deep;
+        for (int i = 0; i < 100000; ++i)
+            deep += "<div>";
+        deep += "<div itemscope itemtype=\"https://schema.org/Product\"><span itemprop=\"sku\">DEEP</span></div>";
+        QElapsedTimer t;
+        t.start();
+        const StructuredData d = readStructuredData("<html><body>" + deep + "</body></html>", "deep.html");
+        QVERIFY(t.elapsed() < 20000);
+        QVERIFY(notesContain(d, "deep.html: elements nested deeper than"));
+        QVERIFY(readStructuredData(QByteArray(), "empty.html").candidates.empty());
+        QVERIFY(readStructuredData("<html><body></body></html>", "notext.html").candidates.empty());
+        QVERIFY(readStructuredData(QByteArray(3000, '\0'), "binary.html").candidates.empty());
+        StructuredLimits small;
+        small.maxHtmlBytes = 10;
+        QVERIFY(notesContain(readStructuredData(QByteArray(100, 'a'), "big.html", small), "big.html: larger than"));
+        StructuredData out;
+        QString error;
+        QVERIFY(!readStructuredDataFile("/nonexistent/page.html", &out, &error));
+        QVERIFY2(error.contains("/nonexistent/page.html"), qPrintable(error));
+    }
+
+    // Every benchmark page reads without a crash, and most have a product in structured data.
+    void benchmarkPages()
+    {
+        const QString dir = folio::test::sharedPath("data/product-extraction-benchmark/dataset/html");
+        FOLIO_REQUIRE_DATA(dir);
+        const QStringList files = QDir(dir).entryList({"*.html.gz"}, QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), 140);
+        int withPrice = 0;
+        for (const QString &f : files) {
+            StructuredData d;
+            QString error;
+            QVERIFY2(readStructuredDataFile(dir + "/" + f, &d, &error), qPrintable(error));
+            withPrice += productFields(d).count("price") ? 1 : 0;
+        }
+        QVERIFY2(withPrice >= 80, qPrintable(QString::number(withPrice)));
+    }
+};
+
+FOLIO_TEST_GUILESS_MAIN(TstStructuredData)
+#include "tst_structureddata.moc"
