@@ -67,6 +67,7 @@ int main(int argc, char **argv)
     folio::cli::registerRunCommand(app);
     folio::cli::registerExtractCommand(app);
     folio::cli::registerExtractScoreCommand(app);
+    folio::cli::registerTrainProductCommand(app);
     folio::cli::registerTrainWebFormerCommand(app);
     folio::cli::registerProjectCommand(app);
     folio::cli::registerImportCommand(app);

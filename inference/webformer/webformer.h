@@ -51,6 +51,7 @@ struct WebFormerConfig
     int hidden = 128, layers = 2, heads = 4, intermediate = 512;
     int radius = 31;              // T2T local radius r (block length r+1)
     int siblingWindow = 8;        // H2H sibling edges to the nearest k siblings on each side (0: all)
+    bool domGraph = true;         // false: HTML tokens attend to themselves only among HTML tokens (ablation)
     int maxTextTokens = 4096;     // longer pages are truncated (the tail is dropped)
     int maxPiecesPerWord = 6;
     int maxSpanTokens = 48;       // decoded spans are at most this many word pieces

@@ -29,6 +29,7 @@ nlohmann::json webFormerConfigJson(const WebFormerConfig &c, int vocabSize)
                           {"vocab_size", vocabSize},
                           {"t2t_radius", c.radius},
                           {"sibling_window", c.siblingWindow},
+                          {"dom_graph", c.domGraph},
                           {"max_text_tokens", c.maxTextTokens},
                           {"max_pieces_per_word", c.maxPiecesPerWord},
                           {"max_span_tokens", c.maxSpanTokens},
@@ -50,6 +51,7 @@ WebFormerConfig webFormerConfigFromJson(const nlohmann::json &json, const std::s
     c.radius = int(mc.getInt("t2t_radius", c.radius));
     c.siblingWindow = int(mc.getInt("sibling_window", c.siblingWindow));
     c.maxTextTokens = int(mc.getInt("max_text_tokens", c.maxTextTokens));
+    c.domGraph = mc.getBool("dom_graph", c.domGraph);
     c.maxPiecesPerWord = int(mc.getInt("max_pieces_per_word", c.maxPiecesPerWord));
     c.maxSpanTokens = int(mc.getInt("max_span_tokens", c.maxSpanTokens));
     c.dropout = mc.getDouble("hidden_dropout_prob", c.dropout);

@@ -283,8 +283,13 @@ WebFormerInputs buildWebFormerInputs(const WebPage &page, const WebVocab &vocab,
     const int F = int(fields.size());
     // HTML-query edges: DOM graph, then H2T, then H2F; grouped by query.
     std::vector<std::vector<std::pair<int, int>>> perQuery(N);
-    for (const WebEdge &e : buildDomEdges(in.htmlParent, config.siblingWindow))
-        perQuery[e.query].push_back({e.key, e.type});
+    if (config.domGraph) {
+        for (const WebEdge &e : buildDomEdges(in.htmlParent, config.siblingWindow))
+            perQuery[e.query].push_back({e.key, e.type});
+    } else {
+        for (int q = 0; q < N; ++q) // ablation: no parent/child/sibling edges
+            perQuery[q].push_back({q, EdgeSelf});
+    }
     for (int t = 0; t < T; ++t) {
         perQuery[in.textNode[t]].push_back({N + t, EdgeH2T});
         if (in.textParent[t] >= 0)
