@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -190,12 +191,20 @@ FieldExtraction withTagger(const Document &doc, const std::vector<FieldSpec> &fi
 
 } // namespace
 
-QString checkpointModelType(const QString &checkpointDir)
+static QJsonObject checkpointConfig(const QString &checkpointDir)
 {
     QFile file(QDir(checkpointDir).filePath(QStringLiteral("config.json")));
     if (file.size() > (4 << 20) || !file.open(QIODevice::ReadOnly))
         return {};
-    return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("model_type")).toString();
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+QStringList checkpointFields(const QString &checkpointDir)
+{
+    QStringList out;
+    for (const QJsonValue &v : checkpointConfig(checkpointDir).value(QStringLiteral("fields")).toArray())
+        out << v.toString();
+    return out;
 }
 
 QString shippedFieldModelDir()

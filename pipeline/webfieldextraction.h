@@ -18,6 +18,7 @@
 
 #include "document/annotations.h"
 #include "document/document.h"
+#include "pipeline/hfpagelabeller.h" // checkpointModelType
 #include "pipeline/webfieldset.h"
 
 #include <QString>
@@ -53,8 +54,8 @@ FieldExtraction extractFields(const Document &document, const std::vector<FieldS
 // The shipped product-field model: the first folder (by name) under resources/models whose
 // config.json has model_type "webformer"; empty when none is shipped.
 QString shippedFieldModelDir();
-// config.json's model_type of a checkpoint folder ("" when unreadable).
-QString checkpointModelType(const QString &checkpointDir);
+// The fields a WebFormer checkpoint was trained on (config.json "fields"; empty when unreadable).
+QStringList checkpointFields(const QString &checkpointDir);
 // Page word index (WebFormer's order: text nodes in document order, each node's words in Document
 // order) -> Document::words index.
 std::vector<int> webPageWordOrder(const Document &document);

@@ -21,7 +21,18 @@ void DomTreeModel::setDocument(const Document &doc)
     for (const Node &n : m_doc.nodes)
         for (size_t r = 0; r < n.children.size(); ++r)
             m_row[size_t(n.children[r])] = int(r);
+    m_marks.clear();
     endResetModel();
+}
+
+void DomTreeModel::setNodeMarks(const QHash<int, NodeMark> &marks)
+{
+    QList<int> touched = m_marks.keys();
+    touched += marks.keys();
+    m_marks = marks;
+    for (int node : touched)
+        if (const QModelIndex i = indexForNode(node); i.isValid())
+            Q_EMIT dataChanged(i, i, {Qt::DisplayRole, Qt::BackgroundRole});
 }
 
 QModelIndex DomTreeModel::indexForNode(int node) const
@@ -99,7 +110,13 @@ QVariant DomTreeModel::data(const QModelIndex &index, int role) const
     const Node &node = m_doc.nodes[size_t(index.internalId())];
     switch (role) {
     case Qt::DisplayRole:
+        if (const auto mark = m_marks.constFind(int(index.internalId())); mark != m_marks.constEnd())
+            return nodeLabel(node) + QStringLiteral("  \u25c0 ") + mark->note;
         return nodeLabel(node);
+    case Qt::BackgroundRole:
+        if (const auto mark = m_marks.constFind(int(index.internalId())); mark != m_marks.constEnd())
+            return mark->color;
+        return {};
     case Qt::ToolTipRole:
         return node.id;
     case Qt::ForegroundRole:

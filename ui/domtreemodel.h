@@ -15,6 +15,8 @@
 #include "document/document.h"
 
 #include <QAbstractItemModel>
+#include <QColor>
+#include <QHash>
 
 #include <vector>
 
@@ -39,6 +41,16 @@ public:
     // A one-line label for a node (what column 0 shows).
     static QString nodeLabel(const Node &node);
 
+    // Highlights (extracted field values): a node's background colour and a note shown after its
+    // label (e.g. "price 0.93"). Replaces the previous marks; an empty map clears them.
+    struct NodeMark
+    {
+        QColor color;
+        QString note;
+    };
+    void setNodeMarks(const QHash<int, NodeMark> &marks);
+    const QHash<int, NodeMark> &nodeMarks() const { return m_marks; }
+
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -49,6 +61,7 @@ public:
 private:
     Document m_doc;
     std::vector<int> m_row; // node -> row in its parent's children
+    QHash<int, NodeMark> m_marks;
 };
 
 } // namespace folio

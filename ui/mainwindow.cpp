@@ -11,6 +11,8 @@
 #include "ui/documentlistpanel.h"
 #include "ui/documentopener.h"
 #include "ui/domtreepanel.h"
+#include "ui/fieldscontroller.h"
+#include "ui/fieldspanel.h"
 #include "ui/modelworker.h"
 #include "ui/projectservice.h"
 #include "ui/regionocr.h"
@@ -241,6 +243,13 @@ void MainWindow::createDocks()
     m_attentionDock->setObjectName(QStringLiteral("attentionDock"));
     m_attentionDock->setWidget(m_attention);
     addDockWidget(Qt::BottomDockWidgetArea, m_attentionDock);
+
+    m_fields = new FieldsController(this, m_session, m_projects, m_webPanel, m_domPanel, [this] { return m_modelDir; });
+    m_fieldsDock = new QDockWidget(tr("Fields"), this);
+    m_fieldsDock->setObjectName(QStringLiteral("fieldsDock"));
+    m_fieldsDock->setWidget(m_fields->panel());
+    addDockWidget(Qt::RightDockWidgetArea, m_fieldsDock);
+    tabifyDockWidget(m_annotationsDock, m_fieldsDock);
 }
 
 void MainWindow::createActions()
@@ -253,6 +262,7 @@ void MainWindow::createActions()
     file->addSeparator();
     file->addAction(tr("&New Project…"), this, &MainWindow::newProjectDialog)->setShortcut(QKeySequence::New);
     file->addAction(tr("Open &Project…"), this, &MainWindow::openProjectDialog)->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_fields->addFileActions(file);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -273,12 +283,14 @@ void MainWindow::createActions()
         if (dialog.exec() == QDialog::Accepted && !dialog.checkpointDir().isEmpty())
             setModelDirectory(dialog.checkpointDir());
     });
+    m_fields->addModelActions(model);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_documentsDock->toggleViewAction());
     view->addAction(m_structureDock->toggleViewAction());
     view->addAction(m_annotationsDock->toggleViewAction());
     view->addAction(m_attentionDock->toggleViewAction());
+    view->addAction(m_fieldsDock->toggleViewAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Folio"), this, &MainWindow::showAbout);

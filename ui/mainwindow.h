@@ -33,6 +33,7 @@ class AnnotationSession;
 class DocumentListPanel;
 class DocumentOpener;
 class DomTreePanel;
+class FieldsController;
 class ModelWorker;
 class RegionOcr;
 class ScanPanel;
@@ -53,6 +54,7 @@ public:
     ProjectService *projects() const { return m_projects; }
     AnnotationSession *session() const { return m_session; }
     DocumentOpener *opener() const { return m_opener; }
+    FieldsController *fields() const { return m_fields; } // web fields: Fields dock, Extract Fields
     int documentCount() const;
     const Document *currentDocument() const; // nullptr when none is open
     QString modelDirectory() const { return m_modelDir; }
@@ -124,6 +126,8 @@ private:
     QDockWidget *m_structureDock = nullptr;
     QDockWidget *m_annotationsDock = nullptr;
     QDockWidget *m_attentionDock = nullptr;
+    FieldsController *m_fields = nullptr;
+    QDockWidget *m_fieldsDock = nullptr;
     QMenu *m_recentMenu = nullptr;
     QProgressBar *m_progress = nullptr;
     QToolButton *m_cancelButton = nullptr;

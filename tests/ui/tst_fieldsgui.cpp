@@ -1,0 +1,523 @@
+// Web fields in the GUI (issue 15), driving the real widgets: the field set stored in the project
+// (dialog, refusals, a corrupt setting), a product page of the Zyte benchmark opened in the main
+// window and rendered, a value corrected by a page text selection and by picking a DOM node, "no
+// value" answered, Train Field Extractor on the project (a real, tiny WebFormer), Extract Fields in
+// the worker with the trained model (suggestions, unknown-field note), highlights on the page and
+// in the DOM tree, accept / reject, undo / redo, the answers surviving a reopen, and the three
+// exports (product-benchmark, SWDE, HF JSONL) read back. Bad input: a page with no text, a page
+// past the model's text budget, fields with no examples, a changed field set, scans without a
+// matching tagger, a non-WebFormer field model. A screenshot is saved (path printed).
+#include "tests/common/testdata.h"
+#include "document/documentjson.h"
+#include "document/formats/datasetformat.h"
+#include "document/html/htmlloader.h"
+#include "document/project/project.h"
+#include "inference/webformer/webformerdata.h"
+#include "pipeline/webfieldextraction.h"
+#include "pipeline/webfieldset.h"
+#include "pipeline/webfieldtraining.h"
+#include "ui/annotationsession.h"
+#include "ui/commands/fieldcommands.h"
+#include "ui/domtreemodel.h"
+#include "ui/domtreepanel.h"
+#include "ui/fieldhighlight.h"
+#include "ui/fieldscontroller.h"
+#include "ui/fieldsetdialog.h"
+#include "ui/fieldspanel.h"
+#include "ui/fieldsworker.h"
+#include "ui/fieldtrainingdialog.h"
+#include "ui/mainwindow.h"
+#include "ui/webpage.h"
+#include "ui/webpagepanel.h"
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QUndoStack>
+#include <QWebEngineScript>
+
+using namespace folio;
+
+namespace {
+
+const QString kPageKey = QStringLiteral("3d3ee8ebe15603b2ffc77b0c9f87f4e033ff4784cfdd50a135ae17395c0d3263");
+
+QString benchmarkPage()
+{
+    return test::sharedPath(QStringLiteral("data/product-extraction-benchmark/dataset/html/") + kPageKey
+                            + QStringLiteral(".html.gz"));
+}
+
+// Runs `js` in the page's isolated world and waits for its result.
+QVariant runJs(WebPage *page, const QString &js)
+{
+    QVariant result;
+    bool done = false;
+    page->runJavaScript(js, QWebEngineScript::ApplicationWorld, [&](const QVariant &v) {
+        result = v;
+        done = true;
+    });
+    if (!QTest::qWaitFor([&] { return done; }, 10000))
+        qWarning("runJs: no result after 10 s");
+    return result;
+}
+
+// A synthetic product page: "<brand> ... Price: <price> EUR".
+QByteArray productHtml(const QString &brand, const QString &price, int fillerWords = 6)
+{
+    QString filler;
+    for (int i = 0; i < fillerWords; ++i)
+        filler += QStringLiteral(" word%1").arg(i % 50);
+    return QStringLiteral("<html><body><h1>%1 kettle</h1><p>%2</p><div class=price>Price: <b>%3</b> EUR</div>"
+                          "<p>Made by <span>%1</span></p></body></html>")
+        .arg(brand, filler, price)
+        .toUtf8();
+}
+
+Document loadBytes(const QByteArray &html, const QString &name)
+{
+    const HtmlLoadResult r = loadHtmlBytes(html, name);
+    return r.document;
+}
+
+} // namespace
+
+class TestFieldsGui : public QObject
+{
+    Q_OBJECT
+
+    QString m_shots = QStringLiteral(FOLIO_BINARY_DIR "/screenshots");
+    QTemporaryDir m_models;
+    QString m_tinyModel; // WebFormer trained in initTestCase on synthetic pages (price, brand)
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        qputenv("FOLIO_NO_DIALOGS", "1");
+        QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_fieldsgui"));
+        QStandardPaths::setTestModeEnabled(true);
+        QDir().mkpath(m_shots);
+
+        // A tiny WebFormer on 4 synthetic pages: a real checkpoint for the bad-input cases.
+        pipeline::FieldTrainingData data;
+        const QStringList brands{QStringLiteral("Acme"), QStringLiteral("Zeta"), QStringLiteral("Orbit"), QStringLiteral("Nova")};
+        for (int i = 0; i < brands.size(); ++i) {
+            const QString price = QStringLiteral("%1.99").arg(10 + i);
+            inference::WebPage page = inference::webPageFromDocument(
+                loadBytes(productHtml(brands[i], price), QStringLiteral("p%1.html").arg(i)), "p" + std::to_string(i));
+            page.gold["price"] = {price.toStdString()};
+            page.gold["brand"] = {brands[i].toStdString()};
+            data.pages.push_back(page);
+        }
+        data.fields = {"price", "brand"};
+        inference::WebFormerTrainOptions o;
+        o.outputDir = m_models.filePath(QStringLiteral("tiny")).toStdString();
+        o.model.hidden = 32;
+        o.model.layers = 1;
+        o.model.heads = 2;
+        o.model.intermediate = 64;
+        o.model.maxTextTokens = 64;
+        o.epochs = 2;
+        o.maxSteps = 8;
+        o.vocabSize = 300;
+        o.threads = 1;
+        const pipeline::FieldTrainingOutcome out = pipeline::trainFieldExtractor(o, data);
+        QVERIFY2(out.ok, qPrintable(out.error));
+        QCOMPARE(out.fields, QStringList({QStringLiteral("price"), QStringLiteral("brand")}));
+        m_tinyModel = out.checkpointDir;
+        QCOMPARE(pipeline::checkpointModelType(m_tinyModel), QStringLiteral("webformer"));
+    }
+
+    void init()
+    {
+        QSettings().clear();
+        QFile::remove(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/default.folio"));
+    }
+
+    // ---- the field set ----
+
+    void fieldSetIsStoredInTheProject()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("fields.folio"));
+        QString error;
+        {
+            auto project = Project::create(path, &error);
+            QVERIFY2(project, qPrintable(error));
+            std::vector<pipeline::FieldSpec> fields;
+            QVERIFY(pipeline::projectFieldSet(*project, &fields, &error));
+            QCOMPARE(pipeline::fieldNames(fields),
+                     QStringList({"price", "currency", "sku", "gtin", "mpn", "brand", "availability", "name"}));
+            QCOMPARE(fields.front().type, pipeline::FieldType::Price);
+
+            // The dialog refuses a bad name and a duplicate, then stores what it accepts.
+            FieldSetDialog dialog(fields);
+            dialog.addField(QStringLiteral("bad name!"), pipeline::FieldType::Text);
+            dialog.accept();
+            QVERIFY(dialog.result() != QDialog::Accepted);
+            QVERIFY2(dialog.message().contains(QStringLiteral("bad name!")), qPrintable(dialog.message()));
+            dialog.table()->item(dialog.table()->rowCount() - 1, 0)->setText(QStringLiteral("PRICE"));
+            dialog.accept();
+            QVERIFY2(dialog.message().contains(QStringLiteral("twice")), qPrintable(dialog.message()));
+            dialog.table()->item(dialog.table()->rowCount() - 1, 0)->setText(QStringLiteral("released"));
+            qobject_cast<QComboBox *>(dialog.table()->cellWidget(dialog.table()->rowCount() - 1, 1))->setCurrentText(QStringLiteral("date"));
+            dialog.accept();
+            QCOMPARE(dialog.result(), int(QDialog::Accepted));
+            QVERIFY(pipeline::setProjectFieldSet(*project, dialog.fieldSet(), &error));
+        }
+        {
+            auto project = Project::open(path, &error);
+            QVERIFY2(project, qPrintable(error));
+            std::vector<pipeline::FieldSpec> fields;
+            QVERIFY(pipeline::projectFieldSet(*project, &fields, &error));
+            QCOMPARE(int(fields.size()), 9);
+            QCOMPARE(fields.back().name, QStringLiteral("released"));
+            QCOMPARE(fields.back().type, pipeline::FieldType::Date);
+            // A corrupt stored value: a message naming the project, and the defaults.
+            QVERIFY(project->setSetting(QStringLiteral("fields"), QStringLiteral("[{\"name\": 3}]"), &error));
+            QVERIFY(!pipeline::projectFieldSet(*project, &fields, &error));
+            QVERIFY2(error.contains(path) && error.contains(QStringLiteral("entry 0")), qPrintable(error));
+            QCOMPARE(int(fields.size()), 8);
+        }
+        std::vector<pipeline::FieldSpec> parsed;
+        QVERIFY(pipeline::parseFieldSpecs(QStringLiteral("price:price, sku:identifier,title"), &parsed, &error));
+        QCOMPARE(pipeline::formatFieldSpecs(parsed), QStringLiteral("price:price,sku:identifier,title:text"));
+        QVERIFY(!pipeline::parseFieldSpecs(QStringLiteral("price:money"), &parsed, &error));
+        QVERIFY2(error.contains(QStringLiteral("money")), qPrintable(error));
+        QVERIFY(!pipeline::parseFieldSpecs(QString(), &parsed, &error));
+        QString many;
+        for (int i = 0; i < pipeline::kMaxFields + 1; ++i)
+            many += QStringLiteral("f%1,").arg(i);
+        QVERIFY(!pipeline::parseFieldSpecs(many, &parsed, &error));
+    }
+
+    // ---- the whole flow on a real product page ----
+
+    void extractCorrectTrainUndoReopenExport()
+    {
+        FOLIO_REQUIRE_DATA(benchmarkPage());
+        QTemporaryDir dir;
+        const QString page = dir.filePath(kPageKey + QStringLiteral(".html.gz"));
+        QVERIFY(QFile::copy(benchmarkPage(), page));
+        const QString projectPath = dir.filePath(QStringLiteral("products.folio"));
+        const QString fieldModel = dir.filePath(QStringLiteral("models/products-fields"));
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.openProject(projectPath));
+            FieldsController *fields = w.fields();
+            QVERIFY(fields);
+            auto *dock = w.findChild<QDockWidget *>(QStringLiteral("fieldsDock"));
+            QVERIFY(dock);
+            dock->show();
+            dock->raise();
+            auto *web = w.findChild<WebPagePanel *>();
+            auto *dom = w.findChild<DomTreePanel *>();
+            QSignalSpy rendered(web, &WebPagePanel::rendered);
+            QSignalSpy shown(&w, &MainWindow::documentShown);
+            w.openFile(page);
+            QVERIFY(shown.count() == 1 || shown.wait(30000));
+            QVERIFY(rendered.count() == 1 || rendered.wait(30000));
+            AnnotationSession *session = w.session();
+            FieldsPanel *panel = fields->panel();
+            QCOMPARE(panel->fields().size(), 8);
+            QCOMPARE(panel->cellText(QStringLiteral("price"), FieldsPanel::StateColumn), QStringLiteral("no answer"));
+
+            // A WebFormer is required as the field model: a tagger folder is refused.
+            QVERIFY(!fields->setFieldModelDir(QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout-reading")));
+            QVERIFY2(fields->lastMessage().contains(QStringLiteral("not a WebFormer")), qPrintable(fields->lastMessage()));
+
+            // price: the user selects "£50" on the rendered page and presses "Use selection".
+            const QVariant selected = runJs(web->page(),
+                QStringLiteral("(function(){var w=document.createTreeWalker(document.body,NodeFilter.SHOW_TEXT);"
+                               "while(w.nextNode()){var n=w.currentNode,i=n.data.indexOf('\\u00a350');"
+                               "if(i>=0){var r=document.createRange();r.setStart(n,i);r.setEnd(n,i+3);"
+                               "var s=window.getSelection();s.removeAllRanges();s.addRange(r);return s.toString();}}"
+                               "return '';})()"));
+            QCOMPARE(selected.toString(), QStringLiteral("\u00a350"));
+            QTRY_COMPARE_WITH_TIMEOUT(web->page()->selectedText(), QStringLiteral("\u00a350"), 5000);
+            panel->setCurrentField(QStringLiteral("price"));
+            panel->findChild<QPushButton *>(QStringLiteral("correctField"))->click();
+            const FieldValue *price = fieldedits::answerOf(session->annotations(), QStringLiteral("price"));
+            QVERIFY2(price, qPrintable(fields->lastMessage()));
+            QCOMPARE(price->text, QStringLiteral("\u00a350"));
+            QCOMPARE(price->state, ReviewState::Accepted);
+            QCOMPARE(panel->cellText(QStringLiteral("price"), FieldsPanel::StateColumn), QStringLiteral("corrected"));
+            runJs(web->page(), QStringLiteral("window.getSelection().removeAllRanges();0"));
+            QTRY_VERIFY_WITH_TIMEOUT(web->page()->selectedText().isEmpty(), 5000);
+
+            // brand: the user picks the "Indesit" text node after "make/manufacturer:" in the DOM tree.
+            const Document &doc = session->document();
+            int brandNode = -1;
+            for (int i = 0; i < int(doc.nodes.size()); ++i)
+                if (doc.nodes[size_t(i)].kind == NodeKind::Text && doc.nodes[size_t(i)].text.trimmed() == QLatin1String("Indesit"))
+                    brandNode = i;
+            QVERIFY(brandNode > 0);
+            dom->treeView()->setCurrentIndex(dom->model()->indexForNode(brandNode));
+            QCOMPARE(session->selectedWords().size(), 1);
+            QVERIFY(fields->correctField(QStringLiteral("brand")));
+            QCOMPARE(fieldedits::answerOf(session->annotations(), QStringLiteral("brand"))->text, QStringLiteral("Indesit"));
+            // A selection that is not on the page is refused with a message, nothing changes.
+            QVERIFY(!fields->correctFieldWith(QStringLiteral("brand"), QStringLiteral("Bosch Serie 4")));
+            QVERIFY(fields->lastMessage().contains(QStringLiteral("Bosch")));
+
+            // gtin: "no value on this page" is an answer.
+            panel->setCurrentField(QStringLiteral("gtin"));
+            panel->findChild<QPushButton *>(QStringLiteral("noValueField"))->click();
+            QVERIFY(fieldedits::isNoValue(*fieldedits::answerOf(session->annotations(), QStringLiteral("gtin"))));
+            QCOMPARE(panel->cellText(QStringLiteral("gtin"), FieldsPanel::ValueColumn), QStringLiteral("(no value on this page)"));
+
+            // Highlights: price and brand boxes over the page, their nodes marked in the DOM tree.
+            QTRY_COMPARE_WITH_TIMEOUT(runJs(web->page(), fieldOverlayCountScript()).toInt(), 2, 10000);
+            QVERIFY(dom->model()->nodeMarks().contains(brandNode));
+            QVERIFY(dom->model()->data(dom->model()->indexForNode(brandNode), Qt::DisplayRole).toString().contains(QStringLiteral("brand")));
+
+            // Train Field Extractor on the project: price and brand have examples, the rest not.
+            FieldTrainingDialog training(w.project(), fields->fieldSet(), &w);
+            QVERIFY2(training.canTrain(), qPrintable(training.summary()));
+            QVERIFY2(training.summary().contains(QStringLiteral("No example value yet for currency, sku")), qPrintable(training.summary()));
+            training.setOptions(fieldModel, 2, 6, 120);
+            QSignalSpy trained(training.worker(), &FieldsWorker::trained);
+            training.startTraining();
+            QVERIFY(trained.wait(180000));
+            QVERIFY2(!training.checkpointDir().isEmpty(), qPrintable(training.log()));
+            QVERIFY(fields->setFieldModelDir(training.checkpointDir()));
+
+            // Extract Fields with the trained model: suggestions for the unanswered fields, the
+            // user's answers untouched, and a note naming the fields the model never saw.
+            const int undoBefore = session->undoStack()->count();
+            QSignalSpy finished(fields, &FieldsController::extractionFinished);
+            QVERIFY(fields->extractFields());
+            QVERIFY(finished.wait(120000));
+            QCOMPARE(finished.front().front().toBool(), true);
+            QVERIFY2(fields->lastMessage().contains(QStringLiteral("never seen currency, sku")), qPrintable(fields->lastMessage()));
+            QCOMPARE(fieldedits::answerOf(session->annotations(), QStringLiteral("price"))->text, QStringLiteral("\u00a350"));
+            QVERIFY(fieldedits::isNoValue(*fieldedits::answerOf(session->annotations(), QStringLiteral("gtin"))));
+            const FieldValue *sku = fieldedits::answerOf(session->annotations(), QStringLiteral("sku"));
+            QVERIFY(sku);
+            QCOMPARE(sku->state, ReviewState::Suggested);
+            QCOMPARE(sku->source.kind, AnnotationSource::Model);
+            QCOMPARE(session->undoStack()->count(), undoBefore + 1);
+            QVERIFY(!panel->cellText(QStringLiteral("sku"), FieldsPanel::ConfidenceColumn).isEmpty());
+
+            // accept one suggestion, reject another; undo / redo them.
+            panel->setCurrentField(QStringLiteral("sku"));
+            panel->findChild<QPushButton *>(QStringLiteral("acceptField"))->click();
+            QCOMPARE(fieldedits::answerOf(session->annotations(), QStringLiteral("sku"))->state, ReviewState::Accepted);
+            QVERIFY(fields->rejectField(QStringLiteral("mpn")));
+            QCOMPARE(fieldedits::answerOf(session->annotations(), QStringLiteral("mpn"))->state, ReviewState::Rejected);
+            session->undoStack()->undo();
+            QCOMPARE(fieldedits::answerOf(session->annotations(), QStringLiteral("mpn"))->state, ReviewState::Suggested);
+            session->undoStack()->undo();
+            QCOMPARE(fieldedits::answerOf(session->annotations(), QStringLiteral("sku"))->state, ReviewState::Suggested);
+            session->undoStack()->redo();
+            QCOMPARE(fieldedits::answerOf(session->annotations(), QStringLiteral("sku"))->state, ReviewState::Accepted);
+            // Extracting again keeps every decision the user made.
+            QVERIFY(fields->extractFields());
+            QVERIFY(finished.wait(120000));
+            QCOMPARE(fieldedits::answerOf(session->annotations(), QStringLiteral("sku"))->state, ReviewState::Accepted);
+            QCOMPARE(fieldedits::answerOf(session->annotations(), QStringLiteral("price"))->text, QStringLiteral("\u00a350"));
+
+            QTRY_VERIFY_WITH_TIMEOUT(runJs(web->page(), fieldOverlayCountScript()).toInt() >= 2, 10000);
+            const QString shot = m_shots + QStringLiteral("/fieldsgui.png");
+            QVERIFY(w.grab().save(shot));
+            qInfo("screenshot: %s", qPrintable(shot));
+        }
+        // Reopened: the answers are in the project.
+        {
+            MainWindow w;
+            w.show();
+            QSignalSpy shown(&w, &MainWindow::documentShown);
+            QVERIFY(w.openProject(projectPath));
+            QVERIFY(shown.count() >= 1 || shown.wait(30000));
+            FieldsPanel *panel = w.fields()->panel();
+            QCOMPARE(panel->cellText(QStringLiteral("price"), FieldsPanel::ValueColumn), QStringLiteral("\u00a350"));
+            QCOMPARE(panel->cellText(QStringLiteral("price"), FieldsPanel::StateColumn), QStringLiteral("corrected"));
+            QCOMPARE(panel->cellText(QStringLiteral("brand"), FieldsPanel::ValueColumn), QStringLiteral("Indesit"));
+            QCOMPARE(panel->cellText(QStringLiteral("gtin"), FieldsPanel::ValueColumn), QStringLiteral("(no value on this page)"));
+            QCOMPARE(panel->cellText(QStringLiteral("sku"), FieldsPanel::StateColumn), QStringLiteral("accepted"));
+            QCOMPARE(w.fields()->fieldModelDir(), fieldModel);
+
+            // Exports: product-benchmark (the benchmark's key, no gtin), SWDE (gtin count 0), HF JSONL.
+            QStringList written;
+            QString error;
+            const QString out = dir.filePath(QStringLiteral("export"));
+            QVERIFY2(w.fields()->exportFields(QStringLiteral("product-benchmark"), out, &written, &error), qPrintable(error));
+            QFile json(out + QStringLiteral("/data.json"));
+            QVERIFY(json.open(QIODevice::ReadOnly));
+            const QJsonObject pageAnswers = QJsonDocument::fromJson(json.readAll()).object().value(kPageKey).toObject();
+            QCOMPARE(pageAnswers.value(QStringLiteral("price")).toArray(), QJsonArray({QStringLiteral("\u00a350")}));
+            QCOMPARE(pageAnswers.value(QStringLiteral("brand")).toArray(), QJsonArray({QStringLiteral("Indesit")}));
+            QVERIFY(!pageAnswers.contains(QStringLiteral("gtin")));
+            QVERIFY(!pageAnswers.contains(QStringLiteral("mpn"))); // a suggestion, not an answer
+            std::vector<DatasetItem> back;
+            QVERIFY2(createDatasetFormat(QStringLiteral("product-benchmark"))->importFile(json.fileName(), &back, &error), qPrintable(error));
+            QCOMPARE(int(back.size()), 1);
+            QCOMPARE(back[0].name, kPageKey);
+
+            QVERIFY2(w.fields()->exportFields(QStringLiteral("swde"), out, &written, &error), qPrintable(error));
+            QFile gtin(out + QStringLiteral("/fields-products-gtin.txt"));
+            QVERIFY2(gtin.open(QIODevice::ReadOnly), qPrintable(written.join(QLatin1Char(' '))));
+            QVERIFY(gtin.readAll().contains("0000\t0\t<NULL>"));
+
+            QVERIFY2(w.fields()->exportFields(QStringLiteral("hfjsonl"), out, &written, &error), qPrintable(error));
+            std::vector<DatasetItem> rows;
+            QVERIFY2(createDatasetFormat(QStringLiteral("hfjsonl"))->importFile(out + QStringLiteral("/data.jsonl"), &rows, &error),
+                     qPrintable(error));
+            QCOMPARE(int(rows.size()), 1);
+            QVERIFY(fieldedits::answerOf(rows[0].annotations, QStringLiteral("gtin")));
+            QVERIFY(fieldedits::isNoValue(*fieldedits::answerOf(rows[0].annotations, QStringLiteral("gtin"))));
+            QCOMPARE(fieldedits::answerOf(rows[0].annotations, QStringLiteral("brand"))->text, QStringLiteral("Indesit"));
+        }
+    }
+
+    // ---- bad input ----
+
+    void pageWithNoTextAndGiantPage()
+    {
+        const std::vector<pipeline::FieldSpec> fields{{QStringLiteral("price"), pipeline::FieldType::Price},
+                                                      {QStringLiteral("brand"), pipeline::FieldType::Text}};
+        pipeline::FieldExtractionOptions options;
+        options.checkpointDir = m_tinyModel;
+        const Document empty = loadBytes("<html><body><img src=x.png><div></div></body></html>", QStringLiteral("empty.html"));
+        QVERIFY(empty.words.empty());
+        pipeline::FieldExtraction r = pipeline::extractFields(empty, fields, options);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY(r.values.empty());
+        QVERIFY2(r.notes.join(QLatin1Char(' ')).contains(QStringLiteral("no text")), qPrintable(r.notes.join(QLatin1Char(' '))));
+
+        // Past the model's text budget (64 pieces): extracted from the head, and said so.
+        const Document giant = loadBytes(productHtml(QStringLiteral("Acme"), QStringLiteral("12.99"), 3000), QStringLiteral("giant.html"));
+        r = pipeline::extractFields(giant, fields, options);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(int(r.values.size()), 2);
+        QVERIFY2(r.notes.join(QLatin1Char(' ')).contains(QStringLiteral("not seen")), qPrintable(r.notes.join(QLatin1Char(' '))));
+        for (const FieldValue &v : r.values) {
+            QCOMPARE(v.state, ReviewState::Suggested);
+            for (const QString &id : v.wordIds)
+                QVERIFY(giant.wordIndex(id) >= 0);
+        }
+
+        // A broken checkpoint folder and an empty field set are refused with messages.
+        options.checkpointDir = m_models.filePath(QStringLiteral("missing"));
+        r = pipeline::extractFields(giant, fields, options);
+        QVERIFY(!r.ok && r.error.contains(QStringLiteral("config.json")));
+        r = pipeline::extractFields(giant, {}, options);
+        QVERIFY(!r.ok && r.error.contains(QStringLiteral("empty")));
+    }
+
+    void changedFieldSetAndScans()
+    {
+        // Fields the model was not trained on: answered, but named in a note.
+        const std::vector<pipeline::FieldSpec> fields{{QStringLiteral("price"), pipeline::FieldType::Price},
+                                                      {QStringLiteral("colour"), pipeline::FieldType::Text}};
+        pipeline::FieldExtractionOptions options;
+        options.checkpointDir = m_tinyModel;
+        const Document page = loadBytes(productHtml(QStringLiteral("Acme"), QStringLiteral("12.99")), QStringLiteral("p.html"));
+        pipeline::FieldExtraction r = pipeline::extractFields(page, fields, options);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.unknownFields, QStringList{QStringLiteral("colour")});
+        QVERIFY(r.notes.join(QLatin1Char(' ')).contains(QStringLiteral("never seen colour")));
+        QCOMPARE(pipeline::checkpointFields(m_tinyModel), QStringList({QStringLiteral("price"), QStringLiteral("brand")}));
+
+        // Scans: a WebFormer cannot read them; a tagger without the field names is refused naming its labels.
+        Document scan = page;
+        scan.kind = SourceKind::Image;
+        r = pipeline::extractFields(scan, fields, options);
+        QVERIFY(!r.ok && r.error.contains(QStringLiteral("layout tagger")));
+        const QString tagger = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout-reading");
+        if (QFileInfo::exists(tagger + QStringLiteral("/config.json"))) {
+            options.checkpointDir = tagger;
+            r = pipeline::extractFields(scan, fields, options);
+            QVERIFY(!r.ok);
+            QVERIFY2(r.error.contains(QStringLiteral("QUESTION")) && r.error.contains(QStringLiteral("colour")), qPrintable(r.error));
+        }
+    }
+
+    void fieldsWithNoExamples()
+    {
+        QTemporaryDir dir;
+        QString error;
+        const QString path = dir.filePath(QStringLiteral("noexamples.folio"));
+        auto project = Project::create(path, &error);
+        QVERIFY2(project, qPrintable(error));
+        const std::vector<pipeline::FieldSpec> fields{{QStringLiteral("price"), pipeline::FieldType::Price},
+                                                      {QStringLiteral("brand"), pipeline::FieldType::Text}};
+        pipeline::FieldTrainingData data;
+        // No web page answered at all.
+        QVERIFY(!pipeline::loadFieldTrainingData(project.get(), fields, &data, &error));
+        QVERIFY2(error.contains(QStringLiteral("no web page")), qPrintable(error));
+        // Only "no value" answers: no field has an example.
+        Document doc = loadBytes(productHtml(QStringLiteral("Acme"), QStringLiteral("1.99")), dir.filePath(QStringLiteral("a.html")));
+        Annotations a;
+        QVERIFY(fieldedits::setNoValue(a, QStringLiteral("price")));
+        QVERIFY(project->addDocument(doc, a, &error) >= 0);
+        QVERIFY(!pipeline::loadFieldTrainingData(project.get(), fields, &data, &error));
+        QVERIFY2(error.contains(QStringLiteral("no field has an example")) && error.contains(QStringLiteral("brand")), qPrintable(error));
+        {
+            FieldTrainingDialog dialog(project.get(), fields);
+            QVERIFY(!dialog.canTrain());
+            QVERIFY(dialog.summary().contains(QStringLiteral("no field has an example")));
+        }
+        // One value: brand is left out and named.
+        Annotations b;
+        QVERIFY(fieldedits::setValue(b, doc, QStringLiteral("price"), {doc.words[size_t(doc.words.size() - 4)].id}));
+        QVERIFY(project->addDocument(doc, b, &error, QStringLiteral("b.html")) >= 0);
+        QVERIFY2(pipeline::loadFieldTrainingData(project.get(), fields, &data, &error), qPrintable(error));
+        QCOMPARE(data.fieldsWithoutExamples, QStringList{QStringLiteral("brand")});
+        QCOMPARE(int(data.pages.size()), 2);
+    }
+
+    // The pure edit rules: a model run never replaces a user's answer; a rejected value is not offered again.
+    void suggestionsNeverOverwriteAnswers()
+    {
+        Annotations a;
+        FieldValue user;
+        user.field = QStringLiteral("price");
+        user.text = QStringLiteral("5");
+        a.fields.push_back(user);
+        FieldValue rejected;
+        rejected.field = QStringLiteral("sku");
+        rejected.text = QStringLiteral("X1");
+        rejected.state = ReviewState::Rejected;
+        a.fields.push_back(rejected);
+        FieldValue p = user, s1 = rejected, s2 = rejected;
+        p.text = QStringLiteral("7");
+        p.source.kind = s1.source.kind = s2.source.kind = AnnotationSource::Model;
+        s2.text = QStringLiteral("X2");
+        QCOMPARE(fieldedits::mergeSuggestions(a, {p, s1, s2}), 1);
+        QCOMPARE(fieldedits::answerOf(a, QStringLiteral("price"))->text, QStringLiteral("5"));
+        QCOMPARE(fieldedits::answerOf(a, QStringLiteral("sku"))->text, QStringLiteral("X2"));
+        QVERIFY(fieldedits::accept(a, QStringLiteral("sku")));
+        QCOMPARE(int(a.fields.size()), 2); // the rejected X1 gave way to the accepted X2
+        QVERIFY(!fieldedits::accept(a, QStringLiteral("sku")));
+
+        const Document doc = loadBytes(productHtml(QStringLiteral("Acme"), QStringLiteral("12.99")), QStringLiteral("w.html"));
+        QCOMPARE(fieldedits::wordsSpelling(doc, QStringLiteral(" Price:  12.99 ")).size(), 2);
+        QVERIFY(fieldedits::wordsSpelling(doc, QStringLiteral("13.99")).isEmpty());
+        QVERIFY(fieldedits::wordsSpelling(doc, QString(4097, QLatin1Char('x'))).isEmpty());
+        // "Acme" twice (title and maker): the picked node's occurrence wins.
+        int span = -1;
+        for (int i = 0; i < int(doc.nodes.size()); ++i)
+            if (doc.nodes[size_t(i)].tag == QLatin1String("span"))
+                span = i;
+        const QStringList inSpan = fieldedits::wordsSpelling(doc, QStringLiteral("Acme"), span);
+        QCOMPARE(inSpan.size(), 1);
+        QCOMPARE(inSpan.front(), doc.words.back().id);
+    }
+};
+
+FOLIO_TEST_MAIN(TestFieldsGui)
+#include "tst_fieldsgui.moc"

@@ -1,0 +1,182 @@
+#include "ui/fieldspanel.h"
+
+#include "ui/commands/fieldcommands.h"
+#include "ui/labelcolors.h"
+
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace folio {
+
+FieldsPanel::FieldsPanel(QWidget *parent)
+    : QWidget(parent), m_table(new QTableWidget(this)), m_message(new QLabel(this))
+{
+    setObjectName(QStringLiteral("fieldsPanel"));
+    m_table->setColumnCount(4);
+    m_table->setHorizontalHeaderLabels({tr("Field"), tr("Value"), tr("Conf."), tr("State")});
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(ValueColumn, QHeaderView::Stretch);
+    m_message->setWordWrap(true);
+    m_message->setObjectName(QStringLiteral("fieldsMessage"));
+
+    const auto button = [this](const QString &text, const QString &tip, const QString &name) {
+        auto *b = new QPushButton(text, this);
+        b->setToolTip(tip);
+        b->setObjectName(name);
+        return b;
+    };
+    m_extract = button(tr("Extract"), tr("Model > Extract Fields on this page"), QStringLiteral("extractFields"));
+    m_accept = button(tr("Accept"), tr("Accept the suggested answer"), QStringLiteral("acceptField"));
+    m_reject = button(tr("Reject"), tr("Reject the suggested answer"), QStringLiteral("rejectField"));
+    m_correct = button(tr("Use selection"),
+                       tr("The field's value is the text selected on the page, or the words of the picked DOM node"),
+                       QStringLiteral("correctField"));
+    m_noValue = button(tr("No value"), tr("This page has no value for the field (stored as an answer)"),
+                       QStringLiteral("noValueField"));
+    m_clear = button(tr("Clear"), tr("Forget every answer of the field on this page"), QStringLiteral("clearField"));
+    auto *buttons = new QGridLayout;
+    buttons->addWidget(m_accept, 0, 0);
+    buttons->addWidget(m_reject, 0, 1);
+    buttons->addWidget(m_noValue, 0, 2);
+    buttons->addWidget(m_correct, 1, 0, 1, 2);
+    buttons->addWidget(m_clear, 1, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    m_progress = new QProgressBar(this);
+    m_cancel = button(tr("Cancel"), tr("Stop the extraction"), QStringLiteral("cancelFields"));
+    auto *busy = new QHBoxLayout;
+    busy->addWidget(m_progress, 1);
+    busy->addWidget(m_cancel);
+    m_progress->hide();
+    m_cancel->hide();
+    layout->addWidget(m_extract);
+    layout->addLayout(busy);
+    layout->addWidget(m_table, 1);
+    layout->addLayout(buttons);
+    layout->addWidget(m_message);
+
+    connect(m_extract, &QPushButton::clicked, this, &FieldsPanel::extractRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &FieldsPanel::cancelRequested);
+    const auto forward = [this](QPushButton *b, void (FieldsPanel::*signal)(const QString &)) {
+        connect(b, &QPushButton::clicked, this, [this, signal] {
+            if (!currentField().isEmpty())
+                Q_EMIT(this->*signal)(currentField());
+        });
+    };
+    forward(m_accept, &FieldsPanel::acceptRequested);
+    forward(m_reject, &FieldsPanel::rejectRequested);
+    forward(m_correct, &FieldsPanel::correctRequested);
+    forward(m_noValue, &FieldsPanel::noValueRequested);
+    forward(m_clear, &FieldsPanel::clearRequested);
+    connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row, int, int previous, int) {
+        updateButtons();
+        if (row != previous && row >= 0)
+            Q_EMIT fieldActivated(currentField());
+    });
+    updateButtons();
+}
+
+void FieldsPanel::setFields(const QStringList &fields)
+{
+    if (fields == m_fields)
+        return;
+    m_fields = fields;
+    rebuild();
+}
+
+void FieldsPanel::setAnswers(const Annotations &annotations)
+{
+    m_answers = annotations;
+    rebuild();
+}
+
+void FieldsPanel::setBusy(bool busy, int done, int total)
+{
+    m_progress->setVisible(busy);
+    m_cancel->setVisible(busy);
+    m_extract->setEnabled(!busy);
+    m_progress->setRange(0, std::max(0, total));
+    m_progress->setValue(std::clamp(done, 0, std::max(0, total)));
+}
+
+void FieldsPanel::setMessage(const QString &text) { m_message->setText(text); }
+QString FieldsPanel::message() const { return m_message->text(); }
+
+QString FieldsPanel::currentField() const
+{
+    const int row = m_table->currentRow();
+    return row >= 0 && row < m_fields.size() ? m_fields[row] : QString();
+}
+
+void FieldsPanel::setCurrentField(const QString &field)
+{
+    const int row = int(m_fields.indexOf(field));
+    if (row >= 0)
+        m_table->setCurrentCell(row, FieldColumn);
+}
+
+QString FieldsPanel::cellText(const QString &field, Column column) const
+{
+    const int row = int(m_fields.indexOf(field));
+    const QTableWidgetItem *item = row >= 0 ? m_table->item(row, column) : nullptr;
+    return item ? item->text() : QString();
+}
+
+void FieldsPanel::rebuild()
+{
+    const QString current = currentField();
+    m_table->blockSignals(true);
+    m_table->setRowCount(int(m_fields.size()));
+    for (int row = 0; row < m_fields.size(); ++row) {
+        const QString &field = m_fields[row];
+        const FieldValue *answer = fieldedits::answerOf(m_answers, field);
+        QString value, confidence, state = tr("no answer");
+        if (answer) {
+            value = fieldedits::isNoValue(*answer) ? tr("(no value on this page)") : answer->text;
+            confidence = answer->source.kind == AnnotationSource::Model ? QString::number(answer->confidence, 'f', 2) : QString();
+            state = answer->state == ReviewState::Suggested ? tr("suggested")
+                    : answer->state == ReviewState::Rejected ? tr("rejected")
+                    : answer->source.kind == AnnotationSource::User ? tr("corrected") : tr("accepted");
+        }
+        auto *name = new QTableWidgetItem(field);
+        name->setBackground(labelColor(field, 90));
+        m_table->setItem(row, FieldColumn, name);
+        auto *valueItem = new QTableWidgetItem(value);
+        valueItem->setToolTip(value);
+        if (answer && answer->state == ReviewState::Suggested)
+            valueItem->setForeground(QColor(0x60, 0x60, 0x60));
+        m_table->setItem(row, ValueColumn, valueItem);
+        m_table->setItem(row, ConfidenceColumn, new QTableWidgetItem(confidence));
+        m_table->setItem(row, StateColumn, new QTableWidgetItem(state));
+    }
+    m_table->blockSignals(false);
+    const int row = int(m_fields.indexOf(current));
+    if (row >= 0)
+        m_table->setCurrentCell(row, FieldColumn);
+    updateButtons();
+}
+
+void FieldsPanel::updateButtons()
+{
+    const QString field = currentField();
+    const FieldValue *answer = field.isEmpty() ? nullptr : fieldedits::answerOf(m_answers, field);
+    const bool suggested = answer && answer->state == ReviewState::Suggested;
+    m_accept->setEnabled(suggested);
+    m_reject->setEnabled(suggested);
+    m_correct->setEnabled(!field.isEmpty());
+    m_noValue->setEnabled(!field.isEmpty());
+    m_clear->setEnabled(answer != nullptr);
+}
+
+} // namespace folio
