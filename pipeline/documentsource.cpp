@@ -162,6 +162,7 @@ void loadScan(const QString &path, const LoadOptions &options, LoadedDocument *o
     ocr::OcrOptions ocrOptions;
     ocrOptions.languages = options.ocrLanguages;
     ocrOptions.dpi = options.pdfDpi;
+    ocrOptions.workers = options.ocrWorkers;
     if (options.renderPages)
         ocrOptions.renderDir = pageRenderCacheDir(path);
     ocr::OcrResult r = ocr::runOcr(path, ocrOptions, [&](int done, int total) {
@@ -280,6 +281,16 @@ bool hasDocumentSuffix(const QString &path)
         if (suffix == QLatin1String(s))
             return true;
     return false;
+}
+
+QStringList documentFileSuffixes()
+{
+    QStringList out{QStringLiteral("pdf"), QStringLiteral("json")};
+    for (const char *s : kHtmlSuffixes)
+        out << QLatin1String(s) << QLatin1String(s) + QStringLiteral(".gz");
+    for (const char *s : kScanSuffixes)
+        out << QLatin1String(s);
+    return out;
 }
 
 QString pageRenderCacheDir(const QString &path)

@@ -54,6 +54,7 @@ struct LoadOptions
     // Scans: render PDF / TIFF pages to PNG in pageRenderCacheDir(path) (Page::imagePath) so a
     // page view can show them.
     bool renderPages = false;
+    int ocrWorkers = 0;                      // OCR worker processes for scans (0: one per core)
     std::function<void(double)> progress;    // 0..1, optional
     const std::atomic_bool *cancel = nullptr; // polled between OCR pages, optional
 };
@@ -75,6 +76,8 @@ LoadedDocument loadDocumentFile(const QString &path, const LoadOptions &options 
 // "Folio or FUNSD JSON". Content decides the kind; these only filter the dialog.
 QString documentFileDialogFilter();
 bool hasDocumentSuffix(const QString &path);
+// The same suffixes as a list ("png", "pdf", "html.gz", "json", ...), for searching folders.
+QStringList documentFileSuffixes();
 
 // A per-file folder under the user's cache location for rendered PDF / TIFF pages (created).
 QString pageRenderCacheDir(const QString &path);

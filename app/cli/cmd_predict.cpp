@@ -3,6 +3,7 @@
 // gold words and boxes), a Folio document JSON, an HTML page (the loader's words; no rendering,
 // so no boxes) or a scan / PDF (every page through the OCR workers). Each page is predicted on its
 // own; entities carry their page.
+#include "app/cli/batch.h"
 #include "app/cli/commands.h"
 #include "inference/models/modelrunner.h"
 #include "pipeline/documentprediction.h"
@@ -32,69 +33,92 @@ nlohmann::json entityJson(const pipeline::PredictedSpan &span, const Document &d
             {"words", words}, {"box_norm", {b.x0, b.y0, b.x1, b.y1}}, {"confidence", span.confidence}};
 }
 
+struct PredictOpts
+{
+    std::string checkpoint, order = "annotation", lang = "eng";
+    bool argmax = false;
+    int threads = 2, dpi = 300;
+    BatchOptions batch;
+};
+
+nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &tagger, const QString &path,
+                          const std::string &argument)
+{
+    pipeline::LoadOptions load;
+    pipeline::funsdWordOrderFromName(QString::fromStdString(o.order), &load.funsdOrder);
+    load.ocrLanguages = QString::fromStdString(o.lang);
+    load.pdfDpi = o.dpi;
+    if (o.batch.worker || isBatch(o.batch))
+        load.ocrWorkers = 1; // a batch runs its inputs side by side instead
+    const pipeline::LoadedDocument loaded = pipeline::loadDocumentFile(path, load);
+    if (!loaded.ok)
+        throw CliError(loaded.error.toStdString(), loaded.cancelled ? ExitCancelled : ExitFailure);
+    const std::string file = QString::fromUtf8(QByteArray::fromStdString(argument)).toStdString();
+    nlohmann::json j{{"file", file}, {"kind", pipeline::fileKindName(loaded.kind).toStdString()}, {"checkpoint", o.checkpoint},
+                     {"decode", o.argmax ? "argmax" : "viterbi"}};
+    if (loaded.document.words.empty()) {
+        // Like `ocr`, a page without words (a blank scan, a 1x1 image) is a result, not an error:
+        // an empty prediction, exit 0, and a note on stderr (issue 18).
+        if (!quiet())
+            std::fprintf(stderr, "folio-cli: %s: no words found on %zu page(s); nothing to label\n", file.c_str(),
+                         loaded.document.pages.size());
+        nlohmann::json pages = nlohmann::json::array();
+        for (std::size_t i = 0; i < loaded.document.pages.size(); ++i)
+            pages.push_back({{"page", i}, {"words", 0}, {"entities", 0}});
+        j["words"] = 0;
+        j["pages"] = pages;
+        j["entities"] = nlohmann::json::array();
+        return j;
+    }
+    pipeline::PredictOptions options;
+    options.viterbi = !o.argmax;
+    if (!isBatch(o.batch))
+        options.progress = [](int done, int total) { reportProgress("predict: pages", done, total); };
+    const pipeline::DocumentPrediction prediction = tagger.predict(loaded.document, options);
+    if (!prediction.ok)
+        throw CliError(prediction.error.toStdString());
+    nlohmann::json pages = nlohmann::json::array();
+    for (const pipeline::PagePredictionInfo &p : prediction.pages)
+        pages.push_back({{"page", p.page}, {"words", p.words}, {"entities", p.entities}});
+    nlohmann::json entities = nlohmann::json::array();
+    for (const pipeline::PredictedSpan &span : prediction.entities)
+        entities.push_back(entityJson(span, loaded.document));
+    j["words"] = prediction.words();
+    j["pages"] = pages;
+    j["entities"] = entities;
+    return j;
+}
+
 } // namespace
 
 void registerPredictCommand(CLI::App &app)
 {
-    auto *cmd = app.add_subcommand("predict", "Label the entities of a document with a checkpoint, page by page (JSON on stdout)");
-    struct Opts
-    {
-        std::string checkpoint, file, order = "annotation", lang = "eng";
-        bool argmax = false;
-        int threads = 2, dpi = 300;
-    };
-    auto o = std::make_shared<Opts>();
+    auto *cmd = app.add_subcommand("predict", "Label the entities of documents with a checkpoint, page by page (JSON on stdout; "
+                                              "several files or folders: one JSON line each)");
+    auto o = std::make_shared<PredictOpts>();
     cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder: folio-formtagger, or a Hugging Face LayoutLMv3 token-classification folder")->required();
-    cmd->add_option("file", o->file, "FUNSD JSON, Folio document JSON, HTML (.html.gz too), image or PDF")->required();
+    cmd->add_option("file", o->batch.inputs, "FUNSD JSON, Folio document JSON, HTML (.html.gz too), image or PDF; folders, @list.txt");
     cmd->add_option("--order", o->order, "Word order for FUNSD input: annotation or reading")
         ->check(CLI::IsMember({"annotation", "reading"}));
     cmd->add_option("--lang", o->lang, "OCR languages for scans, e.g. eng+deu");
     cmd->add_option("--dpi", o->dpi, "PDF rasterisation (dots per inch)")->check(CLI::Range(30, 1200));
-    cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
+    o->batch.threadsOption = cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
     cmd->add_flag("--argmax", o->argmax, "Argmax decoding instead of constrained Viterbi");
+    addBatchOptions(cmd, &o->batch);
     cmd->callback([o]() {
+        if (o->batch.inputs.empty() && o->batch.filesFrom.empty() && !o->batch.worker)
+            throw CliError("predict: a FILE (or folder, @list.txt, --files-from) is required", ExitUsage);
         pipeline::DocumentTagger tagger;
         QString error;
         if (!tagger.load(QString::fromStdString(o->checkpoint), &error)) // before OCR: a broken checkpoint fails fast
             throw CliError(error.toStdString());
-        pipeline::LoadOptions load;
-        pipeline::funsdWordOrderFromName(QString::fromStdString(o->order), &load.funsdOrder);
-        load.ocrLanguages = QString::fromStdString(o->lang);
-        load.pdfDpi = o->dpi;
-        const pipeline::LoadedDocument loaded = pipeline::loadDocumentFile(inputPath(o->file), load);
-        if (!loaded.ok)
-            throw CliError(loaded.error.toStdString(), loaded.cancelled ? ExitCancelled : ExitFailure);
-        if (loaded.document.words.empty()) {
-            // Like `ocr`, a page without words (a blank scan, a 1x1 image) is a result, not an error:
-            // an empty prediction, exit 0, and a note on stderr (issue 18).
-            std::fprintf(stderr, "folio-cli: %s: no words found on %zu page(s); nothing to label\n", o->file.c_str(),
-                         loaded.document.pages.size());
-            nlohmann::json pages = nlohmann::json::array();
-            for (std::size_t i = 0; i < loaded.document.pages.size(); ++i)
-                pages.push_back({{"page", i}, {"words", 0}, {"entities", 0}});
-            const nlohmann::json j{{"file", QString::fromStdString(o->file).toStdString()}, {"kind", pipeline::fileKindName(loaded.kind).toStdString()},
-                                   {"checkpoint", o->checkpoint}, {"words", 0}, {"decode", o->argmax ? "argmax" : "viterbi"},
-                                   {"pages", pages}, {"entities", nlohmann::json::array()}};
-            std::cout << j.dump(2) << std::endl;
+        inference::configureThreads(batchThreads(o->batch, o->threads));
+        if (isBatch(o->batch)) {
+            runBatch("predict", o->batch, pipeline::documentFileSuffixes(),
+                     [&](const QString &path, const std::string &arg) { return predictOne(*o, tagger, path, arg); });
             return;
         }
-        inference::configureThreads(o->threads);
-        pipeline::PredictOptions options;
-        options.viterbi = !o->argmax;
-        options.progress = [](int done, int total) { reportProgress("predict: pages", done, total); };
-        const pipeline::DocumentPrediction prediction = tagger.predict(loaded.document, options);
-        if (!prediction.ok)
-            throw CliError(prediction.error.toStdString());
-        nlohmann::json pages = nlohmann::json::array();
-        for (const pipeline::PagePredictionInfo &p : prediction.pages)
-            pages.push_back({{"page", p.page}, {"words", p.words}, {"entities", p.entities}});
-        nlohmann::json entities = nlohmann::json::array();
-        for (const pipeline::PredictedSpan &span : prediction.entities)
-            entities.push_back(entityJson(span, loaded.document));
-        nlohmann::json j{{"file", QString::fromStdString(o->file).toStdString()}, {"kind", pipeline::fileKindName(loaded.kind).toStdString()},
-                         {"checkpoint", o->checkpoint}, {"words", prediction.words()},
-                         {"decode", o->argmax ? "argmax" : "viterbi"}, {"pages", pages}, {"entities", entities}};
-        std::cout << j.dump(2) << std::endl;
+        std::cout << predictOne(*o, tagger, inputPath(o->batch.inputs.front()), o->batch.inputs.front()).dump(2) << std::endl;
     });
 }
 

@@ -4,6 +4,7 @@
 //   qs eval [--checkpoint DIR] --data DIR --split test   ROUGE / BLEU / hierarchy F1 of the model
 //                                       next to the lead and oracle-shape baselines of the same run
 //   qs train (cmd_qstrain.cpp)
+#include "app/cli/batch.h"
 #include "app/cli/commands.h"
 #include "inference/models/modelrunner.h"
 #include "inference/qs/qsmetrics.h"
@@ -101,60 +102,80 @@ nlohmann::json scoresJson(const inference::QsScores &s)
             {"hierarchy_f1", pct(s.hierarchy.f1)}};
 }
 
+struct GenerateOpts
+{
+    std::string checkpoint;
+    GenOpts gen;
+    BatchOptions batch;
+};
+
+nlohmann::json generateOne(const LoadedModel &model, const inference::GenerationSettings &settings, const QString &path,
+                           const std::string &argument, bool showProgress)
+{
+    pipeline::QsInput input;
+    QStringList warnings;
+    if (pipeline::looksLikeQmsum(path)) {
+        pipeline::QmsumMeeting m;
+        QString error;
+        if (!pipeline::readQmsumMeeting(path, &m, &error))
+            throw CliError(error.toStdString());
+        input = m.input;
+    } else {
+        const pipeline::LoadedDocument d = pipeline::loadDocumentFile(path);
+        if (!d.ok)
+            throw CliError(d.error.toStdString());
+        warnings += d.warnings;
+        input = pipeline::qsInputFromDocument(d.document);
+        input.id = path;
+    }
+    if (input.text().trimmed().isEmpty())
+        throw CliError(argument + ": no text to summarise");
+    const pipeline::QsGenerated g = pipeline::generateQs(model.generator, model.vocab, {input}, settings,
+                                                         [showProgress](const inference::GenerationStep &s) {
+                                                             if (showProgress)
+                                                                 reportProgress("generate", s.step, s.maxSteps);
+                                                             return !cancelRequested();
+                                                         });
+    if (!g.ok)
+        throw CliError(argument + ": " + g.error.toStdString(), g.cancelled ? ExitCancelled : ExitFailure);
+    const pipeline::QsGeneratedTree &t = g.trees.front();
+    nlohmann::json j = hierarchyJson(t.parse.tree);
+    j["file"] = QString::fromUtf8(QByteArray::fromStdString(argument)).toStdString();
+    j["sections"] = input.sections.size();
+    j["linearised"] = t.text.toStdString();
+    j["repairs"] = t.parse.repairs;
+    nlohmann::json w = nlohmann::json::array();
+    for (const QString &s : warnings + t.warnings)
+        w.push_back(s.toStdString());
+    j["warnings"] = w;
+    return j;
+}
+
 void registerGenerate(CLI::App *qs)
 {
-    auto *cmd = qs->add_subcommand("generate", "Question-summary hierarchy of a document (scan, PDF, HTML, Folio JSON, QMSum JSON)");
-    struct Opts
-    {
-        std::string checkpoint, file;
-        GenOpts gen;
-    };
-    auto o = std::make_shared<Opts>();
+    auto *cmd = qs->add_subcommand("generate", "Question-summary hierarchy of documents (scan, PDF, HTML, Folio JSON, QMSum JSON; "
+                                               "several files or folders: one JSON line each)");
+    auto o = std::make_shared<GenerateOpts>();
     cmd->add_option("--checkpoint", o->checkpoint, "Seq2seq checkpoint folder (config.json, model.safetensors, tokenizer)")->required();
-    cmd->add_option("file", o->file, "Document to summarise")->required();
+    cmd->add_option("file", o->batch.inputs, "Document to summarise; folders, @list.txt");
     addGenOptions(cmd, &o->gen);
+    o->batch.threadsOption = cmd->get_option("--threads");
+    addBatchOptions(cmd, &o->batch);
     cmd->callback([o]() {
-        const QString path = QString::fromStdString(o->file);
-        pipeline::QsInput input;
-        QStringList warnings;
-        if (pipeline::looksLikeQmsum(path)) {
-            pipeline::QmsumMeeting m;
-            QString error;
-            if (!pipeline::readQmsumMeeting(path, &m, &error))
-                throw CliError(error.toStdString());
-            input = m.input;
-        } else {
-            const pipeline::LoadedDocument d = pipeline::loadDocumentFile(path);
-            if (!d.ok)
-                throw CliError(d.error.toStdString());
-            warnings += d.warnings;
-            input = pipeline::qsInputFromDocument(d.document);
-            input.id = path;
-        }
-        if (input.text().trimmed().isEmpty())
-            throw CliError(o->file + ": no text to summarise");
-        inference::configureThreads(o->gen.threads);
+        if (o->batch.inputs.empty() && o->batch.filesFrom.empty() && !o->batch.worker)
+            throw CliError("qs generate: a FILE (or folder, @list.txt, --files-from) is required", ExitUsage);
+        inference::configureThreads(batchThreads(o->batch, o->gen.threads));
         LoadedModel model;
         loadModel(o->checkpoint, &model);
         const inference::GenerationSettings settings = settingsFrom(model.generator, o->gen);
-        const pipeline::QsGenerated g = pipeline::generateQs(model.generator, model.vocab, {input}, settings,
-                                                             [](const inference::GenerationStep &s) {
-                                                                 reportProgress("generate", s.step, s.maxSteps);
-                                                                 return true;
-                                                             });
-        if (!g.ok)
-            throw CliError(o->file + ": " + g.error.toStdString());
-        const pipeline::QsGeneratedTree &t = g.trees.front();
-        nlohmann::json j = hierarchyJson(t.parse.tree);
-        j["file"] = o->file;
-        j["sections"] = input.sections.size();
-        j["linearised"] = t.text.toStdString();
-        j["repairs"] = t.parse.repairs;
-        nlohmann::json w = nlohmann::json::array();
-        for (const QString &s : warnings + t.warnings)
-            w.push_back(s.toStdString());
-        j["warnings"] = w;
-        std::cout << j.dump(2) << std::endl;
+        const CancelScope scope;
+        if (isBatch(o->batch)) {
+            runBatch("qs generate", o->batch, pipeline::documentFileSuffixes(),
+                     [&](const QString &path, const std::string &arg) { return generateOne(model, settings, path, arg, false); });
+            return;
+        }
+        const std::string &file = o->batch.inputs.front();
+        std::cout << generateOne(model, settings, inputPath(file), file, true).dump(2) << std::endl;
     });
 }
 

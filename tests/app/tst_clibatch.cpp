@@ -1,0 +1,243 @@
+// folio-cli batch runs (app/cli/batch.h) on the bundled sample form: folders, lists, one JSON line
+// per input, a failing input as a line, --jobs 2 giving the lines of --jobs 1, a manifest that
+// resumes a run killed with SIGKILL with every input exactly once, and the manifest's refusals.
+#include "clirunner.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+static const QString kModel = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout");
+static const QString kQsModel = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/qmsum-qs");
+static const QString kForm = QStringLiteral(FOLIO_SOURCE_DIR "/resources/samples/sample-form.png");
+
+class TestCliBatch : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+
+    void write(const QString &name, const QByteArray &bytes)
+    {
+        QDir().mkpath(QFileInfo(path(name)).absolutePath());
+        QFile f(path(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(bytes), bytes.size());
+    }
+
+    static folio::test::CliRun cli(const QStringList &args) { return folio::test::runCli(QStringList{QStringLiteral("-q")} + args); }
+
+    // The lines of a batch output, keyed by input; fails on a malformed line or an input twice.
+    static QMap<QString, QJsonObject> lines(const QString &file)
+    {
+        QMap<QString, QJsonObject> out;
+        QFile f(file);
+        if (!f.open(QIODevice::ReadOnly))
+            return out;
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            if (line.isEmpty())
+                continue;
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            const QString input = o.value(QStringLiteral("input")).toString();
+            if (input.isEmpty() || out.contains(input)) {
+                out.insert(QStringLiteral("!malformed or repeated: ") + QString::fromUtf8(line.left(80)), o);
+                continue;
+            }
+            out.insert(input, o);
+        }
+        return out;
+    }
+
+    // label + words of every entity of a predict result, for comparing runs.
+    static QStringList entitySignature(const QJsonObject &line)
+    {
+        QStringList sig;
+        for (const QJsonValue &v : line.value(QStringLiteral("result")).toObject().value(QStringLiteral("entities")).toArray()) {
+            const QJsonObject e = v.toObject();
+            QStringList words;
+            for (const QJsonValue &w : e.value(QStringLiteral("words")).toArray())
+                words << w.toString();
+            sig << e.value(QStringLiteral("label")).toString() + QLatin1Char(':') + words.join(QLatin1Char(','));
+        }
+        return sig;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QFile form(kForm);
+        QVERIFY(form.open(QIODevice::ReadOnly));
+        const QByteArray png = form.readAll();
+        for (const char *name : {"scans/a.png", "scans/b.png", "scans/sub/c.png"})
+            write(QString::fromLatin1(name), png);
+        write(QStringLiteral("scans/notes.txt"), "not an input: the folder search skips it");
+        write(QStringLiteral("scans/z-broken.png"), "broken");
+    }
+
+    // ocr over a folder with two workers: one line per image (subfolders too), the broken one a
+    // line with its error, exit 1; the Document JSON of the others kept for the predict cases.
+    void ocrFolderWithTwoWorkers()
+    {
+        const folio::test::CliRun r = cli({QStringLiteral("ocr"), path(QStringLiteral("scans")), QStringLiteral("--out"),
+                                           path(QStringLiteral("ocr.jsonl")), QStringLiteral("--jobs"), QStringLiteral("2")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("1 input(s) failed"), r.err.constData());
+        const QMap<QString, QJsonObject> got = lines(path(QStringLiteral("ocr.jsonl")));
+        QCOMPARE(got.size(), 4);
+        const QJsonObject broken = got.value(path(QStringLiteral("scans/z-broken.png")));
+        QCOMPARE(broken.value(QStringLiteral("ok")).toBool(true), false);
+        QCOMPARE(broken.value(QStringLiteral("exit")).toInt(), 1);
+        QVERIFY(broken.value(QStringLiteral("error")).toString().contains(QStringLiteral("z-broken.png")));
+        int i = 0;
+        for (const char *name : {"scans/a.png", "scans/b.png", "scans/sub/c.png"}) {
+            const QJsonObject line = got.value(path(QString::fromLatin1(name)));
+            QVERIFY2(line.value(QStringLiteral("ok")).toBool(), name);
+            const QJsonObject doc = line.value(QStringLiteral("result")).toObject();
+            QVERIFY(doc.value(QStringLiteral("words")).toArray().size() > 50);
+            for (int copy = 0; copy < 2; ++copy)
+                write(QStringLiteral("docs/d%1.json").arg(i++), QJsonDocument(doc).toJson(QJsonDocument::Compact));
+        }
+    }
+
+    // --jobs 2 gives the same labelled entities as the in-process run, every input once.
+    void predictJobsAgree()
+    {
+        const QString docs = path(QStringLiteral("docs"));
+        const QString one = path(QStringLiteral("p1.jsonl")), two = path(QStringLiteral("p2.jsonl"));
+        QCOMPARE(cli({QStringLiteral("predict"), QStringLiteral("--checkpoint"), kModel, docs, QStringLiteral("--out"), one}).code, 0);
+        QCOMPARE(cli({QStringLiteral("predict"), QStringLiteral("--checkpoint"), kModel, docs, QStringLiteral("--out"), two,
+                      QStringLiteral("-j"), QStringLiteral("2")})
+                     .code,
+                 0);
+        const QMap<QString, QJsonObject> a = lines(one), b = lines(two);
+        QCOMPARE(a.size(), 6);
+        QCOMPARE(a.keys(), b.keys());
+        for (const QString &input : a.keys()) {
+            QVERIFY(a[input].value(QStringLiteral("ok")).toBool());
+            QVERIFY(!entitySignature(a[input]).isEmpty());
+            QCOMPARE(entitySignature(a[input]), entitySignature(b[input]));
+        }
+    }
+
+    // A list file: comments and blank lines skipped; the same file by a relative-looking and an
+    // absolute path is one input; a missing file is a failed line.
+    void listFile()
+    {
+        const QString list = QStringLiteral("# inputs\n%1\n\n%2/../docs/d0.json\n%3\n")
+                                 .arg(path(QStringLiteral("docs/d0.json")), path(QStringLiteral("docs")), path(QStringLiteral("missing.json")));
+        write(QStringLiteral("list.txt"), list.toUtf8());
+        const folio::test::CliRun r = cli({QStringLiteral("predict"), QStringLiteral("--checkpoint"), kModel,
+                                           QLatin1Char('@') + path(QStringLiteral("list.txt"))});
+        QCOMPARE(r.code, 1);
+        const QList<QByteArray> out = r.out.trimmed().split('\n');
+        QCOMPARE(out.size(), 2);
+        QVERIFY(QJsonDocument::fromJson(out[0]).object().value(QStringLiteral("ok")).toBool());
+        QVERIFY(!QJsonDocument::fromJson(out[1]).object().value(QStringLiteral("ok")).toBool(true));
+    }
+
+    // A run killed after its out file got a line the manifest does not name yet (the moment
+    // between the two writes): the rerun cuts that line and finishes with each input once.
+    void manifestResumesAfterCut()
+    {
+        const QString out = path(QStringLiteral("m.jsonl")), manifest = path(QStringLiteral("m.manifest"));
+        const QStringList args{QStringLiteral("predict"), QStringLiteral("--checkpoint"), kModel, path(QStringLiteral("docs")),
+                               QStringLiteral("--out"), out, QStringLiteral("--manifest"), manifest};
+        QCOMPARE(cli(args).code, 0);
+        QFile m(manifest);
+        QVERIFY(m.open(QIODevice::ReadOnly));
+        const QList<QByteArray> entries = m.readAll().split('\n');
+        m.close();
+        QCOMPARE(entries.size(), 8); // header, 6 inputs, the empty rest after the last newline
+        // Keep the header and two inputs, plus half a line as a kill leaves it.
+        write(QStringLiteral("m.manifest"), entries[0] + '\n' + entries[1] + '\n' + entries[2] + '\n' + entries[3].left(10));
+        const folio::test::CliRun again = cli(args);
+        QCOMPARE(again.code, 0);
+        const QMap<QString, QJsonObject> got = lines(out);
+        QCOMPARE(got.size(), 6);
+        for (const QJsonObject &o : got)
+            QVERIFY(o.value(QStringLiteral("ok")).toBool());
+        QFile after(manifest);
+        QVERIFY(after.open(QIODevice::ReadOnly));
+        QCOMPARE(after.readAll().count('\n'), 7);
+    }
+
+    // SIGKILL in the middle of an OCR batch, then the same command: every input exactly once.
+    void manifestResumesAfterKill()
+    {
+        for (int i = 0; i < 6; ++i)
+            QVERIFY(QFile::copy(kForm, path(QStringLiteral("kill/s%1.png").arg(i))) || (QDir().mkpath(path(QStringLiteral("kill"))) &&
+                                                                                      QFile::copy(kForm, path(QStringLiteral("kill/s%1.png").arg(i)))));
+        const QString out = path(QStringLiteral("k.jsonl")), manifest = path(QStringLiteral("k.manifest"));
+        const QStringList args{QStringLiteral("-q"), QStringLiteral("ocr"), path(QStringLiteral("kill")), QStringLiteral("--out"), out,
+                               QStringLiteral("--manifest"), manifest};
+        QProcess p;
+        p.setProcessEnvironment(folio::test::cliEnvironment());
+        p.start(QStringLiteral(FOLIO_CLI_PATH), args);
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(lines(out).size() >= 2, 120000);
+        p.kill(); // SIGKILL: no chance to tidy up
+        p.waitForFinished();
+        const int before = lines(out).size();
+        QVERIFY2(before < 6, "the run finished before it could be killed");
+        const folio::test::CliRun again = folio::test::runCli(args);
+        QCOMPARE(again.code, 0);
+        const QMap<QString, QJsonObject> got = lines(out);
+        QCOMPARE(got.size(), 6);
+        for (const QJsonObject &o : got)
+            QVERIFY(o.value(QStringLiteral("ok")).toBool());
+    }
+
+    void manifestRefusals()
+    {
+        // A manifest needs an out file to resume into.
+        folio::test::CliRun r = cli({QStringLiteral("predict"), QStringLiteral("--checkpoint"), kModel, path(QStringLiteral("docs")),
+                                     QStringLiteral("--manifest"), path(QStringLiteral("lonely.manifest"))});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--manifest needs --out"));
+        // The manifest of another command (or out file) is not resumed.
+        r = cli({QStringLiteral("ocr"), path(QStringLiteral("scans")), QStringLiteral("--out"), path(QStringLiteral("m.jsonl")),
+                 QStringLiteral("--manifest"), path(QStringLiteral("m.manifest"))});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("the manifest of another run"), r.err.constData());
+        // Not a manifest at all.
+        write(QStringLiteral("junk.manifest"), "{\"hello\": 1}\n");
+        r = cli({QStringLiteral("predict"), QStringLiteral("--checkpoint"), kModel, path(QStringLiteral("docs")), QStringLiteral("--out"),
+                 path(QStringLiteral("j.jsonl")), QStringLiteral("--manifest"), path(QStringLiteral("junk.manifest"))});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("not a folio-cli batch manifest"));
+        // An empty folder is nothing to run.
+        QDir().mkpath(path(QStringLiteral("empty")));
+        r = cli({QStringLiteral("predict"), QStringLiteral("--checkpoint"), kModel, path(QStringLiteral("empty"))});
+        QCOMPARE(r.code, 2);
+    }
+
+    // qs generate over two documents: a line each, with its hierarchy.
+    void qsGenerateBatch()
+    {
+        const folio::test::CliRun r = cli({QStringLiteral("qs"), QStringLiteral("generate"), QStringLiteral("--checkpoint"), kQsModel,
+                                           path(QStringLiteral("docs/d0.json")), path(QStringLiteral("docs/d1.json")),
+                                           QStringLiteral("--max-length"), QStringLiteral("12"), QStringLiteral("--beams"),
+                                           QStringLiteral("1")});
+        QCOMPARE(r.code, 0);
+        const QList<QByteArray> out = r.out.trimmed().split('\n');
+        QCOMPARE(out.size(), 2);
+        for (const QByteArray &line : out) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            QVERIFY(o.value(QStringLiteral("ok")).toBool());
+            QVERIFY(o.value(QStringLiteral("result")).toObject().contains(QStringLiteral("linearised")));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliBatch)
+#include "tst_clibatch.moc"
