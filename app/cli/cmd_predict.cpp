@@ -59,9 +59,8 @@ nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &
     if (loaded.document.words.empty()) {
         // Like `ocr`, a page without words (a blank scan, a 1x1 image) is a result, not an error:
         // an empty prediction, exit 0, and a note on stderr (issue 18).
-        if (!quiet())
-            std::fprintf(stderr, "folio-cli: %s: no words found on %zu page(s); nothing to label\n", file.c_str(),
-                         loaded.document.pages.size());
+        std::fprintf(stderr, "folio-cli: %s: no words found on %zu page(s); nothing to label\n", file.c_str(),
+                     loaded.document.pages.size());
         nlohmann::json pages = nlohmann::json::array();
         for (std::size_t i = 0; i < loaded.document.pages.size(); ++i)
             pages.push_back({{"page", i}, {"words", 0}, {"entities", 0}});
