@@ -1,5 +1,7 @@
 #include "pipeline/webfieldextraction.h"
 
+#include "document/structured/structureddata.h"
+#include "inference/webformer/productpages.h"
 #include "inference/webformer/webformer.h"
 #include "inference/webformer/webformerdata.h"
 #include "pipeline/documentprediction.h"
@@ -11,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <map>
 
 namespace folio::pipeline {
@@ -49,6 +52,54 @@ int nonBlankWords(const Document &d)
     return n;
 }
 
+// The page's schema.org / Open Graph values (read from its file); a note when it cannot be read.
+structured::StructuredData pageStructuredData(const Document &doc, QStringList *notes)
+{
+    structured::StructuredData sd;
+    QString error;
+    if (doc.sourcePath.isEmpty() || !structured::readStructuredDataFile(doc.sourcePath, &sd, &error))
+        *notes << QStringLiteral("no structured data: %1").arg(error.isEmpty() ? QStringLiteral("the page has no file") : error);
+    for (const std::string &n : sd.notes)
+        *notes << QString::fromStdString(n);
+    return sd;
+}
+
+// Structured-data answers for the fields in `missing` (names matched case-insensitively).
+void addStructuredAnswers(const structured::StructuredData &sd, const QStringList &missing, FieldExtraction *out)
+{
+    for (const auto &[name, value] : structured::productFields(sd))
+        for (const QString &field : missing)
+            if (field.compare(QString::fromStdString(name), Qt::CaseInsensitive) == 0) {
+                FieldValue v = suggestion(field, QStringLiteral("structured-data:%1").arg(QString::fromStdString(value.source)), 1.0);
+                v.text = QString::fromStdString(value.raw.empty() ? value.value : value.raw).simplified();
+                if (!v.text.isEmpty())
+                    out->values.push_back(v);
+            }
+}
+
+// folio.json "structured_candidates": the model was trained with the candidates prepended.
+bool usesStructuredCandidates(const QString &dir)
+{
+    QFile file(QDir(dir).filePath(QStringLiteral("folio.json")));
+    if (file.size() > (4 << 20) || !file.open(QIODevice::ReadOnly))
+        return false;
+    return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("structured_candidates")).toBool();
+}
+
+FieldExtraction withStructuredData(const Document &doc, const std::vector<FieldSpec> &fields)
+{
+    FieldExtraction out;
+    out.source = QStringLiteral("structured data (no field model)");
+    const structured::StructuredData sd = pageStructuredData(doc, &out.notes);
+    addStructuredAnswers(sd, fieldNames(fields), &out);
+    if (out.values.empty())
+        out.notes << QStringLiteral("%1: no field model and no schema.org / Open Graph product values on the page: train a "
+                                    "field extractor on the project (Model > Train Field Extractor)")
+                         .arg(documentName(doc));
+    out.ok = true;
+    return out;
+}
+
 FieldExtraction withWebFormer(const Document &doc, const std::vector<FieldSpec> &fields, const QString &dir,
                               const FieldExtractionOptions &options)
 {
@@ -66,45 +117,66 @@ FieldExtraction withWebFormer(const Document &doc, const std::vector<FieldSpec> 
     for (const std::string &f : extractor.config().fields)
         known << QString::fromStdString(f);
     out.unknownFields = fieldsUnknownTo(known, fields);
-    if (!out.unknownFields.isEmpty())
-        out.notes << QStringLiteral("the model %1 was trained on %2; it has never seen %3 — its answers for them are "
-                                    "unreliable (train on the project's field set: Model > Train Field Extractor)")
-                         .arg(name, known.join(QStringLiteral(", ")), out.unknownFields.join(QStringLiteral(", ")));
+    const structured::StructuredData sd = pageStructuredData(doc, &out.notes);
     report(options, 1, 3);
     if (cancelled(options)) {
         out.cancelled = true;
         return out;
     }
     const int words = nonBlankWords(doc);
-    if (words == 0) {
-        out.ok = true;
-        out.notes << QStringLiteral("%1: the page has no text, so there is nothing to extract").arg(documentName(doc));
-        return out;
-    }
-    const int budget = extractor.config().maxTextTokens;
-    if (words > budget)
-        out.notes << QStringLiteral("%1: %2 words; the model reads at most %3 word pieces, the rest of the page is not seen")
-                         .arg(documentName(doc)).arg(words).arg(budget);
-    const inference::WebPage page = inference::webPageFromDocument(doc, documentName(doc).toStdString());
-    std::vector<std::string> names;
+    if (words == 0)
+        out.notes << QStringLiteral("%1: the page has no text, so the model has nothing to read").arg(documentName(doc));
+    std::vector<std::string> names; // the fields the model knows, in field-set order
     for (const FieldSpec &f : fields)
-        names.push_back(f.name.toStdString());
-    std::vector<inference::FieldSpan> spans;
-    if (!extractor.extract(page, names, &spans, &error)) {
-        out.error = QString::fromStdString(error);
-        return out;
-    }
-    report(options, 2, 3);
-    const std::vector<int> order = webPageWordOrder(doc);
-    for (const inference::FieldSpan &s : spans) {
-        FieldValue v = suggestion(QString::fromStdString(s.field), name, s.confidence);
-        if (s.found && s.firstWord >= 0 && s.lastWord >= s.firstWord && s.lastWord < int(order.size())) {
-            for (int i = s.firstWord; i <= s.lastWord; ++i)
-                v.wordIds << doc.words[size_t(order[size_t(i)])].id;
-            v.text = QString::fromStdString(s.value);
+        if (known.contains(f.name))
+            names.push_back(f.name.toStdString());
+    QStringList unanswered = out.unknownFields;
+    if (words > 0 && !names.empty()) {
+        inference::WebPage page = inference::webPageFromDocument(doc, documentName(doc).toStdString());
+        const int prefix = usesStructuredCandidates(dir) ? inference::prependStructuredCandidates(&page, sd) : 0;
+        const int budget = extractor.config().maxTextTokens;
+        if (words + prefix > budget)
+            out.notes << QStringLiteral("%1: %2 words; the model reads at most %3 word pieces, the rest of the page is not seen")
+                             .arg(documentName(doc)).arg(words).arg(budget);
+        std::vector<inference::FieldSpan> spans;
+        if (!extractor.extract(page, names, &spans, &error)) {
+            out.error = QString::fromStdString(error);
+            return out;
         }
-        out.values.push_back(v);
+        report(options, 2, 3);
+        const std::vector<int> order = webPageWordOrder(doc);
+        for (const inference::FieldSpan &s : spans) {
+            FieldValue v = suggestion(QString::fromStdString(s.field), name, s.confidence);
+            const int first = s.firstWord - prefix, last = s.lastWord - prefix;
+            if (s.found && s.firstWord >= 0 && s.firstWord < prefix) {
+                v.text = QString::fromStdString(s.value); // a structured-data candidate the model pointed at
+            } else if (s.found && first >= 0 && last >= first && last < int(order.size())) {
+                for (int i = first; i <= last; ++i)
+                    v.wordIds << doc.words[size_t(order[size_t(i)])].id;
+                v.text = QString::fromStdString(s.value);
+            }
+            if (!s.found)
+                unanswered << v.field;
+            out.values.push_back(v);
+        }
+    } else {
+        unanswered = fieldNames(fields);
     }
+    // Structured data for what the model did not answer (fields it does not know, null answers).
+    FieldExtraction fromData;
+    addStructuredAnswers(sd, unanswered, &fromData);
+    for (const FieldValue &v : fromData.values) {
+        const auto same = std::find_if(out.values.begin(), out.values.end(), [&](const FieldValue &m) { return m.field == v.field; });
+        if (same != out.values.end())
+            *same = v; // a value from the page's own data beats the model's "no value"
+        else
+            out.values.push_back(v);
+    }
+    if (!out.unknownFields.isEmpty())
+        out.notes << QStringLiteral("the model %1 was trained on %2 and does not know %3: those come from the page's "
+                                    "structured data when it has them (train on the project's field set: Model > Train "
+                                    "Field Extractor)")
+                         .arg(name, known.join(QStringLiteral(", ")), out.unknownFields.join(QStringLiteral(", ")));
     report(options, 3, 3);
     out.ok = true;
     return out;
@@ -249,14 +321,10 @@ FieldExtraction extractFields(const Document &document, const std::vector<FieldS
     if (web) {
         if (!dir.isEmpty() && checkpointModelType(dir) != QLatin1String("webformer"))
             dir.clear(); // the current model is a tagger: web fields need a WebFormer, use the shipped one
-        if (dir.isEmpty())
+        if (dir.isEmpty() && options.shippedModel)
             dir = shippedFieldModelDir();
-        if (dir.isEmpty()) {
-            out.error = QStringLiteral("%1: no field extractor: choose a WebFormer checkpoint (Model > Choose Model) or "
-                                       "train one on the project (Model > Train Field Extractor)")
-                            .arg(documentName(document));
-            return out;
-        }
+        if (dir.isEmpty())
+            return withStructuredData(document, fields);
         return withWebFormer(document, fields, dir, options);
     }
     if (dir.isEmpty() || checkpointModelType(dir) == QLatin1String("webformer")) {

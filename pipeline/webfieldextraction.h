@@ -5,10 +5,13 @@
 // and no text. Shared by the GUI's FieldsWorker (and anything headless).
 //
 //   web pages  -> a WebFormer checkpoint (config.json model_type "webformer"): the chosen one, else
-//                 the shipped product model (shippedFieldModelDir()); fields the model was never
-//                 trained on are named in a note (its answers for them are unreliable);
-//               -> no checkpoint at all: schema.org structured data on the page (when the build has
-//                 the reader), else a message saying what to choose;
+//                 the shipped product model (shippedFieldModelDir()). The model answers the fields
+//                 it was trained on (with the page's structured-data candidates prepended when its
+//                 folio.json says "structured_candidates"); fields it does not know, and fields it
+//                 answers "no value", take the page's schema.org / Open Graph value when there is
+//                 one (source checkpoint "structured-data:<json-ld|microdata|rdfa|meta>", text only);
+//                 the unknown fields are named in a note;
+//               -> no checkpoint at all: structured data alone, with a note when the page has none;
 //   scans/PDFs -> a layout tagger (folio-formtagger / Hugging Face LayoutLMv3): its entities whose
 //                 label equals a field name (case-insensitively, B-/I- stripped) become that field's
 //                 value; a tagger with none of the field names is refused with a message naming
@@ -33,6 +36,7 @@ namespace folio::pipeline {
 struct FieldExtractionOptions
 {
     QString checkpointDir;                               // empty: shipped model, else structured data
+    bool shippedModel = true;                            // false: never fall back to the shipped model
     std::function<void(int done, int total)> progress;   // steps, optional
     const std::atomic_bool *cancel = nullptr;            // polled between steps, optional
 };

@@ -26,6 +26,7 @@ FieldsPanel::FieldsPanel(QWidget *parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(ValueColumn, QHeaderView::Stretch);
     m_message->setWordWrap(true);
     m_message->setObjectName(QStringLiteral("fieldsMessage"));
@@ -144,7 +145,10 @@ void FieldsPanel::rebuild()
         QString value, confidence, state = tr("no answer");
         if (answer) {
             value = fieldedits::isNoValue(*answer) ? tr("(no value on this page)") : answer->text;
-            confidence = answer->source.kind == AnnotationSource::Model ? QString::number(answer->confidence, 'f', 2) : QString();
+            if (answer->source.kind == AnnotationSource::Model)
+                confidence = answer->source.checkpoint.startsWith(QLatin1String("structured-data:"))
+                                 ? answer->source.checkpoint.mid(16) // the page's own schema.org / meta data
+                                 : QString::number(answer->confidence, 'f', 2);
             state = answer->state == ReviewState::Suggested ? tr("suggested")
                     : answer->state == ReviewState::Rejected ? tr("rejected")
                     : answer->source.kind == AnnotationSource::User ? tr("corrected") : tr("accepted");
