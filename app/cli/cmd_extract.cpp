@@ -1,16 +1,34 @@
-// folio-cli extract: WebFormer field values of a web page as JSON.
-//   folio-cli extract --checkpoint DIR PAGE.html [--fields title,author,...] [--threads N]
-// Prints {"page": ..., "fields": [{"field", "found", "value", "xpath", "first_word", "last_word",
-// "confidence"}]} on stdout. Fields default to the checkpoint's list (config.json "fields").
+// folio-cli extract: product / field values of web pages, one JSON line per page.
+//   folio-cli extract [--checkpoint DIR] [--fields a,b] [--structured-only] [--no-fallback] PAGE...
+// Without --checkpoint the shipped product model (resources/models/product-fields) extracts; with
+// --structured-only no model runs (schema.org / Open Graph values only: the baseline). Each line:
+//   {"page": "a.html", "model": DIR | null, "fields": {"price": {"value": "87.11", "text": "$87.11",
+//    "source": "model" | "model:structured-data" | "structured-data" | "default", "confidence": 0.93,
+//    "span": {"xpath": "/html/body/div[2]/span/text()", "start": 0, "end_xpath": "...", "end": 6}
+//           (character offsets in the text nodes' normalised text, end exclusive; null when the value
+//            does not come from the page text),
+//    "structured": {"source": "json-ld", "location": "/html/head/script[3]"} (structured values)}, ...},
+//    "missing": [fields without a value], "notes": [...]}
+// A page that cannot be read gives {"page": ..., "error": "..."} and the command exits 1 at the end.
 #include "app/cli/commands.h"
 
+#include "document/html/htmlinput.h"
+#include "document/html/htmlloader.h"
+#include "document/structured/structureddata.h"
 #include "inference/models/modelrunner.h"
+#include "inference/webformer/productpages.h"
 #include "inference/webformer/webformer.h"
 #include "inference/webformer/webformerdata.h"
+#include "pipeline/webfieldextraction.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <QFile>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -19,45 +37,176 @@ namespace folio::cli {
 
 namespace {
 
+constexpr const char *kShippedModel = "product-fields";
+
 struct ExtractArgs
 {
-    std::string checkpoint, page, fields;
+    std::string checkpoint, fields;
+    std::vector<std::string> pages;
     int threads = 0;
+    bool structuredOnly = false, noFallback = false;
 };
 
-void extractCommand(const ExtractArgs &a)
+// Reads folio.json's "structured_candidates" (written by train-product): did the model train with
+// structured-data candidates prepended to its pages?
+bool usesCandidates(const std::string &dir)
 {
+    std::ifstream in(dir + "/folio.json");
+    const auto j = nlohmann::json::parse(in, nullptr, false);
+    return !j.is_discarded() && j.is_object() && j.value("structured_candidates", false);
+}
+
+std::string defaultCheckpoint()
+{
+    const std::filesystem::path p = std::filesystem::path(FOLIO_SOURCE_DIR) / "resources" / "models" / kShippedModel;
+    return std::filesystem::exists(p / "config.json") ? p.string() : std::string();
+}
+
+// Character range of page words [first, last] in their text nodes (Document order).
+nlohmann::json spanJson(const Document &doc, const std::vector<int> &order, int first, int last)
+{
+    if (first < 0 || last < first || last >= int(order.size()))
+        return nullptr;
+    auto locate = [&](int pageWord, bool end) -> std::pair<std::string, int> {
+        const int w = order[std::size_t(pageWord)];
+        const Word &word = doc.words[std::size_t(w)];
+        const Node &node = doc.nodes[std::size_t(word.node)];
+        // the word's occurrence: count earlier words of the same node, then find them in order
+        int from = 0;
+        for (int k = 0; k <= w; ++k) {
+            if (doc.words[std::size_t(k)].node != word.node)
+                continue;
+            const int at = node.text.indexOf(doc.words[std::size_t(k)].text, from);
+            if (at < 0)
+                return {node.id.toStdString(), -1};
+            from = at + (k == w ? 0 : int(doc.words[std::size_t(k)].text.size()));
+        }
+        return {node.id.toStdString(), end ? from + int(word.text.size()) : from};
+    };
+    const auto [startPath, start] = locate(first, false);
+    const auto [endPath, end] = locate(last, true);
+    return {{"xpath", startPath}, {"start", start}, {"end_xpath", endPath}, {"end", end}};
+}
+
+nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtractor *model, bool candidates,
+                           const std::vector<std::string> &fields, const std::string &argument)
+{
+    const QString path = inputPath(argument);
+    QByteArray bytes;
+    QString error;
+    if (!readHtmlSource(path, qint64(256) << 20, &bytes, &error))
+        throw CliError(error.toStdString());
+    const HtmlLoadResult loaded = loadHtmlBytes(bytes, path);
+    if (!loaded.ok)
+        throw CliError(loaded.error.toStdString());
+    const Document &doc = loaded.document;
+    const structured::StructuredData sd = structured::readStructuredData(bytes, path);
+    nlohmann::json out{{"page", argument}, {"model", model ? nlohmann::json(a.checkpoint) : nlohmann::json(nullptr)}};
+    nlohmann::json notes = nlohmann::json::array();
+    for (const QString &w : loaded.warnings)
+        notes.push_back(w.toStdString());
+    for (const auto &n : sd.notes)
+        notes.push_back(n);
+    if (doc.words.empty())
+        notes.push_back(argument + ": the page has no text");
+
+    std::vector<inference::ProductValue> values;
+    if (model) {
+        inference::WebPage page = inference::webPageFromDocument(doc, argument);
+        const int prefix = candidates ? inference::prependStructuredCandidates(&page, sd) : 0;
+        std::size_t pieces = 0;
+        for (const auto &n : page.nodes)
+            pieces += n.words.size();
+        if (int(pieces) > model->config().maxTextTokens)
+            notes.push_back(argument + ": " + std::to_string(pieces) + " words; the model reads the first "
+                            + std::to_string(model->config().maxTextTokens) + " word pieces only");
+        std::vector<inference::FieldSpan> spans;
+        std::string err;
+        if (!model->extract(page, fields, &spans, &err))
+            throw CliError(argument + ": " + err);
+        values = inference::productValues(spans, prefix, sd, !a.noFallback);
+    } else {
+        values = inference::structuredProductValues(sd);
+    }
+    const bool product = std::find(fields.begin(), fields.end(), "price") != fields.end();
+    values.erase(std::remove_if(values.begin(), values.end(), [&](const inference::ProductValue &v) {
+                     const bool asked = std::find(fields.begin(), fields.end(), v.field) != fields.end();
+                     return !asked && !(product && (v.field == "currency" || v.field == "availability"));
+                 }),
+                 values.end());
+    const std::vector<int> order = pipeline::webPageWordOrder(doc);
+    nlohmann::json fieldsJson = nlohmann::json::object();
+    for (const auto &v : values) {
+        nlohmann::json f{{"value", v.value}, {"text", v.text}, {"source", v.source}};
+        f["confidence"] = v.source.rfind("model", 0) == 0 ? nlohmann::json(v.confidence) : nlohmann::json(nullptr);
+        f["span"] = v.firstWord >= 0 ? spanJson(doc, order, v.firstWord, v.lastWord) : nlohmann::json(nullptr);
+        if (v.xpath.rfind(inference::kStructuredXPathPrefix, 0) == 0) {
+            const std::string rest = v.xpath.substr(std::string(inference::kStructuredXPathPrefix).size());
+            const auto space = rest.find(' ');
+            std::string location = space == std::string::npos ? std::string() : rest.substr(space + 1);
+            const auto hash = location.rfind(" #");
+            if (hash != std::string::npos)
+                location.resize(hash);
+            f["structured"] = {{"source", rest.substr(0, space)}, {"location", location}};
+        }
+        fieldsJson[v.field] = f;
+    }
+    nlohmann::json missing = nlohmann::json::array();
+    for (const auto &f : fields)
+        if (!fieldsJson.contains(f))
+            missing.push_back(f);
+    out["fields"] = fieldsJson;
+    out["missing"] = missing;
+    out["notes"] = notes;
+    return out;
+}
+
+void extractCommand(ExtractArgs &a)
+{
+    if (a.pages.empty())
+        throw CliError("extract: give at least one PAGE", ExitUsage);
     inference::configureThreads(a.threads);
-    inference::WebFormerExtractor ex;
-    std::string error;
-    if (!ex.load(a.checkpoint, &error))
-        throw CliError(error);
-    inference::WebPage page;
-    if (!inference::loadWebPage(a.page, &page, &error))
-        throw CliError(error);
+    std::unique_ptr<inference::WebFormerExtractor> model;
+    bool candidates = false;
     std::vector<std::string> fields;
+    if (!a.structuredOnly) {
+        if (a.checkpoint.empty())
+            a.checkpoint = defaultCheckpoint();
+        if (a.checkpoint.empty())
+            throw CliError(std::string("extract: no --checkpoint given and the shipped model resources/models/") + kShippedModel
+                           + " is missing (use --structured-only for structured data alone)");
+        model = std::make_unique<inference::WebFormerExtractor>();
+        std::string error;
+        if (!model->load(a.checkpoint, &error))
+            throw CliError(error);
+        candidates = usesCandidates(a.checkpoint);
+        fields = model->config().fields;
+    } else {
+        fields = structured::productFieldNames();
+    }
     std::stringstream ss(a.fields);
     std::string item;
+    std::vector<std::string> asked;
     while (std::getline(ss, item, ','))
         if (!item.empty())
-            fields.push_back(item);
-    std::vector<inference::FieldSpan> spans;
-    if (!ex.extract(page, fields, &spans, &error))
-        throw CliError(error);
-    nlohmann::json out{{"page", a.page}, {"checkpoint", a.checkpoint}, {"fields", nlohmann::json::array()}};
-    for (const auto &s : spans) {
-        nlohmann::json f{{"field", s.field}, {"found", s.found}, {"confidence", s.confidence}};
-        if (s.found) {
-            f["value"] = s.value;
-            f["xpath"] = s.xpath;
-            f["first_word"] = s.firstWord;
-            f["last_word"] = s.lastWord;
-        } else {
-            f["value"] = nullptr;
+            asked.push_back(item);
+    if (!asked.empty())
+        fields = asked;
+    int failed = 0;
+    for (const std::string &page : a.pages) {
+        if (cancelRequested())
+            throw CliError("extract: cancelled", ExitCancelled);
+        nlohmann::json line;
+        try {
+            line = extractPage(a, model.get(), candidates, fields, page);
+        } catch (const std::exception &e) {
+            line = {{"page", page}, {"error", e.what()}};
+            ++failed;
         }
-        out["fields"].push_back(f);
+        std::cout << line.dump() << std::endl;
     }
-    std::cout << out.dump(2) << std::endl;
+    if (failed)
+        throw CliError("extract: " + std::to_string(failed) + " of " + std::to_string(a.pages.size()) + " pages failed");
 }
 
 } // namespace
@@ -65,11 +214,13 @@ void extractCommand(const ExtractArgs &a)
 void registerExtractCommand(CLI::App &app)
 {
     auto args = std::make_shared<ExtractArgs>();
-    CLI::App *cmd = app.add_subcommand("extract", "Extract field values from a web page with a WebFormer checkpoint (JSON)");
-    cmd->add_option("--checkpoint", args->checkpoint, "WebFormer checkpoint folder (config.json, model.safetensors, vocab.txt)")
-        ->required();
-    cmd->add_option("page", args->page, "HTML file")->required();
+    CLI::App *cmd = app.add_subcommand("extract", "Product / field values of web pages with WebFormer and structured data (one JSON line per page)");
+    cmd->add_option("--checkpoint", args->checkpoint,
+                    "WebFormer checkpoint folder (default: the shipped product model resources/models/product-fields)");
+    cmd->add_option("pages", args->pages, "HTML files (.html, .html.gz)");
     cmd->add_option("--fields", args->fields, "comma-separated field names (default: the checkpoint's fields)");
+    cmd->add_flag("--structured-only", args->structuredOnly, "no model: schema.org / Open Graph values only");
+    cmd->add_flag("--no-fallback", args->noFallback, "no structured-data values for fields the model leaves empty");
     cmd->add_option("--threads", args->threads, "intra-op threads (0 = all cores)");
     cmd->callback([args] { extractCommand(*args); });
 }

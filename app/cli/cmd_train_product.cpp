@@ -73,6 +73,16 @@ inference::WebFormerTrainResult trainOne(const TrainProductArgs &a, const std::s
     });
     if (!r.ok)
         throw CliError(outDir + ": training failed: " + r.error);
+    // folio-cli extract reads this to give the model its pages the way it was trained
+    const fs::path folioJson = fs::path(outDir) / "folio.json";
+    std::ifstream in(folioJson);
+    nlohmann::json meta = nlohmann::json::parse(in, nullptr, false);
+    in.close();
+    if (meta.is_object()) {
+        meta["structured_candidates"] = variant != "no-structured";
+        meta["variant"] = variant;
+        writeJson(folioJson, meta);
+    }
     return r;
 }
 

@@ -64,7 +64,7 @@ int prependStructuredCandidates(WebPage *page, const structured::StructuredData 
             const std::vector<std::string> valueWords = words(c.value);
             if (valueWords.empty() || valueWords.size() > 24)
                 continue;
-            const std::string where = std::string(kStructuredXPathPrefix) + c.source + " " + c.location;
+            const std::string where = std::string(kStructuredXPathPrefix) + c.source + " " + c.location + " #" + field;
             WebNode dt, dtText, dd, ddText;
             dt.tag = "dt";
             dt.parent = 0;
@@ -231,6 +231,7 @@ std::vector<ProductValue> productValues(const std::vector<FieldSpan> &spans, int
     std::vector<ProductValue> out;
     std::set<std::string> have;
     std::string priceText;
+    double priceConfidence = 0;
     for (const FieldSpan &s : spans) {
         if (!s.found)
             continue;
@@ -240,7 +241,11 @@ std::vector<ProductValue> productValues(const std::vector<FieldSpan> &spans, int
         v.confidence = s.confidence;
         v.xpath = s.xpath;
         const bool onCandidate = s.xpath.rfind(kStructuredXPathPrefix, 0) == 0;
-        v.source = onCandidate ? "structured-data" : "model";
+        // a candidate of another field (the sku's digits as a price) is no answer for this one
+        if (onCandidate && (s.xpath.size() < s.field.size() + 2
+                            || s.xpath.compare(s.xpath.size() - s.field.size() - 2, std::string::npos, " #" + s.field) != 0))
+            continue;
+        v.source = onCandidate ? "model:structured-data" : "model";
         if (!onCandidate) {
             v.firstWord = s.firstWord - prefixWords;
             v.lastWord = s.lastWord - prefixWords;
@@ -251,6 +256,7 @@ std::vector<ProductValue> productValues(const std::vector<FieldSpan> &spans, int
                 continue;
             v.value = p->amount;
             priceText = s.value;
+            priceConfidence = s.confidence;
         } else if (s.field == "gtin") {
             const auto g = structured::normaliseGtin(s.value);
             v.value = g ? *g : structured::normaliseIdentifier(s.value).value_or(std::string());
@@ -287,7 +293,7 @@ std::vector<ProductValue> productValues(const std::vector<FieldSpan> &spans, int
     if (!have.count("currency")) {
         const std::string c = priceText.empty() ? std::string() : structured::detectCurrency(priceText);
         if (!c.empty())
-            out.push_back({"currency", c, priceText, "model", {}, -1, -1, 0});
+            out.push_back({"currency", c, priceText, "model", {}, -1, -1, priceConfidence}); // read off the price
         else
             fromStructured("currency");
     }

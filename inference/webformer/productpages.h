@@ -8,8 +8,8 @@
 // (document/structured/structureddata.h) are prepended to the page as one synthetic
 // <dl><dt>field</dt><dd>value</dd>...</dl> (normalised values, at most 2 per field, duplicates
 // dropped), so the model reads them as text like any other and may point at them. Their text
-// nodes carry the XPath "structured-data:<source> <location>" so a value taken from there is
-// reported with its real origin.
+// nodes carry the XPath "structured-data:<source> <location> #<field>" so a value taken from there
+// is reported with its real origin; a span on another field's candidate is not accepted.
 
 #include "document/structured/structureddata.h"
 #include "inference/webformer/webformer.h"
@@ -66,7 +66,8 @@ struct ProductValue
     std::string field;
     std::string value;      // normalised (price amount, availability InStock/OutOfStock, ...)
     std::string text;       // as it appears (the span's words, or the structured value's raw text)
-    std::string source;     // "model", "structured-data" (a span on a candidate, or the fallback), "default"
+    std::string source;     // "model" (a span in the page text), "model:structured-data" (the model chose a
+                            // structured-data candidate), "structured-data" (fallback), "default"
     std::string xpath;      // text node of the span, or "structured-data:<source> <location>"
     int firstWord = -1, lastWord = -1; // page word indices (without the candidate prefix), -1 when none
     double confidence = 0;
