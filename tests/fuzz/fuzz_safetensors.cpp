@@ -1,6 +1,8 @@
 // libFuzzer target for the safetensors reader: any byte string must parse or throw
 // InferenceError, never crash or read out of bounds (run under ASan/UBSan).
-// Build: -DFOLIO_BUILD_FUZZERS=ON with clang; run: fuzz_safetensors tests/data/fuzz/safetensors
+// Build and run: scripts/fuzz.sh (-DFOLIO_FUZZ=ON with clang); replayed by tst_fuzzreplay_safetensors.
+#include "fuzzsupport.h"
+
 #include "inference/errors.h"
 #include "inference/checkpoint/safetensors.h"
 
