@@ -134,11 +134,28 @@ bool JsonValidator::objectField(const QJsonObject &o, const QString &key, const 
     return object(o.value(key), jsonKey(path, key), out);
 }
 
+// One line (with its newline), read in 64 KiB pieces until the newline or until it holds more than
+// `maxBytes`: a longer line is never held whole. (QIODevice::readLine(maxSize) would reserve
+// maxSize bytes for every line: 16 MiB per record, 20x slower on small records.)
+static QByteArray readBoundedLine(QIODevice &in, qint64 maxBytes)
+{
+    QByteArray line;
+    char piece[64 * 1024];
+    while (line.size() <= maxBytes) {
+        const qint64 n = in.readLine(piece, sizeof piece);
+        if (n <= 0)
+            break;
+        line.append(piece, n);
+        if (piece[n - 1] == '\n')
+            break;
+    }
+    return line;
+}
+
 bool forEachJsonLine(QIODevice &in, JsonValidator &jv, const JsonLineHandler &row, QString *error, qint64 maxLineBytes)
 {
     for (int ln = 1; !in.atEnd(); ++ln) {
-        // At most the limit, its newline and one byte more: a longer line is never held whole.
-        const QByteArray line = in.readLine(maxLineBytes + 2);
+        const QByteArray line = readBoundedLine(in, maxLineBytes);
         const QString number = QString::number(ln);
         jv.setContext(number);
         const qint64 content = line.size() - (line.endsWith('\n') ? 1 : 0);
