@@ -2,6 +2,10 @@
 
 #include <libxml/encoding.h>
 
+#include <iconv.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 namespace folio {
@@ -35,6 +39,43 @@ bool isValidUtf8(const char *data, qsizetype size)
         i += extra + 1;
     }
     return true;
+}
+
+QByteArray decodeToUtf8Lenient(const char *data, qsizetype size, const QByteArray &charset, int *replaced)
+{
+    *replaced = 0;
+    iconv_t cd = iconv_open("UTF-8", charset.constData());
+    if (cd == reinterpret_cast<iconv_t>(-1))
+        return QByteArray();
+    const QByteArray upper = charset.toUpper();
+    // A bad unit is skipped whole in the wide encodings, so that the rest stays aligned.
+    const size_t unit = upper.startsWith("UTF-32") ? 4 : upper.startsWith("UTF-16") ? 2 : 1;
+    QByteArray out;
+    out.reserve(size + size / 2 + 16);
+    char buffer[16 * 1024];
+    char *in = const_cast<char *>(data);
+    size_t inLeft = size_t(size);
+    while (inLeft > 0) {
+        char *o = buffer;
+        size_t oLeft = sizeof buffer;
+        const size_t r = iconv(cd, &in, &inLeft, &o, &oLeft);
+        out.append(buffer, o - buffer);
+        if (r != size_t(-1) || errno == E2BIG)
+            continue;
+        // EILSEQ (undefined in the charset) or EINVAL (cut off at the end): U+FFFD, skip a unit.
+        out.append("\xEF\xBF\xBD");
+        ++*replaced;
+        const size_t skip = std::min(unit, inLeft);
+        in += skip;
+        inLeft -= skip;
+        iconv(cd, nullptr, nullptr, nullptr, nullptr); // back to the initial shift state
+    }
+    char *o = buffer;
+    size_t oLeft = sizeof buffer;
+    iconv(cd, nullptr, nullptr, &o, &oLeft);
+    out.append(buffer, o - buffer);
+    iconv_close(cd);
+    return out;
 }
 
 bool isKnownCharset(const QByteArray &name)

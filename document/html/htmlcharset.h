@@ -35,4 +35,11 @@ bool isKnownCharset(const QByteArray &name);
 // True when `bytes` is valid UTF-8.
 bool isValidUtf8(const char *data, qsizetype size);
 
+// Decodes `size` bytes of `charset` (not UTF-8) to UTF-8 with iconv, leniently: a byte sequence the
+// charset does not define (0x81 in windows-1252, a lone UTF-16 surrogate, a cut-off multi-byte
+// character) becomes U+FFFD, counted in *replaced, and decoding goes on. (libxml2's own converters
+// stop there and the rest of the page was lost.) A null QByteArray when iconv does not know the
+// charset.
+QByteArray decodeToUtf8Lenient(const char *data, qsizetype size, const QByteArray &charset, int *replaced);
+
 } // namespace folio

@@ -315,12 +315,29 @@ HtmlLoadResult loadHtmlBytes(const QByteArray &bytes, const QString &sourcePath,
     }
 
     const char *data = bytes.constData() + charset.bomLength;
-    const int size = int(bytes.size() - charset.bomLength);
+    int size = int(bytes.size() - charset.bomLength);
     // Same options as lxml.html's parser (recover, no network, compact), plus silence.
-    const int parseOptions = HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_COMPACT
+    int parseOptions = HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_COMPACT
         | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | XML_PARSE_HUGE;
+    // Other charsets are decoded here: libxml2's converters stop at the first byte the charset
+    // does not define (0x81 in windows-1252) and the rest of the page was silently lost.
+    QByteArray parserCharset = charset.name;
+    QByteArray decoded;
+    if (charset.name.compare("UTF-8", Qt::CaseInsensitive) != 0) {
+        int replaced = 0;
+        decoded = decodeToUtf8Lenient(data, size, charset.name, &replaced);
+        if (!decoded.isNull() && decoded.size() <= INT_MAX - 16) {
+            data = decoded.constData();
+            size = int(decoded.size());
+            parserCharset = "UTF-8";
+            parseOptions |= HTML_PARSE_IGNORE_ENC; // a <meta charset> must not switch it again
+            if (replaced > 0)
+                result.warnings << QStringLiteral("%1: %2 byte sequence(s) not valid in %3 read as U+FFFD")
+                                       .arg(name).arg(replaced).arg(QString::fromLatin1(charset.name));
+        }
+    }
     std::unique_ptr<xmlDoc, DocDeleter> xdoc(
-        htmlReadMemory(size > 0 ? data : "", size, nullptr, charset.name.constData(), parseOptions));
+        htmlReadMemory(size > 0 ? data : "", size, nullptr, parserCharset.constData(), parseOptions));
     if (!xdoc) {
         if (size == 0) {
             // An empty file is an empty document, not an error.

@@ -142,6 +142,28 @@ private Q_SLOTS:
         QVERIFY(isKnownCharset("windows-1252"));
     }
 
+    // Found by fuzz_html: a byte the charset does not define (0x81 in windows-1252, a broken
+    // Shift_JIS pair, a lone UTF-16 surrogate) made libxml2 stop, and the rest of the page was lost.
+    void charsetUndefinedBytesKeepTheRest()
+    {
+        HtmlLoadResult r = loadHtmlBytes("<p>before</p><p>caf\xe9 \x81 after</p><p>tail</p>", QStringLiteral("u.html"));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(texts(r.document), (QStringList{QStringLiteral("before"), QStringLiteral("caf\u00e9 \ufffd after"),
+                                                 QStringLiteral("tail")}));
+        QVERIFY(r.warnings.join(QLatin1Char(' ')).contains(QLatin1String("1 byte sequence(s) not valid in windows-1252")));
+        r = loadHtmlBytes("<meta charset=\"shift_jis\"><p>\x82\xa0 \xff mid</p><p>tail</p>", QStringLiteral("s.html"));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(texts(r.document), (QStringList{QStringLiteral("\u3042 \ufffd mid"), QStringLiteral("tail")}));
+        const QString text = QStringLiteral("<p>a</p><p>b</p>");
+        QByteArray utf16 = "\xff\xfe";
+        utf16.append(reinterpret_cast<const char *>(text.utf16()), 8 * 2);
+        utf16.append("\x00\xd8", 2); // lone high surrogate, then the rest
+        utf16.append(reinterpret_cast<const char *>(text.utf16()) + 8 * 2, (text.size() - 8) * 2);
+        r = loadHtmlBytes(utf16, QStringLiteral("w.html"));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(texts(r.document), (QStringList{QStringLiteral("a"), QStringLiteral("\ufffd"), QStringLiteral("b")}));
+    }
+
     void sections()
     {
         const QByteArray html = "<body><h1>Title</h1><p>intro words</p>"
