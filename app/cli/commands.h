@@ -81,6 +81,7 @@ void registerExtractScoreCommand(CLI::App &app); // cmd_extract_score.cpp: produ
 void registerTrainProductCommand(CLI::App &app); // cmd_train_product.cpp: product-field WebFormer (site-grouped CV or all pages)
 void registerTrainWebFormerCommand(CLI::App &app); // cmd_train_webformer.cpp: train WebFormer on SWDE, page-level F1
 void registerProjectCommand(CLI::App &app);   // cmd_project.cpp: project create|add|list|status
+void registerProjectFieldsCommand(CLI::App &app); // cmd_project_fields.cpp: project fields (after registerProjectCommand)
 void registerImportCommand(CLI::App &app);    // cmd_import.cpp: dataset files into a project
 void registerExportCommand(CLI::App &app);    // cmd_export.cpp: a project as a dataset
 void registerAttentionCommand(CLI::App &app); // cmd_attention.cpp: attention/bias heatmap or matrices of a checkpoint

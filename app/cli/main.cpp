@@ -70,6 +70,7 @@ int main(int argc, char **argv)
     folio::cli::registerTrainProductCommand(app);
     folio::cli::registerTrainWebFormerCommand(app);
     folio::cli::registerProjectCommand(app);
+    folio::cli::registerProjectFieldsCommand(app);
     folio::cli::registerImportCommand(app);
     folio::cli::registerExportCommand(app);
     folio::cli::registerAttentionCommand(app);

@@ -36,6 +36,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -200,6 +201,39 @@ private Q_SLOTS:
         for (int i = 0; i < pipeline::kMaxFields + 1; ++i)
             many += QStringLiteral("f%1,").arg(i);
         QVERIFY(!pipeline::parseFieldSpecs(many, &parsed, &error));
+    }
+
+    // folio-cli project fields: shows the defaults, sets a new set, refuses a bad type (exit 2, named).
+    void cliProjectFields()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cli.folio"));
+        QString error;
+        QVERIFY(Project::create(path, &error));
+        const auto run = [&](const QStringList &args, QByteArray *out, QByteArray *err) {
+            QProcess p;
+            p.start(QStringLiteral(FOLIO_CLI_PATH), args);
+            if (!p.waitForFinished(60000))
+                return -1;
+            *out = p.readAllStandardOutput();
+            *err = p.readAllStandardError();
+            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        };
+        QByteArray out, err;
+        QCOMPARE(run({QStringLiteral("project"), QStringLiteral("fields"), path}, &out, &err), 0);
+        QCOMPARE(QJsonDocument::fromJson(out).object().value(QStringLiteral("fields")).toArray().size(), 8);
+        QCOMPARE(run({QStringLiteral("project"), QStringLiteral("fields"), path, QStringLiteral("--set"),
+                      QStringLiteral("price:price,title,isbn:identifier")}, &out, &err), 0);
+        const QJsonArray fields = QJsonDocument::fromJson(out).object().value(QStringLiteral("fields")).toArray();
+        QCOMPARE(fields.size(), 3);
+        QCOMPARE(fields[2].toObject().value(QStringLiteral("type")).toString(), QStringLiteral("identifier"));
+        QCOMPARE(run({QStringLiteral("project"), QStringLiteral("fields"), path, QStringLiteral("--set"), QStringLiteral("price:money")},
+                     &out, &err), 2);
+        QVERIFY2(err.contains("money") && err.contains("cli.folio"), err.constData());
+        auto project = Project::open(path, &error);
+        std::vector<pipeline::FieldSpec> stored;
+        QVERIFY(pipeline::projectFieldSet(*project, &stored, &error));
+        QCOMPARE(pipeline::formatFieldSpecs(stored), QStringLiteral("price:price,title:text,isbn:identifier")); // unchanged by the refusal
     }
 
     // ---- the whole flow on a real product page ----
