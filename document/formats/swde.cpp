@@ -29,6 +29,16 @@ static QString clean(QString s)
     return s.replace(QLatin1Char('\t'), QLatin1Char(' ')).replace(QLatin1Char('\n'), QLatin1Char(' ')).replace(QLatin1Char('\r'), QLatin1Char(' '));
 }
 
+// One part of an output file name: path separators and control characters become '_' (a field
+// named "a/b" or holding a NUL, which an SWDE import or a project can carry, made export fail).
+static QString fileNamePart(QString s)
+{
+    for (QChar &c : s)
+        if (c == QLatin1Char('/') || c == QLatin1Char('\\') || c.unicode() < 0x20 || c.unicode() == 0x7f)
+            c = QLatin1Char('_');
+    return s;
+}
+
 bool SwdeFormat::exportItems(const std::vector<DatasetItem> &items, const QString &outDir,
                              const DatasetExportOptions &options, QStringList *written, QString *error) const
 {
@@ -40,7 +50,14 @@ bool SwdeFormat::exportItems(const std::vector<DatasetItem> &items, const QStrin
             if (f.state != ReviewState::Rejected && (f.state == ReviewState::Accepted || options.includeSuggestions))
                 fields.insert(f.field);
     const int n = int(items.size());
+    std::set<QString> fileNames;
     for (const QString &field : fields) {
+        const QString fileName = QStringLiteral("%1-%2-%3.txt")
+                                     .arg(fileNamePart(options.vertical), fileNamePart(options.site), fileNamePart(field));
+        if (!fileNames.insert(fileName).second) {
+            *error = QStringLiteral("%1: two fields give the file name %2").arg(outDir, fileName);
+            return false;
+        }
         QString body;
         int withValue = 0;
         for (int p = 0; p < n; ++p) {
@@ -58,10 +75,10 @@ bool SwdeFormat::exportItems(const std::vector<DatasetItem> &items, const QStrin
                         .arg(values.isEmpty() ? QStringLiteral("<NULL>") : values.join(QLatin1Char('\t')));
         }
         const QString head = QStringLiteral("%1\t%2\t%3\n%4\t%4\t%4\t%5\n")
-                                 .arg(options.vertical, options.site, field)
+                                 .arg(options.vertical, options.site, clean(field))
                                  .arg(n)
                                  .arg(withValue);
-        const QString path = QDir(outDir).filePath(QStringLiteral("%1-%2-%3.txt").arg(options.vertical, options.site, field));
+        const QString path = QDir(outDir).filePath(fileName);
         if (!writeExportFile(path, (head + body).toUtf8(), written, error))
             return false;
     }

@@ -371,6 +371,25 @@ private Q_SLOTS:
         QVERIFY2(error == bad + QStringLiteral(":3: value count 2 but 1 value(s)"), qPrintable(error));
     }
 
+    // Found by fuzz_format_swde: a field name with a NUL (or a '/') imported, then its export
+    // failed ("Broken filename"). Such characters become '_' in the file name; the header keeps it.
+    void swdeFieldNameIsAFileName()
+    {
+        QTemporaryDir dir;
+        const QString in = dir.filePath(QStringLiteral("in.txt"));
+        writeFile(in, QByteArray("book\tsite\tau/th\0or\n1\t1\t1\t1\n0000\t1\tAnn\n", 38));
+        auto f = createDatasetFormat(QStringLiteral("swde"));
+        std::vector<DatasetItem> items;
+        QString error;
+        QVERIFY2(f->importFile(in, &items, &error), qPrintable(error));
+        QStringList written;
+        QVERIFY2(f->exportItems(items, dir.filePath(QStringLiteral("out")), {}, &written, &error), qPrintable(error));
+        QCOMPARE(written, QStringList{dir.filePath(QStringLiteral("out/folio-project-au_th_or.txt"))});
+        std::vector<DatasetItem> back;
+        QVERIFY2(f->importFile(written.front(), &back, &error), qPrintable(error));
+        QCOMPARE(back.front().annotations.fields.front().field, QString::fromUtf8("au/th\0or", 8));
+    }
+
     void swdeRealGroundTruth()
     {
         const QString path = folio::test::sharedPath(
