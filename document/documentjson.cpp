@@ -5,6 +5,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cmath>
+
 namespace folio {
 
 static QJsonArray rectToJson(const QRectF &r)
@@ -158,6 +160,12 @@ QByteArray documentToJson(const Document &doc, const Annotations *annotations, b
 
 // ---- reading ---------------------------------------------------------------
 
+// A whole number that int holds (converting any other double to int is undefined).
+static bool fitsInt(double d)
+{
+    return d >= -2147483648.0 && d <= 2147483647.0 && d == std::floor(d);
+}
+
 namespace {
 
 // Small strict reader: every accessor records the first error with its JSON path.
@@ -193,7 +201,10 @@ public:
     int integer(const QJsonObject &o, const char *key, const QString &where, bool required, int fallback)
     {
         const double d = number(o, key, where, required, fallback);
-        if (d != double(int(d))) fail(where, QStringLiteral("\"%1\" must be an integer").arg(QLatin1String(key)));
+        if (!fitsInt(d)) { // int(d) of a larger number is undefined (found by fuzz_documentjson)
+            fail(where, QStringLiteral("\"%1\" must be an integer").arg(QLatin1String(key)));
+            return fallback;
+        }
         return int(d);
     }
     QJsonArray array(const QJsonObject &o, const char *key, const QString &where, bool required = true)
@@ -441,7 +452,12 @@ bool documentFromJson(const QByteArray &json, Document *docOut, Annotations *ann
             r.fail(where, QStringLiteral("page %1 does not exist (%2 pages)").arg(w.page).arg(doc.pages.size()));
         double q[4];
         if (r.quad(o, "box", where, q, true)) w.box = rectFrom(q);
-        if (r.quad(o, "norm", where, q, true)) w.norm = NormBox{int(q[0]), int(q[1]), int(q[2]), int(q[3])};
+        if (r.quad(o, "norm", where, q, true)) {
+            if (fitsInt(q[0]) && fitsInt(q[1]) && fitsInt(q[2]) && fitsInt(q[3]))
+                w.norm = NormBox{int(q[0]), int(q[1]), int(q[2]), int(q[3])};
+            else
+                r.fail(where, QStringLiteral("\"norm\" must be an array of 4 integers"));
+        }
         w.node = r.integer(o, "node", where, true, -1);
         if (r.ok() && (w.node < -1 || w.node >= int(doc.nodes.size())))
             r.fail(where, QStringLiteral("node %1 does not exist").arg(w.node));

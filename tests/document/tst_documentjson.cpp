@@ -147,6 +147,13 @@ private Q_SLOTS:
         QTest::newRow("entity words") << QByteArray("{\"format\":\"folio.document\",\"version\":1,\"pages\":[],\"nodes\":[],\"words\":[],"
                                                     "\"annotations\":{\"entities\":[{\"id\":\"e\",\"label\":\"Q\",\"words\":[3]}]}}")
                                       << QStringLiteral("annotations.entities[0]: \"words\" must hold strings");
+        // Found by fuzz_documentjson (UBSan): numbers beyond int were converted to int.
+        QTest::newRow("huge parent") << QByteArray("{\"format\":\"folio.document\",\"version\":1,\"pages\":[],"
+                                                   "\"nodes\":[{\"id\":\"r\",\"kind\":\"root\",\"parent\":3.7e112}],\"words\":[]}")
+                                     << QStringLiteral("nodes[0]: \"parent\" must be an integer");
+        QTest::newRow("huge norm") << QByteArray("{\"format\":\"folio.document\",\"version\":1,\"pages\":[{\"width\":1,\"height\":1}],\"nodes\":[],"
+                                                 "\"words\":[{\"id\":\"w\",\"text\":\"x\",\"page\":0,\"box\":[0,0,1,1],\"norm\":[0,0,1e300,1],\"node\":-1}]}")
+                                   << QStringLiteral("words[0]: \"norm\" must be an array of 4 integers");
     }
 
     void rejectsMalformed()
