@@ -100,12 +100,19 @@ FieldExtraction withStructuredData(const Document &doc, const std::vector<FieldS
     return out;
 }
 
+// An extraction by the model in `dir`: its source named "<kind> <folder>".
+FieldExtraction byModel(const QString &kind, const QString &dir)
+{
+    FieldExtraction out;
+    out.source = kind + QLatin1Char(' ') + QDir(dir).dirName();
+    return out;
+}
+
 FieldExtraction withWebFormer(const Document &doc, const std::vector<FieldSpec> &fields, const QString &dir,
                               const FieldExtractionOptions &options)
 {
-    FieldExtraction out;
+    FieldExtraction out = byModel(QStringLiteral("WebFormer"), dir);
     const QString name = QDir(dir).dirName();
-    out.source = QStringLiteral("WebFormer %1").arg(name);
     report(options, 0, 3);
     inference::WebFormerExtractor extractor;
     std::string error;
@@ -192,9 +199,8 @@ QString entityLabel(QString label)
 FieldExtraction withTagger(const Document &doc, const std::vector<FieldSpec> &fields, const QString &dir,
                            const FieldExtractionOptions &options)
 {
-    FieldExtraction out;
+    FieldExtraction out = byModel(QStringLiteral("tagger"), dir);
     const QString name = QDir(dir).dirName();
-    out.source = QStringLiteral("tagger %1").arg(name);
     DocumentTagger tagger;
     if (!tagger.load(dir, &out.error))
         return out;

@@ -180,6 +180,13 @@ bool setProjectFieldSet(Project &project, const std::vector<FieldSpec> &fields, 
                               QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact)), error);
 }
 
+QString projectFieldModel(const Project &project) { return project.setting(QStringLiteral("field_model")); }
+
+bool setProjectFieldModel(Project &project, const QString &checkpointDir, QString *error)
+{
+    return project.setSetting(QStringLiteral("field_model"), checkpointDir, error);
+}
+
 QStringList fieldsUnknownTo(const QStringList &known, const std::vector<FieldSpec> &wanted)
 {
     QStringList unknown;

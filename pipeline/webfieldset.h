@@ -50,6 +50,11 @@ bool projectFieldSet(const Project &project, std::vector<FieldSpec> *fields, QSt
 // Validates and stores the field set (one settings write).
 bool setProjectFieldSet(Project &project, const std::vector<FieldSpec> &fields, QString *error);
 
+// The project's field extractor (a WebFormer checkpoint folder; settings key "field_model"), set
+// by Train Field Extractor / Choose Field Extractor; empty when none is set.
+QString projectFieldModel(const Project &project);
+bool setProjectFieldModel(Project &project, const QString &checkpointDir, QString *error);
+
 // The fields of `wanted` that a model trained on `known` has never seen (order of `wanted`).
 QStringList fieldsUnknownTo(const QStringList &known, const std::vector<FieldSpec> &wanted);
 

@@ -26,10 +26,6 @@
 
 namespace folio {
 
-namespace {
-const QString kFieldModelKey = QStringLiteral("field_model");
-}
-
 FieldsController::FieldsController(QMainWindow *window, AnnotationSession *session, ProjectService *projects,
                                    WebPagePanel *web, DomTreePanel *dom, std::function<QString()> modelDirectory)
     : QObject(window), m_window(window), m_session(session), m_projects(projects), m_web(web), m_dom(dom),
@@ -133,7 +129,7 @@ bool FieldsController::setFieldSet(const std::vector<pipeline::FieldSpec> &field
 QString FieldsController::fieldModelDir() const
 {
     const Project *project = m_projects->project();
-    return project ? project->setting(kFieldModelKey) : QString();
+    return project ? pipeline::projectFieldModel(*project) : QString();
 }
 
 bool FieldsController::setFieldModelDir(const QString &checkpointDir)
@@ -149,7 +145,7 @@ bool FieldsController::setFieldModelDir(const QString &checkpointDir)
                 .arg(checkpointDir, pipeline::checkpointModelType(checkpointDir)));
         return false;
     }
-    if (!project->setSetting(kFieldModelKey, checkpointDir, &error)) {
+    if (!pipeline::setProjectFieldModel(*project, checkpointDir, &error)) {
         say(error);
         return false;
     }

@@ -109,15 +109,13 @@ void FieldTrainingDialog::startTraining()
 void FieldTrainingDialog::onTrained(const pipeline::FieldTrainingOutcome &outcome)
 {
     m_start->setEnabled(true);
-    if (outcome.cancelled) {
-        m_log->appendPlainText(tr("Cancelled."));
-        return;
-    }
-    if (!outcome.ok) {
-        m_log->appendPlainText(tr("Failed: %1").arg(outcome.error));
-        return;
-    }
+    const QString failure = outcome.cancelled ? tr("Cancelled.") : outcome.ok ? QString() : tr("Failed: %1").arg(outcome.error);
+    if (!failure.isEmpty())
+        return m_log->appendPlainText(failure);
     m_checkpointDir = outcome.checkpointDir;
+    QString error; // the new model becomes the project's field extractor
+    if (m_project && !pipeline::setProjectFieldModel(*m_project, m_checkpointDir, &error))
+        m_log->appendPlainText(error);
     m_log->appendPlainText(tr("Done in %1 s (%2 steps)%3. Saved to %4")
                                .arg(qRound(outcome.seconds)).arg(outcome.steps)
                                .arg(outcome.bestDevF1 >= 0 ? tr(", best dev F1 %1").arg(outcome.bestDevF1, 0, 'f', 3) : QString())

@@ -2,7 +2,8 @@
 // FieldTrainingDialog: Train on Project for web fields (issue 15) — a small WebFormer trained on the
 // project's accepted field answers (pipeline/webfieldtraining.h), with progress, a time budget and
 // cancel; it says which fields have no example value (left out) before anything starts. Accepted
-// when a checkpoint was written: checkpointDir() is the new extractor.
+// when a checkpoint was written: checkpointDir() is the new extractor, stored as the project's
+// field model (pipeline::setProjectFieldModel).
 //
 //   folio::FieldTrainingDialog dialog(project, fieldSet, this);
 //   if (dialog.exec() == QDialog::Accepted) useFieldModel(dialog.checkpointDir());

@@ -2,6 +2,7 @@
 
 #include "document/project/project.h"
 #include "pipeline/projecttraining.h"
+#include "ui/fieldtrainingdialog.h"
 #include "ui/trainworker.h"
 
 #include <QComboBox>
@@ -74,6 +75,20 @@ TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
     m_summary->setText(tr("%1 labelled pages from %2 documents; 15% are held out to choose the best epoch.")
                            .arg(m_pageCount).arg(documents));
     start->setEnabled(m_pageCount >= 2);
+    // Web projects: the field extractor (issue 15) is trained from the Fields answers instead.
+    const std::vector<ProjectDocument> documentRows = project ? project->documents() : std::vector<ProjectDocument>();
+    if (std::any_of(documentRows.begin(), documentRows.end(), [](const ProjectDocument &d) { return d.kind == SourceKind::Html; })) {
+        QPushButton *fields = m_buttons->addButton(tr("Web fields: train the field extractor…"), QDialogButtonBox::ActionRole);
+        fields->setObjectName(QStringLiteral("trainFieldExtractor"));
+        connect(fields, &QPushButton::clicked, this, [this] {
+            std::vector<pipeline::FieldSpec> fieldSet;
+            QString error;
+            pipeline::projectFieldSet(*m_project, &fieldSet, &error);
+            FieldTrainingDialog dialog(m_project, fieldSet, this);
+            if (dialog.exec() == QDialog::Accepted)
+                m_log->appendPlainText(tr("Field extractor saved to %1; it is the project's field extractor now.").arg(dialog.checkpointDir()));
+        });
+    }
 }
 
 void TrainingDialog::startTraining()

@@ -42,7 +42,7 @@ void registerProjectFieldsCommand(CLI::App &app)
             list.append(QJsonObject{{QStringLiteral("name"), f.name}, {QStringLiteral("type"), pipeline::fieldTypeName(f.type)}});
         const QByteArray out = QJsonDocument(QJsonObject{{QStringLiteral("project"), p->path()},
                                                          {QStringLiteral("fields"), list},
-                                                         {QStringLiteral("field_model"), p->setting(QStringLiteral("field_model"))}})
+                                                         {QStringLiteral("field_model"), pipeline::projectFieldModel(*p)}})
                                    .toJson(QJsonDocument::Indented);
         std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
     });

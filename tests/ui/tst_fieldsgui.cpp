@@ -27,6 +27,7 @@
 #include "ui/fieldsworker.h"
 #include "ui/fieldtrainingdialog.h"
 #include "ui/mainwindow.h"
+#include "ui/trainingdialog.h"
 #include "ui/webpage.h"
 #include "ui/webpagepanel.h"
 
@@ -411,6 +412,10 @@ private Q_SLOTS:
             QCOMPARE(panel->cellText(QStringLiteral("gtin"), FieldsPanel::ValueColumn), QStringLiteral("(no value on this page)"));
             QCOMPARE(panel->cellText(QStringLiteral("sku"), FieldsPanel::StateColumn), QStringLiteral("no answer"));
             QCOMPARE(w.fields()->fieldModelDir(), fieldModel);
+            {
+                TrainingDialog tagger(w.project(), &w); // Model > Train on Project offers the field extractor here
+                QVERIFY(tagger.findChild<QPushButton *>(QStringLiteral("trainFieldExtractor")));
+            }
 
             // Exports: product-benchmark (the benchmark's key, no gtin), SWDE (gtin count 0), HF JSONL.
             QStringList written;
