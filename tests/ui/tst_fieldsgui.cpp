@@ -453,6 +453,47 @@ private Q_SLOTS:
         }
     }
 
+    // Out of the box: no field model set, so Extract Fields uses the shipped product model (with the
+    // page's structured-data candidates); the panel shows Cancel while it runs.
+    void shippedModelOutOfTheBox()
+    {
+        FOLIO_REQUIRE_DATA(benchmarkPage());
+        const QString shipped = pipeline::shippedFieldModelDir();
+        if (shipped.isEmpty())
+            QSKIP("no WebFormer under resources/models (the shipped product model is not built in this checkout)");
+        QTemporaryDir dir;
+        const QString page = dir.filePath(kPageKey + QStringLiteral(".html.gz"));
+        QVERIFY(QFile::copy(benchmarkPage(), page));
+        MainWindow w;
+        w.show();
+        QVERIFY(w.openProject(dir.filePath(QStringLiteral("shipped.folio"))));
+        QSignalSpy shown(&w, &MainWindow::documentShown);
+        w.openFile(page);
+        QVERIFY(shown.count() == 1 || shown.wait(30000));
+        FieldsController *fields = w.fields();
+        QVERIFY(fields->fieldModelDir().isEmpty());
+        QSignalSpy finished(fields, &FieldsController::extractionFinished);
+        fields->panel()->findChild<QPushButton *>(QStringLiteral("extractFields"))->click();
+        QVERIFY(fields->worker()->isBusy());
+        QVERIFY(!fields->panel()->findChild<QPushButton *>(QStringLiteral("cancelFields"))->isHidden());
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.front().front().toBool(), true);
+        QVERIFY2(fields->lastMessage().contains(QStringLiteral("WebFormer ") + QDir(shipped).dirName()), qPrintable(fields->lastMessage()));
+        QVERIFY(fields->panel()->findChild<QPushButton *>(QStringLiteral("cancelFields"))->isHidden());
+        int suggested = 0;
+        for (const FieldValue &v : w.session()->annotations().fields)
+            suggested += v.state == ReviewState::Suggested ? 1 : 0;
+        QVERIFY(suggested > 0);
+        qInfo("shipped model: %s", qPrintable(fields->lastMessage()));
+
+        // Cancelled before it starts reading: cancelled, nothing applied.
+        std::atomic_bool cancel{true};
+        pipeline::FieldExtractionOptions options;
+        options.cancel = &cancel;
+        const pipeline::FieldExtraction r = pipeline::extractFields(w.session()->document(), fields->fieldSet(), options);
+        QVERIFY(r.cancelled && !r.ok && r.values.empty());
+    }
+
     // ---- bad input ----
 
     void pageWithNoTextAndGiantPage()
