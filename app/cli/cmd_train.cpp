@@ -1,6 +1,7 @@
 // folio-cli train: trains the word-level layout tagger on FUNSD (the recipe in
 // ../shared/recipes/funsd-from-scratch.md) and writes a Hugging Face style checkpoint.
 #include "app/cli/commands.h"
+#include "app/cli/ranklauncher.h"
 #include "inference/formtagger/trainer.h"
 #include "pipeline/projecttraining.h"
 #include "pipeline/taggertraining.h"
@@ -28,6 +29,7 @@ void registerTrainCommand(CLI::App &app)
         std::string data, split = "train-dev", order = "annotation";
         inference::TrainConfig cfg;
         bool ship = false;
+        RankOptions ranks;
     };
     auto o = std::make_shared<Opts>();
     cmd->add_option("--out", o->cfg.outputDir, "Checkpoint folder to write")->required();
@@ -58,7 +60,14 @@ void registerTrainCommand(CLI::App &app)
     cmd->add_flag("--no-jitter", [o](std::int64_t) { o->cfg.jitter = false; }, "Disable box jitter");
     cmd->add_flag("--resume", o->cfg.resume, "Continue from <out>/last");
     cmd->add_flag("--ship", o->ship, "Afterwards store the weights as float16 and drop the resume state");
+    addRankOptions(cmd, &o->ranks);
+    cmd->add_option("--gradient-shards", o->cfg.gradientShards,
+                    "Split each batch into N shards in this process and average their gradients (what --nproc N computes)")
+        ->check(CLI::Range(1, 64));
     cmd->callback([o, &app]() {
+        if (runLocalRanks(o->ranks))
+            return; // the ranks did the work; rank 0 printed the result
+        o->cfg.distributed = o->ranks.distributed;
         const QString dataDir = o->data.empty() ? pipeline::defaultFunsdDir() : QString::fromStdString(o->data);
         FunsdWordOrder order = FunsdWordOrder::Annotation;
         pipeline::funsdWordOrderFromName(QString::fromStdString(o->order), &order);

@@ -17,6 +17,7 @@
 #include "inference/models/runoptions.h"
 #include "inference/checkpoint/tensor.h"
 #include "inference/tokenizers/tokenizer.h"
+#include "inference/training/distributed.h"
 
 #include <atomic>
 #include <functional>
@@ -58,6 +59,11 @@ struct TrainConfig
     int threads = 2;
     bool resume = false;
     int maxSteps = 0;                      // stop after this many optimizer steps (tests); 0 = no limit
+    // Data-parallel training (training/distributed.h): this process's rank in a process group, or,
+    // without one, `gradientShards` > 1 splits each batch into that many shards in this process and
+    // averages their gradients — the same arithmetic, for checking the process group against.
+    DistributedConfig distributed;
+    int gradientShards = 1;
     std::vector<std::string> labels = {"O", "B-HEADER", "I-HEADER", "B-QUESTION", "I-QUESTION", "B-ANSWER", "I-ANSWER"};
     std::string command;                   // recorded in folio.json
     std::string dataDescription;           // recorded in folio.json

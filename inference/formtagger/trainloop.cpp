@@ -10,6 +10,7 @@
 #include "inference/checkpoint/safetensors.h"
 #include "inference/formtagger/trainer.h"
 #include "inference/training/detail/optimiser.h"
+#include "inference/training/detail/processgroup.h"
 #include "inference/training/detail/trainkit.h"
 
 #include <nlohmann/json.hpp>
@@ -35,6 +36,14 @@ std::unique_ptr<Tokenizer> prepareTokenizer(const TrainConfig &cfg, const std::v
                                             const ProgressCallback &progress)
 {
     const fs::path out(cfg.outputDir);
+    if (cfg.distributed.enabled()) {
+        // Every rank must use the same vocabulary: a given one, read where it is (rank 0 copies it).
+        if (cfg.tokenizerDir.empty())
+            throw InferenceError("distributed training needs a trained vocabulary (--tokenizer DIR, e.g. from folio-cli vocab), "
+                                 "so that every rank uses the same one");
+        if (!cfg.distributed.writes())
+            return Tokenizer::fromDirectory(cfg.tokenizerDir);
+    }
     if (cfg.resume && fs::exists(out / "last" / "state.json"))
         return Tokenizer::fromDirectory(out.string());
     if (cfg.tokenizerDir.empty()) {
@@ -101,6 +110,13 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
         const fs::path out(config.outputDir);
         fs::create_directories(out / "last");
         configureThreads(config.threads);
+        // Data parallel (training/distributed.h): one process group, or shards in this process.
+        std::unique_ptr<detail::ProcessGroup> group;
+        if (config.distributed.enabled())
+            group = std::make_unique<detail::ProcessGroup>(config.distributed);
+        const bool writes = !group || config.distributed.writes();
+        const int shards = group ? group->worldSize() : std::max(1, config.gradientShards);
+        const int myShard = group ? group->rank() : -1; // -1: every shard in this process
 
         const std::unique_ptr<Tokenizer> tok = prepareTokenizer(config, trainPages, progress);
         TaggerConfig tc;
@@ -128,6 +144,9 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
         const long stepsPerEpoch = long((units.size() + size_t(config.batchSize) - 1) / size_t(config.batchSize));
         const long totalSteps = stepsPerEpoch * config.epochs;
         const bool resuming = config.resume && fs::exists(out / "last" / "state.json");
+        if (group && group->sum(resuming ? 1.0 : 0.0) != (resuming ? double(group->worldSize()) : 0.0))
+            throw InferenceError("distributed --resume: " + (out / "last" / "state.json").string() +
+                                 " must exist for every rank (a shared output folder) or for none");
         std::unique_ptr<Tagger> model;
         if (resuming) {
             detail::ParamStore store((out / "last" / "model.safetensors").string());
@@ -149,6 +168,10 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
         detail::Optimiser optimiser(tagger.params(), oo, [&](const std::string &name, const at::Tensor &t) {
             return detail::ParamGroupRule{!Tagger::noDecay(name, t), Tagger::isBiasTable(name) ? config.biasLrScale : 1.0};
         });
+        if (group) {
+            group->broadcastFromRankZero(tagger.params());
+            optimiser.setGradientReducer([&](const std::vector<at::Tensor> &ps, bool have) { return group->averageGradients(ps, have); });
+        }
         int startEpoch = 1;
         detail::EarlyStopping stopper(config.patience);
         nlohmann::json history = nlohmann::json::array();
@@ -201,8 +224,12 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                 tp.tokensPerSecond = clock.unitsPerSecond();
                 return tp;
             };
+            long stepsThisEpoch = 0;
             for (const auto &g : groups) {
-                if (detail::cancelRequested(cancel)) {
+                bool cancelNow = detail::cancelRequested(cancel);
+                if (group) // every rank stops at the same step
+                    cancelNow = group->sum(cancelNow ? 1.0 : 0.0) > 0;
+                if (cancelNow) {
                     result.cancelled = true;
                     stop = true;
                     break;
@@ -212,37 +239,56 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                     break;
                 }
                 clock.start();
-                std::vector<const detail::EncodedPage *> ptrs;
-                for (size_t i : g)
-                    ptrs.push_back(&units[i]);
-                const detail::Batch batch = detail::makeBatch(ptrs, tc, config.jitter ? &rng : nullptr);
+                // Item k of the batch belongs to shard k % shards; the loss is the mean of the
+                // shards' mean losses (one shard, the whole batch, when not data parallel).
+                std::vector<std::vector<const detail::EncodedPage *>> shardPages(static_cast<std::size_t>(shards));
+                for (size_t k = 0; k < g.size(); ++k)
+                    shardPages[k % std::size_t(shards)].push_back(&units[g[k]]);
+                long batchWords = 0, batchPieces = 0;
                 const double l = optimiser.step([&] {
-                    const at::Tensor logits = tagger.forward(batch, true);
-                    return at::cross_entropy_loss(logits.reshape({-1, tc.numLabels}), batch.labels.reshape({-1}), {},
-                                                  at::Reduction::Mean, -100);
+                    at::Tensor total;
+                    int counted = 0;
+                    for (int sh = 0; sh < shards; ++sh) {
+                        if ((myShard >= 0 && sh != myShard) || shardPages[std::size_t(sh)].empty())
+                            continue;
+                        const detail::Batch batch = detail::makeBatch(shardPages[std::size_t(sh)], tc, config.jitter ? &rng : nullptr);
+                        const at::Tensor logits = tagger.forward(batch, true);
+                        const at::Tensor loss = at::cross_entropy_loss(logits.reshape({-1, tc.numLabels}), batch.labels.reshape({-1}),
+                                                                       {}, at::Reduction::Mean, -100);
+                        total = total.defined() ? total + loss : loss;
+                        ++counted;
+                        batchWords += batch.words;
+                        batchPieces += batch.pieces;
+                    }
+                    return total.defined() ? total / double(counted) : total;
                 });
-                lossSum += l;
-                ++lossCount;
-                lastLoss = l;
+                ++stepsThisEpoch;
+                if (!std::isnan(l)) {
+                    lossSum += l;
+                    ++lossCount;
+                    lastLoss = l;
+                }
                 step = optimiser.steps();
-                clock.stop(batch.words);
-                piecesSeen += batch.pieces;
+                clock.stop(batchWords);
+                piecesSeen += batchPieces;
                 if (progress) {
                     TrainProgress tp = progressNow();
                     tp.etaSeconds = clock.etaSeconds(step, totalSteps);
                     progress(tp);
                 }
             }
-            if (lossCount == 0 || result.cancelled)
+            if (stepsThisEpoch == 0 || result.cancelled)
                 break;
 
             double f1 = 0;
             std::string devJson = "{}";
-            if (!devPages.empty())
+            if (!devPages.empty() && writes)
                 devJson = detail::evaluatePages(tagger, *tok, devPages, true, &f1);
+            if (group) // rank 0's score, so that every rank selects and stops alike
+                f1 = group->sum(writes ? f1 : 0.0);
             const double epochSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
             history.push_back({{"epoch", epoch}, {"loss", lossSum / double(lossCount)}, {"dev_f1", f1}, {"seconds", epochSeconds}});
-            if (stopper.update(epoch, f1, devPages.empty())) {
+            if (stopper.update(epoch, f1, devPages.empty()) && writes) {
                 detail::writeTextFile((out / "config.json").string(), tc.toJson());
                 tagger.save((out / "model.safetensors").string());
                 nlohmann::json fj;
@@ -255,6 +301,8 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                 fj["train_pages"] = trainPages.size();
                 fj["dev_pages"] = devPages.size();
                 fj["seed"] = config.seed;
+                if (shards > 1)
+                    fj["data_parallel"] = {{"shards", shards}, {"processes", group ? group->worldSize() : 1}};
                 fj["command"] = config.command;
                 fj["epoch"] = epoch;
                 fj["dev_metrics"] = nlohmann::json::parse(devJson);
@@ -266,13 +314,15 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                                          {"heads", tc.heads}, {"intermediate", tc.intermediate}};
                 detail::writeTextFile((out / "folio.json").string(), fj.dump(2));
             }
-            // Resume state.
-            tagger.save((out / "last" / "model.safetensors").string());
-            optimiser.save((out / "last" / "optimizer.safetensors").string());
-            nlohmann::json st = stopper.toJson();
-            st.update({{"epoch", epoch}, {"step", step}, {"history", history}, {"train_seconds", clock.seconds()},
-                       {"words_seen", clock.units()}, {"pieces_seen", piecesSeen}});
-            detail::writeTextFile((out / "last" / "state.json").string(), st.dump(2));
+            // Resume state (rank 0 only when data parallel).
+            if (writes) {
+                tagger.save((out / "last" / "model.safetensors").string());
+                optimiser.save((out / "last" / "optimizer.safetensors").string());
+                nlohmann::json st = stopper.toJson();
+                st.update({{"epoch", epoch}, {"step", step}, {"history", history}, {"train_seconds", clock.seconds()},
+                           {"words_seen", clock.units()}, {"pieces_seen", piecesSeen}});
+                detail::writeTextFile((out / "last" / "state.json").string(), st.dump(2));
+            }
 
             if (progress) {
                 TrainProgress tp = progressNow();
@@ -288,8 +338,10 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
             if (stopper.shouldStop())
                 stop = true;
         }
+        if (group) // nobody leaves while rank 0 still writes
+            group->barrier();
         // folio.json: add the totals.
-        if (fs::exists(out / "folio.json")) {
+        if (writes && fs::exists(out / "folio.json")) {
             nlohmann::json fj = detail::readJsonFile((out / "folio.json").string());
             fj["history"] = history;
             fj["train_seconds"] = clock.seconds();

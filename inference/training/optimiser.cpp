@@ -80,9 +80,11 @@ double Optimiser::step(const std::function<at::Tensor()> &lossFn)
 {
     m_impl->adam->zero_grad();
     const at::Tensor loss = lossFn();
-    if (!loss.defined())
+    if (loss.defined())
+        loss.backward();
+    const bool stepNow = m_reducer ? m_reducer(m_impl->all, loss.defined()) : loss.defined();
+    if (!stepNow)
         return std::numeric_limits<double>::quiet_NaN();
-    loss.backward();
     m_lastNorm = m_options.clipNorm > 0 ? torch::nn::utils::clip_grad_norm_(m_impl->all, m_options.clipNorm)
                                         : torch::nn::utils::clip_grad_norm_(m_impl->all, std::numeric_limits<double>::max());
     const double factor = currentLrFactor();
@@ -91,8 +93,15 @@ double Optimiser::step(const std::function<at::Tensor()> &lossFn)
         static_cast<torch::optim::AdamWOptions &>(groups[g].options()).lr(m_options.lr * m_impl->rules[g].lrScale * factor);
     m_impl->adam->step();
     ++m_step;
-    return loss.item<double>();
+    return loss.defined() ? loss.item<double>() : std::numeric_limits<double>::quiet_NaN();
 }
+
+void Optimiser::setGradientReducer(std::function<bool(const std::vector<at::Tensor> &, bool)> reducer)
+{
+    m_reducer = std::move(reducer);
+}
+
+const std::vector<at::Tensor> &Optimiser::parameters() const { return m_impl->all; }
 
 std::map<ParamGroupRule, std::vector<std::string>> Optimiser::groups() const
 {

@@ -59,6 +59,14 @@ public:
     // undefined tensor to skip the step: then nothing changes and NaN is returned).
     double step(const std::function<at::Tensor()> &lossFn);
 
+    // Data-parallel training (../distributed.h): called after backward and before clipping with
+    // whether this process had a loss; it averages the gradients over the processes and returns
+    // whether any had one (false: the step is skipped everywhere). With a reducer, a step whose
+    // lossFn returns an undefined tensor still takes part (its process contributes nothing).
+    void setGradientReducer(std::function<bool(const std::vector<at::Tensor> &params, bool haveLocal)> reducer);
+    // The trainable tensors in the optimiser's order.
+    const std::vector<at::Tensor> &parameters() const;
+
     long steps() const { return m_step; }
     double currentLrFactor() const { return warmupLinearDecay(m_step, m_options.warmupSteps, m_options.totalSteps); }
     double lastGradNorm() const { return m_lastNorm; } // before clipping
@@ -79,6 +87,7 @@ private:
     OptimiserOptions m_options;
     long m_step = 0;
     double m_lastNorm = 0;
+    std::function<bool(const std::vector<at::Tensor> &, bool)> m_reducer;
 };
 
 } // namespace folio::inference::detail
