@@ -7,6 +7,7 @@
 // reference tree) and every specific query with evidence (its evidence turns -> "{ question? answer").
 // Model selection: dev loss on the val split.
 #include "app/cli/commands.h"
+#include "app/cli/ranklauncher.h"
 #include "inference/models/modelrunner.h"
 #include "inference/qs/qstrain.h"
 #include "inference/tokenizers/tokenizer.h"
@@ -15,6 +16,9 @@
 #include "pipeline/qsproject.h"
 
 #include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include <QDir>
@@ -92,6 +96,9 @@ void registerQsTrainCommand(CLI::App &qs)
         int maxSource = 512, maxTarget = 256, threads = 2, limit = -1;
         double lr = 5e-4, budget = 0;
         bool resume = false, float16 = false, noQueries = false;
+        std::string vocabModel;
+        int gradientShards = 1;
+        RankOptions ranks;
     };
     auto o = std::make_shared<Opts>();
     cmd->add_option("--data", o->data, "QMSum folder (train and val splits) or a .folio project with QS hierarchies");
@@ -112,7 +119,14 @@ void registerQsTrainCommand(CLI::App &qs)
     cmd->add_flag("--resume", o->resume, "Continue from <out>/resume (weights, optimiser, epoch)");
     cmd->add_flag("--float16", o->float16, "Store the selected weights as float16");
     cmd->add_flag("--no-query-examples", o->noQueries, "Only whole meetings (no evidence -> query examples)");
+    cmd->add_option("--vocab", o->vocabModel, "Use this SentencePiece .model instead of training one (the same file on every machine)");
+    addRankOptions(cmd, &o->ranks);
+    cmd->add_option("--gradient-shards", o->gradientShards,
+                    "Split each batch into N shards in this process and average their gradients (what --nproc N computes)")
+        ->check(CLI::Range(1, 64));
     cmd->callback([o]() {
+        if (runLocalRanks(o->ranks))
+            return; // the ranks did the work; rank 0 printed the result
         const QString data = QString::fromStdString(o->data);
         std::vector<pipeline::QmsumMeeting> train, val;
         QString error;
@@ -135,13 +149,32 @@ void registerQsTrainCommand(CLI::App &qs)
         if (!QDir().mkpath(vocabDir))
             throw CliError(vocabDir.toStdString() + ": cannot create");
         const QString spmModel = QDir(vocabDir).filePath(QStringLiteral("spm.model"));
-        if (!(o->resume && QFile::exists(spmModel))) {
+        const QString ready = QDir(vocabDir).filePath(QStringLiteral("ready"));
+        const inference::DistributedConfig &dist = o->ranks.distributed;
+        if (!o->vocabModel.empty()) {
+            QFile::remove(spmModel);
+            if (!QFile::copy(QString::fromStdString(o->vocabModel), spmModel))
+                throw CliError(o->vocabModel + ": cannot copy the vocabulary into " + vocabDir.toStdString());
+        } else if (dist.enabled() && !dist.writes()) {
+            // Rank 0 trains the vocabulary into the (shared) output folder; the others wait for it.
+            const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(std::max(60, dist.timeoutSeconds));
+            while (!QFile::exists(ready)) {
+                if (std::chrono::steady_clock::now() > until)
+                    throw CliError("rank " + std::to_string(dist.rank) + ": no vocabulary from rank 0 in " + vocabDir.toStdString() +
+                                   "; across machines give --vocab FILE (the same .model everywhere)");
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            }
+        } else if (!(o->resume && QFile::exists(spmModel))) {
+            QFile::remove(ready);
             const QString text = QDir(vocabDir).filePath(QStringLiteral("text.txt"));
             writeVocabText(train, text, 150);
             std::cerr << "qs train: SentencePiece vocabulary (" << o->vocab << ")" << std::endl;
             inference::trainSentencePiece(text.toStdString(), QDir(vocabDir).filePath(QStringLiteral("spm")).toStdString(),
                                           o->vocab, "unigram", 1.0);
             QFile::remove(text);
+            QFile marker(ready);
+            if (!marker.open(QIODevice::WriteOnly))
+                throw CliError(ready.toStdString() + ": cannot write");
         }
         pipeline::QsVocabulary vocab;
         vocab.tokenizer = inference::makeSentencePieceTokenizer(spmModel.toStdString());
@@ -171,6 +204,8 @@ void registerQsTrainCommand(CLI::App &qs)
         t.resume = o->resume;
         t.float16 = o->float16;
         t.copyFiles = {spmModel.toStdString()};
+        t.distributed = dist;
+        t.gradientShards = o->gradientShards;
         t.extraConfigJson = nlohmann::json{{"folio_qs",
                                             {{"depth_markers", vocab.markers.depth},
                                              {"paragraph_separator", vocab.markers.paragraphSeparator},

@@ -5,6 +5,7 @@
 #include "inference/errors.h"
 #include "inference/qs/detail/seq2seq.h"
 #include "inference/training/detail/optimiser.h"
+#include "inference/training/detail/processgroup.h"
 #include "inference/training/detail/trainkit.h"
 
 #include <algorithm>
@@ -127,6 +128,15 @@ QsTrainResult trainQsModel(const std::vector<QsTrainExample> &train, const std::
         const ModelConfig mc = ModelConfig::fromJson(config, options.outDir + "/config.json");
         const std::string resumeDir = options.outDir + "/resume";
         const bool resuming = options.resume && fs::exists(resumeDir + "/model.safetensors");
+        // Data parallel (training/distributed.h): one process group, or shards in this process.
+        std::unique_ptr<detail::ProcessGroup> group;
+        if (options.distributed.enabled())
+            group = std::make_unique<detail::ProcessGroup>(options.distributed);
+        const bool writes = !group || options.distributed.writes();
+        const int shards = group ? group->worldSize() : std::max(1, options.gradientShards);
+        const int myShard = group ? group->rank() : -1;
+        if (group && group->sum(resuming ? 1.0 : 0.0) != (resuming ? double(group->worldSize()) : 0.0))
+            throw InferenceError("distributed --resume: " + resumeDir + " must exist for every rank (a shared output folder) or for none");
 
         std::map<std::string, at::Tensor> params;
         if (resuming) {
@@ -158,6 +168,10 @@ QsTrainResult trainQsModel(const std::vector<QsTrainExample> &train, const std::
         oo.totalSteps = totalSteps;
         oo.warmupSteps = std::max(1L, long(options.warmupFraction * double(totalSteps)));
         detail::Optimiser optimiser(params, oo);
+        if (group) {
+            group->broadcastFromRankZero(params);
+            optimiser.setGradientReducer([&](const std::vector<at::Tensor> &ps, bool have) { return group->averageGradients(ps, have); });
+        }
         detail::EarlyStopping best;
         detail::StepClock clock;
         nlohmann::json history = nlohmann::json::array();
@@ -176,6 +190,8 @@ QsTrainResult trainQsModel(const std::vector<QsTrainExample> &train, const std::
             std::shuffle(skipped.begin(), skipped.end(), rng);
         }
         auto saveBest = [&](int epoch, double dl) {
+            if (!writes)
+                return;
             const nlohmann::json f = {{"model", "qs-bart"},         {"train_examples", train.size()},
                                       {"dev_examples", dev.size()}, {"epoch", epoch},
                                       {"dev_loss_per_token", dl},   {"seed", options.seed},
@@ -207,35 +223,58 @@ QsTrainResult trainQsModel(const std::vector<QsTrainExample> &train, const std::
             double lossSum = 0;
             long lossTokens = 0;
             for (std::size_t b = 0; b < order.size() && !stop; b += std::size_t(batch)) {
-                if (detail::cancelRequested(cancel)) {
+                bool cancelNow = detail::cancelRequested(cancel);
+                if (group) // every rank stops at the same step
+                    cancelNow = group->sum(cancelNow ? 1.0 : 0.0) > 0;
+                if (cancelNow) {
                     result.cancelled = true;
                     stop = true;
                     break;
                 }
                 clock.start();
                 long units = 0, labels = 0;
+                // Example k of the batch belongs to shard k % shards: the loss is the mean of the
+                // shards' per-token losses (the whole batch's when not data parallel).
                 const double loss = optimiser.step([&]() -> at::Tensor {
                     at::Tensor total;
-                    for (std::size_t k = b; k < std::min(order.size(), b + std::size_t(batch)); ++k) {
-                        const QsTrainExample &ex = train[std::size_t(order[k])];
-                        long tokens = 0;
-                        const at::Tensor l = exampleLoss(model, ex, s, &tokens);
-                        units += tokens;
-                        labels += long(std::min<std::size_t>(ex.target.size(), std::size_t(std::max(0, s.maxTargetPositions - 1))) + 1);
-                        total = total.defined() ? total + l : l;
+                    int counted = 0;
+                    const std::size_t end = std::min(order.size(), b + std::size_t(batch));
+                    for (int sh = 0; sh < shards; ++sh) {
+                        if (myShard >= 0 && sh != myShard)
+                            continue;
+                        at::Tensor shardSum;
+                        long shardLabels = 0;
+                        for (std::size_t k = b + std::size_t(sh); k < end; k += std::size_t(shards)) {
+                            const QsTrainExample &ex = train[std::size_t(order[k])];
+                            long tokens = 0;
+                            const at::Tensor l = exampleLoss(model, ex, s, &tokens);
+                            units += tokens;
+                            shardLabels += long(std::min<std::size_t>(ex.target.size(), std::size_t(std::max(0, s.maxTargetPositions - 1))) + 1);
+                            shardSum = shardSum.defined() ? shardSum + l : l;
+                        }
+                        if (!shardSum.defined())
+                            continue;
+                        labels += shardLabels;
+                        const at::Tensor mean = shardSum / double(std::max(1L, shardLabels));
+                        total = total.defined() ? total + mean : mean;
+                        ++counted;
                     }
-                    return total / double(std::max(1L, labels));
+                    return total.defined() ? total / double(counted) : total;
                 });
                 clock.stop(units);
-                lossSum += loss * double(labels);
-                lossTokens += labels;
+                if (!std::isnan(loss)) {
+                    lossSum += loss * double(labels);
+                    lossTokens += labels;
+                }
                 result.steps = optimiser.steps();
                 report(epoch, lossTokens ? lossSum / double(lossTokens) : 0, -1);
             }
             if (result.cancelled)
                 break;
             result.lastTrainLoss = lossTokens ? lossSum / double(lossTokens) : 0;
-            const double dl = dev.empty() ? -1.0 : devLoss(model, dev, s);
+            double dl = dev.empty() || !writes ? -1.0 : devLoss(model, dev, s);
+            if (group && !dev.empty()) // rank 0's dev loss, so that every rank selects alike
+                dl = group->sum(writes ? dl : 0.0);
             const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
             history.push_back({{"epoch", epoch}, {"train_loss", result.lastTrainLoss}, {"dev_loss", dl},
                                {"step", optimiser.steps()}, {"seconds", seconds}});
@@ -245,19 +284,26 @@ QsTrainResult trainQsModel(const std::vector<QsTrainExample> &train, const std::
                 result.bestDevLoss = dl;
                 saveBest(epoch, dl);
             }
-            fs::create_directories(resumeDir);
-            detail::writeParameters(resumeDir + "/model.safetensors", params, "bart");
-            optimiser.save(resumeDir + "/optimiser.safetensors");
-            detail::writeTextFile(resumeDir + "/state.json",
-                                  nlohmann::json{{"epoch", epoch}, {"early_stopping", best.toJson()}, {"history", history},
-                                                 {"seconds", clock.seconds()}, {"tokens", clock.units()}}
-                                      .dump(2));
+            if (writes) {
+                fs::create_directories(resumeDir);
+                detail::writeParameters(resumeDir + "/model.safetensors", params, "bart");
+                optimiser.save(resumeDir + "/optimiser.safetensors");
+                detail::writeTextFile(resumeDir + "/state.json",
+                                      nlohmann::json{{"epoch", epoch}, {"early_stopping", best.toJson()}, {"history", history},
+                                                     {"seconds", clock.seconds()}, {"tokens", clock.units()}}
+                                          .dump(2));
+            }
             report(epoch, result.lastTrainLoss, dl);
-            if (options.timeBudgetSeconds > 0 && seconds > options.timeBudgetSeconds)
+            bool overBudget = options.timeBudgetSeconds > 0 && seconds > options.timeBudgetSeconds;
+            if (group) // rank 0's clock decides for everybody
+                overBudget = group->sum(writes && overBudget ? 1.0 : 0.0) > 0;
+            if (overBudget)
                 stop = true;
         }
         if (result.bestEpoch == 0 && !fs::exists(options.outDir + "/model.safetensors"))
             saveBest(0, -1); // cancelled in the first epoch: keep what there is
+        if (group) // nobody leaves while rank 0 still writes
+            group->barrier();
     }, &result.error);
     if (!result.error.empty())
         result.ok = false;

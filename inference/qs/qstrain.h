@@ -12,6 +12,7 @@
 // "folio_qs" markers). Resume: `<out>/resume/` holds the last epoch's weights, optimiser state and
 // counters; training continues after that epoch.
 
+#include "inference/training/distributed.h"
 #include "inference/qs/seq2seq.h"
 
 #include <atomic>
@@ -49,6 +50,10 @@ struct QsTrainOptions
     bool float16 = false;         // store the selected weights as float16
     std::string extraConfigJson = "{}"; // merged into config.json
     std::vector<std::string> copyFiles; // copied into the checkpoint (tokenizer files)
+    // Data parallel (training/distributed.h): this process's rank, or `gradientShards` > 1 shards
+    // of each batch in this process with their gradients averaged (the same arithmetic).
+    DistributedConfig distributed;
+    int gradientShards = 1;
 };
 
 struct QsTrainProgress

@@ -116,6 +116,32 @@ private Q_SLOTS:
         QCOMPARE(dp.value(QStringLiteral("processes")).toInt(), 2);
     }
 
+    // The QS trainer under the same rule (rank 0 trains the vocabulary; the other rank reads it).
+    void qsTrainingAgreesWithShardAccumulation()
+    {
+        const QString qmsum = folio::test::sharedPath(QStringLiteral("data/qmsum"));
+        FOLIO_REQUIRE_DATA(qmsum + QStringLiteral("/data"));
+        const QStringList tiny{QStringLiteral("-q"), QStringLiteral("qs"), QStringLiteral("train"), QStringLiteral("--data"), qmsum,
+                               QStringLiteral("--limit"), QStringLiteral("4"), QStringLiteral("--epochs"), QStringLiteral("1"),
+                               QStringLiteral("--batch"), QStringLiteral("4"), QStringLiteral("--vocab-size"), QStringLiteral("300"),
+                               QStringLiteral("--d-model"), QStringLiteral("32"), QStringLiteral("--layers"), QStringLiteral("1"),
+                               QStringLiteral("--heads"), QStringLiteral("2"), QStringLiteral("--ffn"), QStringLiteral("64"),
+                               QStringLiteral("--max-source"), QStringLiteral("64"), QStringLiteral("--max-target"),
+                               QStringLiteral("32"), QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--no-query-examples")};
+        const QString parallel = m_dir.filePath(QStringLiteral("qs-parallel")), sharded = m_dir.filePath(QStringLiteral("qs-sharded"));
+        const folio::test::CliRun a = folio::test::runCli(QStringList(tiny) << QStringLiteral("--out") << parallel << QStringLiteral("--nproc")
+                                                                            << QStringLiteral("2"));
+        QVERIFY2(a.code == 0, a.err.constData());
+        const folio::test::CliRun b = folio::test::runCli(QStringList(tiny) << QStringLiteral("--out") << sharded
+                                                                            << QStringLiteral("--gradient-shards") << QStringLiteral("2")
+                                                                            << QStringLiteral("--vocab") << parallel + QStringLiteral("/vocab/spm.model"));
+        QVERIFY2(b.code == 0, b.err.constData());
+        const double diff = maxDifference(readWeights(parallel + QStringLiteral("/model.safetensors")),
+                                          readWeights(sharded + QStringLiteral("/model.safetensors")));
+        qInfo("QS: max |w(--nproc 2) - w(--gradient-shards 2)| = %g", diff);
+        QVERIFY2(diff < 1e-6, qPrintable(QString::number(diff)));
+    }
+
     void killedRankFailsTheJob()
     {
         FOLIO_REQUIRE_DATA(kFunsd + QStringLiteral("/training_data/annotations"));
