@@ -1,6 +1,7 @@
 #include "pipeline/webfieldset.h"
 
 #include "document/project/project.h"
+#include "document/structured/normalise.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -178,6 +179,47 @@ bool setProjectFieldSet(Project &project, const std::vector<FieldSpec> &fields, 
         array.append(QJsonObject{{QStringLiteral("name"), f.name}, {QStringLiteral("type"), fieldTypeName(f.type)}});
     return project.setSetting(QString::fromLatin1(kSettingKey),
                               QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact)), error);
+}
+
+FieldReading readFieldValue(const FieldSpec &field, const QString &text)
+{
+    FieldReading r;
+    const std::string s = text.toStdString();
+    if (text.trimmed().isEmpty())
+        return r;
+    const auto fail = [&](const QString &why) {
+        r.ok = false;
+        r.problem = why;
+        return r;
+    };
+    switch (field.type) {
+    case FieldType::Price: {
+        const auto price = structured::parsePrice(s);
+        if (!price)
+            return fail(QStringLiteral("does not read as a price: no number in it"));
+        r.value = QString::fromStdString(price->amount + (price->currency.empty() ? "" : " " + price->currency));
+        return r;
+    }
+    case FieldType::Identifier: {
+        const bool gtin = field.name.compare(QLatin1String("gtin"), Qt::CaseInsensitive) == 0;
+        const auto id = gtin ? structured::normaliseGtin(s) : structured::normaliseIdentifier(s);
+        if (!id)
+            return fail(gtin ? QStringLiteral("not a GTIN-8/12/13/14 with a right check digit")
+                             : QStringLiteral("does not read as an identifier (empty or over 64 characters)"));
+        r.value = QString::fromStdString(*id);
+        return r;
+    }
+    case FieldType::Availability:
+        r.value = QString::fromStdString(structured::normaliseAvailability(s));
+        if (r.value.isEmpty())
+            return fail(QStringLiteral("not an availability (in stock, out of stock, pre-order, ...)"));
+        return r;
+    case FieldType::Text:
+    case FieldType::Date:
+        break;
+    }
+    r.value = QString::fromStdString(structured::cleanText(s));
+    return r;
 }
 
 QString projectFieldModel(const Project &project) { return project.setting(QStringLiteral("field_model")); }

@@ -50,6 +50,18 @@ bool projectFieldSet(const Project &project, std::vector<FieldSpec> *fields, QSt
 // Validates and stores the field set (one settings write).
 bool setProjectFieldSet(Project &project, const std::vector<FieldSpec> &fields, QString *error);
 
+// How a value reads as its field's type (document/structured/normalise.h): price -> "50.00 GBP",
+// identifier -> trimmed (a field named gtin: the digits, check digit verified), availability ->
+// the schema.org name, text/date -> white space collapsed. ok == false with `problem` saying why
+// ("no number in it", "GTIN check digit wrong", ...); an empty text is not read (ok, empty value).
+struct FieldReading
+{
+    bool ok = true;
+    QString value;
+    QString problem;
+};
+FieldReading readFieldValue(const FieldSpec &field, const QString &text);
+
 // The project's field extractor (a WebFormer checkpoint folder; settings key "field_model"), set
 // by Train Field Extractor / Choose Field Extractor; empty when none is set.
 QString projectFieldModel(const Project &project);

@@ -32,7 +32,7 @@ FieldsController::FieldsController(QMainWindow *window, AnnotationSession *sessi
       m_modelDirectory(std::move(modelDirectory)), m_panel(new FieldsPanel(window)), m_worker(new FieldsWorker(this))
 {
     m_fields = pipeline::defaultProductFields();
-    m_panel->setFields(pipeline::fieldNames(m_fields));
+    m_panel->setFieldSpecs(m_fields);
 
     connect(m_session, &AnnotationSession::documentOpened, this, &FieldsController::refresh);
     connect(m_session, &AnnotationSession::annotationsChanged, this, &FieldsController::refresh);
@@ -98,7 +98,7 @@ void FieldsController::reloadFieldSet()
         say(error);
     if (!project)
         m_fields = pipeline::defaultProductFields();
-    m_panel->setFields(pipeline::fieldNames(m_fields));
+    m_panel->setFieldSpecs(m_fields);
 }
 
 bool FieldsController::setFieldSet(const std::vector<pipeline::FieldSpec> &fields)
@@ -114,7 +114,7 @@ bool FieldsController::setFieldSet(const std::vector<pipeline::FieldSpec> &field
         return false;
     }
     m_fields = fields;
-    m_panel->setFields(pipeline::fieldNames(m_fields));
+    m_panel->setFieldSpecs(m_fields);
     refresh();
     const QString model = fieldModelDir();
     const QStringList unknown = model.isEmpty() ? QStringList()

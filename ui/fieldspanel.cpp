@@ -96,6 +96,13 @@ void FieldsPanel::setFields(const QStringList &fields)
     rebuild();
 }
 
+void FieldsPanel::setFieldSpecs(const std::vector<pipeline::FieldSpec> &fields)
+{
+    m_specs = fields;
+    m_fields.clear(); // rebuilt below even when the names did not change (types may have)
+    setFields(pipeline::fieldNames(fields));
+}
+
 void FieldsPanel::setAnswers(const Annotations &annotations)
 {
     m_answers = annotations;
@@ -158,6 +165,14 @@ void FieldsPanel::rebuild()
         m_table->setItem(row, FieldColumn, name);
         auto *valueItem = new QTableWidgetItem(value);
         valueItem->setToolTip(value);
+        const auto spec = std::find_if(m_specs.begin(), m_specs.end(), [&](const pipeline::FieldSpec &f) { return f.name == field; });
+        if (answer && spec != m_specs.end() && !fieldedits::isNoValue(*answer)) {
+            const pipeline::FieldReading reading = pipeline::readFieldValue(*spec, answer->text);
+            valueItem->setToolTip(reading.ok ? tr("%1\nreads as %2: %3").arg(value, pipeline::fieldTypeName(spec->type), reading.value)
+                                             : tr("%1\n%2").arg(value, reading.problem));
+            if (!reading.ok)
+                state += QStringLiteral(" \u26a0");
+        }
         if (answer && answer->state == ReviewState::Suggested)
             valueItem->setForeground(QColor(0x60, 0x60, 0x60));
         m_table->setItem(row, ValueColumn, valueItem);

@@ -11,6 +11,7 @@
 //   panel->setAnswers(session->annotations());
 //   connect(panel, &folio::FieldsPanel::acceptRequested, ...);
 #include "document/annotations.h"
+#include "pipeline/webfieldset.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -31,6 +32,9 @@ public:
     explicit FieldsPanel(QWidget *parent = nullptr);
 
     void setFields(const QStringList &fields);
+    // With types: each value's reading as its type shows in its tooltip; one that does not read is
+    // marked "⚠" in the State column.
+    void setFieldSpecs(const std::vector<pipeline::FieldSpec> &fields);
     QStringList fields() const { return m_fields; }
     void setAnswers(const Annotations &annotations);
     void setMessage(const QString &text); // a line under the table (notes, errors)
@@ -58,6 +62,7 @@ private:
     void updateButtons();
 
     QStringList m_fields;
+    std::vector<pipeline::FieldSpec> m_specs;
     Annotations m_answers;
     QTableWidget *m_table = nullptr;
     QLabel *m_message = nullptr;

@@ -202,6 +202,31 @@ private Q_SLOTS:
         for (int i = 0; i < pipeline::kMaxFields + 1; ++i)
             many += QStringLiteral("f%1,").arg(i);
         QVERIFY(!pipeline::parseFieldSpecs(many, &parsed, &error));
+
+        // Values read as their type.
+        const pipeline::FieldSpec price{QStringLiteral("price"), pipeline::FieldType::Price};
+        const pipeline::FieldSpec gtin{QStringLiteral("gtin"), pipeline::FieldType::Identifier};
+        const pipeline::FieldSpec stock{QStringLiteral("availability"), pipeline::FieldType::Availability};
+        QCOMPARE(pipeline::readFieldValue(price, QStringLiteral("\u00a31,299.50")).value, QStringLiteral("1299.50 GBP"));
+        QVERIFY(!pipeline::readFieldValue(price, QStringLiteral("call us")).ok);
+        QCOMPARE(pipeline::readFieldValue(gtin, QStringLiteral("4006381333931")).value, QStringLiteral("4006381333931"));
+        QVERIFY(pipeline::readFieldValue(gtin, QStringLiteral("4006381333932")).problem.contains(QStringLiteral("check digit")));
+        QCOMPARE(pipeline::readFieldValue(stock, QStringLiteral("In stock")).value, QStringLiteral("InStock"));
+        QVERIFY(!pipeline::readFieldValue(stock, QStringLiteral("blue")).ok);
+        FieldsPanel panel;
+        panel.setFieldSpecs({price, gtin});
+        Annotations a;
+        FieldValue bad;
+        bad.field = QStringLiteral("price");
+        bad.text = QStringLiteral("call us");
+        a.fields.push_back(bad);
+        FieldValue good;
+        good.field = QStringLiteral("gtin");
+        good.text = QStringLiteral("4006381333931");
+        a.fields.push_back(good);
+        panel.setAnswers(a);
+        QVERIFY(panel.cellText(QStringLiteral("price"), FieldsPanel::StateColumn).contains(QStringLiteral("\u26a0")));
+        QVERIFY(!panel.cellText(QStringLiteral("gtin"), FieldsPanel::StateColumn).contains(QStringLiteral("\u26a0")));
     }
 
     // folio-cli project fields: shows the defaults, sets a new set, refuses a bad type (exit 2, named).
@@ -404,7 +429,7 @@ private Q_SLOTS:
             QVERIFY(w.openProject(projectPath));
             QVERIFY(shown.count() >= 1 || shown.wait(30000));
             FieldsPanel *panel = w.fields()->panel();
-            QCOMPARE(panel->cellText(QStringLiteral("price"), FieldsPanel::StateColumn), QStringLiteral("accepted"));
+            QVERIFY(panel->cellText(QStringLiteral("price"), FieldsPanel::StateColumn).startsWith(QStringLiteral("accepted")));
             if (!priceText.isEmpty())
                 QCOMPARE(panel->cellText(QStringLiteral("price"), FieldsPanel::ValueColumn), priceText);
             QCOMPARE(panel->cellText(QStringLiteral("brand"), FieldsPanel::ValueColumn), QStringLiteral("Indesit"));
