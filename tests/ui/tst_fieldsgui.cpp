@@ -13,6 +13,7 @@
 #include "document/html/htmlloader.h"
 #include "document/project/project.h"
 #include "inference/webformer/webformerdata.h"
+#include "pipeline/documentsource.h"
 #include "pipeline/webfieldextraction.h"
 #include "pipeline/webfieldset.h"
 #include "pipeline/webfieldtraining.h"
@@ -638,6 +639,36 @@ private Q_SLOTS:
         QVERIFY2(r.ok, qPrintable(r.error));
         QVERIFY(r.values.empty());
         QVERIFY2(r.notes.join(QLatin1Char(' ')).contains(QStringLiteral("Train Field Extractor")), qPrintable(r.notes.join(QLatin1Char(' '))));
+    }
+
+    // Scans through the layout tagger: fields named like its entity labels (FUNSD: question,
+    // answer, header) get its most confident entity of that label as their value.
+    void scanFieldsFromTaggerEntities()
+    {
+        const QString form = test::sharedPath(QStringLiteral("data/funsd/dataset/testing_data/annotations/82092117.json"));
+        FOLIO_REQUIRE_DATA(form);
+        const QString tagger = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout-reading");
+        QVERIFY(QFileInfo::exists(tagger + QStringLiteral("/config.json")));
+        const pipeline::LoadedDocument loaded = pipeline::loadDocumentFile(form);
+        QVERIFY2(loaded.ok, qPrintable(loaded.error));
+        QVERIFY(loaded.document.kind != SourceKind::Html);
+        const std::vector<pipeline::FieldSpec> fields{{QStringLiteral("question"), pipeline::FieldType::Text},
+                                                      {QStringLiteral("header"), pipeline::FieldType::Text},
+                                                      {QStringLiteral("price"), pipeline::FieldType::Price}};
+        pipeline::FieldExtractionOptions options;
+        options.checkpointDir = tagger;
+        const pipeline::FieldExtraction r = pipeline::extractFields(loaded.document, fields, options);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.unknownFields, QStringList{QStringLiteral("price")});
+        QVERIFY(r.notes.join(QLatin1Char(' ')).contains(QStringLiteral("no label for price")));
+        QVERIFY(!r.values.empty());
+        for (const FieldValue &v : r.values) {
+            QVERIFY(v.field == QLatin1String("question") || v.field == QLatin1String("header"));
+            QVERIFY(!v.wordIds.isEmpty() && !v.text.isEmpty());
+            QVERIFY(v.confidence > 0 && v.confidence <= 1);
+            for (const QString &id : v.wordIds)
+                QVERIFY(loaded.document.wordIndex(id) >= 0);
+        }
     }
 
     void fieldsWithNoExamples()
