@@ -201,8 +201,14 @@ void FieldsController::onExtracted(qint64 documentId, const pipeline::FieldExtra
         Q_EMIT extractionFinished(false);
         return;
     }
+    // Values taken from the page's structured data carry text only: where the page spells them in
+    // its own words, those words are the value's place (so it is highlighted like the others).
+    std::vector<FieldValue> values = result.values;
+    for (FieldValue &v : values)
+        if (v.wordIds.isEmpty() && !v.text.trimmed().isEmpty())
+            v.wordIds = fieldedits::wordsSpelling(m_session->document(), v.text);
     Annotations after = m_session->annotations();
-    const int added = fieldedits::mergeSuggestions(after, result.values);
+    const int added = fieldedits::mergeSuggestions(after, values);
     if (added > 0)
         fieldedits::pushFieldEdit(m_session, tr("Extract fields (%1)").arg(added), after);
     QStringList text{tr("%1 field answers from %2").arg(added).arg(result.source)};

@@ -28,7 +28,9 @@ FieldsPanel::FieldsPanel(QWidget *parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(ValueColumn, QHeaderView::Stretch);
+    m_table->setMinimumHeight(8 * m_table->verticalHeader()->defaultSectionSize() + 4); // the default set without scrolling
     m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setObjectName(QStringLiteral("fieldsMessage"));
 
     const auto button = [this](const QString &text, const QString &tip, const QString &name) {

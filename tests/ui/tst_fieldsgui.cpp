@@ -368,6 +368,11 @@ private Q_SLOTS:
             QCOMPARE(fieldedits::answerOf(session->annotations(), QStringLiteral("brand"))->state, ReviewState::Accepted);
             QVERIFY(fieldedits::isNoValue(*fieldedits::answerOf(session->annotations(), QStringLiteral("gtin"))));
             QVERIFY(!fieldedits::answerOf(session->annotations(), QStringLiteral("sku")));
+            // "name" comes from the page's JSON-LD, placed on the words of the page that spell it.
+            const FieldValue *title = fieldedits::answerOf(session->annotations(), QStringLiteral("name"));
+            QVERIFY(title);
+            QCOMPARE(title->source.checkpoint, QStringLiteral("structured-data:json-ld"));
+            QVERIFY2(!title->wordIds.isEmpty(), qPrintable(title->text));
 
             // Clear price and brand, extract again: the model's suggestions arrive with confidences.
             panel->setCurrentField(QStringLiteral("price"));
@@ -418,6 +423,8 @@ private Q_SLOTS:
             priceText = fieldedits::isNoValue(acceptedPrice) ? QString() : acceptedPrice.text;
 
             QTRY_VERIFY_WITH_TIMEOUT(runJs(web->page(), fieldOverlayCountScript()).toInt() >= 1, 10000);
+            w.findChild<QDockWidget *>(QStringLiteral("attentionDock"))->hide(); // room for the Fields dock in the picture
+            QTest::qWait(300);
             const QString shot = m_shots + QStringLiteral("/fieldsgui.png");
             QVERIFY(w.grab().save(shot));
             qInfo("screenshot: %s", qPrintable(shot));
