@@ -1,6 +1,7 @@
 // folio-cli ocr FILE: OCR an image (PNG/JPEG/TIFF) or PDF into a Document; print JSON, TSV or hOCR.
 // For an image, --format tsv prints exactly what `tesseract FILE - --psm N tsv` prints.
 #include "app/cli/batch.h"
+#include "app/cli/batchproject.h"
 #include "app/cli/commands.h"
 #include "document/documentjson.h"
 #include "ocr/ocr.h"
@@ -69,6 +70,7 @@ void registerOcrCommand(CLI::App &app)
         std::string lang = "eng", format = "json", renderDir, region;
         int psm = 3, dpi = 300, jobs = 0, regionPage = 1;
         bool noTextLayer = false, listLangs = false;
+        std::string project;
         BatchOptions batch;
     };
     auto a = std::make_shared<Args>();
@@ -86,6 +88,7 @@ void registerOcrCommand(CLI::App &app)
     cmd->add_option("--region", a->region, "Only OCR the pixel rectangle X,Y,W,H (of --page)");
     cmd->add_option("--page", a->regionPage, "Page of --region, 1-based")->capture_default_str();
     cmd->add_flag("--list-langs", a->listLangs, "Print the installed Tesseract languages and exit");
+    cmd->add_option("--project", a->project, "Also add each OCR'd document to this .folio project (one already there is kept)");
     addBatchOptions(cmd, &a->batch, false);
     cmd->callback([a] {
         if (a->listLangs) {
@@ -120,11 +123,24 @@ void registerOcrCommand(CLI::App &app)
         const QString langError = ocr::checkLanguages(options.languages);
         if (!langError.isEmpty())
             throw CliError(langError.toStdString());
-        const auto ocrOne = [a, options](const QString &path, const std::string &argument) {
+        std::shared_ptr<ProjectSink> sink;
+        if (!a->project.empty())
+            sink = std::make_shared<ProjectSink>(a->project);
+        const auto ocrOne = [a, options, sink](const QString &path, const std::string &argument) {
             const Document doc = runCheckedOcr(path, options, "ocr " + argument);
-            if (a->format == "json")
-                return nlohmann::json::parse(documentToJson(doc).toStdString());
-            return nlohmann::json{{"format", a->format}, {"text", formattedOcr(doc, a->format).toStdString()}};
+            nlohmann::json j = a->format == "json"
+                                   ? nlohmann::json::parse(documentToJson(doc).toStdString())
+                                   : nlohmann::json{{"format", a->format}, {"text", formattedOcr(doc, a->format).toStdString()}};
+            if (sink) {
+                Document stored;
+                Annotations annotations;
+                qint64 id = sink->find(path, &stored, &annotations);
+                j["project_added"] = id < 0;
+                if (id < 0)
+                    id = sink->add(doc, Annotations());
+                j["project_document"] = id;
+            }
+            return j;
         };
         if (batch) {
             const QStringList images{QStringLiteral("png"), QStringLiteral("jpg"), QStringLiteral("jpeg"), QStringLiteral("tif"),
@@ -134,6 +150,10 @@ void registerOcrCommand(CLI::App &app)
             return;
         }
         const std::string &file = a->batch.inputs.front();
+        if (sink) { // the usual output, plus the project's document id
+            std::printf("%s\n", ocrOne(inputPath(file), file).dump(2).c_str());
+            return;
+        }
         const QByteArray out = formattedOcr(runCheckedOcr(inputPath(file), options, "ocr " + file), a->format);
         std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
     });

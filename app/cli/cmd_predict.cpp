@@ -4,6 +4,7 @@
 // so no boxes) or a scan / PDF (every page through the OCR workers). Each page is predicted on its
 // own; entities carry their page.
 #include "app/cli/batch.h"
+#include "app/cli/batchproject.h"
 #include "app/cli/commands.h"
 #include "inference/models/modelrunner.h"
 #include "pipeline/documentprediction.h"
@@ -38,11 +39,12 @@ struct PredictOpts
     std::string checkpoint, order = "annotation", lang = "eng";
     bool argmax = false;
     int threads = 2, dpi = 300;
+    std::string project;
     BatchOptions batch;
 };
 
 nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &tagger, const QString &path,
-                          const std::string &argument)
+                          const std::string &argument, ProjectSink *sink)
 {
     pipeline::LoadOptions load;
     pipeline::funsdWordOrderFromName(QString::fromStdString(o.order), &load.funsdOrder);
@@ -50,7 +52,15 @@ nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &
     load.pdfDpi = o.dpi;
     if (o.batch.worker || isBatch(o.batch))
         load.ocrWorkers = 1; // a batch runs its inputs side by side instead
-    const pipeline::LoadedDocument loaded = pipeline::loadDocumentFile(path, load);
+    // In a project already: predict on its copy, so the suggestions fit the words it holds.
+    pipeline::LoadedDocument loaded;
+    const qint64 storedId = sink ? sink->find(path, &loaded.document, &loaded.annotations) : -1;
+    if (storedId >= 0) {
+        loaded.ok = true;
+        loaded.kind = pipeline::FileKind::FolioJson;
+    } else {
+        loaded = pipeline::loadDocumentFile(path, load);
+    }
     if (!loaded.ok)
         throw CliError(loaded.error.toStdString(), loaded.cancelled ? ExitCancelled : ExitFailure);
     const std::string file = QString::fromUtf8(QByteArray::fromStdString(argument)).toStdString();
@@ -82,6 +92,13 @@ nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &
     nlohmann::json entities = nlohmann::json::array();
     for (const pipeline::PredictedSpan &span : prediction.entities)
         entities.push_back(entityJson(span, loaded.document));
+    if (sink) {
+        Annotations suggestions;
+        pipeline::appendSuggestions(prediction, loaded.document, tagger.checkpointName(), &suggestions);
+        const qint64 id = storedId >= 0 ? storedId : sink->add(loaded.document, loaded.annotations);
+        sink->mergeSuggestions(id, suggestions);
+        j["project_document"] = id;
+    }
     j["words"] = prediction.words();
     j["pages"] = pages;
     j["entities"] = entities;
@@ -103,6 +120,7 @@ void registerPredictCommand(CLI::App &app)
     cmd->add_option("--dpi", o->dpi, "PDF rasterisation (dots per inch)")->check(CLI::Range(30, 1200));
     o->batch.threadsOption = cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
     cmd->add_flag("--argmax", o->argmax, "Argmax decoding instead of constrained Viterbi");
+    cmd->add_option("--project", o->project, "Also store the documents and their suggestions in this .folio project");
     addBatchOptions(cmd, &o->batch);
     cmd->callback([o]() {
         if (o->batch.inputs.empty() && o->batch.filesFrom.empty() && !o->batch.worker)
@@ -112,12 +130,17 @@ void registerPredictCommand(CLI::App &app)
         if (!tagger.load(QString::fromStdString(o->checkpoint), &error)) // before OCR: a broken checkpoint fails fast
             throw CliError(error.toStdString());
         inference::configureThreads(batchThreads(o->batch, o->threads));
+        std::unique_ptr<ProjectSink> sink;
+        if (!o->project.empty())
+            sink = std::make_unique<ProjectSink>(o->project);
         if (isBatch(o->batch)) {
-            runBatch("predict", o->batch, pipeline::documentFileSuffixes(),
-                     [&](const QString &path, const std::string &arg) { return predictOne(*o, tagger, path, arg); });
+            runBatch("predict", o->batch, pipeline::documentFileSuffixes(), [&](const QString &path, const std::string &arg) {
+                return predictOne(*o, tagger, path, arg, sink.get());
+            });
             return;
         }
-        std::cout << predictOne(*o, tagger, inputPath(o->batch.inputs.front()), o->batch.inputs.front()).dump(2) << std::endl;
+        std::cout << predictOne(*o, tagger, inputPath(o->batch.inputs.front()), o->batch.inputs.front(), sink.get()).dump(2)
+                  << std::endl;
     });
 }
 

@@ -221,6 +221,52 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
     }
 
+    // --project: ocr adds each scan once; predict suggests on the project's copies, and a second
+    // run replaces its suggestions instead of adding more.
+    void projectResults()
+    {
+        const QString project = path(QStringLiteral("batch.folio"));
+        QCOMPARE(cli({QStringLiteral("project"), QStringLiteral("create"), project}).code, 0);
+        const QString scans = path(QStringLiteral("scans"));
+        QCOMPARE(cli({QStringLiteral("ocr"), scans, QStringLiteral("--project"), project, QStringLiteral("--out"),
+                      path(QStringLiteral("po.jsonl")), QStringLiteral("-j"), QStringLiteral("2")})
+                     .code,
+                 1); // the broken scan
+        QMap<QString, int> ids;
+        for (const QJsonObject &o : lines(path(QStringLiteral("po.jsonl"))))
+            if (o.value(QStringLiteral("ok")).toBool())
+                ids.insert(o.value(QStringLiteral("input")).toString(),
+                           o.value(QStringLiteral("result")).toObject().value(QStringLiteral("project_document")).toInt(-1));
+        QCOMPARE(ids.size(), 3);
+        const auto suggestionsPerDocument = [&] {
+            QMap<int, int> out;
+            const folio::test::CliRun list = cli({QStringLiteral("project"), QStringLiteral("list"), project});
+            for (const QJsonValue &v : QJsonDocument::fromJson(list.out).array())
+                out.insert(v.toObject().value(QStringLiteral("id")).toInt(), v.toObject().value(QStringLiteral("suggestions")).toInt());
+            return out;
+        };
+        QCOMPARE(suggestionsPerDocument().size(), 3);
+        for (int run = 0; run < 2; ++run) {
+            QCOMPARE(cli({QStringLiteral("predict"), QStringLiteral("--checkpoint"), kModel, scans, QStringLiteral("--project"), project,
+                          QStringLiteral("--out"), path(QStringLiteral("pp.jsonl"))})
+                         .code,
+                     1);
+            for (const QJsonObject &o : lines(path(QStringLiteral("pp.jsonl"))))
+                if (o.value(QStringLiteral("ok")).toBool())
+                    QCOMPARE(o.value(QStringLiteral("result")).toObject().value(QStringLiteral("project_document")).toInt(-2),
+                             ids.value(o.value(QStringLiteral("input")).toString(), -3));
+            const QMap<int, int> counts = suggestionsPerDocument();
+            QCOMPARE(counts.size(), 3);
+            for (int n : counts)
+                QVERIFY(n > 10);
+            static QMap<int, int> firstRun;
+            if (run == 0)
+                firstRun = counts;
+            else
+                QCOMPARE(counts, firstRun);
+        }
+    }
+
     // qs generate over two documents: a line each, with its hierarchy.
     void qsGenerateBatch()
     {
