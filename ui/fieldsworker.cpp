@@ -5,6 +5,8 @@
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <exception>
+
 namespace folio {
 
 FieldsWorker::FieldsWorker(QObject *parent) : QObject(parent)
@@ -64,7 +66,11 @@ bool FieldsWorker::extract(qint64 documentId, const Document &document, const st
         options.checkpointDir = checkpointDir;
         options.cancel = cancelFlag.get();
         options.progress = [this](int done, int total) { reportProgress(done, total, tr("Extracting fields…")); };
-        *result = pipeline::extractFields(document, fields, options);
+        try { // the pipeline does not throw; this keeps a surprise (bad_alloc) out of the GUI thread
+            *result = pipeline::extractFields(document, fields, options);
+        } catch (const std::exception &e) {
+            result->error = QStringLiteral("%1: field extraction failed: %2").arg(document.sourcePath, QString::fromUtf8(e.what()));
+        }
     }));
     return true;
 }
@@ -84,7 +90,11 @@ bool FieldsWorker::train(const inference::WebFormerTrainOptions &options, pipeli
                                .arg(p.epoch).arg(p.epochs).arg(p.loss, 0, 'f', 4)
                                .arg(p.devF1 >= 0 ? tr(", dev F1 %1").arg(p.devF1, 0, 'f', 3) : QString()));
         };
-        *outcome = pipeline::trainFieldExtractor(options, data, report, cancelFlag.get());
+        try {
+            *outcome = pipeline::trainFieldExtractor(options, data, report, cancelFlag.get());
+        } catch (const std::exception &e) {
+            outcome->error = QStringLiteral("field extractor training failed: %1").arg(QString::fromUtf8(e.what()));
+        }
     }));
     return true;
 }

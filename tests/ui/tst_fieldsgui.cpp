@@ -87,6 +87,15 @@ QByteArray productHtml(const QString &brand, const QString &price, int fillerWor
         .toUtf8();
 }
 
+FieldValue answer(const QString &field, const QString &text, ReviewState state = ReviewState::Accepted)
+{
+    FieldValue v;
+    v.field = field;
+    v.text = text;
+    v.state = state;
+    return v;
+}
+
 Document loadBytes(const QByteArray &html, const QString &name)
 {
     const HtmlLoadResult r = loadHtmlBytes(html, name);
@@ -217,14 +226,8 @@ private Q_SLOTS:
         FieldsPanel panel;
         panel.setFieldSpecs({price, gtin});
         Annotations a;
-        FieldValue bad;
-        bad.field = QStringLiteral("price");
-        bad.text = QStringLiteral("call us");
-        a.fields.push_back(bad);
-        FieldValue good;
-        good.field = QStringLiteral("gtin");
-        good.text = QStringLiteral("4006381333931");
-        a.fields.push_back(good);
+        a.fields = {answer(QStringLiteral("price"), QStringLiteral("call us")),
+                    answer(QStringLiteral("gtin"), QStringLiteral("4006381333931"))};
         panel.setAnswers(a);
         QVERIFY(panel.cellText(QStringLiteral("price"), FieldsPanel::StateColumn).contains(QStringLiteral("\u26a0")));
         QVERIFY(!panel.cellText(QStringLiteral("gtin"), FieldsPanel::StateColumn).contains(QStringLiteral("\u26a0")));
@@ -716,15 +719,9 @@ private Q_SLOTS:
     void suggestionsNeverOverwriteAnswers()
     {
         Annotations a;
-        FieldValue user;
-        user.field = QStringLiteral("price");
-        user.text = QStringLiteral("5");
-        a.fields.push_back(user);
-        FieldValue rejected;
-        rejected.field = QStringLiteral("sku");
-        rejected.text = QStringLiteral("X1");
-        rejected.state = ReviewState::Rejected;
-        a.fields.push_back(rejected);
+        const FieldValue user = answer(QStringLiteral("price"), QStringLiteral("5"));
+        const FieldValue rejected = answer(QStringLiteral("sku"), QStringLiteral("X1"), ReviewState::Rejected);
+        a.fields = {user, rejected};
         FieldValue p = user, s1 = rejected, s2 = rejected;
         p.text = QStringLiteral("7");
         p.source.kind = s1.source.kind = s2.source.kind = AnnotationSource::Model;
