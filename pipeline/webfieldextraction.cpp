@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,6 +16,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <mutex>
 
 namespace folio::pipeline {
 
@@ -100,6 +103,34 @@ FieldExtraction withStructuredData(const Document &doc, const std::vector<FieldS
     return out;
 }
 
+// The last WebFormer loaded, kept while its folder's files are unchanged (a re-run on the next
+// page does not load the checkpoint again). Used under modelCacheMutex().
+std::mutex &modelCacheMutex()
+{
+    static std::mutex m;
+    return m;
+}
+
+const inference::WebFormerExtractor *cachedWebFormer(const QString &dir, std::string *error)
+{
+    static std::unique_ptr<inference::WebFormerExtractor> model;
+    static QString key;
+    QString stamp = QFileInfo(dir).canonicalFilePath();
+    for (const char *file : {"config.json", "model.safetensors", "vocab.txt"}) {
+        const QFileInfo info(QDir(dir).filePath(QLatin1String(file)));
+        stamp += QStringLiteral("|%1:%2").arg(info.size()).arg(info.lastModified().toMSecsSinceEpoch());
+    }
+    if (model && key == stamp)
+        return model.get();
+    model.reset();
+    auto fresh = std::make_unique<inference::WebFormerExtractor>();
+    if (!fresh->load(dir.toStdString(), error))
+        return nullptr;
+    model = std::move(fresh);
+    key = stamp;
+    return model.get();
+}
+
 // An extraction by the model in `dir`: its source named "<kind> <folder>".
 FieldExtraction byModel(const QString &kind, const QString &dir)
 {
@@ -114,12 +145,14 @@ FieldExtraction withWebFormer(const Document &doc, const std::vector<FieldSpec> 
     FieldExtraction out = byModel(QStringLiteral("WebFormer"), dir);
     const QString name = QDir(dir).dirName();
     report(options, 0, 3);
-    inference::WebFormerExtractor extractor;
     std::string error;
-    if (!extractor.load(dir.toStdString(), &error)) {
+    const std::lock_guard<std::mutex> lock(modelCacheMutex()); // one extraction at a time uses the cache
+    const inference::WebFormerExtractor *loaded = cachedWebFormer(dir, &error);
+    if (!loaded) {
         out.error = QString::fromStdString(error);
         return out;
     }
+    const inference::WebFormerExtractor &extractor = *loaded;
     QStringList known;
     for (const std::string &f : extractor.config().fields)
         known << QString::fromStdString(f);

@@ -539,6 +539,10 @@ private Q_SLOTS:
             suggested += v.state == ReviewState::Suggested ? 1 : 0;
         QVERIFY(suggested > 0);
         qInfo("shipped model: %s", qPrintable(fields->lastMessage()));
+        clock.restart();
+        QVERIFY(fields->extractFields()); // again: the loaded model is kept
+        QVERIFY(finished.wait(120000));
+        qInfo("again, model kept: %lld ms (loaded machine)", clock.elapsed());
 
         // Cancelled before it starts reading: cancelled, nothing applied.
         std::atomic_bool cancel{true};
