@@ -27,6 +27,8 @@ bool funsdWordOrderFromName(const QString &name, FunsdWordOrder *order)
         *order = FunsdWordOrder::Annotation;
     else if (name == QLatin1String("reading"))
         *order = FunsdWordOrder::Reading;
+    else if (name == QLatin1String("layout"))
+        *order = FunsdWordOrder::Layout;
     else
         return false;
     return true;

@@ -16,7 +16,8 @@ namespace folio::pipeline {
 // The default FUNSD root: $FOLIO_FUNSD_DIR, else ../shared/data/funsd/dataset beside the sources.
 QString defaultFunsdDir();
 
-// "annotation" (the FUNSD protocol's order) or "reading" (as OCR gives them); false otherwise.
+// "annotation" (the FUNSD protocol's order), "reading" (lines, as OCR gives them) or "layout" (the
+// XY-cut serialisation of document/layoutorder.h); false otherwise.
 bool funsdWordOrderFromName(const QString &name, FunsdWordOrder *order);
 
 // split: "train" (all 149 pages), "train-dev" (the 129 after the seed-13 dev split), "dev" (its

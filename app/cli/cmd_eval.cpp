@@ -26,7 +26,7 @@ void registerEvalCommand(CLI::App &app)
     cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder")->required();
     cmd->add_option("--data", o->data, "FUNSD dataset root (default ../shared/data/funsd/dataset)");
     cmd->add_option("--split", o->split, "test | dev | train-dev | train")->check(CLI::IsMember({"test", "dev", "train-dev", "train"}));
-    cmd->add_option("--order", o->order, "Word order: annotation or reading")->check(CLI::IsMember({"annotation", "reading"}));
+    cmd->add_option("--order", o->order, "Word order: annotation, reading or layout (XY-cut serialisation)")->check(CLI::IsMember({"annotation", "reading", "layout"}));
     cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
     cmd->add_flag("--argmax", o->argmax, "Argmax decoding instead of constrained Viterbi");
     cmd->callback([o]() {

@@ -114,8 +114,8 @@ void registerPredictCommand(CLI::App &app)
     auto o = std::make_shared<PredictOpts>();
     cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder: folio-formtagger, or a Hugging Face LayoutLMv3 token-classification folder")->required();
     cmd->add_option("file", o->batch.inputs, "FUNSD JSON, Folio document JSON, HTML (.html.gz too), image or PDF; folders, @list.txt");
-    cmd->add_option("--order", o->order, "Word order for FUNSD input: annotation or reading")
-        ->check(CLI::IsMember({"annotation", "reading"}));
+    cmd->add_option("--order", o->order, "Word order for FUNSD input: annotation, reading or layout (XY-cut serialisation)")
+        ->check(CLI::IsMember({"annotation", "reading", "layout"}));
     cmd->add_option("--lang", o->lang, "OCR languages for scans, e.g. eng+deu");
     cmd->add_option("--dpi", o->dpi, "PDF rasterisation (dots per inch)")->check(CLI::Range(30, 1200));
     o->batch.threadsOption = cmd->add_option("--threads", o->threads, "Torch / BLAS threads");

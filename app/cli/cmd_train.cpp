@@ -37,8 +37,8 @@ void registerTrainCommand(CLI::App &app)
                     "FUNSD dataset root (default ../shared/data/funsd/dataset), or a .folio project (its accepted labels and label set)");
     cmd->add_option("--arch", o->cfg.architecture, "Structure-bias architecture: layoutlmv3 | layoutlmv2 | ernie | text (recorded in config.json)")
         ->check(CLI::IsMember({"layoutlmv3", "layoutlmv2", "ernie", "text"}));
-    cmd->add_option("--order", o->order, "Word order: annotation (the FUNSD protocol) or reading")
-        ->check(CLI::IsMember({"annotation", "reading"}));
+    cmd->add_option("--order", o->order, "Word order: annotation (the FUNSD protocol), reading (lines, as OCR gives them) or layout (XY-cut serialisation: columns, cells, lines)")
+        ->check(CLI::IsMember({"annotation", "reading", "layout"}));
     cmd->add_option("--variant", o->cfg.variant, "full | no-spatial-bias | text");
     cmd->add_option("--tokenizer", o->cfg.tokenizerDir, "Folder with a tokenizer (default: train SentencePiece on the train words)");
     cmd->add_option("--vocab-size", o->cfg.vocabSize, "SentencePiece vocabulary size when training one");

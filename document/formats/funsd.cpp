@@ -1,4 +1,5 @@
 #include "document/formats/funsd.h"
+#include "document/layoutorder.h"
 #include "document/formats/datasetlimits.h"
 #include "document/wordnodes.h"
 
@@ -199,8 +200,12 @@ bool funsdFromJson(const QByteArray &json, const QSize &pageSize, FunsdWordOrder
         ann.links.push_back(l);
     }
 
-    if (order == FunsdWordOrder::Reading) {
-        const std::vector<int> ord = readingOrder(d.words);
+    if (order == FunsdWordOrder::Reading || order == FunsdWordOrder::Layout) {
+        std::vector<QRectF> boxes;
+        if (order == FunsdWordOrder::Layout)
+            for (const Word &w : d.words)
+                boxes.push_back(w.box);
+        const std::vector<int> ord = order == FunsdWordOrder::Reading ? readingOrder(d.words) : layoutReadingOrder(boxes);
         std::vector<Word> sorted;
         sorted.reserve(ord.size());
         QHash<QString, int> pos;

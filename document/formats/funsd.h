@@ -11,7 +11,9 @@
 // Word order: FunsdWordOrder::Annotation is the standard protocol's order (entity by entity, in
 // file order, as the HF loader and the LayoutLM scripts); FunsdWordOrder::Reading re-sorts words
 // into line-by-line reading order (lines top to bottom, words left to right), which is what an
-// OCR engine produces. Entities keep their words in the chosen order.
+// OCR engine produces; FunsdWordOrder::Layout is the layout-aware serialisation of
+// document/layoutorder.h (recursive XY-cut: columns, cells, lines). Entities keep their words in
+// the chosen order.
 //
 // FUNSD is released for non-commercial research and educational use only (see
 // ../shared/data/funsd/SOURCE.md).
@@ -26,7 +28,7 @@
 
 namespace folio {
 
-enum class FunsdWordOrder { Annotation, Reading };
+enum class FunsdWordOrder { Annotation, Reading, Layout };
 
 // Width and height from a PNG's IHDR chunk. Returns false with a message naming the file.
 bool readPngSize(const QString &path, QSize *size, QString *error);
