@@ -1,6 +1,7 @@
 #include "document/formats/swde.h"
 #include "document/formats/datasetlimits.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QHash>
 
@@ -52,8 +53,13 @@ bool SwdeFormat::exportItems(const std::vector<DatasetItem> &items, const QStrin
     const int n = int(items.size());
     std::set<QString> fileNames;
     for (const QString &field : fields) {
-        const QString fileName = QStringLiteral("%1-%2-%3.txt")
-                                     .arg(fileNamePart(options.vertical), fileNamePart(options.site), fileNamePart(field));
+        QString fieldPart = fileNamePart(field);
+        QString fileName = QStringLiteral("%1-%2-%3.txt").arg(fileNamePart(options.vertical), fileNamePart(options.site), fieldPart);
+        if (fileName.toUtf8().size() > 255) { // NAME_MAX: a long field keeps its start and a hash
+            const QByteArray hash = QCryptographicHash::hash(field.toUtf8(), QCryptographicHash::Sha1).toHex().left(8);
+            fieldPart = fieldPart.left(48) + QLatin1Char('-') + QString::fromLatin1(hash);
+            fileName = QStringLiteral("%1-%2-%3.txt").arg(fileNamePart(options.vertical), fileNamePart(options.site), fieldPart);
+        }
         if (!fileNames.insert(fileName).second) {
             *error = QStringLiteral("%1: two fields give the file name %2").arg(outDir, fileName);
             return false;
