@@ -55,7 +55,9 @@ bool SwdeFormat::exportItems(const std::vector<DatasetItem> &items, const QStrin
     for (const QString &field : fields) {
         QString fieldPart = fileNamePart(field);
         QString fileName = QStringLiteral("%1-%2-%3.txt").arg(fileNamePart(options.vertical), fileNamePart(options.site), fieldPart);
-        if (fileName.toUtf8().size() > 255) { // NAME_MAX: a long field keeps its start and a hash
+        // NAME_MAX is 255 bytes, and the atomic write's temporary file adds a suffix: a field that
+        // would make the name longer than 200 bytes keeps its start and a hash.
+        if (fileName.toUtf8().size() > 200) {
             const QByteArray hash = QCryptographicHash::hash(field.toUtf8(), QCryptographicHash::Sha1).toHex().left(8);
             fieldPart = fieldPart.left(48) + QLatin1Char('-') + QString::fromLatin1(hash);
             fileName = QStringLiteral("%1-%2-%3.txt").arg(fileNamePart(options.vertical), fileNamePart(options.site), fieldPart);

@@ -388,14 +388,15 @@ private Q_SLOTS:
         std::vector<DatasetItem> back;
         QVERIFY2(f->importFile(written.front(), &back, &error), qPrintable(error));
         QCOMPARE(back.front().annotations.fields.front().field, QString::fromUtf8("au/th\0or", 8));
-        // A field longer than a file name may be (255 bytes) keeps its start and a hash.
-        const QString longField = QString(300, QChar(0x00e9));
+        // A field longer than a file name may be (255 bytes, with the temporary file's suffix)
+        // keeps its start and a hash (78 x U+FFFD: a 252-byte name, as the fuzzer found).
+        const QString longField = QString(78, QChar(0xfffd));
         writeFile(in, "book\tsite\t" + longField.toUtf8() + "\n1\t1\t1\t1\n0000\t1\tAnn\n");
         QVERIFY2(f->importFile(in, &items, &error), qPrintable(error));
         written.clear();
         QVERIFY2(f->exportItems(items, dir.filePath(QStringLiteral("long")), {}, &written, &error), qPrintable(error));
         QCOMPARE(written.size(), 1);
-        QVERIFY(QFileInfo(written.front()).fileName().toUtf8().size() <= 255);
+        QVERIFY(QFileInfo(written.front()).fileName().toUtf8().size() <= 200);
         QVERIFY2(f->importFile(written.front(), &back, &error), qPrintable(error));
         QCOMPARE(back.front().annotations.fields.front().field, longField);
     }
