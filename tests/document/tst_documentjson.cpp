@@ -123,6 +123,21 @@ private Q_SLOTS:
         QVERIFY(d2.words[0].norm == d.words[0].norm);
     }
 
+    // Found by fuzz_format_swde: Qt's JSON reader drops a raw U+FEFF that starts a string.
+    void valueStartingWithBomReadsBack()
+    {
+        Document d;
+        d.sourcePath = QString(QChar(0xfeff)) + QStringLiteral("0000");
+        d.title = QStringLiteral("say \"") + QChar(0xfeff) + QStringLiteral("\"");
+        const QByteArray json = documentToJson(d, nullptr, false);
+        Document back;
+        QString error;
+        QVERIFY2(documentFromJson(json, &back, nullptr, &error), qPrintable(error));
+        QCOMPARE(back.sourcePath, d.sourcePath);
+        QCOMPARE(back.title, d.title);
+        QCOMPARE(documentToJson(back, nullptr, false), json);
+    }
+
     void rejectsMalformed_data()
     {
         QTest::addColumn<QByteArray>("json");

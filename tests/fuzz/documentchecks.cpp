@@ -45,9 +45,15 @@ void checkJsonRoundTrip(const Document &doc, const Annotations *annotations, con
     if (!documentFromJson(json, &back, &backAnnotations, &error))
         invariantFailed(where + QStringLiteral(": its own JSON does not read back: ") + error);
     const QByteArray again = documentToJson(back, annotations ? &backAnnotations : nullptr, false);
-    if (again != json)
-        invariantFailed(where + QStringLiteral(": JSON changes after a round trip (%1 -> %2 bytes)")
-                                    .arg(json.size()).arg(again.size()));
+    if (again != json) {
+        qsizetype at = 0;
+        while (at < json.size() && at < again.size() && json[at] == again[at])
+            ++at;
+        invariantFailed(where + QStringLiteral(": JSON changes after a round trip (%1 -> %2 bytes), from byte %3: %4 -> %5")
+                                    .arg(json.size()).arg(again.size()).arg(at)
+                                    .arg(QString::fromUtf8(json.mid(at, 40).toPercentEncoding()),
+                                         QString::fromUtf8(again.mid(at, 40).toPercentEncoding())));
+    }
 }
 
 } // namespace folio::fuzz
