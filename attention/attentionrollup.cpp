@@ -2,6 +2,7 @@
 
 #include "document/annotations.h"
 #include "document/document.h"
+#include "document/html/htmlxpath.h"
 #include "attention/attentiontrace.h"
 
 #include <QHash>
@@ -122,7 +123,9 @@ AttentionUnits buildAttentionUnits(AttentionGranularity g, const AttentionTrace 
             if (it == unitOfNode.end()) {
                 it = unitOfNode.insert(n, u.count());
                 const Node &node = doc->nodes[std::size_t(n)];
-                u.labels << (node.tag.isEmpty() ? node.id : QStringLiteral("<%1> %2").arg(node.tag, node.id));
+                const QString xpath = xpathOf(*doc, n);
+                const QString name = xpath.isEmpty() ? node.id : xpath;
+                u.labels << (node.tag.isEmpty() ? name : QStringLiteral("<%1> %2").arg(node.tag, name));
             }
             wordToUnit[std::size_t(w)] = it.value();
         }

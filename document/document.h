@@ -57,7 +57,8 @@ struct Page
 
 struct Node
 {
-    QString id;              // stable id: XPath for DOM nodes, "p1/b2/l3/w4" for OCR
+    QString id;              // stable id: "h<index>" for DOM nodes (older files: their XPath), "p1/b2/l3/w4" for OCR
+    QString step;            // DOM nodes: the XPath step ("div[2]", "text()"); see document/html/htmlxpath.h
     NodeKind kind = NodeKind::Root;
     int parent = -1;         // index into Document::nodes, -1 for the root
     std::vector<int> children;

@@ -109,6 +109,7 @@ QJsonObject documentToJsonObject(const Document &doc, const Annotations *annotat
         QJsonObject o{{QStringLiteral("id"), n.id},
                       {QStringLiteral("kind"), nodeKindName(n.kind)},
                       {QStringLiteral("parent"), n.parent}};
+        if (!n.step.isEmpty()) o.insert(QStringLiteral("step"), n.step);
         if (!n.tag.isEmpty()) o.insert(QStringLiteral("tag"), n.tag);
         if (!n.text.isEmpty()) o.insert(QStringLiteral("text"), n.text);
         if (!n.attributes.isEmpty()) {
@@ -424,6 +425,7 @@ bool documentFromJson(const QByteArray &json, Document *docOut, Annotations *ann
             r.fail(where, QStringLiteral("parent %1 must be -1 or the index of an earlier node").arg(parent));
         if (r.ok() && (parent == -1) != (i == 0))
             r.fail(where, i == 0 ? QStringLiteral("the first node must be the root (parent -1)") : QStringLiteral("only the first node may have parent -1"));
+        n.step = r.string(o, "step", where, false);
         n.tag = r.string(o, "tag", where, false);
         n.text = r.string(o, "text", where, false);
         const QJsonArray attrs = r.array(o, "attributes", where, false);

@@ -6,7 +6,8 @@
 //     "source": path, "kind": "html"|"image"|"pdf"|"unknown", "title": str,
 //     "pages":    [ { "width": px, "height": px, "image"?: path, "dpi"?: n } ],
 //     "nodes":    [ { "id": str, "kind": "root"|"element"|"text"|"page"|"block"|"paragraph"|"line"|"word",
-//                     "parent": index (-1 for the root), "tag"?: str, "text"?: str,
+//                     "parent": index (-1 for the root), "step"?: XPath step (web pages: the XPath is
+//                     the steps from the root, document/html/htmlxpath.h), "tag"?: str, "text"?: str,
 //                     "attributes"?: [[name, value], ...], "page"?: n, "box"?: [x0, y0, x1, y1],
 //                     "hidden"?: true, "confidence"?: 0..100 } ],
 //     "words":    [ { "id": str, "text": str, "page": n, "box": [x0, y0, x1, y1] (pixels),

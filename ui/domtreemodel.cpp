@@ -1,5 +1,7 @@
 #include "ui/domtreemodel.h"
 
+#include "document/html/htmlxpath.h"
+
 #include <QColor>
 
 namespace folio {
@@ -117,8 +119,10 @@ QVariant DomTreeModel::data(const QModelIndex &index, int role) const
         if (const auto mark = m_marks.constFind(int(index.internalId())); mark != m_marks.constEnd())
             return mark->color;
         return {};
-    case Qt::ToolTipRole:
-        return node.id;
+    case Qt::ToolTipRole: {
+        const QString xpath = xpathOf(m_doc, int(index.internalId()));
+        return xpath.isEmpty() ? node.id : xpath;
+    }
     case Qt::ForegroundRole:
         if (!node.visible)
             return QColor(Qt::gray);

@@ -1,6 +1,7 @@
 #include "ui/domtreepanel.h"
 
 #include "ui/domtreemodel.h"
+#include "document/html/htmlxpath.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -123,7 +124,8 @@ void DomTreePanel::showDetails(int node)
         return;
     }
     const Node &n = doc.nodes[size_t(node)];
-    QString text = tr("XPath: %1\n").arg(n.id);
+    const QString xpath = xpathOf(doc, node);
+    QString text = xpath.isEmpty() ? tr("Id: %1\n").arg(n.id) : tr("XPath: %1\n").arg(xpath);
     text += tr("Kind: %1").arg(nodeKindName(n.kind));
     if (!n.tag.isEmpty())
         text += tr("  Tag: %1").arg(n.tag);

@@ -53,9 +53,23 @@ void OfflineUrlInterceptor::interceptRequest(QWebEngineUrlRequestInfo &info)
     const bool allowed = isAllowed(info.requestUrl());
     if (!allowed)
         info.block(true);
+    record(info.requestUrl(), allowed, int(info.resourceType()));
+}
+
+void OfflineUrlInterceptor::record(const QUrl &url, bool allowed, int resourceType)
+{
     QMutexLocker lock(&m_mutex);
     if (m_log.size() < 100000)
-        m_log.append({info.requestUrl(), allowed, int(info.resourceType())});
+        m_log.append({url, allowed, resourceType});
+}
+
+int OfflineUrlInterceptor::blockedCount() const
+{
+    QMutexLocker lock(&m_mutex);
+    int n = 0;
+    for (const WebRequestRecord &r : m_log)
+        n += r.allowed ? 0 : 1;
+    return n;
 }
 
 QList<WebRequestRecord> OfflineUrlInterceptor::log() const
@@ -99,7 +113,11 @@ WebPage::WebPage(QObject *parent)
 {
     setUrlRequestInterceptor(m_interceptor);
     settings()->setAttribute(QWebEngineSettings::JavascriptEnabled, false);
-    settings()->setAttribute(QWebEngineSettings::LocalContentCanAccessRemoteUrls, false);
+    // Remote requests are let through Chromium's own local-to-remote rule on purpose: it refused
+    // them silently, so a page's dozen blocked loads showed as 0. Every request then reaches the
+    // interceptor, which refuses all but local ones and logs each (tst_websnapshot proves no
+    // connection is made, scripts on or off).
+    settings()->setAttribute(QWebEngineSettings::LocalContentCanAccessRemoteUrls, true);
     settings()->setAttribute(QWebEngineSettings::LocalContentCanAccessFileUrls, true);
 }
 
@@ -158,9 +176,13 @@ bool WebPage::acceptNavigationRequest(const QUrl &url, NavigationType type, bool
 {
     // Only our own load (and reloads of it) may navigate the main frame; subframes may load
     // local/data content (the interceptor still has the last word).
-    if (isMainFrame)
-        return url.adjusted(QUrl::RemoveFragment) == m_url && type != NavigationTypeFormSubmitted;
-    return m_interceptor->isAllowed(url);
+    // Refusals are logged like blocked requests (a frame navigation never reaches the interceptor).
+    const bool allowed = isMainFrame ? url.adjusted(QUrl::RemoveFragment) == m_url && type != NavigationTypeFormSubmitted
+                                     : m_interceptor->isAllowed(url);
+    if (!allowed)
+        m_interceptor->record(url, false, isMainFrame ? int(QWebEngineUrlRequestInfo::ResourceTypeMainFrame)
+                                                      : int(QWebEngineUrlRequestInfo::ResourceTypeSubFrame));
+    return allowed;
 }
 
 QWebEnginePage *WebPage::createWindow(WebWindowType)

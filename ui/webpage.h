@@ -47,6 +47,10 @@ public:
 
     QList<WebRequestRecord> log() const;
     void clearLog();
+    // Adds one entry (requests decided elsewhere: refused frame navigations).
+    void record(const QUrl &url, bool allowed, int resourceType);
+    // Entries that were blocked.
+    int blockedCount() const;
     // The policy itself, for tests and for acceptNavigationRequest.
     bool isAllowed(const QUrl &url) const;
 

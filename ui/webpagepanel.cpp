@@ -120,7 +120,7 @@ void WebPagePanel::onLoadFinished(bool ok)
         m_status->setText(tr("%1 nodes boxed, %2 unmatched; blocked requests: %3")
                               .arg(stats.nodesMatchedByXPath + stats.textNodesMatchedByText)
                               .arg(stats.nodesUnmatched)
-                              .arg([this] { int n = 0; for (const auto &r : m_page->requestLog()) n += !r.allowed; return n; }()));
+                              .arg(m_page->interceptor()->blockedCount()));
         if (m_selected > 0)
             drawOutline(m_selected);
         drawNodeColors();

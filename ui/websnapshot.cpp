@@ -2,6 +2,9 @@
 
 #include "ui/webpage.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <QTimer>
 #include <QWebEngineScript>
 #include <QWebEngineView>
@@ -176,7 +179,10 @@ void OffscreenSnapshot::start(const QString &path, bool javaScript, int viewport
             }
             m_done = true;
             m_timeout->stop();
-            Q_EMIT finished(json);
+            // The requests this page tried and was refused (network, files outside its folder).
+            QJsonObject o = QJsonDocument::fromJson(json).object();
+            o.insert(QStringLiteral("blocked_requests"), m_page->interceptor()->blockedCount());
+            Q_EMIT finished(QJsonDocument(o).toJson(QJsonDocument::Compact));
         });
     });
     QString error;

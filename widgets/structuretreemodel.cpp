@@ -1,4 +1,5 @@
 #include "widgets/structuretreemodel.h"
+#include "document/html/htmlxpath.h"
 
 namespace folio {
 
@@ -103,7 +104,8 @@ QVariant StructureTreeModel::data(const QModelIndex &index, int role) const
             return n.text.size() > 200 ? n.text.left(200) + QStringLiteral("…") : n.text;
         return n.confidence >= 0 ? QVariant(QString::number(n.confidence, 'f', 1)) : QVariant();
     case Qt::ToolTipRole: {
-        QString tip = n.id;
+        const QString xpath = xpathOf(m_nodes, nodeIndex);
+        QString tip = xpath.isEmpty() ? n.id : xpath;
         if (!n.box.isNull())
             tip += QStringLiteral("\nbox %1,%2 %3×%4").arg(n.box.x()).arg(n.box.y()).arg(n.box.width()).arg(n.box.height());
         if (n.confidence >= 0)

@@ -81,8 +81,10 @@ void registerDomCommand(CLI::App &app)
             const DomSnapshot snapshot = renderSnapshot(page, o->scripts, o->width, o->timeout);
             const SnapshotMergeStats s = mergeDomSnapshot(&result.document, snapshot);
             if (!quiet())
-                std::fprintf(stderr, "folio-cli: dom: %d nodes boxed by XPath, %d by text, %d unmatched; %d words boxed\n",
-                             s.nodesMatchedByXPath, s.textNodesMatchedByText, s.nodesUnmatched, s.wordsBoxed);
+                std::fprintf(stderr, "folio-cli: dom: %d nodes boxed by XPath, %d by text, %d unmatched; %d words boxed; "
+                                     "%d requests blocked\n",
+                             s.nodesMatchedByXPath, s.textNodesMatchedByText, s.nodesUnmatched, s.wordsBoxed,
+                             snapshot.blockedRequests);
         }
         const QByteArray out = documentToJson(result.document, nullptr, !o->compact);
         std::fwrite(out.constData(), 1, size_t(out.size()), stdout);

@@ -14,6 +14,7 @@
 
 #include "document/html/htmlinput.h"
 #include "document/html/htmlloader.h"
+#include "document/html/htmlxpath.h"
 #include "document/structured/structureddata.h"
 #include "inference/models/modelrunner.h"
 #include "inference/webformer/productpages.h"
@@ -78,10 +79,10 @@ nlohmann::json spanJson(const Document &doc, const std::vector<int> &order, int 
                 continue;
             const int at = node.text.indexOf(doc.words[std::size_t(k)].text, from);
             if (at < 0)
-                return {node.id.toStdString(), -1};
+                return {xpathOf(doc, word.node).toStdString(), -1};
             from = at + (k == w ? 0 : int(doc.words[std::size_t(k)].text.size()));
         }
-        return {node.id.toStdString(), end ? from + int(word.text.size()) : from};
+        return {xpathOf(doc, word.node).toStdString(), end ? from + int(word.text.size()) : from};
     };
     const auto [startPath, start] = locate(first, false);
     const auto [endPath, end] = locate(last, true);

@@ -1,4 +1,5 @@
 #include "document/html/domsnapshot.h"
+#include "document/html/htmlxpath.h"
 
 #include "document/html/htmlloader.h"
 
@@ -46,6 +47,7 @@ bool parseDomSnapshotJson(const QByteArray &json, DomSnapshot *snapshot, QString
     const QJsonArray vp = o.value(QStringLiteral("viewport")).toArray();
     if (vp.size() == 2)
         s.viewport = QSizeF(vp[0].toDouble(), vp[1].toDouble());
+    s.blockedRequests = o.value(QStringLiteral("blocked_requests")).toInt(-1);
     const QJsonArray nodes = o.value(QStringLiteral("nodes")).toArray();
     s.nodes.reserve(size_t(nodes.size()));
     for (qsizetype i = 0; i < nodes.size(); ++i) {
@@ -86,16 +88,13 @@ SnapshotMergeStats mergeDomSnapshot(Document *doc, const DomSnapshot &snapshot)
     const int n = int(doc->nodes.size());
     std::vector<int> match(size_t(n), -1);           // doc node -> snapshot node
     std::vector<bool> used(snapshot.nodes.size(), false);
-    QHash<QString, int> byXPath;
-    byXPath.reserve(qsizetype(snapshot.nodes.size()));
-    for (int i = 0; i < int(snapshot.nodes.size()); ++i)
-        byXPath.insert(snapshot.nodes[size_t(i)].xpath, i);
-    for (int i = 0; i < n; ++i) {
+    const XPathIndex byXPath(*doc);
+    for (int j = 0; j < int(snapshot.nodes.size()); ++j) {
+        const int i = byXPath.find(snapshot.nodes[size_t(j)].xpath);
+        if (i < 0 || match[size_t(i)] >= 0)
+            continue;
         const Node &node = doc->nodes[size_t(i)];
         if (node.kind != NodeKind::Element && node.kind != NodeKind::Text)
-            continue;
-        const int j = byXPath.value(node.id, -1);
-        if (j < 0 || used[size_t(j)])
             continue;
         const DomSnapshotNode &s = snapshot.nodes[size_t(j)];
         if ((node.kind == NodeKind::Text) != s.isText)

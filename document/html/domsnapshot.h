@@ -12,7 +12,7 @@
 //
 // JSON (version 1):
 //   { "format": "folio.domsnapshot", "version": 1, "url": str,
-//     "width": scrollWidth, "height": scrollHeight, "viewport": [w, h],
+//     "width": scrollWidth, "height": scrollHeight, "viewport": [w, h], "blocked_requests"?: n,
 //     "nodes": [ { "xpath": str, "text"?: normalised text (text nodes only),
 //                  "box": [x, y, w, h] (CSS px, page coordinates), "visible": bool,
 //                  "words"?: [[x, y, w, h], ...] (text nodes: one per white-space token) } ] }
@@ -49,6 +49,7 @@ struct DomSnapshot
     QSizeF pageSize;            // document scroll size (CSS px)
     QSizeF viewport;
     std::vector<DomSnapshotNode> nodes;
+    int blockedRequests = -1;   // requests the renderer refused (network, files elsewhere); -1 unknown
 };
 
 struct SnapshotMergeStats

@@ -83,7 +83,6 @@ struct Frame
 {
     xmlNode *cursor = nullptr;     // next child to visit
     int docIndex = 0;              // Document node children attach to
-    QString xpath;                 // of the kept element (or of the kept ancestor when flattened)
     bool rawText = false;          // <script>/<style>: text children are not content
     bool kept = true;              // element added to the Document
     int depth = 0;
@@ -144,22 +143,20 @@ public:
                     Node node;
                     node.kind = NodeKind::Element;
                     node.tag = tag;
-                    node.id = f.xpath + QLatin1Char('/') + QString::fromUtf8(rawName)
-                        + (count.first > 1 ? QStringLiteral("[%1]").arg(count.second) : QString());
+                    node.id = compactId();
+                    node.step = QString::fromUtf8(rawName) + (count.first > 1 ? QStringLiteral("[%1]").arg(count.second) : QString());
                     for (xmlAttr *a = c->properties; a; a = a->next) {
                         xmlChar *value = xmlNodeGetContent(reinterpret_cast<xmlNode *>(a));
                         node.attributes.append({fromXml(reinterpret_cast<const char *>(a->name)),
                                                 fromXml(reinterpret_cast<const char *>(value))});
                         xmlFree(value);
                     }
-                    child.xpath = node.id;
                     child.docIndex = m_doc.addNode(std::move(node), f.docIndex);
                     if (!checkNodeCount())
                         return false;
                 } else {
                     child.kept = false;
                     child.docIndex = f.docIndex;
-                    child.xpath = f.xpath;
                     ++flattened;
                 }
                 countChildren(child, c->children);
@@ -177,12 +174,12 @@ public:
             ++f.textSeen;
             if (f.rawText)
                 continue;
-            QString id;
+            QString step;
             if (f.kept)
-                id = f.xpath + (f.textTotal > 1 ? QStringLiteral("/text()[%1]").arg(f.textSeen) : QStringLiteral("/text()"));
+                step = f.textTotal > 1 ? QStringLiteral("text()[%1]").arg(f.textSeen) : QStringLiteral("text()");
             else
-                id = f.xpath + QStringLiteral("/descendant::text()[deep%1]").arg(++m_deepText);
-            if (!addText(raw, id, f.docIndex))
+                step = QStringLiteral("descendant::text()[deep%1]").arg(++m_deepText);
+            if (!addText(raw, step, f.docIndex))
                 return false;
         }
         if (flattened > 0)
@@ -203,7 +200,10 @@ private:
         return false;
     }
 
-    bool addText(QByteArray &raw, const QString &id, int parent)
+    // "h<index>": the index the next node will have (compact, and stable for the same page).
+    QString compactId() const { return QLatin1Char('h') + QString::number(m_doc.nodes.size()); }
+
+    bool addText(QByteArray &raw, const QString &step, int parent)
     {
         const qsizetype maxChars = qMax(1, m_options.maxTextChars);
         bool truncated = false;
@@ -229,8 +229,10 @@ private:
 
         Node node;
         node.kind = NodeKind::Text;
-        node.id = id;
+        node.id = compactId();
+        node.step = step;
         node.text = text;
+        const QString id = node.id;
         const int index = m_doc.addNode(std::move(node), parent);
         if (!checkNodeCount())
             return false;

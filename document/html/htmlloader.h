@@ -10,8 +10,11 @@
 //  - nodes[0] is the Root; then every element (NodeKind::Element, lower-case tag, attributes in
 //    source order) and every text node (NodeKind::Text), in document order (pre-order), so a
 //    node's subtree is a contiguous index range.
-//  - Node::id is the node's XPath, as lxml's getpath() writes it: "/html/body/div[2]/p",
-//    a position only where same-tag siblings exist; text nodes end in "/text()" or "/text()[k]".
+//  - Node::id is compact, "h<node index>" (the root: "/"); Node::step is the node's XPath step,
+//    and xpathOf() (htmlxpath.h) gives the XPath as lxml's getpath() writes it:
+//    "/html/body/div[2]/p", a position only where same-tag siblings exist; text nodes end in
+//    "/text()" or "/text()[k]". Memory and JSON stay linear in the page (ids that were whole
+//    XPaths grew with nodes x depth).
 //  - Text nodes: adjacent libxml2 text/CDATA siblings are merged (as lxml's .text/.tail do),
 //    whitespace is normalised (runs of HTML whitespace " \t\n\r\f" → one space, trimmed) and
 //    whitespace-only text nodes are dropped. Text inside <script> and <style> is not kept
@@ -20,7 +23,7 @@
 //    skipping comment/PI content and script/style content, normalised the same way, empties
 //    dropped (tests/document/lxml_text_nodes.py is the reference).
 //  - words: one Word per token of a text node split on Unicode white space (NBSP included),
-//    Word::node = its text node, Word::id = "<text node xpath>#<char offset in node text>".
+//    Word::node = its text node, Word::id = "<text node id>#<char offset in node text>".
 //    Word::page = 0 with a null box until a rendered snapshot merges boxes in; pages holds one
 //    page of unknown (0 x 0) size until then.
 //  - sections: from h1–h6 and <section> nesting (see htmlsections.h).
@@ -75,7 +78,7 @@ QString normaliseHtmlWhitespace(const QString &text);
 // Indices of the Text nodes in document order (the "text node sequence").
 std::vector<int> textNodeSequence(const Document &doc);
 
-// Node id (XPath) → node index, for merging rendered boxes and selecting by id.
+// Node id → node index, for selecting by id (by XPath: XPathIndex in htmlxpath.h).
 QHash<QString, int> nodeIndexById(const Document &doc);
 
 } // namespace folio

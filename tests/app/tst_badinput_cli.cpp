@@ -101,6 +101,26 @@ private Q_SLOTS:
                                             << QStringLiteral("FILE is required") << 1024;
         QTest::newRow("dom missing file") << dom << QStringLiteral("missing.html") << QByteArray() << 1
                                           << QStringLiteral("missing.html") << 1024;
+        QTest::newRow("dom binary junk") << dom << QStringLiteral("junk.html") << QByteArray(4096, '\x01') << 1
+                                         << QStringLiteral("does not look like HTML") << 1024;
+        // 100,000 unclosed <div><span>x (1.2 MB): 2.8 GB and 480 MB of JSON when node ids were
+        // whole XPaths; linear now (ids "h<index>", XPaths on demand).
+        QByteArray unclosed = "<html><body>";
+        for (int i = 0; i < 100000; ++i)
+            unclosed += "<div><span>x";
+        QTest::newRow("dom 100k unclosed elements") << dom << QStringLiteral("unclosed.html") << unclosed << 0 << QString() << 1024;
+        QByteArray deep;
+        for (int i = 0; i < 100000; ++i)
+            deep += "<div>";
+        QTest::newRow("dom 100k-deep nesting") << dom << QStringLiteral("deep.html") << deep + "x" << 0 << QString() << 1024;
+        // The project opener: files that are not (or no longer) Folio projects.
+        const QStringList list{QStringLiteral("-q"), QStringLiteral("project"), QStringLiteral("list"), QStringLiteral("%1")};
+        QTest::newRow("project: empty file") << list << QStringLiteral("empty.folio") << QByteArray(" ") << 1
+                                             << QStringLiteral("empty.folio") << 1024;
+        QTest::newRow("project: text file") << list << QStringLiteral("text.folio") << QByteArray("not a database\n") << 1
+                                            << QStringLiteral("text.folio") << 1024;
+        QTest::newRow("project: cut SQLite header") << list << QStringLiteral("cut.folio") << QByteArray("SQLite format 3\0", 16) << 1
+                                                    << QStringLiteral("cut.folio") << 1024;
     }
 
     void catalogue()
@@ -118,6 +138,9 @@ private Q_SLOTS:
         const Run r = cli(args);
         QVERIFY2(r.code == exitCode, qPrintable(QStringLiteral("exit %1, stderr: %2").arg(r.code).arg(QString::fromUtf8(r.err))));
         QVERIFY2(QString::fromUtf8(r.err).contains(fragment), r.err.constData());
+        if (exitCode == 0 && args.contains(QStringLiteral("dom"))) // output linear in the input too
+            QVERIFY2(r.out.size() < 100 * qMax<qsizetype>(content.size(), 1024), qPrintable(QString::number(r.out.size())));
+        qInfo("exit %d, children's peak so far %ld MiB", r.code, childrenPeakMiB());
         if (exitCode == 1)
             QVERIFY2(r.err.startsWith("folio-cli: "), r.err.constData());
         QVERIFY2(childrenPeakMiB() <= peakMiB, qPrintable(QString::number(childrenPeakMiB())));

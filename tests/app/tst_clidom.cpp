@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QRegularExpression>
 #include <QTest>
 
 class TestCliDom : public QObject
@@ -57,6 +58,28 @@ private Q_SLOTS:
         QCOMPARE(box[0].toDouble(), 100.0);
         const QJsonArray norm = words[0].toObject().value(QStringLiteral("norm")).toArray();
         QCOMPARE(norm[0].toInt(), 100); // 100 px of 1000
+    }
+
+    // A page that asks for a dozen remote loads (images, stylesheets, frames): each one is refused
+    // and counted, and `dom --render` says how many (it said nothing before).
+    void blockedRequestsCounted()
+    {
+        QByteArray html = "<html><head>";
+        for (int i = 0; i < 2; ++i)
+            html += "<link rel=stylesheet href=\"http://127.0.0.1:9/s" + QByteArray::number(i) + ".css\">";
+        html += "</head><body><p>hostile page</p>";
+        for (int i = 0; i < 8; ++i)
+            html += "<img src=\"http://127.0.0.1:9/i" + QByteArray::number(i) + ".png\">";
+        for (int i = 0; i < 2; ++i)
+            html += "<iframe src=\"https://example.invalid/f" + QByteArray::number(i) + "\"></iframe>";
+        html += "</body></html>";
+        const Run r = cli({QStringLiteral("dom"), page(QStringLiteral("blocked.html"), html), QStringLiteral("--render")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QRegularExpression re(QStringLiteral("(\\d+) requests blocked"));
+        const QRegularExpressionMatch m = re.match(QString::fromUtf8(r.err));
+        QVERIFY2(m.hasMatch(), r.err.constData());
+        qInfo("blocked: %s", qPrintable(m.captured(1)));
+        QVERIFY2(m.captured(1).toInt() >= 12, r.err.constData());
     }
 
     void badInput()

@@ -3,6 +3,7 @@
 #include "document/html/htmlcharset.h"
 #include "document/html/htmlinput.h"
 #include "document/html/htmlloader.h"
+#include "document/html/htmlxpath.h"
 #include "document/html/htmlsections.h"
 
 #include <QElapsedTimer>
@@ -27,7 +28,7 @@ private:
             out << doc.nodes[size_t(i)].text;
         return out;
     }
-    static int findById(const Document &doc, const QString &id) { return nodeIndexById(doc).value(id, -1); }
+    static int findById(const Document &doc, const QString &xpath) { return XPathIndex(doc).find(xpath); }
 
 private Q_SLOTS:
     void elementsTextAndXPaths()
@@ -86,9 +87,14 @@ private Q_SLOTS:
         QVERIFY(r.ok);
         const Document &doc = r.document;
         QCOMPARE(doc.words.size(), size_t(3));
-        QCOMPARE(doc.words[0].id, QStringLiteral("/html/body/p/text()#0"));
-        QCOMPARE(doc.words[1].id, QStringLiteral("/html/body/p/text()#7"));
-        QCOMPARE(doc.words[2].id, QStringLiteral("/html/body/p/text()#13"));
+        // "<text node id>#<offset>", the node id compact, its XPath computed on demand.
+        const QString node = doc.nodes[size_t(doc.words[0].node)].id;
+        QVERIFY(node.startsWith(QLatin1Char('h')));
+        QCOMPARE(doc.words[0].id, node + QStringLiteral("#0"));
+        QCOMPARE(doc.words[1].id, node + QStringLiteral("#7"));
+        QCOMPARE(doc.words[2].id, node + QStringLiteral("#13"));
+        QCOMPARE(xpathOf(doc, doc.words[0].node), QStringLiteral("/html/body/p/text()"));
+        QCOMPARE(findById(doc, QStringLiteral("/html/body/p/text()")), doc.words[0].node);
         for (const Word &w : doc.words)
             QCOMPARE(doc.nodes[size_t(w.node)].kind, NodeKind::Text);
         // Stable: loading twice gives the same ids.
@@ -221,6 +227,62 @@ private Q_SLOTS:
         // A few stray control bytes in real HTML are tolerated.
         const HtmlLoadResult ok = loadHtmlBytes(QByteArray("<p>a\x01" "b</p>") + QByteArray(1000, ' '), QString());
         QVERIFY(ok.ok);
+    }
+
+    // Every node's XPath from its steps, as lxml writes it; XPathIndex finds each one back.
+    void xpathsOnDemand()
+    {
+        const HtmlLoadResult r = loadHtmlBytes("<html><body><div>a<b>x</b>b</div><div><p>1</p><p>2</p></div></body></html>", QString());
+        QVERIFY(r.ok);
+        const Document &doc = r.document;
+        QStringList paths;
+        const XPathIndex index(doc);
+        for (int i = 0; i < int(doc.nodes.size()); ++i) {
+            paths << xpathOf(doc, i);
+            QCOMPARE(index.find(paths.last()), i);
+        }
+        QCOMPARE(paths.join(' '), QStringLiteral("/ /html /html/body /html/body/div[1] /html/body/div[1]/text()[1] /html/body/div[1]/b "
+                                                 "/html/body/div[1]/b/text() /html/body/div[1]/text()[2] /html/body/div[2] "
+                                                 "/html/body/div[2]/p[1] /html/body/div[2]/p[1]/text() /html/body/div[2]/p[2] "
+                                                 "/html/body/div[2]/p[2]/text()"));
+        QCOMPARE(index.find(QStringLiteral("/html/body/div[3]")), -1);
+        QCOMPARE(index.find(QStringLiteral("html")), -1);
+        QCOMPARE(index.find(QStringLiteral("/html/")), -1);
+        // A Document written when ids were XPaths: the id is the XPath.
+        Document legacy;
+        Node root;
+        root.id = QStringLiteral("/");
+        legacy.addNode(root, -1);
+        Node html;
+        html.id = QStringLiteral("/html");
+        html.kind = NodeKind::Element;
+        legacy.addNode(html, 0);
+        QCOMPARE(xpathOf(legacy, 1), QStringLiteral("/html"));
+        QCOMPARE(XPathIndex(legacy).find(QStringLiteral("/html")), 1);
+    }
+
+    // 100,000 unclosed <div><span>x (1.2 MB): ids stay short and the JSON linear in the input
+    // (full XPaths as ids made 480 MB of JSON and 2.8 GB of memory).
+    void unclosedNestingStaysLinear()
+    {
+        QByteArray html = "<html><body>";
+        for (int i = 0; i < 100000; ++i)
+            html += "<div><span>x";
+        html += "</body></html>";
+        const HtmlLoadResult r = loadHtmlBytes(html, QStringLiteral("unclosed.html"));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        qsizetype longestId = 0;
+        for (const Node &n : r.document.nodes)
+            longestId = qMax(longestId, n.id.size() + n.step.size());
+        QVERIFY2(longestId < 40, qPrintable(QString::number(longestId)));
+        QCOMPARE(r.document.words.size(), size_t(100000));
+        const QByteArray json = documentToJson(r.document, nullptr, false);
+        qInfo("%lld bytes of HTML -> %lld bytes of Document JSON", qlonglong(html.size()), qlonglong(json.size()));
+        QVERIFY2(json.size() < 60 * html.size(), qPrintable(QString::number(json.size())));
+        // The deepest kept text node's XPath: bounded by the element depth cap.
+        const QString deepest = xpathOf(r.document, r.document.words.back().node);
+        QVERIFY(deepest.startsWith(QStringLiteral("/html/body/div/span/div/span")));
+        QVERIFY(deepest.size() < 512 * 16);
     }
 
     void deepNesting()

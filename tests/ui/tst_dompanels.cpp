@@ -1,4 +1,5 @@
 // DOM tree panel (lazy model, search, details) and the web page panel, synced both ways.
+#include "document/html/htmlxpath.h"
 #include "document/html/htmlloader.h"
 #include "ui/domtreemodel.h"
 #include "ui/domtreepanel.h"
@@ -42,7 +43,7 @@ private Q_SLOTS:
         QVERIFY(panel.detailsText().contains(QStringLiteral("/html/body/div/table/tr/td[1]")));
         QVERIFY(panel.detailsText().contains(QStringLiteral("one")));
         QCOMPARE(panel.findNext(QStringLiteral("<td>")), 2);
-        QCOMPARE(r.document.nodes[size_t(selected.last().first().toInt())].id, QStringLiteral("/html/body/div/table/tr/td[2]"));
+        QCOMPARE(xpathOf(r.document, selected.last().first().toInt()), QStringLiteral("/html/body/div/table/tr/td[2]"));
         QCOMPARE(panel.findNext(QStringLiteral("GAMMA")), 1); // text search, case-insensitive
         QCOMPARE(r.document.nodes[size_t(panel.currentNode())].text, QStringLiteral("beta gamma"));
         QCOMPARE(panel.findNext(QStringLiteral("main")), 1);  // id attribute
@@ -50,7 +51,7 @@ private Q_SLOTS:
 
         // selectNode() from the other panel: no echo signal, the tree follows.
         const int before = selected.size();
-        const int p = nodeIndexById(r.document).value(QStringLiteral("/html/body/div/p[1]"));
+        const int p = XPathIndex(r.document).find(QStringLiteral("/html/body/div/p[1]"));
         panel.selectNode(p);
         QCOMPARE(selected.size(), before);
         QCOMPARE(model->nodeForIndex(panel.treeView()->currentIndex()), p);
@@ -108,8 +109,7 @@ private Q_SLOTS:
         web.setDocument(r.document);
         QVERIFY(rendered.wait(60000));
         const Document withBoxes = rendered.first().first().value<Document>();
-        const auto ids = nodeIndexById(withBoxes);
-        const int b = ids.value(QStringLiteral("/html/body/div[2]"));
+        const int b = XPathIndex(withBoxes).find(QStringLiteral("/html/body/div[2]"));
         QCOMPARE(withBoxes.nodes[size_t(b)].box, QRectF(50, 200, 300, 80));
         // nodeAt: the smallest box under the point (the link's text inside #b).
         const int hit = web.nodeAt(QPointF(60, 210));
@@ -143,7 +143,7 @@ private Q_SLOTS:
                 QTest::qWait(20);
             return done ? count.toInt() : -1;
         };
-        web.setNodeColors({{b, QColor(255, 0, 0, 120)}, {ids.value(QStringLiteral("/html/body/div[1]")), QColor(0, 0, 255, 60)}});
+        web.setNodeColors({{b, QColor(255, 0, 0, 120)}, {XPathIndex(withBoxes).find(QStringLiteral("/html/body/div[1]")), QColor(0, 0, 255, 60)}});
         QTRY_COMPARE(heatBoxes(), 2);
         web.setNodeColors({});
         QTRY_COMPARE(heatBoxes(), 0);

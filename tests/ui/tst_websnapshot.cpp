@@ -2,6 +2,7 @@
 // script-free. Real QtWebEngine, offscreen.
 #include "document/html/domsnapshot.h"
 #include "document/html/htmlloader.h"
+#include "document/html/htmlxpath.h"
 #include "ui/webpage.h"
 #include "ui/websnapshot.h"
 #include "tests/common/testdata.h"
@@ -81,17 +82,18 @@ private Q_SLOTS:
         QCOMPARE(doc.pages.size(), size_t(1));
         QVERIFY(doc.pages[0].size.width() >= 980 && doc.pages[0].size.width() <= 1000); // minus a scroll bar
         QVERIFY(doc.pages[0].size.height() >= 3000.0);
-        const auto byId = nodeIndexById(doc);
-        const Node &a = doc.nodes[size_t(byId.value(QStringLiteral("/html/body/div[1]")))];
+        const XPathIndex byXPath(doc);
+        const Node &a = doc.nodes[size_t(byXPath.find(QStringLiteral("/html/body/div[1]")))];
         QCOMPARE(a.box, QRectF(10, 20, 200, 100));
         QVERIFY(a.visible);
         QCOMPARE(a.page, 0);
-        QVERIFY(!doc.nodes[size_t(byId.value(QStringLiteral("/html/body/p")))].visible);
-        QVERIFY(!doc.nodes[size_t(byId.value(QStringLiteral("/html/body/p/text()")))].visible);
+        QVERIFY(!doc.nodes[size_t(byXPath.find(QStringLiteral("/html/body/p")))].visible);
+        QVERIFY(!doc.nodes[size_t(byXPath.find(QStringLiteral("/html/body/p/text()")))].visible);
 
         // Words: one box per token, inside the div, left to right, normalised to 0..1000.
-        const Word &hello = doc.words[size_t(doc.wordIndex(QStringLiteral("/html/body/div[1]/text()#0")))];
-        const Word &world = doc.words[size_t(doc.wordIndex(QStringLiteral("/html/body/div[1]/text()#6")))];
+        const QString divText = doc.nodes[size_t(byXPath.find(QStringLiteral("/html/body/div[1]/text()")))].id;
+        const Word &hello = doc.words[size_t(doc.wordIndex(divText + QStringLiteral("#0")))];
+        const Word &world = doc.words[size_t(doc.wordIndex(divText + QStringLiteral("#6")))];
         QVERIFY(a.box.contains(hello.box.center()));
         QVERIFY(a.box.contains(world.box.center()));
         QVERIFY(hello.box.right() <= world.box.left());
