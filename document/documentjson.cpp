@@ -86,6 +86,56 @@ QJsonObject annotationsToJsonObject(const Annotations &a)
     return o;
 }
 
+static QJsonObject pageToJson(const Page &p)
+{
+    QJsonObject o{{QStringLiteral("width"), p.size.width()}, {QStringLiteral("height"), p.size.height()}};
+    if (!p.imagePath.isEmpty()) o.insert(QStringLiteral("image"), p.imagePath);
+    if (p.dpi != 0) o.insert(QStringLiteral("dpi"), p.dpi);
+    return o;
+}
+
+static QJsonObject nodeToJson(const Node &n)
+{
+    QJsonObject o{{QStringLiteral("id"), n.id},
+                  {QStringLiteral("kind"), nodeKindName(n.kind)},
+                  {QStringLiteral("parent"), n.parent}};
+    if (!n.step.isEmpty()) o.insert(QStringLiteral("step"), n.step);
+    if (!n.tag.isEmpty()) o.insert(QStringLiteral("tag"), n.tag);
+    if (!n.text.isEmpty()) o.insert(QStringLiteral("text"), n.text);
+    if (!n.attributes.isEmpty()) {
+        QJsonArray attrs;
+        for (const auto &kv : n.attributes) attrs.append(QJsonArray{kv.first, kv.second});
+        o.insert(QStringLiteral("attributes"), attrs);
+    }
+    if (n.page >= 0) o.insert(QStringLiteral("page"), n.page);
+    if (!n.box.isNull()) o.insert(QStringLiteral("box"), rectToJson(n.box));
+    if (!n.visible) o.insert(QStringLiteral("hidden"), true);
+    if (n.confidence >= 0) o.insert(QStringLiteral("confidence"), n.confidence);
+    return o;
+}
+
+static QJsonObject wordToJson(const Word &w)
+{
+    QJsonObject o{{QStringLiteral("id"), w.id},
+                  {QStringLiteral("text"), w.text},
+                  {QStringLiteral("page"), w.page},
+                  {QStringLiteral("box"), rectToJson(w.box)},
+                  {QStringLiteral("norm"), normToJson(w.norm)},
+                  {QStringLiteral("node"), w.node}};
+    if (w.confidence >= 0) o.insert(QStringLiteral("confidence"), w.confidence);
+    if (w.userEdited) o.insert(QStringLiteral("edited"), true);
+    return o;
+}
+
+static QJsonObject sectionToJson(const Section &s)
+{
+    return QJsonObject{{QStringLiteral("title"), s.title},
+                       {QStringLiteral("level"), s.level},
+                       {QStringLiteral("parent"), s.parent},
+                       {QStringLiteral("node"), s.node},
+                       {QStringLiteral("words"), QJsonArray{s.firstWord, s.endWord}}};
+}
+
 QJsonObject documentToJsonObject(const Document &doc, const Annotations *annotations)
 {
     QJsonObject root;
@@ -96,72 +146,140 @@ QJsonObject documentToJsonObject(const Document &doc, const Annotations *annotat
     root.insert(QStringLiteral("title"), doc.title);
 
     QJsonArray pages;
-    for (const Page &p : doc.pages) {
-        QJsonObject o{{QStringLiteral("width"), p.size.width()}, {QStringLiteral("height"), p.size.height()}};
-        if (!p.imagePath.isEmpty()) o.insert(QStringLiteral("image"), p.imagePath);
-        if (p.dpi != 0) o.insert(QStringLiteral("dpi"), p.dpi);
-        pages.append(o);
-    }
+    for (const Page &p : doc.pages)
+        pages.append(pageToJson(p));
     root.insert(QStringLiteral("pages"), pages);
-
     QJsonArray nodes;
-    for (const Node &n : doc.nodes) {
-        QJsonObject o{{QStringLiteral("id"), n.id},
-                      {QStringLiteral("kind"), nodeKindName(n.kind)},
-                      {QStringLiteral("parent"), n.parent}};
-        if (!n.step.isEmpty()) o.insert(QStringLiteral("step"), n.step);
-        if (!n.tag.isEmpty()) o.insert(QStringLiteral("tag"), n.tag);
-        if (!n.text.isEmpty()) o.insert(QStringLiteral("text"), n.text);
-        if (!n.attributes.isEmpty()) {
-            QJsonArray attrs;
-            for (const auto &kv : n.attributes) attrs.append(QJsonArray{kv.first, kv.second});
-            o.insert(QStringLiteral("attributes"), attrs);
-        }
-        if (n.page >= 0) o.insert(QStringLiteral("page"), n.page);
-        if (!n.box.isNull()) o.insert(QStringLiteral("box"), rectToJson(n.box));
-        if (!n.visible) o.insert(QStringLiteral("hidden"), true);
-        if (n.confidence >= 0) o.insert(QStringLiteral("confidence"), n.confidence);
-        nodes.append(o);
-    }
+    for (const Node &n : doc.nodes)
+        nodes.append(nodeToJson(n));
     root.insert(QStringLiteral("nodes"), nodes);
-
     QJsonArray words;
-    for (const Word &w : doc.words) {
-        QJsonObject o{{QStringLiteral("id"), w.id},
-                      {QStringLiteral("text"), w.text},
-                      {QStringLiteral("page"), w.page},
-                      {QStringLiteral("box"), rectToJson(w.box)},
-                      {QStringLiteral("norm"), normToJson(w.norm)},
-                      {QStringLiteral("node"), w.node}};
-        if (w.confidence >= 0) o.insert(QStringLiteral("confidence"), w.confidence);
-        if (w.userEdited) o.insert(QStringLiteral("edited"), true);
-        words.append(o);
-    }
+    for (const Word &w : doc.words)
+        words.append(wordToJson(w));
     root.insert(QStringLiteral("words"), words);
-
     QJsonArray sections;
-    for (const Section &s : doc.sections) {
-        sections.append(QJsonObject{{QStringLiteral("title"), s.title},
-                                    {QStringLiteral("level"), s.level},
-                                    {QStringLiteral("parent"), s.parent},
-                                    {QStringLiteral("node"), s.node},
-                                    {QStringLiteral("words"), QJsonArray{s.firstWord, s.endWord}}});
-    }
+    for (const Section &sec : doc.sections)
+        sections.append(sectionToJson(sec));
     root.insert(QStringLiteral("sections"), sections);
     if (annotations)
         root.insert(QStringLiteral("annotations"), annotationsToJsonObject(*annotations));
     return root;
 }
 
+// Qt's JSON reader drops a raw U+FEFF at the start of a string value, so such a value did not
+// read back (found by fuzz_format_swde): it is written escaped. (A raw BOM after a quote only
+// occurs at the start of a value, or after an escaped quote, where "\ufeff" reads the same.)
+static void escapeLeadingBoms(QByteArray &json)
+{
+    json.replace("\"\xEF\xBB\xBF", "\"\\ufeff");
+}
+
 QByteArray documentToJson(const Document &doc, const Annotations *annotations, bool indented)
 {
     QByteArray json = QJsonDocument(documentToJsonObject(doc, annotations))
                           .toJson(indented ? QJsonDocument::Indented : QJsonDocument::Compact);
-    // Qt's JSON reader drops a raw U+FEFF at the start of a string value, so such a value did not
-    // read back (found by fuzz_format_swde): it is written escaped. (A raw BOM after a quote only
-    // occurs at the start of a value, or after an escaped quote, where "\ufeff" reads the same.)
-    json.replace("\"\xEF\xBB\xBF", "\"\\ufeff");
+    escapeLeadingBoms(json);
     return json;
+}
+
+namespace {
+
+// Writes the text QJsonDocument would write for the whole document, one array element at a time
+// (the same key order, indentation and number forms), so no second copy of the page is built.
+class StreamingWriter
+{
+public:
+    StreamingWriter(QIODevice *out, bool indented) : m_out(out), m_indented(indented) {}
+    bool ok() const { return m_ok; }
+
+    void write(const QByteArray &bytes)
+    {
+        if (m_ok && m_out->write(bytes) != bytes.size())
+            m_ok = false;
+    }
+    // The text of `value` nested `depth` levels deep (indented: its continuation lines shifted).
+    QByteArray text(const QJsonValue &value, int depth) const
+    {
+        QByteArray t = QJsonDocument(QJsonArray{value}).toJson(m_indented ? QJsonDocument::Indented : QJsonDocument::Compact);
+        // Unwrap "[...]": compact "[x]"; indented "[\n    x\n]\n" (x's lines indented by one level).
+        if (!m_indented) {
+            t = t.mid(1, t.size() - 2);
+        } else {
+            t = t.mid(2, t.size() - 5); // drop "[\n" and "\n]\n"
+            const QByteArray shift(4 * (depth - 1), ' ');
+            QByteArray shifted;
+            shifted.reserve(t.size() + t.count('\n') * shift.size() + shift.size());
+            for (const QByteArray &line : t.split('\n')) {
+                if (!shifted.isEmpty())
+                    shifted += '\n';
+                shifted += shift + line;
+            }
+            t = shifted;
+        }
+        escapeLeadingBoms(t);
+        return t;
+    }
+    void member(const char *key, bool first)
+    {
+        write(QByteArray(first ? "" : ",") + (m_indented ? "\n    \"" : "\"") + key + (m_indented ? "\": " : "\":"));
+    }
+    void scalarMember(const char *key, const QJsonValue &v, bool first)
+    {
+        member(key, first);
+        QByteArray t = text(v, 1);
+        write(m_indented ? t.trimmed() : t);
+    }
+    template <typename T, typename ToJson>
+    void arrayMember(const char *key, const std::vector<T> &items, ToJson toJson, bool first)
+    {
+        member(key, first);
+        if (items.empty()) {
+            write(m_indented ? "[\n    ]" : "[]");
+            return;
+        }
+        write("[");
+        bool firstItem = true;
+        for (const T &item : items) {
+            if (!firstItem)
+                write(",");
+            if (m_indented)
+                write("\n");
+            write(text(toJson(item), 2));
+            firstItem = false;
+        }
+        write(m_indented ? "\n    ]" : "]");
+    }
+
+private:
+    QIODevice *m_out;
+    bool m_indented;
+    bool m_ok = true;
+};
+
+} // namespace
+
+bool writeDocumentJson(QIODevice *out, const Document &doc, const Annotations *annotations, bool indented)
+{
+    StreamingWriter w(out, indented);
+    w.write("{");
+    bool first = true;
+    if (annotations) { // keys in QJsonObject's (sorted) order
+        w.member("annotations", true);
+        QByteArray t = w.text(annotationsToJsonObject(*annotations), 1);
+        w.write(indented ? t.trimmed() : t);
+        first = false;
+    }
+    w.scalarMember("format", QStringLiteral("folio.document"), first);
+    w.scalarMember("kind", sourceKindName(doc.kind), false);
+    w.arrayMember("nodes", doc.nodes, nodeToJson, false);
+    w.arrayMember("pages", doc.pages, pageToJson, false);
+    w.arrayMember("sections", doc.sections, sectionToJson, false);
+    w.scalarMember("source", doc.sourcePath, false);
+    w.scalarMember("title", doc.title, false);
+    w.scalarMember("version", 1, false);
+    w.arrayMember("words", doc.words, wordToJson, false);
+    w.write(indented ? "\n}\n" : "}");
+    return w.ok();
 }
 
 // ---- reading ---------------------------------------------------------------

@@ -29,10 +29,15 @@
 #include <QJsonObject>
 #include <QString>
 
+class QIODevice;
+
 namespace folio {
 
 QJsonObject documentToJsonObject(const Document &doc, const Annotations *annotations = nullptr);
 QByteArray documentToJson(const Document &doc, const Annotations *annotations = nullptr, bool indented = true);
+// The same text, written to `out` one node / word at a time (no whole JSON tree in memory: for
+// large pages). False when a write fails.
+bool writeDocumentJson(QIODevice *out, const Document &doc, const Annotations *annotations = nullptr, bool indented = true);
 
 QJsonObject annotationsToJsonObject(const Annotations &annotations);
 // Returns false and fills *error ("where: what") on malformed input; never throws.

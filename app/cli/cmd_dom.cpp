@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 #include <QCoreApplication>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 
@@ -86,10 +87,13 @@ void registerDomCommand(CLI::App &app)
                              s.nodesMatchedByXPath, s.textNodesMatchedByText, s.nodesUnmatched, s.wordsBoxed,
                              snapshot.blockedRequests);
         }
-        const QByteArray out = documentToJson(result.document, nullptr, !o->compact);
-        std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
+        // Streamed one node / word at a time: no second, JSON-shaped copy of a large page.
+        QFile out;
+        if (!out.open(stdout, QIODevice::WriteOnly) || !writeDocumentJson(&out, result.document, nullptr, !o->compact))
+            throw CliError(o->path + ": cannot write the Document JSON to stdout");
         if (o->compact)
-            std::fputc('\n', stdout);
+            out.write("\n");
+        out.flush();
     });
 }
 

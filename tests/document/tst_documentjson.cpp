@@ -2,6 +2,7 @@
 #include "document/documentjson.h"
 
 #include <QTemporaryDir>
+#include <QBuffer>
 #include <QTest>
 
 using namespace folio;
@@ -121,6 +122,25 @@ private Q_SLOTS:
         QCOMPARE(a2.entities[1].source.checkpoint, QStringLiteral("funsd@1"));
         QCOMPARE(a2.qsRoots[0].children[0].question, QStringLiteral("Which year?"));
         QVERIFY(d2.words[0].norm == d.words[0].norm);
+    }
+
+    // The streaming writer (large pages) writes exactly documentToJson's text: indented and
+    // compact, with and without annotations, an empty document, a BOM-led value.
+    void streamingWriterMatches()
+    {
+        const Document d = sampleDocument();
+        const Annotations a = sampleAnnotations();
+        Document empty;
+        Document bom;
+        bom.title = QString(QChar(0xfeff)) + QStringLiteral("x");
+        for (const Document *doc : std::initializer_list<const Document *>{&d, &empty, &bom})
+            for (const Annotations *ann : {static_cast<const Annotations *>(nullptr), &a})
+                for (const bool indented : {true, false}) {
+                    QBuffer buffer;
+                    QVERIFY(buffer.open(QIODevice::WriteOnly));
+                    QVERIFY(writeDocumentJson(&buffer, *doc, ann, indented));
+                    QCOMPARE(buffer.data(), documentToJson(*doc, ann, indented));
+                }
     }
 
     // Found by fuzz_format_swde: Qt's JSON reader drops a raw U+FEFF that starts a string.
