@@ -2,6 +2,7 @@
 #include "inference/webformer/webformerdata.h"
 
 #include "document/html/htmlloader.h"
+#include "document/html/htmlxpath.h"
 #include "inference/webformer/webformereval.h"
 
 #include <algorithm>
@@ -27,7 +28,7 @@ WebPage webPageFromDocument(const folio::Document &doc, const std::string &id)
         w.parent = n.parent >= 0 && n.parent < i ? map[n.parent] : -1;
         w.isText = n.kind == folio::NodeKind::Text;
         w.tag = w.isText ? "#text" : n.tag.toStdString();
-        w.xpath = n.id.toStdString();
+        w.xpath = folio::xpathOf(doc, i).toStdString();
         map[i] = int(page.nodes.size());
         page.nodes.push_back(std::move(w));
     }
