@@ -130,7 +130,7 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
         return out;
     }
     try {
-        const std::vector<inference::DocumentTrainPage> pages = inference::trainPagesOfDocument(document, nullptr);
+        const std::vector<inference::DocumentTrainPage> pages = inference::trainPagesOfDocument(document, nullptr, options.layoutOrder);
         if (pages.empty()) {
             out.error = name + QStringLiteral(": empty document (no words to label)");
             return out;

@@ -56,6 +56,7 @@ struct DocumentPrediction
 struct PredictOptions
 {
     bool viterbi = true;                           // constrained BIO decoding (false: argmax); tagger only
+    bool layoutOrder = false;                      // words in the layout-aware order (document/layoutorder.h), tagger only
     std::function<void(int done, int total)> progress; // pages, optional
     const std::atomic_bool *cancel = nullptr;       // polled between pages, optional
 };

@@ -4,6 +4,7 @@
 
 #include "document/annotations.h"
 #include "document/document.h"
+#include "document/layoutorder.h"
 #include "inference/formtagger/trainer.h"
 
 #include <QStringList>
@@ -22,9 +23,32 @@ struct DocumentTrainPage
     std::vector<int> wordIndex;  // Document::words index of each page word
 };
 
+// A page's words in the layout-aware order (document/layoutorder.h) instead of the Document's.
+inline void serialiseByLayout(DocumentTrainPage &p)
+{
+    std::vector<QRectF> boxes;
+    for (const WordBox &b : p.trainPage.boxes)
+        boxes.emplace_back(QPointF(b.x0, b.y0), QPointF(b.x1, b.y1));
+    const std::vector<int> order = layoutReadingOrder(boxes);
+    DocumentTrainPage sorted;
+    sorted.page = p.page;
+    for (int k : order) {
+        sorted.trainPage.words.push_back(p.trainPage.words[std::size_t(k)]);
+        sorted.trainPage.boxes.push_back(p.trainPage.boxes[std::size_t(k)]);
+        sorted.wordIds << p.wordIds[k];
+        sorted.wordIndex.push_back(p.wordIndex[std::size_t(k)]);
+    }
+    p.trainPage.words = std::move(sorted.trainPage.words);
+    p.trainPage.boxes = std::move(sorted.trainPage.boxes);
+    p.wordIds = std::move(sorted.wordIds);
+    p.wordIndex = std::move(sorted.wordIndex);
+}
+
 // One DocumentTrainPage per Document page that has non-blank words (multi-page scans are labelled
-// page by page), ids "<source>#<page>"; tags from `annotations` when given.
-inline std::vector<DocumentTrainPage> trainPagesOfDocument(const Document &doc, const Annotations *annotations)
+// page by page), ids "<source>#<page>"; tags from `annotations` when given. `layoutOrder`: each
+// page's words in the layout-aware order instead of the Document's (OCR) order.
+inline std::vector<DocumentTrainPage> trainPagesOfDocument(const Document &doc, const Annotations *annotations,
+                                                           bool layoutOrder = false)
 {
     std::map<int, DocumentTrainPage> byPage;
     for (size_t i = 0; i < doc.words.size(); ++i) {
@@ -41,6 +65,8 @@ inline std::vector<DocumentTrainPage> trainPagesOfDocument(const Document &doc, 
     std::vector<DocumentTrainPage> out;
     for (auto &entry : byPage) {
         DocumentTrainPage &p = entry.second;
+        if (layoutOrder)
+            serialiseByLayout(p);
         p.trainPage.id = (doc.sourcePath + QStringLiteral("#%1").arg(p.page)).toStdString();
         if (annotations)
             for (const QString &t : bioTags(*annotations, p.wordIds))

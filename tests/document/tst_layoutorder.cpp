@@ -1,6 +1,7 @@
 // The layout-aware reading order (document/layoutorder.h) on hand-built pages: two columns of
 // running text, a header over columns, a form, a table, one line, hostile boxes, and 100k words.
 #include "document/layoutorder.h"
+#include "inference/formtagger/trainpages.h"
 
 #include <QElapsedTimer>
 #include <QStringList>
@@ -132,6 +133,36 @@ private Q_SLOTS:
         QCOMPARE(int(order.size()), 1000);
         for (int i = 0; i < 1000; ++i)
             QCOMPARE(order[std::size_t(i)], i);
+    }
+
+    // The model's view of a page (inference::trainPagesOfDocument): with layoutOrder, two columns
+    // that OCR read line by line become column after column, and every word still maps back to
+    // its Document word.
+    void modelPagesInLayoutOrder()
+    {
+        folio::Document doc;
+        // OCR order: line 0 of the left column, line 0 of the right, line 1 left, line 1 right;
+        // four words per column line, filling it (running text).
+        for (int line = 0; line < 2; ++line)
+            for (const char side : {'L', 'R'})
+                for (int k = 0; k < 4; ++k) {
+                    folio::Word w;
+                    w.id = QStringLiteral("w%1").arg(doc.words.size());
+                    w.text = QStringLiteral("%1%2.%3").arg(side).arg(line).arg(k);
+                    const int x = (side == 'R' ? 600 : 0) + k * 100;
+                    w.norm = folio::NormBox{x, line * 30, x + 90, line * 30 + 20};
+                    doc.words.push_back(w);
+                }
+        const auto pages = folio::inference::trainPagesOfDocument(doc, nullptr, true);
+        QCOMPARE(int(pages.size()), 1);
+        QStringList words;
+        for (const std::string &w : pages[0].trainPage.words)
+            words << QString::fromStdString(w);
+        QCOMPARE(words.join(' '), QStringLiteral("L0.0 L0.1 L0.2 L0.3 L1.0 L1.1 L1.2 L1.3 R0.0 R0.1 R0.2 R0.3 R1.0 R1.1 R1.2 R1.3"));
+        for (std::size_t k = 0; k < pages[0].wordIndex.size(); ++k)
+            QCOMPARE(doc.words[std::size_t(pages[0].wordIndex[k])].text, words[int(k)]);
+        const auto plain = folio::inference::trainPagesOfDocument(doc, nullptr);
+        QCOMPARE(QString::fromStdString(plain[0].trainPage.words[4]), QStringLiteral("R0.0"));
     }
 
     // 100k words (200 columns of 500 lines... as a 1000-line page of 100-word lines): fast, and a
