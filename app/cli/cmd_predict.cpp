@@ -81,6 +81,7 @@ nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &
     }
     pipeline::PredictOptions options;
     options.viterbi = !o.argmax;
+    options.layoutOrder = o.order == "layout"; // FUNSD input is already in that order; any other page is serialised here
     if (!isBatch(o.batch))
         options.progress = [](int done, int total) { reportProgress("predict: pages", done, total); };
     const pipeline::DocumentPrediction prediction = tagger.predict(loaded.document, options);
@@ -114,7 +115,7 @@ void registerPredictCommand(CLI::App &app)
     auto o = std::make_shared<PredictOpts>();
     cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder: folio-formtagger, or a Hugging Face LayoutLMv3 token-classification folder")->required();
     cmd->add_option("file", o->batch.inputs, "FUNSD JSON, Folio document JSON, HTML (.html.gz too), image or PDF; folders, @list.txt");
-    cmd->add_option("--order", o->order, "Word order for FUNSD input: annotation, reading or layout (XY-cut serialisation)")
+    cmd->add_option("--order", o->order, "Word order: annotation or reading (FUNSD input), layout (XY-cut serialisation of any document before the model)")
         ->check(CLI::IsMember({"annotation", "reading", "layout"}));
     cmd->add_option("--lang", o->lang, "OCR languages for scans, e.g. eng+deu");
     cmd->add_option("--dpi", o->dpi, "PDF rasterisation (dots per inch)")->check(CLI::Range(30, 1200));
