@@ -9,7 +9,11 @@
 //            does not come from the page text),
 //    "structured": {"source": "json-ld", "location": "/html/head/script[3]"} (structured values)}, ...},
 //    "missing": [fields without a value], "notes": [...]}
-// A page that cannot be read gives {"page": ..., "error": "..."} and the command exits 1 at the end.
+// One PAGE prints its line; several pages, folders, @list.txt, --files-from or --out make a batch
+// (app/cli/batch.h): one line per page {"input", "ok": true, "result": <the line above>} or
+// {"input", "ok": false, "exit", "error"}, --jobs worker processes, a resumable --manifest; the exit
+// code is 1 when a page failed.
+#include "app/cli/batch.h"
 #include "app/cli/commands.h"
 
 #include "document/html/htmlinput.h"
@@ -43,7 +47,7 @@ constexpr const char *kShippedModel = "product-fields";
 struct ExtractArgs
 {
     std::string checkpoint, fields;
-    std::vector<std::string> pages;
+    BatchOptions batch; // batch.inputs: the PAGE arguments
     int threads = 0;
     bool structuredOnly = false, noFallback = false;
 };
@@ -90,9 +94,8 @@ nlohmann::json spanJson(const Document &doc, const std::vector<int> &order, int 
 }
 
 nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtractor *model, bool candidates,
-                           const std::vector<std::string> &fields, const std::string &argument)
+                           const std::vector<std::string> &fields, const QString &path, const std::string &argument)
 {
-    const QString path = inputPath(argument);
     QByteArray bytes;
     QString error;
     if (!readHtmlSource(path, qint64(256) << 20, &bytes, &error))
@@ -164,9 +167,9 @@ nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtra
 
 void extractCommand(ExtractArgs &a)
 {
-    if (a.pages.empty())
-        throw CliError("extract: give at least one PAGE", ExitUsage);
-    inference::configureThreads(a.threads);
+    if (a.batch.inputs.empty() && a.batch.filesFrom.empty() && !a.batch.worker)
+        throw CliError("extract: a PAGE (or folder, @list.txt, --files-from) is required", ExitUsage);
+    inference::configureThreads(batchThreads(a.batch, a.threads));
     std::unique_ptr<inference::WebFormerExtractor> model;
     bool candidates = false;
     std::vector<std::string> fields;
@@ -178,7 +181,7 @@ void extractCommand(ExtractArgs &a)
                            + " is missing (use --structured-only for structured data alone)");
         model = std::make_unique<inference::WebFormerExtractor>();
         std::string error;
-        if (!model->load(a.checkpoint, &error))
+        if (!model->load(a.checkpoint, &error)) // once, before any page
             throw CliError(error);
         candidates = usesCandidates(a.checkpoint);
         fields = model->config().fields;
@@ -193,21 +196,14 @@ void extractCommand(ExtractArgs &a)
             asked.push_back(item);
     if (!asked.empty())
         fields = asked;
-    int failed = 0;
-    for (const std::string &page : a.pages) {
-        if (cancelRequested())
-            throw CliError("extract: cancelled", ExitCancelled);
-        nlohmann::json line;
-        try {
-            line = extractPage(a, model.get(), candidates, fields, page);
-        } catch (const std::exception &e) {
-            line = {{"page", page}, {"error", e.what()}};
-            ++failed;
-        }
-        std::cout << line.dump() << std::endl;
+    const auto one = [&](const QString &path, const std::string &argument) {
+        return extractPage(a, model.get(), candidates, fields, path, argument);
+    };
+    if (isBatch(a.batch)) {
+        runBatch("extract", a.batch, {"html", "htm", "xhtml", "html.gz", "htm.gz"}, one);
+        return;
     }
-    if (failed)
-        throw CliError("extract: " + std::to_string(failed) + " of " + std::to_string(a.pages.size()) + " pages failed");
+    std::cout << one(inputPath(a.batch.inputs.front()), a.batch.inputs.front()).dump() << std::endl;
 }
 
 } // namespace
@@ -218,11 +214,12 @@ void registerExtractCommand(CLI::App &app)
     CLI::App *cmd = app.add_subcommand("extract", "Product / field values of web pages with WebFormer and structured data (one JSON line per page)");
     cmd->add_option("--checkpoint", args->checkpoint,
                     "WebFormer checkpoint folder (default: the shipped product model resources/models/product-fields)");
-    cmd->add_option("pages", args->pages, "HTML files (.html, .html.gz)");
+    cmd->add_option("pages", args->batch.inputs, "HTML files (.html, .html.gz); several, folders or @list.txt: a batch");
     cmd->add_option("--fields", args->fields, "comma-separated field names (default: the checkpoint's fields)");
     cmd->add_flag("--structured-only", args->structuredOnly, "no model: schema.org / Open Graph values only");
     cmd->add_flag("--no-fallback", args->noFallback, "no structured-data values for fields the model leaves empty");
-    cmd->add_option("--threads", args->threads, "intra-op threads (0 = all cores)");
+    args->batch.threadsOption = cmd->add_option("--threads", args->threads, "intra-op threads (0 = all cores)");
+    addBatchOptions(cmd, &args->batch);
     cmd->callback([args] { extractCommand(*args); });
 }
 
