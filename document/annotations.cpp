@@ -1,5 +1,7 @@
 #include "document/annotations.h"
 
+#include "document/qstree.h"
+
 #include <QHash>
 #include <QSet>
 
@@ -11,6 +13,7 @@ QString reviewStateName(ReviewState s)
     case ReviewState::Accepted: return QStringLiteral("accepted");
     case ReviewState::Suggested: return QStringLiteral("suggested");
     case ReviewState::Rejected: return QStringLiteral("rejected");
+    case ReviewState::Edited: return QStringLiteral("edited");
     }
     return QStringLiteral("accepted");
 }
@@ -21,6 +24,7 @@ ReviewState reviewStateFromName(const QString &name, bool *ok)
     if (name == QLatin1String("accepted")) return ReviewState::Accepted;
     if (name == QLatin1String("suggested")) return ReviewState::Suggested;
     if (name == QLatin1String("rejected")) return ReviewState::Rejected;
+    if (name == QLatin1String("edited")) return ReviewState::Edited;
     if (ok) *ok = false;
     return ReviewState::Accepted;
 }
@@ -95,10 +99,16 @@ void mergeModelAnnotations(Annotations &target, const Annotations &predicted)
             f.state = ReviewState::Suggested;
             merged.fields.push_back(f);
         }
-    // QS hierarchy: the user's one wins when present.
-    const bool userQs = !target.qsRoots.empty() && target.qsRoots.front().source.kind == AnnotationSource::User;
-    merged.qsRoots = userQs ? target.qsRoots : predicted.qsRoots;
-    merged.qsSummary = userQs ? target.qsSummary : predicted.qsSummary;
+    // QS hierarchy: predicted items arrive as suggestions; what the user made, accepted, edited or
+    // rejected stays (qsedit::mergeGenerated). Predictions without a hierarchy leave it alone.
+    merged.qsRoots = target.qsRoots;
+    merged.qsSummary = target.qsSummary;
+    if (!predicted.qsRoots.empty() || !predicted.qsSummary.isEmpty()) {
+        qsAssignIds(merged.qsRoots);
+        const AnnotationSource source = predicted.qsRoots.empty() ? AnnotationSource{AnnotationSource::Model, {}}
+                                                                  : predicted.qsRoots.front().source;
+        qsedit::mergeGenerated(merged, predicted.qsSummary, predicted.qsRoots, source);
+    }
     target = std::move(merged);
 }
 

@@ -19,7 +19,8 @@ struct AnnotationSource
     bool operator==(const AnnotationSource &o) const { return kind == o.kind && checkpoint == o.checkpoint; }
 };
 
-enum class ReviewState { Accepted, Suggested, Rejected };
+// Edited: a model suggestion the user changed (counts as accepted; a later model run keeps it).
+enum class ReviewState { Accepted, Suggested, Rejected, Edited };
 QString reviewStateName(ReviewState s);
 ReviewState reviewStateFromName(const QString &name, bool *ok = nullptr);
 
@@ -53,15 +54,35 @@ struct FieldValue
     ReviewState state = ReviewState::Accepted;
 };
 
-// One node of a question-summary hierarchy (HIBRIDS): a question, its summary answer, the
-// sections that support it, and follow-up questions as children.
+// A run of consecutive words (document order, both ends inclusive) a question-summary item rests
+// on, with the text it had when attached (shown when a re-OCR removed the words).
+struct QsEvidenceSpan
+{
+    QString firstWord;       // word id
+    QString lastWord;        // word id (== firstWord for one word)
+    QString text;
+    bool operator==(const QsEvidenceSpan &o) const
+    {
+        return firstWord == o.firstWord && lastWord == o.lastWord && text == o.text;
+    }
+};
+
+// One item of a question-summary hierarchy (HIBRIDS): a question, its summary answer, the
+// sections and word spans that support it, and follow-up questions as children. Parent and
+// order are the tree itself (children in order); document/qstree.h gives the flat view
+// (id, parent id, order, depth, number "1.2") and the edits. See /work/notes/r3/QSMODEL.md.
 struct QsNode
 {
     QString question;
     QString summary;
-    QStringList evidenceSections; // section titles or ids
+    QStringList evidenceSections; // section keys (qsSectionKey: "node:<id>", "word:<id>"); older files: titles
     std::vector<QsNode> children;
-    AnnotationSource source;
+    AnnotationSource source;      // the user, or a model and its checkpoint
+    QString id;                   // stable, unique in the document ("q<n>"); given on load when missing
+    std::vector<QsEvidenceSpan> evidenceSpans;
+    double confidence = 1.0;
+    ReviewState state = ReviewState::Accepted;
+    bool evidenceMissing = false; // some evidence (words or sections) no longer exists (re-OCR, edit)
 };
 
 struct Annotations

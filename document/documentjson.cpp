@@ -34,11 +34,27 @@ static QJsonArray stringsToJson(const QStringList &list)
 static QJsonObject qsNodeToJson(const QsNode &n)
 {
     QJsonObject o;
+    if (!n.id.isEmpty())
+        o.insert(QStringLiteral("id"), n.id);
     o.insert(QStringLiteral("question"), n.question);
     o.insert(QStringLiteral("summary"), n.summary);
     o.insert(QStringLiteral("evidence"), stringsToJson(n.evidenceSections));
+    if (!n.evidenceSpans.empty()) {
+        QJsonArray spans;
+        for (const QsEvidenceSpan &s : n.evidenceSpans)
+            spans.append(QJsonObject{{QStringLiteral("first"), s.firstWord},
+                                     {QStringLiteral("last"), s.lastWord},
+                                     {QStringLiteral("text"), s.text}});
+        o.insert(QStringLiteral("spans"), spans);
+    }
     if (n.source.kind != AnnotationSource::User)
         o.insert(QStringLiteral("source"), sourceToString(n.source));
+    if (n.confidence != 1.0)
+        o.insert(QStringLiteral("confidence"), n.confidence);
+    if (n.state != ReviewState::Accepted)
+        o.insert(QStringLiteral("state"), reviewStateName(n.state));
+    if (n.evidenceMissing)
+        o.insert(QStringLiteral("evidenceMissing"), true);
     QJsonArray children;
     for (const QsNode &c : n.children) children.append(qsNodeToJson(c));
     o.insert(QStringLiteral("children"), children);
@@ -407,8 +423,21 @@ static bool readQsNode(Reader &r, const QJsonValue &value, const QString &where,
     if (!r.ok()) return false;
     out->question = r.string(o, "question", where, false);
     out->summary = r.string(o, "summary", where, false);
+    out->id = r.string(o, "id", where, false);
     out->evidenceSections = r.strings(o, "evidence", where);
+    const QJsonArray spans = r.array(o, "spans", where, false);
+    for (int i = 0; i < spans.size() && r.ok(); ++i) {
+        const QString at = where + QStringLiteral(".spans[%1]").arg(i);
+        const QJsonObject so = r.object(spans[i], at);
+        if (!r.ok()) break;
+        out->evidenceSpans.push_back({r.string(so, "first", at), r.string(so, "last", at), r.string(so, "text", at, false)});
+    }
     out->source = r.source(o, where);
+    out->confidence = r.number(o, "confidence", where, false, 1.0);
+    out->state = r.state(o, where);
+    const QJsonValue missing = o.value(QLatin1String("evidenceMissing"));
+    if (!missing.isUndefined() && !missing.isBool()) r.fail(where, QStringLiteral("\"evidenceMissing\" must be true or false"));
+    out->evidenceMissing = missing.toBool(false);
     const QJsonArray children = r.array(o, "children", where, false);
     for (int i = 0; i < children.size() && r.ok(); ++i) {
         QsNode child;

@@ -18,7 +18,9 @@
 //                                       "confidence", "state": "accepted"|"suggested"|"rejected" } ],
 //                       "links":    [ { "id", "from", "to", "source", "confidence", "state" } ],
 //                       "fields":   [ { "field", "words", "text", "source", "confidence", "state" } ],
-//                       "qs": { "summary": str, "nodes": [ { "question", "summary", "evidence": [..], "children": [..] } ] } } }
+//                       "qs": { "summary": str, "nodes": [ { "id", "question", "summary", "evidence": [section keys|titles],
+//                               "spans"?: [ { "first", "last", "text" } ], "source"?, "confidence"?, "state"?,
+//                               "evidenceMissing"?: true, "children": [..] } ] } } }   (document/qstree.h)
 // Children lists are not stored: they follow from "parent" in node order. Optional keys ("?")
 // are omitted when they hold their default. Reading then writing gives back the same text.
 

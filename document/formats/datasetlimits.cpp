@@ -109,6 +109,11 @@ static bool checkQs(const Checker &c, const Annotations &a)
         for (const QString &e : node->evidenceSections)
             if (!c.text(e, path + QStringLiteral(".evidence")))
                 return false;
+        if (!c.text(node->id, path + QStringLiteral(".id")) || !c.count(node->evidenceSpans.size(), size_t(DatasetLimits::maxWords), path + QStringLiteral(".spans")))
+            return false;
+        for (const QsEvidenceSpan &s : node->evidenceSpans)
+            if (!c.text(s.firstWord, path + QStringLiteral(".spans")) || !c.text(s.lastWord, path + QStringLiteral(".spans")) || !c.text(s.text, path + QStringLiteral(".spans")))
+                return false;
         for (size_t k = 0; k < node->children.size(); ++k)
             stack.emplace_back(&node->children[k], path + QStringLiteral(".children[%1]").arg(k));
     }
