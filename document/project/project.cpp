@@ -1,19 +1,10 @@
 #include "document/project/project.h"
 
-#include "document/documentjson.h"
-#include "document/project/projectdialect.h"
-#include "document/project/projectschema.h"
+#include "document/project/projectprivate.h"
 
-#include <QAtomicInt>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
-#include <QFileInfo>
-#include <QJsonDocument>
-#include <QSqlDatabase>
-#include <QSqlError>
-#include <QSqlQuery>
-#include <QVariant>
 
 namespace folio {
 
@@ -42,182 +33,48 @@ DocumentStatus documentStatusFromName(const QString &name, bool *ok)
     return DocumentStatus::ToDo;
 }
 
-static QString nowText() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
-
-struct Project::Private
-{
-    QString path;
-    QString connectionName;
-    QSqlDatabase db;
-    std::unique_ptr<ProjectDialect> dialect;
-    bool readOnly = false;
-    int schemaVersion = 0;
-
-    ~Private() { close(); }
-    void close()
-    {
-        if (connectionName.isEmpty())
-            return;
-        db.close();
-        db = QSqlDatabase();
-        QSqlDatabase::removeDatabase(connectionName);
-        connectionName.clear();
-    }
-
-    QString fail(const QString &what) const { return QStringLiteral("%1: %2").arg(path, what); }
-    QString failSql(const QSqlQuery &q) const { return fail(dialect->describeError(q.lastError())); }
-    bool setError(QString *error, const QString &message) const
-    {
-        if (error)
-            *error = message;
-        return false;
-    }
-
-    bool begin(QString *error)
-    {
-        if (readOnly)
-            return setError(error, fail(QStringLiteral("project is open read-only")));
-        if (!db.transaction())
-            return setError(error, fail(dialect->describeError(db.lastError())));
-        return true;
-    }
-    bool commit(QString *error)
-    {
-        if (!db.commit()) {
-            const QString message = fail(dialect->describeError(db.lastError()));
-            db.rollback();
-            return setError(error, message);
-        }
-        return true;
-    }
-    bool rollbackWith(QString *error, const QString &message)
-    {
-        db.rollback();
-        return setError(error, message);
-    }
-
-    bool connect(QString *error)
-    {
-        static QAtomicInt counter;
-        connectionName = QStringLiteral("folio-project-%1").arg(counter.fetchAndAddRelaxed(1));
-        db = QSqlDatabase::addDatabase(dialect->driverName(), connectionName);
-        if (!db.isValid())
-            return setError(error, fail(QStringLiteral("the Qt SQL driver %1 is not available").arg(dialect->driverName())));
-        db.setDatabaseName(dialect->databaseName(path, readOnly));
-        db.setConnectOptions(dialect->connectOptions(readOnly));
-        if (!db.open())
-            return setError(error, fail(dialect->describeError(db.lastError())));
-        for (const QString &sql : dialect->sessionStatements(readOnly)) {
-            QSqlQuery q(db);
-            if (!q.exec(sql))
-                return setError(error, failSql(q));
-        }
-        return true;
-    }
-
-    bool makeDurable(QString *error)
-    {
-        for (const QString &sql : dialect->durabilityStatements()) {
-            QSqlQuery q(db);
-            if (!q.exec(sql))
-                return setError(error, failSql(q));
-        }
-        return true;
-    }
-
-    QByteArray annotationsJson(const Annotations &a) const
-    {
-        return detail::packJson(QJsonDocument(annotationsToJsonObject(a)).toJson(QJsonDocument::Compact));
-    }
-
-    qint64 insertDocument(const Document &doc, const Annotations &ann, const QString &name, QString *error)
-    {
-        QSqlQuery pos(db);
-        if (!pos.exec(QStringLiteral("SELECT coalesce(max(position), 0) + 1 FROM documents")) || !pos.next()) {
-            setError(error, failSql(pos));
-            return -1;
-        }
-        const qint64 position = pos.value(0).toLongLong();
-        const QString now = nowText();
-        QSqlQuery q(db);
-        q.prepare(QStringLiteral("INSERT INTO documents (position, name, source_path, kind, status, document_json, "
-                                 "modified) VALUES (?, ?, ?, ?, 'todo', ?, ?) RETURNING id"));
-        q.addBindValue(position);
-        q.addBindValue(name.isEmpty() ? QFileInfo(doc.sourcePath).fileName() : name);
-        q.addBindValue(doc.sourcePath);
-        q.addBindValue(sourceKindName(doc.kind));
-        q.addBindValue(detail::packJson(documentToJson(doc, nullptr, /*indented=*/false)));
-        q.addBindValue(now);
-        if (!q.exec() || !q.next()) {
-            setError(error, failSql(q));
-            return -1;
-        }
-        const qint64 id = q.value(0).toLongLong();
-        q.finish();
-        if (!writeAnnotations(id, ann, error))
-            return -1;
-        return id;
-    }
-
-    bool writeAnnotations(qint64 id, const Annotations &ann, QString *error)
-    {
-        const QString now = nowText();
-        QSqlQuery q(db);
-        q.prepare(QStringLiteral("INSERT INTO annotations (document_id, revision, annotations_json, modified) "
-                                 "VALUES (?, 1, ?, ?) ON CONFLICT (document_id) DO UPDATE SET "
-                                 "revision = annotations.revision + 1, annotations_json = excluded.annotations_json, "
-                                 "modified = excluded.modified"));
-        q.addBindValue(id);
-        q.addBindValue(annotationsJson(ann));
-        q.addBindValue(now);
-        if (!q.exec())
-            return setError(error, failSql(q));
-        QString itemError;
-        if (!detail::writeAnnotationItems(db, *dialect, id, ann, &itemError))
-            return setError(error, fail(itemError));
-        QSqlQuery touch(db);
-        touch.prepare(QStringLiteral("UPDATE documents SET modified = ? WHERE id = ?"));
-        touch.addBindValue(now);
-        touch.addBindValue(id);
-        if (!touch.exec())
-            return setError(error, failSql(touch));
-        return true;
-    }
-
-    bool exists(qint64 id, QString *error)
-    {
-        QSqlQuery q(db);
-        q.prepare(QStringLiteral("SELECT 1 FROM documents WHERE id = ?"));
-        q.addBindValue(id);
-        if (!q.exec())
-            return setError(error, failSql(q));
-        if (!q.next())
-            return setError(error, fail(QStringLiteral("no document with id %1").arg(id)));
-        return true;
-    }
-
-    // UPDATE documents SET <column> = value WHERE id = ?, in its own transaction.
-    bool updateColumn(qint64 id, const char *column, const QVariant &value, QString *error)
-    {
-        if (!begin(error))
-            return false;
-        QSqlQuery q(db);
-        q.prepare(QStringLiteral("UPDATE documents SET %1 = ?, modified = ? WHERE id = ?").arg(QLatin1String(column)));
-        q.addBindValue(value);
-        q.addBindValue(nowText());
-        q.addBindValue(id);
-        if (!q.exec())
-            return rollbackWith(error, failSql(q));
-        if (q.numRowsAffected() == 0)
-            return rollbackWith(error, fail(QStringLiteral("no document with id %1").arg(id)));
-        return commit(error);
-    }
-};
-
 Project::Project(std::unique_ptr<Private> dd) : d(std::move(dd)) {}
 Project::~Project() = default;
 
 int Project::currentSchemaVersion() { return detail::latestProjectSchemaVersion(); }
+
+// A server database: filled inside one transaction (PostgreSQL's DDL is transactional), so it
+// is either empty or a complete project.
+QString Project::createInDatabase(const ProjectLocation &location, int version)
+{
+    auto p = std::make_unique<Project::Private>();
+    p->location = location;
+    p->path = location.display;
+    p->dialect = projectDialectFor(location);
+    QString e;
+    if (!p->connect(&e))
+        return e;
+    bool empty = false;
+    if (!p->dialect->isFolioDatabase(p->db, &empty, &e))
+        return p->fail(QStringLiteral("the database is not empty: %1").arg(e));
+    if (!empty)
+        return p->fail(QStringLiteral("already exists (open it, or choose another database)"));
+    if (!p->db.transaction())
+        return p->failError(p->db.lastError());
+    for (const QString &sql : p->dialect->stampStatements()) {
+        QSqlQuery q(p->db);
+        if (!q.exec(sql)) {
+            e = p->failSql(q);
+            p->db.rollback();
+            return e;
+        }
+    }
+    if (!detail::migrateProject(p->db, *p->dialect, 0, version, &e)) {
+        p->db.rollback();
+        return p->fail(e);
+    }
+    if (!p->db.commit()) {
+        e = p->failError(p->db.lastError());
+        p->db.rollback();
+        return e;
+    }
+    return QString();
+}
 
 std::unique_ptr<Project> Project::createAt(const QString &path, int version, bool openCurrent, QString *error)
 {
@@ -226,8 +83,16 @@ std::unique_ptr<Project> Project::createAt(const QString &path, int version, boo
             *error = m;
         return std::unique_ptr<Project>();
     };
-    if (path.isEmpty())
-        return setErr(QStringLiteral("no project path given"));
+    ProjectLocation location;
+    QString e;
+    if (!parseProjectLocation(path, &location, &e))
+        return setErr(e);
+    if (location.kind == ProjectLocation::Kind::Postgres) {
+        e = createInDatabase(location, version);
+        if (!e.isEmpty())
+            return setErr(e);
+        return openCurrent ? open(path, error, Mode::ReadWrite) : openWithoutMigrating(path, error);
+    }
     const QFileInfo info(path);
     if (info.exists())
         return setErr(QStringLiteral("%1: already exists (open it, or choose another name)").arg(path));
@@ -248,9 +113,9 @@ std::unique_ptr<Project> Project::createAt(const QString &path, int version, boo
     }
     {
         auto p = std::make_unique<Project::Private>();
+        parseProjectLocation(temp, &p->location, nullptr);
         p->path = temp;
         p->dialect = createProjectDialect();
-        QString e;
         bool ok = p->connect(&e);
         if (ok) {
             // Rollback-journal while building: the file is renamed afterwards, and a -wal file
@@ -302,8 +167,11 @@ std::unique_ptr<Project> Project::createAtVersionForTesting(const QString &path,
 std::unique_ptr<Project> Project::openWithoutMigrating(const QString &path, QString *error)
 {
     auto d = std::make_unique<Private>();
-    d->path = path;
-    d->dialect = createProjectDialect();
+    if (!parseProjectLocation(path, &d->location, error))
+        return nullptr;
+    d->path = d->location.display;
+    d->dialect = projectDialectFor(d->location);
+    d->user = defaultUser();
     if (!d->connect(error) || !d->makeDurable(error))
         return nullptr;
     if (!detail::readSchemaVersion(d->db, *d->dialect, &d->schemaVersion, error))
@@ -314,20 +182,25 @@ std::unique_ptr<Project> Project::openWithoutMigrating(const QString &path, QStr
 std::unique_ptr<Project> Project::open(const QString &path, QString *error, Mode mode)
 {
     auto d = std::make_unique<Private>();
-    d->path = path;
     d->readOnly = mode == Mode::ReadOnly;
-    d->dialect = createProjectDialect();
     auto setErr = [error](const QString &m) {
         if (error)
             *error = m;
         return std::unique_ptr<Project>();
     };
-    if (!QFileInfo::exists(path))
-        return setErr(QStringLiteral("%1: no such project file").arg(path));
-    const QString pre = d->dialect->precheckExisting(path);
-    if (!pre.isEmpty())
-        return setErr(pre);
     QString e;
+    if (!parseProjectLocation(path, &d->location, &e))
+        return setErr(e);
+    d->path = d->location.display;
+    d->dialect = projectDialectFor(d->location);
+    d->user = defaultUser();
+    if (d->dialect->isFileBased()) {
+        if (!QFileInfo::exists(path))
+            return setErr(QStringLiteral("%1: no such project file").arg(path));
+        const QString pre = d->dialect->precheckExisting(path);
+        if (!pre.isEmpty())
+            return setErr(pre);
+    }
     if (!d->connect(&e))
         return setErr(e);
     bool empty = false;
@@ -375,6 +248,36 @@ std::unique_ptr<Project> Project::open(const QString &path, QString *error, Mode
 }
 
 QString Project::path() const { return d->path; }
+QString Project::backend() const { return d->dialect->name(); }
+
+QString Project::defaultUser()
+{
+    for (const char *var : {"FOLIO_USER", "USER", "LOGNAME"}) {
+        const QString v = qEnvironmentVariable(var).trimmed();
+        if (!v.isEmpty())
+            return v;
+    }
+    return QStringLiteral("user");
+}
+
+std::unique_ptr<Project> Project::openOrCreate(const QString &path, QString *error)
+{
+    ProjectLocation location;
+    if (!parseProjectLocation(path, &location, error))
+        return nullptr;
+    if (location.kind == ProjectLocation::Kind::File)
+        return QFileInfo::exists(path) ? open(path, error) : create(path, error);
+    QString openError;
+    auto p = open(path, &openError);
+    if (p)
+        return p;
+    if (!openError.contains(QLatin1String("the database is empty"))) {
+        if (error)
+            *error = openError;
+        return nullptr;
+    }
+    return create(path, error);
+}
 bool Project::isReadOnly() const { return d->readOnly; }
 int Project::schemaVersion() const { return d->schemaVersion; }
 
@@ -461,6 +364,8 @@ static ProjectDocument rowToInfo(const QSqlQuery &q)
 std::vector<ProjectDocument> Project::documents(DocumentOrder order, QString *error) const
 {
     std::vector<ProjectDocument> out;
+    if (!d->revive(error))
+        return out;
     QSqlQuery q(d->db);
     q.setForwardOnly(true);
     const QString orderBy = order == DocumentOrder::Uncertainty
@@ -477,6 +382,8 @@ std::vector<ProjectDocument> Project::documents(DocumentOrder order, QString *er
 
 bool Project::documentInfo(qint64 id, ProjectDocument *info, QString *error) const
 {
+    if (!d->revive(error))
+        return false;
     QSqlQuery q(d->db);
     q.prepare(QLatin1String(kListColumns) + QStringLiteral("WHERE d.id = ?"));
     q.addBindValue(id);
@@ -490,6 +397,8 @@ bool Project::documentInfo(qint64 id, ProjectDocument *info, QString *error) con
 
 int Project::documentCount() const
 {
+    if (!d->revive(nullptr))
+        return 0;
     QSqlQuery q(d->db);
     if (!q.exec(QStringLiteral("SELECT count(*) FROM documents")) || !q.next())
         return 0;
@@ -498,6 +407,8 @@ int Project::documentCount() const
 
 qint64 Project::findDocument(const QString &sourcePath) const
 {
+    if (!d->revive(nullptr))
+        return -1;
     QSqlQuery q(d->db);
     q.prepare(QStringLiteral("SELECT id FROM documents WHERE source_path = ? ORDER BY id"));
     q.addBindValue(sourcePath);
@@ -508,6 +419,8 @@ qint64 Project::findDocument(const QString &sourcePath) const
 
 bool Project::loadDocument(qint64 id, Document *document, Annotations *annotations, QString *error) const
 {
+    if (!d->revive(error))
+        return false;
     QSqlQuery q(d->db);
     q.prepare(QStringLiteral("SELECT document_json FROM documents WHERE id = ?"));
     q.addBindValue(id);
@@ -525,6 +438,8 @@ bool Project::loadDocument(qint64 id, Document *document, Annotations *annotatio
 
 bool Project::loadAnnotations(qint64 id, Annotations *annotations, QString *error) const
 {
+    if (!d->revive(error))
+        return false;
     QSqlQuery q(d->db);
     q.prepare(QStringLiteral("SELECT annotations_json FROM annotations WHERE document_id = ?"));
     q.addBindValue(id);
@@ -593,6 +508,8 @@ bool Project::setLabels(const QStringList &labels, QString *error)
 
 QString Project::setting(const QString &key, const QString &fallback) const
 {
+    if (!d->revive(nullptr))
+        return fallback;
     QSqlQuery q(d->db);
     q.prepare(QStringLiteral("SELECT value FROM settings WHERE key = ?"));
     q.addBindValue(key);

@@ -11,9 +11,10 @@
 //   project->saveAnnotations(id, edited, &error);   // one transaction, durable when it returns
 //   project->setStatus(id, folio::DocumentStatus::Done, &error);
 //
-// Storage: SQLite through Qt SQL (WAL, synchronous=FULL), a schema_version table and ordered
-// migrations (projectschema.cpp); all engine-specific SQL sits in the dialect
-// (projectdialect.h) so the same schema can run on PostgreSQL. The Document and the Annotations
+// Storage: SQLite through Qt SQL (WAL, synchronous=FULL) or a PostgreSQL database (QPSQL), a
+// schema_version table and ordered migrations (projectschema.cpp); all engine-specific SQL sits
+// in the dialect (projectdialect.h). A PostgreSQL connection lost mid-session (server restart)
+// fails the statement in flight with a message saying so and reconnects before the next one. The Document and the Annotations
 // of a document are stored as their JSON form (documentjson.h); every entity/link/field is also
 // indexed as a row (source, checkpoint, confidence, state) for queries and counts.
 //
@@ -45,6 +46,7 @@
 namespace folio {
 
 class ProjectDialect;
+struct ProjectLocation;
 
 enum class DocumentStatus { ToDo, InProgress, Done };
 QString documentStatusName(DocumentStatus status);             // "todo" | "in-progress" | "done"
@@ -94,16 +96,24 @@ public:
 
     static int currentSchemaVersion();
 
-    // Creates a new project file. Fails when `path` exists or its folder is not writable.
+    // `path` is a project location (projectlocation.h): a .folio file, a postgresql:// URL or a
+    // .folio-pg connection file.
+    // Creates a new project. A file: fails when `path` exists or its folder is not writable. A
+    // PostgreSQL database: it must exist and be empty (createdb NAME); filled in one transaction.
     static std::unique_ptr<Project> create(const QString &path, QString *error);
     // Opens an existing project, migrating an older schema (read-write only).
     static std::unique_ptr<Project> open(const QString &path, QString *error, Mode mode = Mode::ReadWrite);
+    // open(), or create() when the file does not exist / the database is empty.
+    static std::unique_ptr<Project> openOrCreate(const QString &path, QString *error);
+    // Who edits, unless Project::setUser says otherwise: $FOLIO_USER, else $USER, else "user".
+    static QString defaultUser();
 
     ~Project();
     Project(const Project &) = delete;
     Project &operator=(const Project &) = delete;
 
-    QString path() const;
+    QString path() const;   // the file, or the URL without its password, or the connection file
+    QString backend() const; // "sqlite" | "postgresql"
     bool isReadOnly() const;
     int schemaVersion() const;
 
@@ -147,9 +157,11 @@ public:
     // Creates a project at an older schema version (to test migrations).
     static std::unique_ptr<Project> createAtVersionForTesting(const QString &path, int version, QString *error);
 
+    struct Private; // projectprivate.h
+
 private:
-    struct Private;
     explicit Project(std::unique_ptr<Private> d);
+    static QString createInDatabase(const ProjectLocation &location, int version);
     static std::unique_ptr<Project> createAt(const QString &path, int version, bool openCurrent, QString *error);
     static std::unique_ptr<Project> openWithoutMigrating(const QString &path, QString *error);
     std::unique_ptr<Private> d;

@@ -7,8 +7,9 @@
 // options, the pragmas that make a file durable (WAL, synchronous, foreign keys), column types,
 // how to recognise a foreign database, and how errors map to "disk full" / "read only".
 //
-// SQLite is the only implementation today (projectdialectsqlite.cpp); a PostgreSQL dialect adds a
-// second file and a case in createProjectDialect(), nothing else.
+// Two implementations: SQLite (projectdialectsqlite.cpp) and PostgreSQL through Qt's QPSQL driver
+// (projectdialectpostgres.cpp); createProjectDialect() picks one by name, projectDialectFor() by
+// the project's location (projectlocation.h).
 
 #include <QSqlError>
 #include <QString>
@@ -20,12 +21,14 @@ class QSqlDatabase;
 
 namespace folio {
 
+struct ProjectLocation;
+
 class ProjectDialect
 {
 public:
     virtual ~ProjectDialect() = default;
 
-    virtual QString name() const = 0;        // "sqlite"
+    virtual QString name() const = 0;        // "sqlite" | "postgresql"
     virtual QString driverName() const = 0;  // Qt SQL driver, e.g. "QSQLITE"
 
     // Checks, before any connection is opened, that `location` can hold a project (the file looks
@@ -33,11 +36,12 @@ public:
     // otherwise a message naming the problem. Never modifies anything.
     virtual QString precheckExisting(const QString &location) const = 0;
 
-    // Connection options (QSqlDatabase::setConnectOptions) for read-write or read-only use.
-    virtual QString connectOptions(bool readOnly) const = 0;
-    // The database name to connect to (QSqlDatabase::setDatabaseName) for `location`. Read-only
-    // use of a location that cannot be written (read-only media) may need a special form.
-    virtual QString databaseName(const QString &location, bool readOnly) const = 0;
+    // Sets database name, host, user, connect options... of `db` for `location`, read-write or
+    // read-only (read-only use of a location that cannot be written may need a special form).
+    virtual void configureConnection(QSqlDatabase &db, const ProjectLocation &location, bool readOnly) const = 0;
+    // Whether a project is created in a temporary file renamed into place (files) or inside one
+    // transaction of an existing database (servers, whose DDL is transactional).
+    virtual bool isFileBased() const = 0;
 
     // Statements run once after connecting, before anything is read. Must not write to the
     // database (so a foreign or newer file stays untouched until it has been validated).
@@ -62,13 +66,18 @@ public:
 
     // A human message for a failed statement: recognises disk full, read-only, locked and corrupt.
     virtual QString describeError(const QSqlError &error) const = 0;
+    // True when the error means the connection is gone (server restarted, network): the project
+    // reconnects before its next operation.
+    virtual bool isConnectionLost(const QSqlError &error) const = 0;
 
     // Test hook: cap the database size (in pages) so "disk full" can be simulated. Returns false
     // when the engine cannot do it.
     virtual bool limitSizeForTesting(QSqlDatabase &db, int pages) const = 0;
 };
 
-// "sqlite" (the default). Returns nullptr for an unknown name.
+// "sqlite" (the default) or "postgresql". Returns nullptr for an unknown name.
 std::unique_ptr<ProjectDialect> createProjectDialect(const QString &name = QStringLiteral("sqlite"));
+// The dialect for a parsed location.
+std::unique_ptr<ProjectDialect> projectDialectFor(const ProjectLocation &location);
 
 } // namespace folio

@@ -1,5 +1,6 @@
 // The SQLite dialect of the project store: the only file with SQLite-specific SQL.
 #include "document/project/projectdialect.h"
+#include "document/project/projectlocation.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -39,14 +40,22 @@ public:
         return {};
     }
 
-    QString connectOptions(bool readOnly) const override
+    bool isFileBased() const override { return true; }
+
+    void configureConnection(QSqlDatabase &db, const ProjectLocation &location, bool readOnly) const override
+    {
+        db.setDatabaseName(databaseName(location.filePath, readOnly));
+        db.setConnectOptions(connectOptions(readOnly));
+    }
+
+    QString connectOptions(bool readOnly) const
     {
         // Busy timeout: a second Folio (or folio-cli) on the same project waits instead of failing.
         return readOnly ? QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=5000")
                         : QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000");
     }
 
-    QString databaseName(const QString &location, bool readOnly) const override
+    QString databaseName(const QString &location, bool readOnly) const
     {
         const QFileInfo file(location);
         const QFileInfo folder(file.absolutePath());
@@ -134,6 +143,8 @@ public:
         return text.isEmpty() ? QStringLiteral("unknown database error") : text;
     }
 
+    bool isConnectionLost(const QSqlError &) const override { return false; } // a file does not go away
+
     bool limitSizeForTesting(QSqlDatabase &db, int pages) const override
     {
         QSqlQuery q(db);
@@ -141,11 +152,6 @@ public:
     }
 };
 
-std::unique_ptr<ProjectDialect> createProjectDialect(const QString &name)
-{
-    if (name.isEmpty() || name == QLatin1String("sqlite"))
-        return std::make_unique<SqliteProjectDialect>();
-    return nullptr;
-}
+std::unique_ptr<ProjectDialect> createSqliteProjectDialect() { return std::make_unique<SqliteProjectDialect>(); }
 
 } // namespace folio

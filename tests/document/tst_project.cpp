@@ -1,6 +1,10 @@
 // The project store: create/open, documents, annotations, status, migrations and bad input.
+// Runs against SQLite, and against a private PostgreSQL server with FOLIO_PROJECT_BACKEND=postgres
+// (CTest: tst_project_postgres); file-only cases have a PostgreSQL counterpart.
 #include "document/documentjson.h"
 #include "document/project/project.h"
+#include "document/project/projectlocation.h"
+#include "projectbackend.h"
 #include "projecttestdata.h"
 
 #include <QCryptographicHash>
@@ -27,36 +31,26 @@ static QByteArray annotationsText(const Annotations &a)
     return QJsonDocument(annotationsToJsonObject(a)).toJson(QJsonDocument::Compact);
 }
 
-// Runs SQL on a raw connection (to build foreign, old or newer files).
-static bool rawExec(const QString &path, const QStringList &statements)
-{
-    bool ok = true;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
-        db.setDatabaseName(path);
-        ok = db.open();
-        for (const QString &s : statements) {
-            QSqlQuery q(db);
-            if (!q.exec(s)) {
-                qWarning() << s << q.lastError().text();
-                ok = false;
-            }
-        }
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
-    return ok;
-}
+#define SQLITE_ONLY()                                                                              \
+    if (backend.isPostgres())                                                                      \
+    QSKIP("a file-only case (its PostgreSQL counterpart runs instead)")
+#define POSTGRES_ONLY()                                                                            \
+    if (!backend.isPostgres())                                                                     \
+    QSKIP("a PostgreSQL-only case (runs in tst_project_postgres)")
 
 class TestProject : public QObject
 {
     Q_OBJECT
 
+    test::ProjectBackend backend;
+
+
 private Q_SLOTS:
+    void initTestCase() { FOLIO_INIT_PROJECT_BACKEND(backend); }
+
     void createAddReopen()
     {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("p.folio"));
+        const QString path = backend.newLocation(QStringLiteral("p"));
         QString error;
         Document doc = test::makeDocument(QStringLiteral("/scans/a.png"), 40);
         Annotations ann = test::makeAnnotations(doc, 6);
@@ -73,6 +67,7 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(path + QStringLiteral(".creating-") + QString::number(QCoreApplication::applicationPid())));
         auto p = Project::open(path, &error);
         QVERIFY2(p, qPrintable(error));
+        QCOMPARE(p->backend(), backend.name());
         QCOMPARE(p->documentCount(), 1);
         QCOMPARE(p->labels(), QStringList({QStringLiteral("QUESTION"), QStringLiteral("ANSWER")}));
         Document d2;
@@ -93,10 +88,9 @@ private Q_SLOTS:
 
     void saveAnnotationsBumpsRevision()
     {
-        QTemporaryDir dir;
         QString error;
-        auto p = Project::create(dir.filePath(QStringLiteral("p.folio")), &error);
-        QVERIFY(p);
+        auto p = Project::create(backend.newLocation(QStringLiteral("p")), &error);
+        QVERIFY2(p, qPrintable(error));
         Document doc = test::makeDocument(QStringLiteral("a"), 20);
         const qint64 id = p->addDocument(doc, {}, &error);
         for (int i = 1; i <= 5; ++i)
@@ -113,9 +107,9 @@ private Q_SLOTS:
 
     void ordering()
     {
-        QTemporaryDir dir;
         QString error;
-        auto p = Project::create(dir.filePath(QStringLiteral("p.folio")), &error);
+        auto p = Project::create(backend.newLocation(QStringLiteral("p")), &error);
+        QVERIFY2(p, qPrintable(error));
         std::vector<NewProjectDocument> docs(4);
         for (int i = 0; i < 4; ++i)
             docs[i].document = test::makeDocument(QStringLiteral("d%1").arg(i), 4);
@@ -139,6 +133,7 @@ private Q_SLOTS:
 
     void createRefusesExistingFile()
     {
+        SQLITE_ONLY();
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("x.folio"));
         QFile f(path);
@@ -152,8 +147,144 @@ private Q_SLOTS:
         QCOMPARE(f.readAll(), QByteArray("keep me"));
     }
 
+    void createRefusesExistingProjectOrForeignDatabase()
+    {
+        POSTGRES_ONLY();
+        QString error;
+        const QString used = backend.newLocation(QStringLiteral("used"));
+        QVERIFY2(Project::create(used, &error), qPrintable(error));
+        QVERIFY(!Project::create(used, &error));
+        QVERIFY2(error.contains(QStringLiteral("already exists")), qPrintable(error));
+        const QString foreign = backend.newLocation(QStringLiteral("foreign"));
+        QVERIFY(backend.rawExec(foreign, {QStringLiteral("CREATE TABLE visits (url TEXT)"),
+                                          QStringLiteral("INSERT INTO visits VALUES ('keep me')")}));
+        QVERIFY(!Project::create(foreign, &error));
+        QVERIFY2(error.contains(QStringLiteral("not empty")) && error.contains(QStringLiteral("another application")),
+                 qPrintable(error));
+        QVERIFY(!Project::openOrCreate(foreign, &error));
+        QVERIFY2(error.contains(QStringLiteral("another application")), qPrintable(error));
+        QString out;
+        QVERIFY(backend.server()->psql(foreign.section(QLatin1Char('/'), 3).section(QLatin1Char('?'), 0, 0),
+                                       {QStringLiteral("SELECT count(*) FROM information_schema.tables "
+                                                       "WHERE table_schema = 'public'")},
+                                       &out, &error));
+        QCOMPARE(out.trimmed(), QStringLiteral("1")); // nothing was created beside the foreign table
+    }
+
+    void unreachableServerAndMissingDatabase()
+    {
+        POSTGRES_ONLY();
+        QString error;
+        QTemporaryDir empty;
+        const QString nowhere = QStringLiteral("postgresql://folio:secret@/db?host=%1&connect_timeout=2").arg(empty.path());
+        QVERIFY(!Project::open(nowhere, &error));
+        QVERIFY2(error.startsWith(QStringLiteral("postgresql://folio@/db")), qPrintable(error)); // no password shown
+        QVERIFY2(!error.contains(QStringLiteral("secret")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("cannot connect")), qPrintable(error));
+        const QString missing = backend.server()->url(QStringLiteral("no_such_db"));
+        QVERIFY(!Project::open(missing, &error));
+        QVERIFY2(error.startsWith(missing) && error.contains(QStringLiteral("no such database")), qPrintable(error));
+        const QString fresh = backend.newLocation(QStringLiteral("fresh"));
+        QVERIFY(!Project::open(fresh, &error));
+        QVERIFY2(error.contains(QStringLiteral("the database is empty")), qPrintable(error));
+        auto p = Project::openOrCreate(fresh, &error); // the GUI's open: an empty database becomes a project
+        QVERIFY2(p, qPrintable(error));
+        QCOMPARE(p->schemaVersion(), Project::currentSchemaVersion());
+    }
+
+    void connectionFile()
+    {
+        POSTGRES_ONLY();
+        QString error;
+        const QString url = backend.newLocation(QStringLiteral("viafile"));
+        QVERIFY2(Project::create(url, &error), qPrintable(error));
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("team.folio-pg"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("# the team's project\n\n" + url.toUtf8() + "\n");
+        f.close();
+        auto p = Project::open(file, &error);
+        QVERIFY2(p, qPrintable(error));
+        QCOMPARE(p->path(), file);
+        QVERIFY(p->addDocument(test::makeDocument(QStringLiteral("a"), 4), {}, &error) > 0);
+        auto direct = Project::open(url, &error, Project::Mode::ReadOnly);
+        QVERIFY2(direct, qPrintable(error));
+        QCOMPARE(direct->documentCount(), 1);
+    }
+
+    void locations_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected"); // error fragment; empty: parses
+        QTest::newRow("file") << QStringLiteral("/a/b.folio") << QString();
+        QTest::newRow("url") << QStringLiteral("postgresql://u:pw@db.example:6543/forms?sslmode=require") << QString();
+        QTest::newRow("socket") << QStringLiteral("postgres://u@/forms?host=/run/postgresql") << QString();
+        QTest::newRow("no database") << QStringLiteral("postgresql://host/") << QStringLiteral("must name one database");
+        QTest::newRow("two levels") << QStringLiteral("postgresql://host/a/b") << QStringLiteral("must name one database");
+        QTest::newRow("unknown parameter") << QStringLiteral("postgresql://host/db?password=x")
+                                           << QStringLiteral("unknown parameter 'password'");
+        QTest::newRow("injection") << QStringLiteral("postgresql://host/db?sslmode=a;host=evil")
+                                   << QStringLiteral("may not contain ';'");
+        QTest::newRow("missing connection file") << QStringLiteral("/no/such/team.folio-pg")
+                                                 << QStringLiteral("/no/such/team.folio-pg: cannot read");
+        QTest::newRow("empty") << QString() << QStringLiteral("no project path given");
+    }
+    void locations()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        ProjectLocation loc;
+        QString error;
+        const bool ok = parseProjectLocation(text, &loc, &error);
+        QCOMPARE(ok, expected.isEmpty());
+        if (!ok) {
+            QVERIFY2(error.contains(expected), qPrintable(error));
+            QVERIFY2(!error.contains(QStringLiteral("pw")), qPrintable(error));
+            return;
+        }
+        QVERIFY(looksLikeProjectLocation(text));
+        QVERIFY(!loc.display.contains(QStringLiteral(":pw@")));
+        if (QTest::currentDataTag() == QByteArray("url")) {
+            QCOMPARE(loc.host, QStringLiteral("db.example"));
+            QCOMPARE(loc.port, 6543);
+            QCOMPARE(loc.user, QStringLiteral("u"));
+            QCOMPARE(loc.password, QStringLiteral("pw"));
+            QCOMPARE(loc.database, QStringLiteral("forms"));
+            QCOMPARE(loc.options, QStringLiteral("sslmode=require"));
+        }
+        if (QTest::currentDataTag() == QByteArray("socket"))
+            QCOMPARE(loc.host, QStringLiteral("/run/postgresql"));
+    }
+
+    void badConnectionFiles_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("empty") << QByteArray() << QStringLiteral("holds no postgresql:// URL");
+        QTest::newRow("comments only") << QByteArray("# nothing\n") << QStringLiteral("holds no postgresql:// URL");
+        QTest::newRow("not a url") << QByteArray("mysql://x/y\n") << QStringLiteral("must be a postgresql:// URL");
+        QTest::newRow("huge") << QByteArray(10000, 'x') << QStringLiteral("larger than 4096 bytes");
+        QTest::newRow("bad url") << QByteArray("postgresql://h/\n") << QStringLiteral("must name one database");
+    }
+    void badConnectionFiles()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("x.folio-pg"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+        f.close();
+        QString error;
+        QVERIFY(!Project::open(file, &error));
+        QVERIFY2(error.startsWith(file) && error.contains(expected), qPrintable(error));
+    }
+
     void readOnlyLocation()
     {
+        SQLITE_ONLY();
         QString error;
         // /proc refuses new files even for root, like a read-only mount.
         QVERIFY(!Project::create(QStringLiteral("/proc/folio-test.folio"), &error));
@@ -164,8 +295,7 @@ private Q_SLOTS:
 
     void readOnlyMode()
     {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("p.folio"));
+        const QString path = backend.newLocation(QStringLiteral("p"));
         QString error;
         Document doc = test::makeDocument(QStringLiteral("a"), 10);
         qint64 id;
@@ -195,6 +325,7 @@ private Q_SLOTS:
     }
     void corruptFiles()
     {
+        SQLITE_ONLY();
         QFETCH(QByteArray, content);
         QFETCH(QString, expected);
         QTemporaryDir dir;
@@ -213,9 +344,10 @@ private Q_SLOTS:
 
     void foreignSqlite()
     {
+        SQLITE_ONLY();
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("history.sqlite"));
-        QVERIFY(rawExec(path, {QStringLiteral("CREATE TABLE visits (url TEXT)"),
+        QVERIFY(backend.rawExec(path, {QStringLiteral("CREATE TABLE visits (url TEXT)"),
                                QStringLiteral("INSERT INTO visits VALUES ('x')")}));
         const QByteArray before = fileHash(path);
         QString error;
@@ -227,21 +359,21 @@ private Q_SLOTS:
 
     void newerSchemaRefused()
     {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("p.folio"));
+        const QString path = backend.newLocation(QStringLiteral("p"));
         QString error;
         QVERIFY(Project::create(path, &error));
-        QVERIFY(rawExec(path, {QStringLiteral("INSERT INTO schema_version VALUES (99, 'future', 'x')")}));
+        QVERIFY(backend.rawExec(path, {QStringLiteral("INSERT INTO schema_version VALUES (99, 'future', 'x')")}));
         const QByteArray before = fileHash(path);
         QVERIFY(!Project::open(path, &error));
         QVERIFY2(error.contains(QStringLiteral("schema version 99 is newer")), qPrintable(error));
         QCOMPARE(fileHash(path), before);
+        QVERIFY(!Project::open(path, &error, Project::Mode::ReadOnly));
+        QVERIFY2(error.contains(QStringLiteral("schema version 99 is newer")), qPrintable(error));
     }
 
     void migrationFromVersion1()
     {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("old.folio"));
+        const QString path = backend.newLocation(QStringLiteral("old"));
         QString error;
         {
             auto p = Project::createAtVersionForTesting(path, 1, &error);
@@ -250,11 +382,11 @@ private Q_SLOTS:
         }
         Document doc = test::makeDocument(QStringLiteral("old"), 12);
         const Annotations ann = test::makeAnnotations(doc, 4);
-        QVERIFY(rawExec(path, {QStringLiteral("INSERT INTO documents (id, position, name, source_path, kind, status, "
-                                              "document_json, modified) VALUES (7, 1, 'old', 'old', 'image', 'done', '%1', 'x')")
-                                   .arg(QString::fromUtf8(documentToJson(doc, nullptr, false)).replace(QLatin1Char('\''), QStringLiteral("''"))),
-                               QStringLiteral("INSERT INTO annotations VALUES (7, 3, '%1', 'x')")
-                                   .arg(QString::fromUtf8(annotationsText(ann)))}));
+        QVERIFY(backend.rawExec(path, {QStringLiteral("INSERT INTO documents (id, position, name, source_path, kind, status, "
+                                                      "document_json, modified) VALUES (7, 1, 'old', 'old', 'image', 'done', %1, 'x')")
+                                           .arg(backend.blobLiteral(QString::fromUtf8(documentToJson(doc, nullptr, false)))),
+                                       QStringLiteral("INSERT INTO annotations VALUES (7, 3, %1, 'x')")
+                                           .arg(backend.blobLiteral(QString::fromUtf8(annotationsText(ann))))}));
         {
             auto ro = Project::open(path, &error, Project::Mode::ReadOnly);
             QVERIFY(!ro);
@@ -278,6 +410,7 @@ private Q_SLOTS:
 
     void diskFull()
     {
+        SQLITE_ONLY(); // a server's disk cannot be capped from a client
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("p.folio"));
         QString error;
@@ -309,5 +442,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProject)
+FOLIO_TEST_GUILESS_MAIN(TestProject)
 #include "tst_project.moc"

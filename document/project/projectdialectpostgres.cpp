@@ -1,0 +1,140 @@
+// The PostgreSQL dialect of the project store (Qt SQL's QPSQL driver, Debian libqt6sql6-psql):
+// the only file with PostgreSQL-specific SQL.
+//
+// A project is one database (created by an administrator: `createdb forms`); Project::create
+// fills an empty database inside one transaction (PostgreSQL's DDL is transactional, so a half
+// created project never exists). A table folio_project marks the database as Folio's, the way
+// SQLite's application_id does. Commits are durable when they return (synchronous_commit on).
+#include "document/project/projectdialect.h"
+#include "document/project/projectlocation.h"
+
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QStringList>
+#include <QVariant>
+
+namespace folio {
+
+class PostgresProjectDialect : public ProjectDialect
+{
+public:
+    QString name() const override { return QStringLiteral("postgresql"); }
+    QString driverName() const override { return QStringLiteral("QPSQL"); }
+    bool isFileBased() const override { return false; }
+
+    QString precheckExisting(const QString &) const override { return {}; }
+
+    void configureConnection(QSqlDatabase &db, const ProjectLocation &location, bool) const override
+    {
+        if (!location.host.isEmpty())
+            db.setHostName(location.host);
+        if (location.port > 0)
+            db.setPort(location.port);
+        if (!location.user.isEmpty())
+            db.setUserName(location.user);
+        if (!location.password.isEmpty())
+            db.setPassword(location.password);
+        db.setDatabaseName(location.database);
+        QString options = QStringLiteral("application_name=folio");
+        if (!location.options.contains(QLatin1String("connect_timeout=")))
+            options += QStringLiteral(";connect_timeout=10");
+        if (!location.options.isEmpty())
+            options += QLatin1Char(';') + location.options;
+        db.setConnectOptions(options);
+    }
+
+    QStringList sessionStatements(bool readOnly) const override
+    {
+        QStringList s = {QStringLiteral("SET client_min_messages = warning"),
+                         QStringLiteral("SET synchronous_commit = on")};
+        if (readOnly)
+            s << QStringLiteral("SET default_transaction_read_only = on");
+        return s;
+    }
+
+    QStringList durabilityStatements() const override { return {}; }
+
+    QStringList stampStatements() const override
+    {
+        return {QStringLiteral("CREATE TABLE folio_project (application TEXT NOT NULL)"),
+                QStringLiteral("INSERT INTO folio_project VALUES ('folio')")};
+    }
+
+    bool isFolioDatabase(QSqlDatabase &db, bool *empty, QString *error) const override
+    {
+        *empty = false;
+        QSqlQuery q(db);
+        if (!q.exec(QStringLiteral("SELECT count(*), count(*) FILTER (WHERE table_name = 'folio_project') "
+                                   "FROM information_schema.tables WHERE table_schema = current_schema()"))
+            || !q.next()) {
+            *error = describeError(q.lastError());
+            return false;
+        }
+        const int tables = q.value(0).toInt();
+        if (q.value(1).toInt() == 1)
+            return true;
+        if (tables == 0) {
+            *empty = true;
+            return true;
+        }
+        *error = QStringLiteral("a PostgreSQL database of another application (%1 tables, no folio_project)").arg(tables);
+        return false;
+    }
+
+    QString autoIdColumn() const override { return QStringLiteral("BIGSERIAL PRIMARY KEY"); }
+    QString blobType() const override { return QStringLiteral("BYTEA"); }
+    QString realType() const override { return QStringLiteral("DOUBLE PRECISION"); }
+
+    QString integrityCheck(QSqlDatabase &db) const override
+    {
+        // The server keeps its pages consistent; check that the tables every version has are there.
+        QSqlQuery q(db);
+        if (!q.exec(QStringLiteral("SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() "
+                                   "AND table_name IN ('schema_version', 'settings', 'documents', 'annotations')"))
+            || !q.next())
+            return describeError(q.lastError());
+        return q.value(0).toInt() == 4 ? QString() : QStringLiteral("database is damaged (project tables missing)");
+    }
+
+    QString describeError(const QSqlError &error) const override
+    {
+        const QString state = error.nativeErrorCode();
+        const QString text = error.text().simplified();
+        if (state == QLatin1String("53100"))
+            return QStringLiteral("disk full on the database server (%1)").arg(text);
+        if (state == QLatin1String("25006"))
+            return QStringLiteral("read-only (%1)").arg(text);
+        if (state == QLatin1String("55P03") || state == QLatin1String("40P01") || state == QLatin1String("40001"))
+            return QStringLiteral("project is locked by another writer, try again (%1)").arg(text);
+        if (state == QLatin1String("3D000")
+            || (text.contains(QLatin1String("database \"")) && text.contains(QLatin1String("does not exist"))))
+            return QStringLiteral("no such database on the server (create it first: createdb NAME) (%1)").arg(text);
+        if (state == QLatin1String("28P01") || state == QLatin1String("28000")
+            || text.contains(QLatin1String("authentication failed")))
+            return QStringLiteral("the server refused the login (%1)").arg(text);
+        if (error.type() == QSqlError::ConnectionError)
+            return QStringLiteral("cannot connect to the PostgreSQL server (%1)").arg(text);
+        if (isConnectionLost(error))
+            return QStringLiteral("lost the connection to the PostgreSQL server; the next operation reconnects (%1)")
+                .arg(text);
+        return text.isEmpty() ? QStringLiteral("unknown database error") : text;
+    }
+
+    bool isConnectionLost(const QSqlError &error) const override
+    {
+        const QString state = error.nativeErrorCode();
+        if (state.startsWith(QLatin1String("08")) || state.startsWith(QLatin1String("57P")))
+            return true;
+        const QString text = error.text();
+        return text.contains(QLatin1String("server closed the connection"), Qt::CaseInsensitive)
+               || text.contains(QLatin1String("no connection to the server"), Qt::CaseInsensitive)
+               || text.contains(QLatin1String("terminating connection"), Qt::CaseInsensitive)
+               || text.contains(QLatin1String("connection to server"), Qt::CaseInsensitive);
+    }
+
+    bool limitSizeForTesting(QSqlDatabase &, int) const override { return false; }
+};
+
+std::unique_ptr<ProjectDialect> createPostgresProjectDialect() { return std::make_unique<PostgresProjectDialect>(); }
+
+} // namespace folio
