@@ -1,6 +1,7 @@
 // OcrJob: hands the pages of one file to folio-ocr-worker child processes and merges the results.
 #include "document/documentjson.h"
 #include "ocr/detail/pageocr.h"
+#include "ocr/detail/pdfoutline.h"
 #include "ocr/ocr.h"
 
 #include <QCoreApplication>
@@ -54,6 +55,7 @@ struct OcrJob::Impl
     QString executable;
     std::vector<std::unique_ptr<Worker>> workers;
     std::map<int, Document> done;
+    std::vector<OutlineEntry> outline; // PDFs: from the probe line
     int pageCount = -1;
     int nextPage = 0;
     int wanted = 0; // pages to OCR (1 for a region)
@@ -145,6 +147,7 @@ struct OcrJob::Impl
                     fail(QStringLiteral("page %1 does not exist (%2 pages)").arg(options.regionPage + 1).arg(pageCount));
                     return;
                 }
+                outline = detail::outlineFromJson(o.value(QStringLiteral("outline")).toArray());
                 wanted = options.region.isValid() ? 1 : pageCount;
                 Q_EMIT q->started(wanted);
                 Q_EMIT q->progress(0, wanted);
@@ -240,6 +243,10 @@ struct OcrJob::Impl
         result.document = detail::mergePages(std::move(pages), path, kind);
         if (options.region.isValid())
             result.document.pages.resize(size_t(std::max(0, pageCount)));
+        else if (!outline.empty())
+            buildOutlineSections(&result.document, outline);
+        else
+            buildLayoutSections(&result.document);
         if (result.pagesFromTextLayer > 0)
             result.warnings << QStringLiteral("%1 page(s) taken from the PDF text layer (no OCR)")
                                    .arg(result.pagesFromTextLayer);

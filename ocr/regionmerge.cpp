@@ -1,6 +1,7 @@
 // mergeRegionResult: splice a re-OCR'd region into a Document without losing user edits.
 #include "document/boxgeometry.h"
 #include "ocr/ocr.h"
+#include "document/layoutsections.h"
 
 #include <QRegularExpression>
 
@@ -159,7 +160,13 @@ int mergeRegionResult(Document *doc, int page, const QRect &region, const Docume
         insertFresh(out.addNode(pn, 0));
     }
     out.normaliseWordBoxes();
+    out.sections = doc->sections;
+    QStringList oldWordIds;
+    oldWordIds.reserve(int(doc->words.size()));
+    for (const Word &w : doc->words)
+        oldWordIds << w.id;
     *doc = std::move(out);
+    rebaseSections(doc, oldWordIds);
     return m.added;
 }
 

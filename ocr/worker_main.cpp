@@ -4,13 +4,15 @@
 //     folio-ocr-worker FILE [--lang L] [--psm N] [--dpi N] [--datapath DIR] [--max-pixels N]
 //                      [--max-pages N] [--no-text-layer] [--render-dir DIR] [--region X,Y,W,H]
 // Protocol: one JSON object per line on stdout.
-//   first:  {"type":"probe","pages":N,"format":"png|jpeg|tiff|pdf"}  or {"type":"error","message":...}
+//   first:  {"type":"probe","pages":N,"format":"png|jpeg|tiff|pdf"[,"outline":[{title,level,page,top}]]}
+//           (the outline: PDFs, not for region runs)  or {"type":"error","message":...}
 //   then, for each "page K" line read on stdin:
 //           {"type":"page","page":K,"textLayer":bool,"document":<one-page Document JSON>}
 //        or {"type":"error","page":K,"message":...}
 //   EOF or "quit" on stdin ends it. Exit status 0 unless the probe failed (1) or usage (2).
 #include "document/documentjson.h"
 #include "ocr/detail/pageocr.h"
+#include "ocr/detail/pdfoutline.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -88,7 +90,10 @@ int main(int argc, char **argv)
         emitLine({{"type", "error"}, {"message", error}});
         return 1;
     }
-    emitLine({{"type", "probe"}, {"pages", info.pageCount}, {"format", formatName(info.format)}});
+    QJsonObject probe{{"type", "probe"}, {"pages", info.pageCount}, {"format", formatName(info.format)}};
+    if (info.format == detail::InputFormat::Pdf && !options.region.isValid())
+        probe.insert(QStringLiteral("outline"), detail::outlineToJson(detail::readPdfOutline(path)));
+    emitLine(probe);
 
     detail::PageRecognizer recognizer;
     // Images always need Tesseract: load the model now, while the parent hands out pages.
