@@ -85,6 +85,27 @@ public:
         return ok;
     }
 
+    // A checksum of every row of every table of a PostgreSQL project (rows compared as text, in
+    // text order; sequences left out: a rolled-back insert still advances them). Empty on failure.
+    QByteArray postgresChecksum(const QString &location)
+    {
+        ProjectLocation loc;
+        QString out, error;
+        if (!parseProjectLocation(location, &loc, &error)
+            || !m_server->psql(loc.database,
+                               {QStringLiteral("SELECT string_agg(table_name, ' ' ORDER BY table_name) FROM "
+                                               "information_schema.tables WHERE table_schema = 'public'")},
+                               &out, &error))
+            return {};
+        QStringList statements;
+        for (const QString &table : out.trimmed().split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            statements << QStringLiteral("SELECT '%1', md5(coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '')) "
+                                         "FROM \"%1\" t").arg(table);
+        if (!m_server->psql(loc.database, statements, &out, &error))
+            return {};
+        return out.toUtf8();
+    }
+
 private:
     QTemporaryDir m_dir;
     std::unique_ptr<PostgresServer> m_server;

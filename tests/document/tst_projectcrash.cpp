@@ -1,5 +1,7 @@
 // Kill -9 during an edit burst: every save that returned before the kill survives reopening.
+// On SQLite and (FOLIO_PROJECT_BACKEND=postgres, tst_projectcrash_postgres) on a PostgreSQL server.
 #include "document/project/project.h"
+#include "projectbackend.h"
 #include "projecttestdata.h"
 
 #include <QProcess>
@@ -12,7 +14,11 @@ class TestProjectCrash : public QObject
 {
     Q_OBJECT
 
+    test::ProjectBackend backend;
+
 private Q_SLOTS:
+    void initTestCase() { FOLIO_INIT_PROJECT_BACKEND(backend); }
+
     void killDuringEditBurst_data()
     {
         QTest::addColumn<int>("killAfter");
@@ -23,8 +29,7 @@ private Q_SLOTS:
     void killDuringEditBurst()
     {
         QFETCH(int, killAfter);
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("crash.folio"));
+        const QString path = backend.newLocation(QStringLiteral("crash"));
         QString error;
         {
             auto p = Project::create(path, &error);
@@ -75,5 +80,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProjectCrash)
+FOLIO_TEST_GUILESS_MAIN(TestProjectCrash)
 #include "tst_projectcrash.moc"

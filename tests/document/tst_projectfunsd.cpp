@@ -1,9 +1,11 @@
 // FUNSD through the project store: importing every FUNSD page into a .folio project and
 // exporting it as FUNSD gives back the same FUNSD JSON as exporting the direct import (entities,
-// labels, words, boxes, linking), on the whole of ../shared/data/funsd.
+// labels, words, boxes, linking), on the whole of ../shared/data/funsd. On SQLite and, with
+// FOLIO_PROJECT_BACKEND=postgres (tst_projectfunsd_postgres), on a PostgreSQL server.
 #include "document/formats/funsd.h"
 #include "document/project/project.h"
 #include "document/project/projectio.h"
+#include "projectbackend.h"
 #include "tests/common/testdata.h"
 
 #include <QFileInfo>
@@ -15,8 +17,11 @@ using namespace folio;
 class TestProjectFunsd : public QObject
 {
     Q_OBJECT
+    test::ProjectBackend backend;
 
 private Q_SLOTS:
+    void initTestCase() { FOLIO_INIT_PROJECT_BACKEND(backend); }
+
     void roundTripWholeDataset()
     {
         const QString root = folio::test::sharedPath(QStringLiteral("data/funsd/dataset"));
@@ -33,14 +38,14 @@ private Q_SLOTS:
             item.document.sourcePath = f;
             items.push_back(std::move(item));
         }
-        QTemporaryDir dir;
-        auto p = Project::create(dir.filePath(QStringLiteral("funsd.folio")), &error);
+        const QString where = backend.newLocation(QStringLiteral("funsd"));
+        auto p = Project::create(where, &error);
         QVERIFY2(p, qPrintable(error));
         ImportReport report;
         QVERIFY2(importItemsIntoProject(*p, items, &report, &error), qPrintable(error));
         QCOMPARE(report.added, 199);
         p.reset();
-        auto again = Project::open(dir.filePath(QStringLiteral("funsd.folio")), &error, Project::Mode::ReadOnly);
+        auto again = Project::open(where, &error, Project::Mode::ReadOnly);
         QVERIFY2(again, qPrintable(error));
         std::vector<DatasetItem> back;
         QVERIFY2(projectItems(*again, {}, &back, &error), qPrintable(error));
