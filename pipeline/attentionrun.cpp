@@ -108,9 +108,9 @@ const char *const kFormTagger = "folio-formtagger";
 // Word-page runs (folio-formtagger and Hugging Face token classifiers): the document's word pages,
 // trace-on options and an empty label per Document word; false + *error when every word is blank.
 bool startWordPageRun(const Document &document, std::uint32_t disabledBiases, std::vector<inf::DocumentTrainPage> *pages,
-                      inf::RunOptions *options, QStringList *labels, QString *error)
+                      inf::RunOptions *options, QStringList *labels, QString *error, bool layoutOrder = false)
 {
-    *pages = inf::trainPagesOfDocument(document, nullptr);
+    *pages = inf::trainPagesOfDocument(document, nullptr, layoutOrder);
     if (pages->empty()) {
         *error = QStringLiteral("%1: the document has only blank words").arg(document.sourcePath);
         return false;
@@ -154,7 +154,7 @@ AttentionRunResult runFormTaggerOnDocument(const QString &checkpointDir, const i
     std::vector<inf::DocumentTrainPage> pages;
     inf::RunOptions options;
     QStringList labels;
-    if (!startWordPageRun(document, disabledBiases, &pages, &options, &labels, &r.error))
+    if (!startWordPageRun(document, disabledBiases, &pages, &options, &labels, &r.error, predictor.wordOrder() == "layout"))
         return r;
     for (const inf::DocumentTrainPage &p : pages) {
         inf::PagePrediction prediction;

@@ -97,6 +97,11 @@ bool DocumentTagger::load(const QString &checkpointDir, QString *error)
     return true;
 }
 
+bool DocumentTagger::usesLayoutOrder() const
+{
+    return m_impl && !m_impl->hf.isLoaded() && m_impl->predictor.wordOrder() == "layout";
+}
+
 bool DocumentTagger::isLoaded() const
 {
     return m_impl != nullptr;
@@ -130,7 +135,7 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
         return out;
     }
     try {
-        const std::vector<inference::DocumentTrainPage> pages = inference::trainPagesOfDocument(document, nullptr, options.layoutOrder);
+        const std::vector<inference::DocumentTrainPage> pages = inference::trainPagesOfDocument(document, nullptr, options.layoutOrder || usesLayoutOrder());
         if (pages.empty()) {
             out.error = name + QStringLiteral(": empty document (no words to label)");
             return out;

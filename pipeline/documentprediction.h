@@ -56,7 +56,8 @@ struct DocumentPrediction
 struct PredictOptions
 {
     bool viterbi = true;                           // constrained BIO decoding (false: argmax); tagger only
-    bool layoutOrder = false;                      // words in the layout-aware order (document/layoutorder.h), tagger only
+    bool layoutOrder = false;                      // words in the layout-aware order (document/layoutorder.h), tagger only;
+                                                   // always so for a checkpoint trained that way (usesLayoutOrder())
     std::function<void(int done, int total)> progress; // pages, optional
     const std::atomic_bool *cancel = nullptr;       // polled between pages, optional
 };
@@ -73,6 +74,9 @@ public:
     // kept. False + *error (naming the file) on failure, and the previous checkpoint stays loaded.
     bool load(const QString &checkpointDir, QString *error);
     bool isLoaded() const;
+    // True when the loaded checkpoint was trained on words in the layout-aware order (config.json
+    // "word_order": "layout"): predict() then serialises every document by layout.
+    bool usesLayoutOrder() const;
     QString checkpointDir() const;
     QString checkpointName() const; // the folder's name, as an AnnotationSource names the model
     QStringList labels() const;

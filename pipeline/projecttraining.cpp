@@ -8,7 +8,7 @@
 
 namespace folio::pipeline {
 
-std::vector<inference::TrainPage> labelledProjectPages(Project *project, int *documents)
+std::vector<inference::TrainPage> labelledProjectPages(Project *project, int *documents, bool layoutOrder)
 {
     std::vector<inference::TrainPage> pages;
     *documents = 0;
@@ -26,7 +26,7 @@ std::vector<inference::TrainPage> labelledProjectPages(Project *project, int *do
                                 accepted.entities.end());
         if (accepted.entities.empty())
             continue;
-        for (inference::DocumentTrainPage &p : inference::trainPagesOfDocument(doc, &accepted))
+        for (inference::DocumentTrainPage &p : inference::trainPagesOfDocument(doc, &accepted, layoutOrder))
             pages.push_back(std::move(p.trainPage));
         ++*documents;
     }
@@ -57,7 +57,7 @@ bool labelSetOfPages(const std::vector<inference::TrainPage> &pages, std::vector
 }
 
 bool loadProjectTrainingData(const QString &projectPath, std::vector<inference::TrainPage> *pages,
-                             std::vector<std::string> *labels, int *documents, QString *error)
+                             std::vector<std::string> *labels, int *documents, QString *error, bool layoutOrder)
 {
     QString openError;
     const std::unique_ptr<Project> project = Project::open(projectPath, &openError, Project::Mode::ReadOnly);
@@ -65,7 +65,7 @@ bool loadProjectTrainingData(const QString &projectPath, std::vector<inference::
         *error = openError.contains(projectPath) ? openError : QStringLiteral("%1: %2").arg(projectPath, openError);
         return false;
     }
-    *pages = labelledProjectPages(project.get(), documents);
+    *pages = labelledProjectPages(project.get(), documents, layoutOrder);
     if (pages->size() < 2) {
         *error = QStringLiteral("%1: training needs at least 2 pages with accepted labels (found %2)")
                      .arg(projectPath).arg(pages->size());

@@ -18,7 +18,8 @@ namespace folio::pipeline {
 
 // Pages of the documents with at least one accepted entity (suggestions the user has not accepted
 // are not ground truth), tagged BIO from the accepted entities; *documents counts the documents.
-std::vector<inference::TrainPage> labelledProjectPages(Project *project, int *documents);
+// `layoutOrder`: each page's words in the layout-aware order (document/layoutorder.h).
+std::vector<inference::TrainPage> labelledProjectPages(Project *project, int *documents, bool layoutOrder = false);
 
 // The label set the pages use: "O" first, then B-/I- per entity label in name order. Tags that are
 // not "O", "B-x" or "I-x" are refused (false + *error naming the page and the tag).
@@ -27,6 +28,6 @@ bool labelSetOfPages(const std::vector<inference::TrainPage> &pages, std::vector
 // Opens `projectPath` read-only and returns its labelled pages and label set; false + *error naming
 // the project when it cannot be opened or has fewer than 2 labelled pages.
 bool loadProjectTrainingData(const QString &projectPath, std::vector<inference::TrainPage> *pages,
-                             std::vector<std::string> *labels, int *documents, QString *error);
+                             std::vector<std::string> *labels, int *documents, QString *error, bool layoutOrder = false);
 
 } // namespace folio::pipeline

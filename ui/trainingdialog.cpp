@@ -45,6 +45,13 @@ TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
     m_arch->addItem(tr("ERNIE-Layout: disentangled 1-D / x / y"), QStringLiteral("ernie"));
     m_arch->addItem(tr("Text only"), QStringLiteral("text"));
     form->addRow(tr("Architecture"), m_arch);
+    // How words are ordered before the model; a layout-order model is used the same way when it
+    // suggests labels (config.json "word_order").
+    m_order = new QComboBox(this);
+    m_order->addItem(tr("As stored (OCR reading order)"), QString());
+    m_order->addItem(tr("Layout order (XY-cut: columns, cells, lines)"), QStringLiteral("layout"));
+    m_order->setObjectName(QStringLiteral("wordOrder"));
+    form->addRow(tr("Word order"), m_order);
     m_log->setReadOnly(true);
     m_bar->setRange(0, 100);
     m_bar->setValue(0);
@@ -96,8 +103,11 @@ void TrainingDialog::startTraining()
     if (!m_project || m_worker->isRunning())
         return;
     int documents = 0;
-    std::vector<inference::TrainPage> pages = pipeline::labelledProjectPages(m_project, &documents);
+    const QString order = m_order->currentData().toString();
+    std::vector<inference::TrainPage> pages =
+        pipeline::labelledProjectPages(m_project, &documents, order == QLatin1String("layout"));
     inference::TrainConfig config;
+    config.wordOrder = order.toStdString();
     config.outputDir = m_output->text().toStdString();
     config.epochs = m_epochs->value();
     config.architecture = m_arch->currentData().toString().toStdString();

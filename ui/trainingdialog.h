@@ -39,6 +39,7 @@ private:
     QLineEdit *m_output;
     QSpinBox *m_epochs;
     QComboBox *m_arch = nullptr;
+    QComboBox *m_order = nullptr;
     QLabel *m_summary;
     QProgressBar *m_bar;
     QPlainTextEdit *m_log;

@@ -115,7 +115,7 @@ void registerPredictCommand(CLI::App &app)
     auto o = std::make_shared<PredictOpts>();
     cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder: folio-formtagger, or a Hugging Face LayoutLMv3 token-classification folder")->required();
     cmd->add_option("file", o->batch.inputs, "FUNSD JSON, Folio document JSON, HTML (.html.gz too), image or PDF; folders, @list.txt");
-    cmd->add_option("--order", o->order, "Word order: annotation or reading (FUNSD input), layout (XY-cut serialisation of any document before the model)")
+    cmd->add_option("--order", o->order, "Word order: annotation or reading (FUNSD input), layout (XY-cut serialisation of any document before the model; always so for a checkpoint trained with --order layout)")
         ->check(CLI::IsMember({"annotation", "reading", "layout"}));
     cmd->add_option("--lang", o->lang, "OCR languages for scans, e.g. eng+deu");
     cmd->add_option("--dpi", o->dpi, "PDF rasterisation (dots per inch)")->check(CLI::Range(30, 1200));

@@ -2,6 +2,7 @@
 // ../shared/recipes/funsd-from-scratch.md) and writes a Hugging Face style checkpoint.
 #include "app/cli/commands.h"
 #include "app/cli/ranklauncher.h"
+#include "document/project/projectlocation.h"
 #include "inference/formtagger/trainer.h"
 #include "pipeline/projecttraining.h"
 #include "pipeline/taggertraining.h"
@@ -73,10 +74,13 @@ void registerTrainCommand(CLI::App &app)
         pipeline::funsdWordOrderFromName(QString::fromStdString(o->order), &order);
         std::vector<inference::TrainPage> train, dev;
         QString error;
-        if (dataDir.endsWith(QLatin1String(".folio"))) {
+        if (looksLikeProjectLocation(dataDir)) {
             int documents = 0;
             inference::TrainConfig cfg = o->cfg;
-            if (!pipeline::loadProjectTrainingData(dataDir, &train, &cfg.labels, &documents, &error))
+            // A project's words keep their stored order (OCR's reading order) unless --order layout.
+            const bool layout = o->order == "layout";
+            cfg.wordOrder = layout ? "layout" : "";
+            if (!pipeline::loadProjectTrainingData(dataDir, &train, &cfg.labels, &documents, &error, layout))
                 throw CliError(error.toStdString());
             cfg.dataDescription = std::to_string(documents) + " documents of project " + dataDir.toStdString();
             cfg.command = "folio-cli train --data " + dataDir.toStdString();
@@ -98,6 +102,7 @@ void registerTrainCommand(CLI::App &app)
             || !pipeline::loadFunsdSplit(dataDir, QStringLiteral("dev"), order, &dev, &error))
             throw CliError(error.toStdString());
         inference::TrainConfig cfg = o->cfg;
+        cfg.wordOrder = o->order;
         cfg.dataDescription = "FUNSD " + dataDir.toStdString() + ": training_data minus the seed-13 dev split (" +
                               std::to_string(train.size()) + " train / " + std::to_string(dev.size()) +
                               " dev pages), word order " + o->order;

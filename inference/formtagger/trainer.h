@@ -42,6 +42,10 @@ struct TrainConfig
     // Structure-bias architecture (issue 12), recorded in config.json: "" (the variant alone),
     // layoutlmv3 | layoutlmv2 | ernie (variant full) or text (variant text); see TaggerConfig.
     std::string architecture;
+    // How the training pages' words are ordered (annotation | reading | layout, "" unknown),
+    // recorded in config.json as "word_order": a "layout" model gets every document serialised by
+    // layout when it predicts (DocumentTagger, the attention view).
+    std::string wordOrder;
     std::string outputDir;
     std::string tokenizerDir;              // folder with a tokenizer; empty: train SentencePiece on the train words
     int vocabSize = 4000;
@@ -143,6 +147,7 @@ public:
     bool isLoaded() const;
     const std::vector<std::string> &labels() const;
     std::string variant() const;
+    std::string wordOrder() const; // config.json "word_order" ("" when not recorded)
     // Predicts one page. Empty pages are an error. Pages longer than the model's window are
     // windowed (stride from the config) and merged back.
     // `options` (may be null): RunOptions::disabledBiases switches off the 1-D (Bias1D) and/or the

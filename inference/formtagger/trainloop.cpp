@@ -122,6 +122,9 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
         TaggerConfig tc;
         tc.variant = arch.empty() ? config.variant : arch == "text" ? "text" : "full";
         tc.architecture = arch;
+        if (!config.wordOrder.empty() && config.wordOrder != "annotation" && config.wordOrder != "reading" && config.wordOrder != "layout")
+            throw InferenceError("train: unknown word order \"" + config.wordOrder + "\" (annotation, reading, layout)");
+        tc.wordOrder = config.wordOrder;
         tc.vocabSize = tok->vocabSize();
         tc.hidden = config.hidden;
         tc.layers = config.layers;
@@ -296,6 +299,8 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                 fj["model_type"] = "folio-formtagger";
                 fj["variant"] = tc.variant;
                 fj["architecture"] = tc.architecture;
+                if (!tc.wordOrder.empty())
+                    fj["word_order"] = tc.wordOrder;
                 fj["tokenizer"] = tok->kind();
                 fj["data"] = config.dataDescription;
                 fj["train_pages"] = trainPages.size();

@@ -26,6 +26,8 @@ std::string TaggerConfig::toJson() const
     j["variant"] = variant;
     if (!architecture.empty())
         j["architecture"] = architecture;
+    if (!wordOrder.empty())
+        j["word_order"] = wordOrder;
     j["vocab_size"] = vocabSize;
     j["hidden_size"] = hidden;
     j["num_hidden_layers"] = layers;
@@ -83,6 +85,7 @@ TaggerConfig TaggerConfig::fromJson(const nlohmann::json &j, const std::string &
     try {
         c.variant = j.value("variant", std::string("full"));
         c.architecture = j.value("architecture", std::string());
+        c.wordOrder = j.value("word_order", std::string());
         c.vocabSize = j.at("vocab_size").get<int>();
         c.hidden = j.at("hidden_size").get<int>();
         c.layers = j.at("num_hidden_layers").get<int>();
@@ -120,6 +123,9 @@ TaggerConfig TaggerConfig::fromJson(const nlohmann::json &j, const std::string &
         throw InferenceError(path + ": unknown architecture \"" + a + "\" (layoutlmv3, layoutlmv2, ernie, text)");
     if ((a == "text") != (!a.empty() && c.variant == "text") || (!a.empty() && a != "text" && c.variant != "full"))
         throw InferenceError(path + ": architecture \"" + a + "\" does not fit variant \"" + c.variant + "\"");
+    const std::string &o = c.wordOrder;
+    if (!o.empty() && o != "annotation" && o != "reading" && o != "layout")
+        throw InferenceError(path + ": unknown word_order \"" + o + "\" (annotation, reading, layout)");
     return c;
 }
 

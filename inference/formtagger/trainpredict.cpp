@@ -121,6 +121,7 @@ const std::vector<std::string> &Predictor::labels() const
 }
 
 std::string Predictor::variant() const { return m_impl ? m_impl->tagger->config().variant : std::string(); }
+std::string Predictor::wordOrder() const { return m_impl ? m_impl->tagger->config().wordOrder : std::string(); }
 
 bool Predictor::load(const std::string &dir, std::string *error)
 {

@@ -3,6 +3,7 @@
 // missing project, too few labelled pages and tags that are not BIO.
 #include "document/formats/funsd.h"
 #include "document/project/project.h"
+#include "pipeline/documentprediction.h"
 #include "pipeline/projecttraining.h"
 #include "pipeline/taggertraining.h"
 
@@ -47,6 +48,24 @@ bool makeProject(const QString &path, int count, const QString &prefix, QString 
     return true;
 }
 
+inference::TrainConfig tinyConfig(const std::vector<std::string> &labels, const QString &outputDir)
+{
+    inference::TrainConfig cfg;
+    cfg.labels = labels;
+    cfg.outputDir = outputDir.toStdString();
+    cfg.tokenizerDir = FOLIO_SOURCE_DIR "/tests/data/tokenizers/wordpiece";
+    cfg.hidden = 32;
+    cfg.layers = 1;
+    cfg.heads = 2;
+    cfg.intermediate = 64;
+    cfg.maxWords = 128;
+    cfg.windowStride = 96;
+    cfg.epochs = 2;
+    cfg.batchSize = 1;
+    cfg.threads = 1;
+    return cfg;
+}
+
 } // namespace
 
 class TestProjectTraining : public QObject
@@ -72,20 +91,8 @@ private Q_SLOTS:
         QVERIFY(std::find(labels.begin(), labels.end(), "B-QUESTION") == labels.end());
         QCOMPARE(labels.size() % 2, size_t(1));
 
-        inference::TrainConfig cfg;
+        inference::TrainConfig cfg = tinyConfig(labels, tmp.path() + "/model");
         cfg.architecture = "ernie";
-        cfg.labels = labels;
-        cfg.outputDir = (tmp.path() + "/model").toStdString();
-        cfg.tokenizerDir = FOLIO_SOURCE_DIR "/tests/data/tokenizers/wordpiece";
-        cfg.hidden = 32;
-        cfg.layers = 1;
-        cfg.heads = 2;
-        cfg.intermediate = 64;
-        cfg.maxWords = 128;
-        cfg.windowStride = 96;
-        cfg.epochs = 2;
-        cfg.batchSize = 1;
-        cfg.threads = 1;
         const pipeline::TaggerTrainOutcome r = pipeline::trainTaggerOnPages(cfg, pages, {}, nullptr);
         QVERIFY2(r.ok, qPrintable(r.error));
         std::ifstream in(cfg.outputDir + "/config.json");
@@ -93,6 +100,56 @@ private Q_SLOTS:
         QCOMPARE(config.at("architecture").get<std::string>(), std::string("ernie"));
         QCOMPARE(config.at("id2label").size(), labels.size());
         QCOMPARE(config.at("label2id").count("B-MY_HEADER") + config.at("label2id").count("B-MY_QUESTION"), size_t(2));
+    }
+
+    // Training in the layout-aware order: the project's pages are re-serialised (same words, another
+    // order), the checkpoint records "word_order": "layout", and the tagger that loads it serialises
+    // every document so when it predicts; a checkpoint without the key keeps the document's order.
+    void layoutOrderTravelsWithTheCheckpoint()
+    {
+        QTemporaryDir tmp;
+        const QString path = tmp.path() + "/forms.folio";
+        QString error;
+        QVERIFY2(makeProject(path, 2, "", &error), qPrintable(error));
+        std::vector<inference::TrainPage> stored, layout;
+        std::vector<std::string> labels;
+        int documents = 0;
+        QVERIFY2(pipeline::loadProjectTrainingData(path, &stored, &labels, &documents, &error), qPrintable(error));
+        QVERIFY2(pipeline::loadProjectTrainingData(path, &layout, &labels, &documents, &error, true), qPrintable(error));
+        QCOMPARE(layout.size(), stored.size());
+        bool reordered = false;
+        for (size_t i = 0; i < stored.size(); ++i) {
+            reordered = reordered || layout[i].words != stored[i].words;
+            auto a = stored[i].words, b = layout[i].words;
+            std::sort(a.begin(), a.end());
+            std::sort(b.begin(), b.end());
+            QVERIFY(a == b); // a permutation of the same words
+        }
+        QVERIFY(reordered);
+
+        inference::TrainConfig cfg = tinyConfig(labels, tmp.path() + "/layout-model");
+        cfg.wordOrder = "layout";
+        QVERIFY2(pipeline::trainTaggerOnPages(cfg, layout, {}, nullptr).ok, "training failed");
+        std::ifstream in(cfg.outputDir + "/config.json");
+        const nlohmann::json config = nlohmann::json::parse(in);
+        QCOMPARE(config.at("word_order").get<std::string>(), std::string("layout"));
+        pipeline::DocumentTagger tagger;
+        QVERIFY2(tagger.load(QString::fromStdString(cfg.outputDir), &error), qPrintable(error));
+        QVERIFY(tagger.usesLayoutOrder());
+
+        inference::TrainConfig plain = tinyConfig(labels, tmp.path() + "/plain-model");
+        QVERIFY2(pipeline::trainTaggerOnPages(plain, stored, {}, nullptr).ok, "training failed");
+        pipeline::DocumentTagger plainTagger;
+        QVERIFY2(plainTagger.load(QString::fromStdString(plain.outputDir), &error), qPrintable(error));
+        QVERIFY(!plainTagger.usesLayoutOrder());
+
+        // an unknown word order in config.json is refused, naming the file
+        nlohmann::json broken = config;
+        broken["word_order"] = "diagonal";
+        std::ofstream(cfg.outputDir + "/config.json") << broken.dump();
+        pipeline::DocumentTagger refused;
+        QVERIFY(!refused.load(QString::fromStdString(cfg.outputDir), &error));
+        QVERIFY2(error.contains("config.json") && error.contains("diagonal"), qPrintable(error));
     }
 
     void refusals()

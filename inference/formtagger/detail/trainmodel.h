@@ -26,6 +26,10 @@ struct TaggerConfig
     // (bucketed 1-D + 2-D x/y biases divided by sqrt(d)), "layoutlmv2" (the same, not scaled),
     // "ernie" (ERNIE-Layout paper form: disentangled 1-D / x / y attention), "text" (no layout).
     std::string architecture;
+    // How the training words were ordered (config.json "word_order"): "" (not recorded),
+    // "annotation", "reading" or "layout". "layout" means the model expects words in the
+    // layout-aware order (document/layoutorder.h), so prediction serialises every document so.
+    std::string wordOrder;
     int vocabSize = 4000, hidden = 256, layers = 4, heads = 4, intermediate = 1024, numLabels = 7;
     int maxPositions = 1024, maxPiecesPerWord = 8, maxWords = 512, windowStride = 384;
     double dropout = 0.1, layerNormEps = 1e-5;
