@@ -3,7 +3,7 @@
 //       [--heads 4] [--radius 31] [--max-text 4096] [--lr 1e-3] [--seed 1] [--threads 2]
 //       [--max-minutes M] [--max-pages-per-site K]
 // Split (inference/webformerdata.h): per site the last 30% of pages are test, the 10% before them
-// dev, the rest train; the best epoch on dev page-level F1 is kept, test is scored once at the end
+// dev, the rest train (--test-sites: the unseen-site protocol, inference/webformerdata.h); the best epoch on dev page-level F1 is kept, test is scored once at the end
 // and written with the dev score into <out>/folio.json. JSON summary on stdout.
 #include "app/cli/commands.h"
 
@@ -29,6 +29,7 @@ struct TrainWebArgs
     inference::WebFormerTrainOptions o;
     double maxMinutes = 0;
     int maxPagesPerSite = 0;
+    std::vector<std::string> testSites; // the unseen-site protocol
 };
 
 nlohmann::json scoreJson(const inference::PageLevelScore &s)
@@ -43,7 +44,7 @@ void trainWebCommand(TrainWebArgs &a, const std::string &commandLine)
 {
     inference::SwdeSplit split;
     try {
-        split = inference::loadSwdeSplit(a.data, a.maxPagesPerSite);
+        split = inference::loadSwdeSplit(a.data, a.maxPagesPerSite, a.testSites);
     } catch (const std::exception &e) {
         throw CliError(e.what());
     }
@@ -56,7 +57,13 @@ void trainWebCommand(TrainWebArgs &a, const std::string &commandLine)
     a.o.model.fields = split.fields;
     a.o.maxSeconds = a.maxMinutes * 60.0;
     a.o.command = commandLine;
-    a.o.dataDescription = "SWDE " + split.root + " (per site: first 60% train, next 10% dev, last 30% test)";
+    std::string testSites;
+    for (const std::string &s : a.testSites)
+        testSites += (testSites.empty() ? "" : ", ") + s;
+    a.o.dataDescription = "SWDE " + split.root +
+                          (a.testSites.empty() ? " (per site: first 60% train, next 10% dev, last 30% test)"
+                                               : " (unseen sites: every page of " + testSites +
+                                                     " is test; the other sites' first 90% train, last 10% dev)");
     const inference::WebFormerTrainResult r = inference::trainWebFormer(a.o, split.train, split.dev, [](const inference::WebFormerTrainProgress &p) {
         if (!p.message.empty() && !quiet())
             std::cerr << "train-webformer: " << p.message << "\n";
@@ -125,6 +132,9 @@ void registerTrainWebFormerCommand(CLI::App &app)
     cmd->add_option("--threads", a->o.threads, "threads")->capture_default_str();
     cmd->add_option("--max-minutes", a->maxMinutes, "stop training after this many minutes (0 = no limit)");
     cmd->add_option("--max-pages-per-site", a->maxPagesPerSite, "use only the first K pages of each site (0 = all)");
+    cmd->add_option("--test-sites", a->testSites,
+                    "unseen-site protocol: every page of these sites is test, the others train (90%) and dev (10%)")
+        ->delimiter(',');
     cmd->callback([a, cmd] {
         std::string line = "folio-cli train-webformer";
         for (const auto &o : cmd->get_options())

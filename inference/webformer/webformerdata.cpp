@@ -50,7 +50,7 @@ bool loadWebPage(const std::string &htmlPath, WebPage *page, std::string *error)
     return true;
 }
 
-SwdeSplit loadSwdeSplit(const std::string &dataDir, int maxPagesPerSite)
+SwdeSplit loadSwdeSplit(const std::string &dataDir, int maxPagesPerSite, const std::vector<std::string> &testSites)
 {
     SwdeSplit split;
     fs::path root;
@@ -86,6 +86,7 @@ SwdeSplit loadSwdeSplit(const std::string &dataDir, int maxPagesPerSite)
                 if (s.is_directory())
                     siteDirs.push_back(s.path());
     std::sort(siteDirs.begin(), siteDirs.end());
+    std::set<std::string> unseen(testSites.begin(), testSites.end()), named;
     for (const fs::path &site : siteDirs) {
         const std::string name = site.filename().string(); // book-booksamillion-2000
         const std::string key = name.substr(0, name.rfind('-'));
@@ -103,7 +104,12 @@ SwdeSplit loadSwdeSplit(const std::string &dataDir, int maxPagesPerSite)
         if (maxPagesPerSite > 0 && int(files.size()) > maxPagesPerSite)
             files.resize(maxPagesPerSite);
         const int n = int(files.size());
-        const int nTest = int(n * 0.3 + 0.5), nDev = int(n * 0.1 + 0.5);
+        const std::string siteName = key.substr(key.find('-') + 1); // book-booksamillion -> booksamillion
+        const bool heldOut = unseen.count(key) || unseen.count(siteName);
+        if (heldOut)
+            named.insert(unseen.count(key) ? key : siteName);
+        const int nTest = unseen.empty() ? int(n * 0.3 + 0.5) : heldOut ? n : 0;
+        const int nDev = heldOut ? 0 : int(n * 0.1 + 0.5);
         for (int i = 0; i < n; ++i) {
             WebPage page;
             std::string error;
@@ -120,6 +126,11 @@ SwdeSplit loadSwdeSplit(const std::string &dataDir, int maxPagesPerSite)
         }
     }
     split.fields.assign(fields.begin(), fields.end());
+    for (const std::string &s : unseen)
+        if (!named.count(s))
+            throw std::runtime_error(dataDir + ": test site \"" + s + "\" not found (sites are the folders of testset/<vertical>/)");
+    if (split.train.empty() && !unseen.empty())
+        throw std::runtime_error(dataDir + ": no SWDE pages left to train on (every site is a test site)");
     if (split.train.empty())
         throw std::runtime_error(dataDir + ": no SWDE pages with ground truth found");
     return split;

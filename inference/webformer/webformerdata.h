@@ -26,12 +26,15 @@ bool loadWebPage(const std::string &htmlPath, WebPage *page, std::string *error)
 // train (50 pages a site: 0000-0029 train, 0030-0034 dev, 0035-0049 test). Gold values come
 // from groundtruth/<vertical>/<vertical>-<site>-<field>.txt. `maxPagesPerSite` > 0 keeps only
 // the first pages of each site before splitting (tests). Throws std::runtime_error naming the path.
+// `testSites` non-empty: the unseen-site protocol instead. Every page of the named sites (by site,
+// "booksamillion", or by "<vertical>-<site>") is test; the other sites' pages are train, their last
+// 10% dev. A named site that does not exist, or no site left to train on, is an error.
 struct SwdeSplit
 {
     std::vector<WebPage> train, dev, test;
     std::vector<std::string> fields;
     std::string root; // the folder with groundtruth/ and testset/
 };
-SwdeSplit loadSwdeSplit(const std::string &dataDir, int maxPagesPerSite = 0);
+SwdeSplit loadSwdeSplit(const std::string &dataDir, int maxPagesPerSite = 0, const std::vector<std::string> &testSites = {});
 
 } // namespace folio::inference

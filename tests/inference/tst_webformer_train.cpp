@@ -125,6 +125,39 @@ private Q_SLOTS:
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         qInfo("train test took %.1f s", secs);
     }
+
+    // The two splits of the SWDE subset: per site 60/10/30 by file name, and the unseen-site protocol
+    // (every page of the named site is test, the other site trains), with its refusals.
+    void swdeSplits()
+    {
+        FOLIO_REQUIRE_DATA(QString::fromStdString(kSwde));
+        const SwdeSplit perSite = loadSwdeSplit(kSwde, 10);
+        QCOMPARE(int(perSite.train.size()), 12); // 2 sites x (10 - 3 test - 1 dev)
+        QCOMPARE(int(perSite.dev.size()), 2);
+        QCOMPARE(int(perSite.test.size()), 6);
+        const SwdeSplit unseen = loadSwdeSplit(kSwde, 10, {"christianbook"});
+        QCOMPARE(int(unseen.test.size()), 10);
+        QCOMPARE(int(unseen.train.size()) + int(unseen.dev.size()), 10);
+        QCOMPARE(int(unseen.dev.size()), 1);
+        for (const WebPage &p : unseen.test)
+            QVERIFY2(p.id.rfind("book-christianbook/", 0) == 0, p.id.c_str());
+        for (const auto *pages : {&unseen.train, &unseen.dev})
+            for (const WebPage &p : *pages)
+                QVERIFY2(p.id.rfind("book-booksamillion/", 0) == 0, p.id.c_str());
+        QCOMPARE(int(loadSwdeSplit(kSwde, 10, {"book-booksamillion"}).test.size()), 10);
+        try {
+            loadSwdeSplit(kSwde, 10, {"amazon"});
+            QFAIL("an unknown test site was accepted");
+        } catch (const std::exception &e) {
+            QVERIFY2(std::string(e.what()).find("\"amazon\" not found") != std::string::npos, e.what());
+        }
+        try {
+            loadSwdeSplit(kSwde, 10, {"christianbook", "booksamillion"});
+            QFAIL("a split with nothing to train on was accepted");
+        } catch (const std::exception &e) {
+            QVERIFY2(std::string(e.what()).find("no SWDE pages left to train on") != std::string::npos, e.what());
+        }
+    }
 };
 
 FOLIO_TEST_GUILESS_MAIN(TestWebFormerTrain)
