@@ -228,8 +228,9 @@ std::unique_ptr<Project> Project::open(const QString &path, QString *error, Mode
                                       .arg(version)
                                       .arg(latest)));
         // All migrations in one transaction: a failure leaves the file at its old version.
-        if (!d->db.transaction())
-            return setErr(d->fail(d->dialect->describeError(d->db.lastError())));
+        QSqlError beginError;
+        if (!d->dialect->beginWrite(d->db, &beginError))
+            return setErr(d->fail(d->dialect->describeError(beginError)));
         if (!detail::migrateProject(d->db, *d->dialect, version, latest, &e)) {
             d->db.rollback();
             return setErr(d->fail(e));

@@ -11,6 +11,7 @@
 // (projectdialectpostgres.cpp); createProjectDialect() picks one by name, projectDialectFor() by
 // the project's location (projectlocation.h).
 
+#include <QSqlDatabase>
 #include <QSqlError>
 #include <QString>
 #include <QStringList>
@@ -30,6 +31,18 @@ public:
 
     virtual QString name() const = 0;        // "sqlite" | "postgresql"
     virtual QString driverName() const = 0;  // Qt SQL driver, e.g. "QSQLITE"
+
+    // Starts a transaction that will write. SQLite takes the write lock at once (BEGIN IMMEDIATE):
+    // a deferred transaction that read first could not wait for another writer and would fail
+    // at its first write with "database is locked" whatever the busy timeout; this one waits.
+    // False + *error (the driver's error) when it cannot start.
+    virtual bool beginWrite(QSqlDatabase &db, QSqlError *error) const
+    {
+        if (db.transaction())
+            return true;
+        *error = db.lastError();
+        return false;
+    }
 
     // Checks, before any connection is opened, that `location` can hold a project (the file looks
     // like this engine's database, or does not exist yet). Returns an empty string when fine,

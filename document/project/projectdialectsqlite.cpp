@@ -42,6 +42,15 @@ public:
 
     bool isFileBased() const override { return true; }
 
+    bool beginWrite(QSqlDatabase &db, QSqlError *error) const override
+    {
+        QSqlQuery q(db);
+        if (q.exec(QStringLiteral("BEGIN IMMEDIATE")))
+            return true;
+        *error = q.lastError();
+        return false;
+    }
+
     void configureConnection(QSqlDatabase &db, const ProjectLocation &location, bool readOnly) const override
     {
         db.setDatabaseName(databaseName(location.filePath, readOnly));

@@ -76,17 +76,18 @@ struct Project::Private
             return setError(error, fail(QStringLiteral("project is open read-only")));
         if (!revive(error))
             return false;
-        if (db.transaction())
+        QSqlError beginError;
+        if (dialect->beginWrite(db, &beginError))
             return true;
         // The server may have restarted since the last statement: nothing is lost by
         // reconnecting before the transaction starts.
-        const QString first = failError(db.lastError());
+        const QString first = failError(beginError);
         if (!connectionLost)
             return setError(error, first);
         if (!revive(error))
             return false;
-        if (!db.transaction())
-            return setError(error, failError(db.lastError()));
+        if (!dialect->beginWrite(db, &beginError))
+            return setError(error, failError(beginError));
         return true;
     }
     bool commit(QString *error)

@@ -1,5 +1,6 @@
-// Test helper for tst_projectcrash: opens a project and saves ever larger annotations for
-// document 1, printing "saved <n>" after each save returned. The test kills it with SIGKILL.
+// Test helper for tst_projectcrash and tst_projectconcurrency: opens a project and saves ever
+// larger annotations for document DOC (default 1), printing "saved <n>" after each save returned.
+// tst_projectcrash kills it with SIGKILL; tst_projectconcurrency runs two at once.
 #include "document/project/project.h"
 #include "projecttestdata.h"
 
@@ -11,7 +12,7 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     if (argc < 3) {
-        std::fprintf(stderr, "usage: %s PROJECT COUNT\n", argv[0]);
+        std::fprintf(stderr, "usage: %s PROJECT COUNT [DOC]\n", argv[0]);
         return 2;
     }
     QString error;
@@ -20,15 +21,16 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "%s\n", qPrintable(error));
         return 1;
     }
+    const qint64 id = argc > 3 ? QByteArray(argv[3]).toLongLong() : 1;
     folio::Document doc;
     folio::Annotations ann;
-    if (!project->loadDocument(1, &doc, &ann, &error)) {
+    if (!project->loadDocument(id, &doc, &ann, &error)) {
         std::fprintf(stderr, "%s\n", qPrintable(error));
         return 1;
     }
     const int count = QByteArray(argv[2]).toInt();
     for (int n = 1; n <= count; ++n) {
-        if (!project->saveAnnotations(1, folio::test::makeAnnotations(doc, n), &error)) {
+        if (!project->saveAnnotations(id, folio::test::makeAnnotations(doc, n), &error)) {
             std::fprintf(stderr, "%s\n", qPrintable(error));
             return 1;
         }
