@@ -101,7 +101,6 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_opener, &DocumentOpener::failed, this, &MainWindow::onFailed);
     connect(m_session, &AnnotationSession::documentOpened, this, &MainWindow::showCurrentDocument);
     connect(m_session, &AnnotationSession::documentReplaced, this, [this] {
-        m_sections->setDocument(m_session->document());
         m_attention->setDocument(m_session->document(), m_session->annotations());
     });
     connect(m_projects, &ProjectService::projectOpened, this, &MainWindow::onProjectOpened);
@@ -214,6 +213,7 @@ void MainWindow::createDocks()
     m_structureDock = new QDockWidget(tr("Structure"), this);
     m_structureDock->setObjectName(QStringLiteral("structureDock"));
     m_sections = new SectionsPanel(this);
+    m_sections->setSession(m_session); // section edits; it follows documentReplaced itself
     auto *structureTabs = new QTabWidget(this);
     structureTabs->setObjectName(QStringLiteral("structureTabs"));
     structureTabs->addTab(m_structure, tr("Tree"));
