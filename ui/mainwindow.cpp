@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "document/project/project.h"
+#include "document/project/projectlocation.h"
 #include "ui/aboutdialog.h"
 #include "ui/annotationactions.h"
 #include "ui/annotationdock.h"
@@ -302,7 +303,7 @@ void MainWindow::rebuildRecentMenu()
     const QStringList paths = m_recent->paths();
     for (const QString &p : paths)
         m_recentMenu->addAction(QFileInfo(p).fileName(), this, [this, p] {
-            if (p.endsWith(QLatin1String(".folio"))) openProject(p); else openFile(p);
+            if (looksLikeProjectLocation(p)) openProject(p); else openFile(p);
         })->setToolTip(p);
     if (paths.isEmpty())
         m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
@@ -365,7 +366,8 @@ void MainWindow::newProjectDialog()
 
 void MainWindow::openProjectDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QString(), tr("Folio projects (*.folio)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QString(),
+                                                      tr("Folio projects (*.folio *.folio-pg)"));
     if (!path.isEmpty())
         openProject(path);
 }

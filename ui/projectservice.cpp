@@ -2,6 +2,7 @@
 
 #include "document/project/project.h"
 #include "document/project/projectio.h"
+#include "document/project/projectlocation.h"
 #include "ui/annotationsession.h"
 
 #include <QDir>
@@ -36,6 +37,8 @@ QString ProjectService::defaultProjectPath()
 QString ProjectService::lastProjectPath()
 {
     const QString last = QSettings().value(QLatin1String(kLastProjectKey)).toString();
+    if (isPostgresProjectUrl(last))
+        return last; // a server may be down for a moment: opening it says so
     return !last.isEmpty() && QFileInfo::exists(last) ? last : QString();
 }
 
@@ -54,9 +57,15 @@ bool ProjectService::open(const QString &path)
         return false;
     }
     QString error;
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    std::unique_ptr<Project> project = QFileInfo::exists(absolute) ? Project::open(absolute, &error, modeFor(absolute))
-                                                                    : Project::create(absolute, &error);
+    std::unique_ptr<Project> project;
+    if (isPostgresProjectUrl(path) || path.endsWith(QLatin1String(".folio-pg"))) {
+        // A server database (by URL or connection file): an empty one becomes a project.
+        project = Project::openOrCreate(isPostgresProjectUrl(path) ? path : QFileInfo(path).absoluteFilePath(), &error);
+    } else {
+        const QString absolute = QFileInfo(path).absoluteFilePath();
+        project = QFileInfo::exists(absolute) ? Project::open(absolute, &error, modeFor(absolute))
+                                              : Project::create(absolute, &error);
+    }
     if (!project) {
         Q_EMIT failed(tr("Cannot open project"), error);
         return false;

@@ -47,6 +47,8 @@ public:
     static QString lastProjectPath();
 
     // Opens an existing project file or creates it when missing; the previous one is closed.
+    // Also a PostgreSQL project: a postgresql:// URL or a .folio-pg connection file (an empty
+    // database is made a project).
     bool open(const QString &path);
     // Creates a new project at `path`, replacing a file that is there (the caller asked first).
     bool create(const QString &path);

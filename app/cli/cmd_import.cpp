@@ -48,11 +48,8 @@ void registerImportCommand(CLI::App &app)
         }
         QString error;
         const QString projectPath = QString::fromStdString(*project);
-        std::unique_ptr<Project> p;
-        if (*create && !QFileInfo::exists(projectPath))
-            p = Project::create(projectPath, &error);
-        else
-            p = Project::open(projectPath, &error);
+        // --create: a missing file, or an empty PostgreSQL database, becomes a project.
+        std::unique_ptr<Project> p = *create ? Project::openOrCreate(projectPath, &error) : Project::open(projectPath, &error);
         if (!p)
             throw CliError(error.toStdString());
         ImportReport report;

@@ -8,6 +8,7 @@
 // Model selection: dev loss on the val split.
 #include "app/cli/commands.h"
 #include "app/cli/ranklauncher.h"
+#include "document/project/projectlocation.h"
 #include "inference/models/modelrunner.h"
 #include "inference/qs/qstrain.h"
 #include "inference/tokenizers/tokenizer.h"
@@ -130,7 +131,7 @@ void registerQsTrainCommand(CLI::App &qs)
         const QString data = QString::fromStdString(o->data);
         std::vector<pipeline::QmsumMeeting> train, val;
         QString error;
-        if (QFileInfo(data).isFile() || data.endsWith(QStringLiteral(".folio"))) { // a .folio project: documents with a QS tree, every 10th for dev
+        if (QFileInfo(data).isFile() || looksLikeProjectLocation(data)) { // a .folio project: documents with a QS tree, every 10th for dev
             std::vector<pipeline::QmsumMeeting> all;
             if (!pipeline::readQsProject(data, &all, &error))
                 throw CliError(error.toStdString());
