@@ -81,7 +81,10 @@ bool PostgresServer::start(QString *error)
                                 "Debian package postgresql)");
         return false;
     }
-    m_dir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/folio-pg-XXXXXX"));
+    // As root the folder must be reachable by nobody: /tmp, whatever $TMPDIR says (it may be
+    // under /root). Short, too: a unix socket path has at most 107 bytes.
+    const QString base = ::geteuid() == 0 ? QStringLiteral("/tmp") : QDir::tempPath();
+    m_dir = std::make_unique<QTemporaryDir>(base + QStringLiteral("/folio-pg-XXXXXX"));
     if (!m_dir->isValid()) {
         *error = QStringLiteral("cannot create a temporary folder: %1").arg(m_dir->errorString());
         return false;
