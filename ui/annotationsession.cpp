@@ -1,5 +1,7 @@
 #include "ui/annotationsession.h"
 
+#include "document/qstree.h"
+
 #include "ui/commands/annotationcommands.h"
 
 #include <QHash>
@@ -86,6 +88,8 @@ bool AnnotationSession::openDocument(qint64 id)
     if (!m_order.contains(id))
         reloadOrder(); // added to the project since the order was read
     m_docId = id;
+    qsAssignIds(ann.qsRoots); // question-summary items from older files get ids (pre-order, deterministic)
+    qsUpdateEvidenceFlags(ann, doc);
     m_document = std::move(doc);
     m_annotations = std::move(ann);
     m_selectedWords.clear();
@@ -427,11 +431,17 @@ bool AnnotationSession::applyRenderedGeometry(const Document &rendered)
 void AnnotationSession::applyDocument(const Document &document)
 {
     m_document = document;
+    // Question-summary items whose evidence words are gone (a re-OCR) are flagged, never dropped.
+    const bool qsFlagsChanged = qsUpdateEvidenceFlags(m_annotations, m_document) > 0;
     QStringList kept;
     for (const QString &w : m_selectedWords)
         if (m_document.wordIndex(w) >= 0)
             kept << w;
     saveDocument();
+    if (qsFlagsChanged) {
+        save();
+        Q_EMIT annotationsChanged();
+    }
     Q_EMIT documentReplaced();
     setSelectedWords(kept);
 }
@@ -472,6 +482,7 @@ bool AnnotationSession::push(const QString &text, const Annotations &after)
 void AnnotationSession::applyState(const Annotations &annotations)
 {
     m_annotations = annotations;
+    qsUpdateEvidenceFlags(m_annotations, m_document);
     if (!m_currentEntity.isEmpty() && !m_annotations.entity(m_currentEntity)) {
         m_currentEntity.clear();
         Q_EMIT currentEntityChanged(QString());

@@ -16,6 +16,7 @@
 #include "ui/fieldspanel.h"
 #include "ui/modelworker.h"
 #include "ui/projectservice.h"
+#include "ui/qscontroller.h"
 #include "ui/regionocr.h"
 #include "ui/scanpanel.h"
 #include "ui/sectionspanel.h"
@@ -251,6 +252,10 @@ void MainWindow::createDocks()
     m_fieldsDock->setWidget(m_fields->panel());
     addDockWidget(Qt::RightDockWidgetArea, m_fieldsDock);
     tabifyDockWidget(m_annotationsDock, m_fieldsDock);
+
+    m_qs = new QsController(this, m_session, m_scanPanel, m_webPanel, m_sections);
+    addDockWidget(Qt::RightDockWidgetArea, m_qs->dock());
+    tabifyDockWidget(m_annotationsDock, m_qs->dock());
 }
 
 void MainWindow::createActions()
@@ -285,6 +290,7 @@ void MainWindow::createActions()
             setModelDirectory(dialog.checkpointDir());
     });
     m_fields->addModelActions(model);
+    m_qs->addModelActions(model);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_documentsDock->toggleViewAction());
@@ -292,6 +298,7 @@ void MainWindow::createActions()
     view->addAction(m_annotationsDock->toggleViewAction());
     view->addAction(m_attentionDock->toggleViewAction());
     view->addAction(m_fieldsDock->toggleViewAction());
+    view->addAction(m_qs->dock()->toggleViewAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Folio"), this, &MainWindow::showAbout);

@@ -40,6 +40,7 @@ class ScanPanel;
 class SectionsPanel;
 class Project;
 class ProjectService;
+class QsController;
 class RecentFiles;
 class WebPagePanel;
 
@@ -55,6 +56,7 @@ public:
     AnnotationSession *session() const { return m_session; }
     DocumentOpener *opener() const { return m_opener; }
     FieldsController *fields() const { return m_fields; } // web fields: Fields dock, Extract Fields
+    QsController *qs() const { return m_qs; } // question-summary hierarchies: Questions dock, generation
     int documentCount() const;
     const Document *currentDocument() const; // nullptr when none is open
     QString modelDirectory() const { return m_modelDir; }
@@ -128,6 +130,7 @@ private:
     QDockWidget *m_attentionDock = nullptr;
     FieldsController *m_fields = nullptr;
     QDockWidget *m_fieldsDock = nullptr;
+    QsController *m_qs = nullptr;
     QMenu *m_recentMenu = nullptr;
     QProgressBar *m_progress = nullptr;
     QToolButton *m_cancelButton = nullptr;

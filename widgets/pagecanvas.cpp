@@ -82,6 +82,12 @@ void PageCanvas::setBoxLabels(const QHash<int, QString> &labels)
     update();
 }
 
+void PageCanvas::setHighlightedWords(const QList<int> &words)
+{
+    m_highlight = QSet<int>(words.begin(), words.end());
+    update();
+}
+
 void PageCanvas::clearOverlays()
 {
     m_colors.clear();
@@ -284,6 +290,8 @@ void PageCanvas::paintEvent(QPaintEvent *)
         p.setPen(pen);
         p.setBrush(Qt::NoBrush);
         p.drawRect(r);
+        if (m_highlight.contains(b.word)) // evidence of the current question: a band over the word
+            p.fillRect(r.adjusted(-1, -1, 1, 1), QColor(40, 170, 60, 80));
         const auto label = m_labels.constFind(b.word);
         if (label != m_labels.constEnd() && !label->isEmpty()) {
             p.setFont(labelFont);

@@ -24,6 +24,7 @@
 #include <QImage>
 #include <QList>
 #include <QPair>
+#include <QSet>
 #include <QWidget>
 
 #include <vector>
@@ -54,6 +55,10 @@ public:
     void setLinks(const QList<QPair<int, int>> &links);
     QList<QPair<int, int>> links() const { return m_links; }
     void clearOverlays();
+    // Evidence highlight (question-summary items, issue 14): a green band under each word, drawn
+    // over the other overlays; replaces the previous set, not cleared by clearOverlays().
+    void setHighlightedWords(const QList<int> &words);
+    QList<int> highlightedWords() const { return m_highlight.values(); }
 
     void setLowConfidenceThreshold(double threshold);
     double lowConfidenceThreshold() const { return m_lowConfidence; }
@@ -136,6 +141,7 @@ private:
     QHash<int, int> m_boxOfWord;
     QHash<int, QColor> m_colors;
     QHash<int, QString> m_labels;
+    QSet<int> m_highlight;
     QList<int> m_selection;
     int m_hover = -1;
     double m_lowConfidence = 60;

@@ -160,7 +160,9 @@ private Q_SLOTS:
         g1.question = QStringLiteral("What?");
         QsNode g2;
         g2.question = QStringLiteral("Why?");
-        g2.children.push_back(QsNode{QStringLiteral("How?"), {}, {}, {}, {}});
+        QsNode how;
+        how.question = QStringLiteral("How?");
+        g2.children.push_back(how);
         const AnnotationSource model{AnnotationSource::Model, QStringLiteral("qmsum-qs")};
         QCOMPARE(qsedit::mergeGenerated(a, QStringLiteral("Root."), {g1, g2}, model), 3);
         QCOMPARE(a.qsSummary, QStringLiteral("Root."));

@@ -1,0 +1,69 @@
+#pragma once
+// QsWorker: generates a question-summary hierarchy off the GUI thread (issue 14, Model >
+// Generate Question-Summary Hierarchy).
+//
+//   auto *worker = new folio::QsWorker(this);
+//   connect(worker, &QsWorker::generated, this, [](const folio::QsGeneration &g) { ... });
+//   worker->generate(QsWorker::shippedCheckpoint(), qsWorkerInput(doc, annotations, belowId), belowId);
+//   worker->cancel();   // stops after the current decoding step; cancelled() follows
+//
+// The seq2seq model (folio_pipeline's generateQs over inference/qs) lives in the worker's single
+// pool thread, loaded once per checkpoint folder. Results come back in the GUI thread as plain
+// QsNode trees (no ids, no state: qsedit::mergeGenerated makes them suggestions). Failures (no
+// checkpoint, nothing to summarise, a broken model) come as failed(message); nothing throws.
+#include "document/annotations.h"
+#include "document/document.h"
+#include "pipeline/qsinputs.h"
+
+#include <QObject>
+#include <QStringList>
+#include <QThreadPool>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace folio {
+
+struct QsGeneration
+{
+    QString checkpoint;     // the folder's name (recorded as the items' source)
+    QString belowId;        // the item the run was for, empty: the whole document
+    QString rootSummary;
+    std::vector<QsNode> roots;
+    QStringList warnings;   // truncated source, parser repairs
+};
+
+// The model input for a run: the whole document, or (belowId set) the evidence of that item
+// (its sections' and spans' words) when it has any.
+pipeline::QsInput qsWorkerInput(const Document &doc, const Annotations &annotations, const QString &belowId);
+
+class QsWorker : public QObject
+{
+    Q_OBJECT
+public:
+    explicit QsWorker(QObject *parent = nullptr);
+    ~QsWorker() override;
+
+    // The shipped model (resources/models/qmsum-qs); empty when it is not there.
+    static QString shippedCheckpoint();
+    // False (and failed() is not emitted) when a run is already going.
+    bool generate(const QString &checkpointDir, const pipeline::QsInput &input, const QString &belowId, int maxLength = 0);
+    void cancel();
+    bool isBusy() const { return m_busy; }
+
+Q_SIGNALS:
+    void progress(int step, int maxSteps);
+    void generated(const folio::QsGeneration &result);
+    void failed(const QString &message);
+    void cancelled();
+
+private:
+    struct Cache;
+    std::shared_ptr<Cache> m_cache;
+    std::shared_ptr<std::atomic_bool> m_cancel;
+    QThreadPool m_pool;
+    bool m_busy = false;
+};
+
+} // namespace folio
