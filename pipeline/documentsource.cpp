@@ -1,5 +1,7 @@
 #include "pipeline/documentsource.h"
 
+#include "document/formats/qmsumformat.h"
+
 #include "document/documentjson.h"
 #include "document/html/htmlinput.h"
 #include "document/html/htmlloader.h"
@@ -101,9 +103,12 @@ Probe classifyJson(const QString &path, QByteArray bytes)
         p.sniff.kind = FileKind::FolioJson;
     } else if (o.value(QStringLiteral("form")).isArray()) {
         p.sniff.kind = FileKind::FunsdJson;
+    } else if (o.value(QStringLiteral("meeting_transcripts")).isArray()) {
+        p.sniff.kind = FileKind::Transcript;
     } else {
         return fail(path, QStringLiteral("JSON object is neither a Folio Document (\"format\": \"folio.document\") "
-                                         "nor a FUNSD annotation file (a \"form\" array)"));
+                                         "nor a FUNSD annotation file (a \"form\" array) "
+                                         "nor a QMSum meeting (a \"meeting_transcripts\" array)"));
     }
     p.content = std::move(bytes);
     return p;
@@ -190,6 +195,7 @@ QString fileKindName(FileKind kind)
     case FileKind::Html: return QStringLiteral("html");
     case FileKind::FunsdJson: return QStringLiteral("funsd-json");
     case FileKind::FolioJson: return QStringLiteral("folio-json");
+    case FileKind::Transcript: return QStringLiteral("transcript");
     case FileKind::Unknown: break;
     }
     return QStringLiteral("unknown");
@@ -234,6 +240,15 @@ LoadedDocument loadDocumentFile(const QString &path, const LoadOptions &options)
         if (!documentFromJson(p.content, &out.document, &out.annotations, &problem))
             out.error = path + QStringLiteral(": ") + problem;
         break;
+    case FileKind::Transcript: {
+        std::vector<DatasetItem> meeting; // turns, topics as sections, the queries as its hierarchy
+        if (!QmsumFormat().importFile(path, &meeting, &out.error))
+            break;
+        out.document = std::move(meeting.front().document);
+        out.document.sourcePath = path;
+        out.annotations = std::move(meeting.front().annotations);
+        break;
+    }
     case FileKind::Unknown:
         break;
     }

@@ -13,7 +13,9 @@
 //  - gzip magic: inflated (bounded) and sniffed again; only HTML may be inside (.html.gz);
 //  - text starting with '{' (after a UTF-8 BOM / white space): parsed as JSON; an object with
 //    "format": "folio.document" is a Folio Document, one with a "form" array and no "format"
-//    is a FUNSD annotation file (its image beside it), anything else is refused;
+//    is a FUNSD annotation file (its image beside it), one with a "meeting_transcripts" array a
+//    QMSum meeting transcript (document/formats/qmsumformat.h: turns as paragraphs, topics as
+//    sections, its queries as the gold question-summary hierarchy), anything else is refused;
 //  - text starting with '<', or an .html/.htm/.xhtml name: HTML (libxml2 loader);
 //  - everything else (empty files, unknown binaries) is refused with the file named.
 // Blocking; no exception leaves these functions.
@@ -30,9 +32,9 @@
 
 namespace folio::pipeline {
 
-enum class FileKind { Unknown, Scan, Pdf, Html, FunsdJson, FolioJson };
+enum class FileKind { Unknown, Scan, Pdf, Html, FunsdJson, FolioJson, Transcript };
 
-// "scan", "pdf", "html", "funsd-json", "folio-json", "unknown".
+// "scan", "pdf", "html", "funsd-json", "folio-json", "transcript", "unknown".
 QString fileKindName(FileKind kind);
 
 struct FileSniff

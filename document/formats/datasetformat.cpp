@@ -7,6 +7,10 @@
 #include "document/formats/jsonvalidate.h"
 #include "document/formats/labelstudio.h"
 #include "document/formats/qshierarchy.h"
+#include "document/formats/govreportqs.h"
+#include "document/formats/hibridsformat.h"
+#include "document/formats/qmsumformat.h"
+#include "document/formats/qsoutline.h"
 #include "document/formats/swde.h"
 #include "document/formats/productbenchmark.h"
 #include "document/wordnodes.h"
@@ -38,13 +42,24 @@ std::unique_ptr<DatasetFormat> createDatasetFormat(const QString &name)
         return std::make_unique<SwdeFormat>();
     if (name == QLatin1String("product-benchmark"))
         return std::make_unique<ProductBenchmarkFormat>();
+    if (name == QLatin1String("govreport-qs"))
+        return std::make_unique<GovReportQsFormat>();
+    if (name == QLatin1String("hibrids"))
+        return std::make_unique<HibridsFormat>();
+    if (name == QLatin1String("qmsum"))
+        return std::make_unique<QmsumFormat>();
+    if (name == QLatin1String("qs-markdown"))
+        return std::make_unique<QsMarkdownFormat>();
+    if (name == QLatin1String("qs-html"))
+        return std::make_unique<QsHtmlFormat>();
     return nullptr;
 }
 
 QStringList datasetFormatNames()
 {
     return {QStringLiteral("funsd"), QStringLiteral("hfjsonl"), QStringLiteral("conll"), QStringLiteral("labelstudio"), QStringLiteral("qs"),
-            QStringLiteral("swde"), QStringLiteral("product-benchmark")};
+            QStringLiteral("swde"), QStringLiteral("product-benchmark"), QStringLiteral("govreport-qs"),
+            QStringLiteral("hibrids"), QStringLiteral("qmsum"), QStringLiteral("qs-markdown"), QStringLiteral("qs-html")};
 }
 
 namespace formats {

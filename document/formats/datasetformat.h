@@ -13,7 +13,9 @@
 // on funsd.h), hfjsonl (HF `datasets` token classification
 // JSONL), conll (BIO per word or per sub-token), labelstudio (tasks with predictions out,
 // annotations in), qs (question-summary hierarchies: JSON tree + linearised string), swde (field
-// values, SWDE ground-truth layout).
+// values, SWDE ground-truth layout), govreport-qs / hibrids / qmsum (question-summary hierarchies
+// with their document text: govreportqs.h, hibridsformat.h, qmsumformat.h), qs-markdown / qs-html
+// (outlines for people, export only: qsoutline.h).
 //
 // Import validates strictly: a missing field or a wrong type fails with a message that names the
 // file and the JSON path (or line) of the problem, e.g. "data.jsonl:3: $.bboxes[2]: expected an

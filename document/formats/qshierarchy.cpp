@@ -1,5 +1,6 @@
 #include "document/formats/qshierarchy.h"
 
+#include "document/documentjson.h"
 #include "document/formats/datasetlimits.h"
 #include "document/formats/jsonvalidate.h"
 
@@ -114,15 +115,30 @@ bool parseLinearizedQsHierarchy(const QString &text, QString *rootSummary, std::
     return true;
 }
 
+// The nodes as the Document JSON writes them (documentjson.h): question, summary, evidence,
+// children, and id / spans / source / confidence / state / evidenceMissing when not at their default.
 static QJsonArray nodesToJson(const std::vector<QsNode> &nodes)
 {
-    QJsonArray out;
-    for (const QsNode &n : nodes)
-        out.append(QJsonObject{{QStringLiteral("question"), n.question},
-                               {QStringLiteral("summary"), n.summary},
-                               {QStringLiteral("evidence"), QJsonArray::fromStringList(n.evidenceSections)},
-                               {QStringLiteral("children"), nodesToJson(n.children)}});
-    return out;
+    Annotations a;
+    a.qsRoots = nodes;
+    return annotationsToJsonObject(a).value(QStringLiteral("qs")).toObject().value(QStringLiteral("nodes")).toArray();
+}
+
+// The keys beyond question / summary / evidence / children, read by the Document JSON reader;
+// its messages name "annotations.qs.nodes[i]...", rewritten to the file's path.
+static bool readNodeDetails(const QString &path, int line, const QJsonArray &hierarchy, std::vector<QsNode> *out,
+                            QString *error)
+{
+    Annotations a;
+    QString problem;
+    const QJsonObject qs{{QStringLiteral("summary"), QString()}, {QStringLiteral("nodes"), hierarchy}};
+    if (!annotationsFromJsonObject(QJsonObject{{QStringLiteral("qs"), qs}}, &a, &problem)) {
+        problem.replace(QStringLiteral("annotations.qs.nodes"), QStringLiteral("$.hierarchy"));
+        *error = QStringLiteral("%1:%2: %3").arg(path).arg(line).arg(problem);
+        return false;
+    }
+    *out = std::move(a.qsRoots);
+    return true;
 }
 
 static bool nodesFromJson(JsonValidator &jv, const QJsonArray &arr, const QString &path, int depth,
@@ -187,6 +203,8 @@ bool QsHierarchyFormat::importFile(const QString &path, std::vector<DatasetItem>
                 *error = jv.error();
                 return false;
             }
+            if (!readNodeDetails(path, line, h, &item.annotations.qsRoots, error))
+                return false;
         } else {
             QString lin, e;
             if (!jv.stringField(row, QStringLiteral("linearised"), root, &lin)) {

@@ -3,7 +3,9 @@
 //
 // Export writes `<base>.qs.jsonl`, one line per document:
 //   { "id": str, "summary": root summary,
-//     "hierarchy": [ { "question", "summary", "evidence": [str], "children": [...] } ],
+//     "hierarchy": [ { "question", "summary", "evidence": [section keys], "children": [...],
+//                      "id"?, "spans"?: [{first, last, text}], "source"?: "model:<ckpt>", "confidence"?,
+//                      "state"?: "suggested"|"rejected"|"edited", "evidenceMissing"?: true } ],
 //     "linearised": "<root summary> [L-] q? s [L↓] q? s [L↑] q? s" }
 // Linearisation (see ../shared/MODELS.md §5.7): the root summary, then every node in pre-order as
 // "<actions> <question> <summary>", where the actions follow the *intended* rule: [L↓] once per
@@ -11,6 +13,10 @@
 // never emits [L↑], is not reproduced). The parser accepts both: a run of [L↓] is one push (as
 // the evaluation parser does), [L↑]×k pops k levels, [L-] keeps the level. An item's question
 // ends at its first '?'; the rest is its summary.
+// The optional node keys are the Document JSON's (documentjson.h), written only when not at their
+// default, so files without them read and write back unchanged. This is Folio's own lossless
+// form: every item is written, suggestions and rejected ones with their state (the training-data
+// layouts govreport-qs / hibrids / qmsum leave rejected items out).
 // Import reads "hierarchy" when present, otherwise parses "linearised". Evidence is only in the tree.
 #include "document/formats/datasetformat.h"
 
