@@ -9,30 +9,28 @@
 #include <QGuiApplication>
 
 #include <cstdio>
+#include <cstdlib>
+
+static int die(const QString &message, int code = 1)
+{
+    std::fprintf(stderr, "%s\n", qPrintable(message));
+    std::exit(code);
+}
 
 int main(int argc, char **argv)
 {
     QGuiApplication app(argc, argv);
-    if (argc < 3) {
-        std::fprintf(stderr, "usage: %s PROJECT COUNT\n", argv[0]);
-        return 2;
-    }
+    if (argc < 3)
+        return die(QStringLiteral("usage: qseditorcrashhelper PROJECT COUNT"), 2);
     QString error;
     auto project = folio::Project::open(QString::fromLocal8Bit(argv[1]), &error);
-    if (!project) {
-        std::fprintf(stderr, "%s\n", qPrintable(error));
-        return 1;
-    }
+    if (!project)
+        return die(error);
     folio::AnnotationSession session;
-    QObject::connect(&session, &folio::AnnotationSession::failed, [](const QString &m) {
-        std::fprintf(stderr, "%s\n", qPrintable(m));
-        std::exit(1);
-    });
+    QObject::connect(&session, &folio::AnnotationSession::failed, [](const QString &m) { die(m); });
     session.setProject(project.get());
-    if (!session.openDocumentAt(0)) {
-        std::fprintf(stderr, "no document\n");
-        return 1;
-    }
+    if (!session.openDocumentAt(0))
+        return die(QStringLiteral("no document"));
     const int count = QByteArray(argv[2]).toInt();
     QString parent;
     for (int n = 1; n <= count; ++n) {
@@ -43,10 +41,8 @@ int main(int argc, char **argv)
                 id = folio::qsedit::addChild(a, top ? QString() : parent, QStringLiteral("Question %1?").arg(n),
                                              QStringLiteral("Summary %1.").arg(n));
                 return !id.isEmpty();
-            })) {
-            std::fprintf(stderr, "edit %d refused\n", n);
-            return 1;
-        }
+            }))
+            return die(QStringLiteral("edit %1 refused").arg(n));
         if (top)
             parent = id;
         std::printf("saved %d\n", n);

@@ -66,18 +66,15 @@ Document sampleDocument()
         d.words.push_back(w);
     }
     d.normaliseWordBoxes();
-    Section budget;
-    budget.title = QStringLiteral("Budget");
-    budget.level = 1;
-    budget.node = 0;
-    budget.firstWord = 0;
-    budget.endWord = 6;
-    Section staff;
-    staff.title = QStringLiteral("Staff");
-    staff.level = 1;
-    staff.firstWord = 6;
-    staff.endWord = 12;
-    d.sections = {budget, staff};
+    for (const QString &title : {QStringLiteral("Budget"), QStringLiteral("Staff")}) {
+        Section s;
+        s.title = title;
+        s.level = 1;
+        s.firstWord = int(d.sections.size()) * 6;
+        s.endWord = s.firstWord + 6;
+        s.node = d.sections.empty() ? 0 : -1; // only the first has a heading node
+        d.sections.push_back(s);
+    }
     return d;
 }
 
@@ -393,6 +390,34 @@ private Q_SLOTS:
         QVERIFY(finished.wait(180000));
         if (finished.first().first().toInt() == -1)
             QCOMPARE(numbered(s->annotations()), beforeCancel);
+    }
+
+    // A folder that is no QS checkpoint, and no document: refused with a message, nothing changes.
+    void generationRefusesBadInput()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.show();
+        QsController *qs = w.qs();
+        QVERIFY(!qs->generate()); // no document open
+        QVERIFY(qs->lastMessage().contains(QLatin1String("Open a document")));
+        QVERIFY(openIn(w, makeProject(dir)));
+        QDir(dir.path()).mkdir(QStringLiteral("notamodel"));
+        QFile junk(dir.filePath(QStringLiteral("notamodel/config.json")));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write("{\"model_type\": 12");
+        junk.close();
+        qs->setCheckpointDir(dir.filePath(QStringLiteral("notamodel")));
+        QCOMPARE(w.project()->setting(QStringLiteral("qs_model")), dir.filePath(QStringLiteral("notamodel"))); // kept with the project
+        QVERIFY(pushQsEdit(w.session(), QStringLiteral("add"), [](Annotations &a) { return !qsedit::addChild(a, {}, QStringLiteral("Mine?")).isEmpty(); }));
+        const QStringList before = numbered(w.session()->annotations());
+        QSignalSpy finished(qs, &QsController::generationFinished);
+        QVERIFY(qs->generate());
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().first().toInt(), -1);
+        QVERIFY2(qs->lastMessage().contains(QLatin1String("notamodel")), qPrintable(qs->lastMessage()));
+        QCOMPARE(numbered(w.session()->annotations()), before);
+        QVERIFY(!qs->progressBar()->isVisible());
     }
 
     void survivesReopeningTheProject()
