@@ -2,6 +2,7 @@
 
 #include "document/qstree.h"
 #include "ui/annotationsession.h"
+#include "ui/commands/fieldcommands.h"
 #include "ui/commands/qscommands.h"
 #include "ui/qspanel.h"
 #include "ui/qsworker.h"
@@ -52,6 +53,12 @@ QsController::QsController(QMainWindow *window, AnnotationSession *session, Scan
     m_dock->setWidget(page);
 
     connect(m_panel, &QsPanel::currentItemChanged, this, &QsController::highlightEvidence);
+    m_panel->setWordSource([this]() -> QStringList {
+        if (!m_web || !m_web->page() || m_session->document().kind != SourceKind::Html)
+            return {};
+        const QString selected = m_web->page()->selectedText();
+        return selected.trimmed().isEmpty() ? QStringList() : fieldedits::wordsSpelling(m_session->document(), selected);
+    });
     connect(m_panel, &QsPanel::regenerateRequested, this, [this](const QString &id) { generate(id); });
     connect(m_cancel, &QPushButton::clicked, this, &QsController::cancel);
     connect(m_worker, &QsWorker::progress, this, [this](int step, int max) {

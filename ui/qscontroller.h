@@ -5,7 +5,8 @@
 //   - the current item's evidence is highlighted on the scan page (a green band per word; the
 //     page of its first word is shown when the current page has none), on the rendered web page
 //     (an overlay layer "__folio_qs_evidence") and in the Sections tab (green rows);
-//   - a section picked in the Sections tab, then E in the editor, attaches that section;
+//   - a section picked in the Sections tab, then E in the editor, attaches that section; on a
+//     rendered web page E takes the text selected on the page first (its words, found by spelling);
 //   - Model > Generate Question-Summary Hierarchy (Ctrl+Shift+G) runs the chosen QS checkpoint
 //     (Model > Choose QS Model…; default the shipped resources/models/qmsum-qs) in a worker with
 //     progress and cancel in the dock; results arrive as suggestions (qsedit::mergeGenerated:

@@ -219,7 +219,8 @@ bool QsPanel::attachEvidence()
     if (!m_session || m_current.isEmpty())
         return false;
     const QString id = m_current;
-    const QStringList words = m_session->selectedWords();
+    const QStringList fromSource = m_wordSource ? m_wordSource() : QStringList();
+    const QStringList words = fromSource.isEmpty() ? m_session->selectedWords() : fromSource;
     const Document &doc = m_session->document();
     const bool section = m_pickedSection >= 0 && !words.isEmpty() && words == m_pickedWords;
     const bool ok = section ? editCurrent([&](Annotations &a) { return qsedit::attachSection(a, doc, id, m_pickedSection); }, tr("Attach section as evidence"))

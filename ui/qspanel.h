@@ -64,6 +64,9 @@ public:
 public Q_SLOTS:
     void refresh();
     void setPickedSection(int sectionIndex, const QStringList &wordIds);
+    // Where E takes words from before the session's selection (the text selected on a rendered
+    // web page); an empty answer falls back to the session's selected words.
+    void setWordSource(std::function<QStringList()> source) { m_wordSource = std::move(source); }
 
 Q_SIGNALS:
     void currentItemChanged(const QString &id); // empty when none
@@ -85,6 +88,7 @@ private:
     QString m_current;
     int m_pickedSection = -1;
     QStringList m_pickedWords;
+    std::function<QStringList()> m_wordSource;
     bool m_refreshing = false;
 };
 

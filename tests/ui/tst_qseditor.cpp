@@ -31,6 +31,8 @@
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QTreeWidget>
+#include <QWebEngineScript>
+#include "ui/webpage.h"
 #include <QUndoStack>
 #include <QtTest>
 
@@ -592,6 +594,26 @@ private Q_SLOTS:
         QVERIFY(panel->attachEvidence());
         panel->setCurrentId(first);
         QVERIFY(!qs->highlightedWords().isEmpty());
+        if (html) {
+            // Text selected on the rendered page (its last paragraph) is what E attaches there; the overlay shows the evidence.
+            auto *web = w.findChild<WebPagePanel *>();
+            web->page()->runJavaScript(QStringLiteral("(function(){var ps=document.querySelectorAll('p'),h=ps[ps.length-1];"
+                                                      "var r=document.createRange();r.selectNodeContents(h);"
+                                                      "var s=window.getSelection();s.removeAllRanges();s.addRange(r);})()"),
+                                       QWebEngineScript::ApplicationWorld);
+            QTRY_VERIFY_WITH_TIMEOUT(!web->page()->selectedText().trimmed().isEmpty(), 10000);
+            const QString selected = web->page()->selectedText().simplified();
+            panel->view()->setFocus();
+            QTest::keyClick(panel->view(), Qt::Key_E);
+            const QsNode *n = qsFind(s->annotations().qsRoots, first);
+            QVERIFY2(!n->evidenceSpans.empty(), qPrintable(panel->message()));
+            QCOMPARE(n->evidenceSpans.back().text.simplified().remove(QLatin1Char(' ')), QString(selected).remove(QLatin1Char(' ')));
+            int boxes = -1;
+            QTRY_VERIFY_WITH_TIMEOUT((web->page()->runJavaScript(QStringLiteral("(function(){var l=document.getElementById('__folio_qs_evidence');"
+                                                                                  "return l?l.children.length:0;})()"),
+                                                                 QWebEngineScript::ApplicationWorld, [&](const QVariant &v) { boxes = v.toInt(); }),
+                                      boxes > 0), 10000);
+        }
         if (auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("structureTabs")))
             tabs->setCurrentIndex(1);
         if (auto *attention = w.findChild<QDockWidget *>(QStringLiteral("attentionDock")))
