@@ -308,7 +308,7 @@ bool Project::applyBatch(const ProjectBatch &batch, std::vector<qint64> *newIds,
         return false;
     QString e;
     for (const auto &[id, annotations] : batch.annotationUpdates)
-        if (!d->exists(id, &e) || !d->writeAnnotations(id, annotations, &e))
+        if (!d->exists(id, &e) || !d->writeAnnotations(id, annotations, &e, QStringLiteral("import")))
             return d->rollbackWith(error, e);
     std::vector<qint64> added;
     for (const NewProjectDocument &nd : batch.newDocuments) {
@@ -439,48 +439,73 @@ bool Project::loadDocument(qint64 id, Document *document, Annotations *annotatio
 
 bool Project::loadAnnotations(qint64 id, Annotations *annotations, QString *error) const
 {
+    return loadAnnotations(id, annotations, nullptr, error);
+}
+
+bool Project::loadAnnotations(qint64 id, Annotations *annotations, int *revision, QString *error) const
+{
     if (!d->revive(error))
         return false;
-    QSqlQuery q(d->db);
-    q.prepare(QStringLiteral("SELECT annotations_json FROM annotations WHERE document_id = ?"));
-    q.addBindValue(id);
-    if (!q.exec())
-        return d->setError(error, d->failSql(q));
-    *annotations = Annotations();
-    if (!q.next())
-        return true; // never annotated
-    QString e;
-    QByteArray bytes;
-    if (!detail::unpackJson(q.value(0).toByteArray(), &bytes, &e))
-        return d->setError(error, d->fail(QStringLiteral("annotations of document %1: %2").arg(id).arg(e)));
-    QJsonParseError pe;
-    const QJsonDocument json = QJsonDocument::fromJson(bytes, &pe);
-    if (!json.isObject())
-        return d->setError(error, d->fail(QStringLiteral("annotations of document %1: %2").arg(id).arg(pe.errorString())));
-    if (!annotationsFromJsonObject(json.object(), annotations, &e))
-        return d->setError(error, d->fail(QStringLiteral("annotations of document %1: %2").arg(id).arg(e)));
-    return true;
+    return d->readAnnotations(id, annotations, revision, nullptr, nullptr, error);
 }
 
 bool Project::saveAnnotations(qint64 id, const Annotations &annotations, QString *error)
 {
+    return saveAnnotations(id, annotations, -1, nullptr, error);
+}
+
+bool Project::saveAnnotations(qint64 id, const Annotations &annotations, int baseRevision, SaveConflict *conflict,
+                              QString *error)
+{
     if (!d->begin(error))
         return false;
     QString e;
-    if (!d->exists(id, &e) || !d->writeAnnotations(id, annotations, &e))
+    if (!d->exists(id, &e))
         return d->rollbackWith(error, e);
+    if (d->hasTeams()) {
+        // An annotator does not edit a document someone else has.
+        UserRole role;
+        DocumentAssignment who;
+        if (userRole(d->user, &role) && role == UserRole::Annotator && documentAssignment(id, &who, &e)
+            && !who.user.isEmpty() && who.user != d->user)
+            return d->rollbackWith(error, d->fail(QStringLiteral("document %1 is %2 %3, not to you (%4)")
+                                                      .arg(id)
+                                                      .arg(who.how == QLatin1String("claimed") ? QStringLiteral("claimed by")
+                                                                                             : QStringLiteral("assigned to"),
+                                                           who.user, d->user)));
+    }
+    bool stale = false;
+    if (!d->writeAnnotations(id, annotations, &e, QStringLiteral("save"), baseRevision, &stale, /*asVersion=*/true)) {
+        if (!stale)
+            return d->rollbackWith(error, e);
+        d->db.rollback();
+        SaveConflict c;
+        c.documentId = id;
+        c.baseRevision = baseRevision;
+        d->readAnnotations(id, nullptr, &c.storedRevision, &c.changedBy, &c.changedAt, nullptr);
+        if (conflict)
+            *conflict = c;
+        return d->setError(error, d->fail(QStringLiteral("document %1 was changed by %2 at %3 (revision %4; your edit is "
+                                                         "based on revision %5): reload it and merge your changes")
+                                              .arg(id)
+                                              .arg(c.changedBy.isEmpty() ? QStringLiteral("someone") : c.changedBy,
+                                                   c.changedAt.toLocalTime().toString(Qt::ISODate))
+                                              .arg(c.storedRevision)
+                                              .arg(baseRevision)));
+    }
     return d->commit(error);
 }
 
 bool Project::saveDocument(qint64 id, const Document &document, QString *error)
 {
     return d->updateColumn(id, "document_json", detail::packJson(documentToJson(document, nullptr, /*indented=*/false)),
-                           error);
+                           error, QStringLiteral("document"), QStringLiteral("words or boxes corrected"));
 }
 
 bool Project::setStatus(qint64 id, DocumentStatus status, QString *error)
 {
-    return d->updateColumn(id, "status", documentStatusName(status), error);
+    return d->updateColumn(id, "status", documentStatusName(status), error, QStringLiteral("status"),
+                           documentStatusName(status));
 }
 
 bool Project::setUncertainty(qint64 id, double uncertainty, QString *error)

@@ -73,6 +73,68 @@ enum class DocumentOrder {
     Uncertainty, // most uncertain first (unscored last), then position
 };
 
+// ---- several annotators (schema 4 and 5) ----
+enum class UserRole { Annotator, Reviewer, Admin };
+QString userRoleName(UserRole role);                            // "annotator" | "reviewer" | "admin"
+UserRole userRoleFromName(const QString &name, bool *ok = nullptr);
+
+enum class ReviewStatus { None, Submitted, Accepted, SentBack };
+QString reviewStatusName(ReviewStatus status);                  // "none" | "submitted" | "accepted" | "sent-back"
+ReviewStatus reviewStatusFromName(const QString &name, bool *ok = nullptr);
+
+struct ProjectUser
+{
+    QString name;
+    UserRole role = UserRole::Annotator;
+};
+
+// Who has a document: assigned by a reviewer/admin, or claimed by an annotator.
+struct DocumentAssignment
+{
+    qint64 documentId = -1;
+    QString user;   // empty: nobody
+    QString how;    // "assigned" | "claimed"
+    QString by;     // who assigned it
+    QDateTime at;
+};
+
+struct DocumentReview
+{
+    ReviewStatus status = ReviewStatus::None;
+    QString by;     // who submitted / accepted / sent back
+    QString note;
+    QDateTime at;
+};
+
+// One line of a document's who-changed-what history.
+struct HistoryEntry
+{
+    qint64 documentId = -1;
+    int revision = 0;  // the annotations' revision after the change (0: not an annotation change)
+    QString user;
+    QString action;    // "add" | "save" | "import" | "status" | "review" | "assign" | "claim" | "document"
+    QString detail;    // e.g. "+2 entities, -1 entity, 1 relabelled; links +1"
+    QDateTime at;
+};
+
+// Someone is looking at a document (a heartbeat refreshed every few seconds).
+struct PresenceEntry
+{
+    QString user;
+    qint64 documentId = -1;
+    QDateTime heartbeat;
+};
+
+// A refused save: someone else saved the document after the editor loaded it.
+struct SaveConflict
+{
+    qint64 documentId = -1;
+    int baseRevision = 0;    // what the refused edit started from
+    int storedRevision = 0;  // what is stored now
+    QString changedBy;       // who saved the stored revision
+    QDateTime changedAt;
+};
+
 // A document to add in bulk.
 struct NewProjectDocument
 {
@@ -137,8 +199,19 @@ public:
     bool loadDocument(qint64 id, Document *document, Annotations *annotations, QString *error) const;
     bool loadAnnotations(qint64 id, Annotations *annotations, QString *error) const;
 
-    // One transaction; the annotations are durable when this returns true.
+    // The annotations and their revision (0: never saved), in one read.
+    bool loadAnnotations(qint64 id, Annotations *annotations, int *revision, QString *error) const;
+
+    // One transaction; the annotations are durable when this returns true. Recorded in the
+    // history and as the acting user's version of the document (user()).
     bool saveAnnotations(qint64 id, const Annotations &annotations, QString *error);
+    // Optimistic version check: saves only when the stored revision is still `baseRevision` (the
+    // one the editor loaded). Otherwise nothing is written, *conflict says who changed it, and
+    // *error reads "<project>: document 3 was changed by bob at ... (revision 5; your edit is based
+    // on revision 4): reload it and merge". Also refused: an annotator saving a document assigned
+    // to someone else.
+    bool saveAnnotations(qint64 id, const Annotations &annotations, int baseRevision, SaveConflict *conflict,
+                         QString *error);
     // Replaces the Document (e.g. after the user corrected a word's text).
     bool saveDocument(qint64 id, const Document &document, QString *error);
     bool setStatus(qint64 id, DocumentStatus status, QString *error);
@@ -150,6 +223,47 @@ public:
     bool setLabels(const QStringList &labels, QString *error);
     QString setting(const QString &key, const QString &fallback = QString()) const;
     bool setSetting(const QString &key, const QString &value, QString *error);
+
+    // ---- several annotators (projectteam.cpp) ----
+    // The acting user (history, versions, presence, role checks); defaultUser() unless set.
+    QString user() const;
+    void setUser(const QString &name);
+    // A project without users is single-user: nothing is checked. Once users exist, adding or
+    // removing users and assigning documents need an admin, accepting or sending back a review
+    // needs a reviewer or an admin. The first user added must be an admin.
+    std::vector<ProjectUser> users(QString *error = nullptr) const;
+    bool addUser(const QString &name, UserRole role, QString *error); // also changes a role
+    bool removeUser(const QString &name, QString *error);
+    // The role of `name`; false when not a user of the project.
+    bool userRole(const QString &name, UserRole *role) const;
+
+    bool assignDocument(qint64 id, const QString &user, QString *error); // empty user: unassign
+    // The acting user takes a document nobody has (or that is already theirs).
+    bool claimDocument(qint64 id, QString *error);
+    bool documentAssignment(qint64 id, DocumentAssignment *assignment, QString *error) const;
+    // Documents assigned to / claimed by `user`.
+    std::vector<qint64> documentsOf(const QString &user, QString *error = nullptr) const;
+
+    // Submitted (by anyone who may edit it), accepted or sent back (reviewer / admin).
+    bool setReview(qint64 id, ReviewStatus status, const QString &note, QString *error);
+    bool documentReview(qint64 id, DocumentReview *review, QString *error) const;
+
+    // Oldest first.
+    std::vector<HistoryEntry> history(qint64 id, QString *error = nullptr) const;
+
+    // Each user's last saved annotations of a document (for agreement between annotators).
+    QStringList annotatorsOf(qint64 id, QString *error = nullptr) const;
+    bool annotatorVersion(qint64 id, const QString &user, Annotations *annotations, QString *error) const;
+
+    // Presence: the acting user is on document `id` (-1: on none); rows older than `staleSeconds`
+    // are not listed.
+    bool heartbeat(qint64 id, QString *error);
+    bool leave(QString *error);
+    std::vector<PresenceEntry> presence(int staleSeconds = 30, QString *error = nullptr) const;
+
+    // Bumped by every committed change (not by heartbeats): poll it to refresh when someone else
+    // changed the project. -1 on error.
+    qint64 changeCounter() const;
 
     // ---- test hooks ----
     // Caps the database size so that writes fail as on a full disk.

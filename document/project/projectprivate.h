@@ -18,6 +18,9 @@
 
 namespace folio {
 
+// A null QString binds as SQL NULL; the text columns are NOT NULL.
+inline QString sqlText(const QString &s) { return s.isNull() ? QStringLiteral("") : s; }
+
 inline QString projectNow() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
 
 struct Project::Private
@@ -90,8 +93,15 @@ struct Project::Private
             return setError(error, failError(beginError));
         return true;
     }
-    bool commit(QString *error)
+    // Commits; changes of a schema-4 project bump the change counter (in the same transaction)
+    // unless `bump` is false (heartbeats).
+    bool commit(QString *error, bool bump = true)
     {
+        if (bump && hasTeams()) {
+            QSqlQuery q(db);
+            if (!q.exec(QStringLiteral("UPDATE changes SET counter = counter + 1 WHERE id = 1")))
+                return rollbackWith(error, failSql(q));
+        }
         if (!db.commit()) {
             const QString message = failError(db.lastError());
             db.rollback();
@@ -165,35 +175,25 @@ struct Project::Private
         }
         const qint64 id = q.value(0).toLongLong();
         q.finish();
-        if (!writeAnnotations(id, ann, error))
+        if (!writeAnnotations(id, ann, error, QStringLiteral("add")))
             return -1;
         return id;
     }
 
-    bool writeAnnotations(qint64 id, const Annotations &ann, QString *error)
-    {
-        const QString now = projectNow();
-        QSqlQuery q(db);
-        q.prepare(QStringLiteral("INSERT INTO annotations (document_id, revision, annotations_json, modified) "
-                                 "VALUES (?, 1, ?, ?) ON CONFLICT (document_id) DO UPDATE SET "
-                                 "revision = annotations.revision + 1, annotations_json = excluded.annotations_json, "
-                                 "modified = excluded.modified"));
-        q.addBindValue(id);
-        q.addBindValue(annotationsJson(ann));
-        q.addBindValue(now);
-        if (!q.exec())
-            return setError(error, failSql(q));
-        QString itemError;
-        if (!detail::writeAnnotationItems(db, *dialect, id, ann, &itemError))
-            return setError(error, fail(itemError));
-        QSqlQuery touch(db);
-        touch.prepare(QStringLiteral("UPDATE documents SET modified = ? WHERE id = ?"));
-        touch.addBindValue(now);
-        touch.addBindValue(id);
-        if (!touch.exec())
-            return setError(error, failSql(touch));
-        return true;
-    }
+    bool hasTeams() const { return schemaVersion >= 4; }
+
+    // The stored annotations of a document and who saved them (revision 0: none stored).
+    bool readAnnotations(qint64 id, Annotations *annotations, int *revision, QString *by, QDateTime *at,
+                         QString *error) const;
+
+    // Writes the annotations of document `id` (inside the caller's transaction): the JSON row
+    // (revision + 1), the item rows, the history line (`action`: "add" | "save" | "import") and,
+    // when `asVersion`, the acting user's version. `expected` >= 0: only when the stored revision
+    // is still `expected`, else false with *conflict = true and nothing written.
+    bool writeAnnotations(qint64 id, const Annotations &ann, QString *error, const QString &action = QStringLiteral("add"),
+                          int expected = -1, bool *conflict = nullptr, bool asVersion = false);
+
+    bool recordHistory(qint64 id, int revision, const QString &action, const QString &detail, QString *error);
 
     bool exists(qint64 id, QString *error)
     {
@@ -208,7 +208,9 @@ struct Project::Private
     }
 
     // UPDATE documents SET <column> = value WHERE id = ?, in its own transaction.
-    bool updateColumn(qint64 id, const char *column, const QVariant &value, QString *error)
+    // A history line ("status", "document", ...) is recorded when `action` is not empty.
+    bool updateColumn(qint64 id, const char *column, const QVariant &value, QString *error,
+                      const QString &action = QString(), const QString &detail = QString())
     {
         if (!begin(error))
             return false;
@@ -221,8 +223,14 @@ struct Project::Private
             return rollbackWith(error, failSql(q));
         if (q.numRowsAffected() == 0)
             return rollbackWith(error, fail(QStringLiteral("no document with id %1").arg(id)));
+        QString e;
+        if (!action.isEmpty() && !recordHistory(id, 0, action, detail, &e))
+            return rollbackWith(error, e);
         return commit(error);
     }
 };
+
+// "+2 entities, -1 entity, 1 relabelled; links +1" (projectteam.cpp); "no change" when equal.
+QString annotationChangeSummary(const Annotations &before, const Annotations &after);
 
 } // namespace folio

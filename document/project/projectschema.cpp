@@ -149,12 +149,54 @@ static bool migrateTo3(QSqlDatabase &db, const ProjectDialect &d, QString *error
            && packColumn(db, d, "annotations", "document_id", "annotations_json", error);
 }
 
+// Version 4: several annotators. Users with roles, who has a document, review states, the
+// who-changed-what history, who saved the stored annotations, and a change counter that every
+// write bumps (clients poll it to refresh).
+static bool migrateTo4(QSqlDatabase &db, const ProjectDialect &d, QString *error)
+{
+    return execAll(db, d,
+                   {QStringLiteral("CREATE TABLE users (name TEXT PRIMARY KEY, role TEXT NOT NULL, added TEXT NOT NULL)"),
+                    QStringLiteral("CREATE TABLE assignments (document_id INTEGER PRIMARY KEY REFERENCES documents (id) "
+                                   "ON DELETE CASCADE, user_name TEXT NOT NULL, how TEXT NOT NULL, by_user TEXT NOT NULL, "
+                                   "at TEXT NOT NULL)"),
+                    QStringLiteral("CREATE INDEX assignments_user ON assignments (user_name)"),
+                    QStringLiteral("CREATE TABLE reviews (document_id INTEGER PRIMARY KEY REFERENCES documents (id) "
+                                   "ON DELETE CASCADE, state TEXT NOT NULL, by_user TEXT NOT NULL, note TEXT NOT NULL, "
+                                   "at TEXT NOT NULL)"),
+                    QStringLiteral("CREATE TABLE history (id %1, document_id INTEGER NOT NULL REFERENCES documents (id) "
+                                   "ON DELETE CASCADE, revision INTEGER NOT NULL, user_name TEXT NOT NULL, "
+                                   "action TEXT NOT NULL, detail TEXT NOT NULL, at TEXT NOT NULL)")
+                        .arg(d.autoIdColumn()),
+                    QStringLiteral("CREATE INDEX history_document ON history (document_id)"),
+                    QStringLiteral("ALTER TABLE annotations ADD COLUMN modified_by TEXT NOT NULL DEFAULT ''"),
+                    QStringLiteral("CREATE TABLE changes (id INTEGER PRIMARY KEY, counter BIGINT NOT NULL)"),
+                    QStringLiteral("INSERT INTO changes (id, counter) VALUES (1, 0)")},
+                   error);
+}
+
+// Version 5: each annotator's last saved annotations per document (agreement between two
+// annotators of one document) and presence heartbeats.
+static bool migrateTo5(QSqlDatabase &db, const ProjectDialect &d, QString *error)
+{
+    return execAll(db, d,
+                   {QStringLiteral("CREATE TABLE annotator_versions (document_id INTEGER NOT NULL REFERENCES documents (id) "
+                                   "ON DELETE CASCADE, user_name TEXT NOT NULL, revision INTEGER NOT NULL, "
+                                   "annotations_json %1 NOT NULL, modified TEXT NOT NULL, "
+                                   "PRIMARY KEY (document_id, user_name))")
+                        .arg(d.blobType()),
+                    QStringLiteral("CREATE TABLE presence (user_name TEXT PRIMARY KEY, document_id INTEGER, "
+                                   "heartbeat TEXT NOT NULL)")},
+                   error);
+}
+
 const std::vector<ProjectMigration> &projectMigrations()
 {
     static const std::vector<ProjectMigration> migrations = {
         {1, "documents, status, annotations as JSON", &migrateTo1},
         {2, "annotation_items: per-item source and confidence", &migrateTo2},
         {3, "document_json and annotations_json stored zlib-compressed", &migrateTo3},
+        {4, "users, assignments, reviews, history, modified_by, change counter", &migrateTo4},
+        {5, "annotator versions and presence", &migrateTo5},
     };
     return migrations;
 }
