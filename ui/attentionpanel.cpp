@@ -1,5 +1,6 @@
 #include "ui/attentionpanel.h"
 
+#include "attention/sectionheat.h"
 #include "pipeline/attentionrun.h"
 #include "widgets/heatmapview.h"
 
@@ -76,6 +77,11 @@ void AttentionPanel::buildUi()
     auto *png = new QPushButton(tr("PNG…"), this);
     auto *svg = new QPushButton(tr("SVG…"), this);
     auto *mats = new QPushButton(tr("Matrices…"), this);
+    auto *hierarchy = new QPushButton(tr("Hierarchy bias…"), this);
+    hierarchy->setToolTip(tr("Show a HIBRIDS checkpoint's hierarchical bias between this document's sections"));
+    m_hierHeatmap = new HeatmapView(this);
+    m_hierHeatmap->setObjectName(QStringLiteral("hierarchyHeatmap"));
+    m_hierHeatmap->hide();
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -103,11 +109,13 @@ void AttentionPanel::buildUi()
     row2->addWidget(png);
     row2->addWidget(svg);
     row2->addWidget(mats);
+    row2->addWidget(hierarchy);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(row1);
     layout->addLayout(row2);
     layout->addWidget(m_heatmap, 1);
+    layout->addWidget(m_hierHeatmap, 1);
     layout->addWidget(m_status);
     layout->addWidget(m_diff);
 
@@ -134,6 +142,14 @@ void AttentionPanel::buildUi()
     connect(png, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("png")); });
     connect(svg, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("svg")); });
     connect(mats, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("safetensors")); });
+    connect(hierarchy, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("HIBRIDS checkpoint folder"), m_hierCheckpoint);
+        if (!dir.isEmpty())
+            showHierarchyBias(dir);
+    });
+    connect(m_hierHeatmap, &HeatmapView::cellClicked, this, [this](int row, int) { selectHierarchySection(row); });
+    connect(m_layer, &QSpinBox::valueChanged, this, [this] { refreshHierarchy(); });
+    connect(m_head, &QSpinBox::valueChanged, this, [this] { refreshHierarchy(); });
 }
 
 void AttentionPanel::setDocument(const Document &document, const Annotations &annotations)
@@ -153,6 +169,48 @@ void AttentionPanel::setDocument(const Document &document, const Annotations &an
     m_granularity->setCurrentIndex(m_granularity->findData(int(g)));
     m_syncing = false;
     m_model->setGranularity(g);
+    m_hier = pipeline::HibridsSectionBias();
+    m_hierSection = -1;
+    m_hierHeatmap->hide();
+    if (!m_hierCheckpoint.isEmpty() && !document.sections.empty())
+        showHierarchyBias(m_hierCheckpoint);
+    refreshOverlay();
+}
+
+bool AttentionPanel::showHierarchyBias(const QString &checkpointDir)
+{
+    pipeline::HibridsSectionBias bias = pipeline::hibridsSectionBias(checkpointDir, m_document);
+    if (!bias.ok) {
+        say(bias.error);
+        return false;
+    }
+    m_hierCheckpoint = checkpointDir;
+    m_hier = std::move(bias);
+    m_hierSection = -1;
+    m_hierHeatmap->show();
+    refreshHierarchy();
+    say(tr("Hierarchical bias: %1 table(s), %2 head(s), %3 sections").arg(m_hier.layers).arg(m_hier.heads).arg(m_hier.sections));
+    return true;
+}
+
+void AttentionPanel::refreshHierarchy()
+{
+    if (!m_hier.ok)
+        return;
+    // The panel's layer / head where the table has them, else the mean.
+    const int layer = m_layer->value() < m_hier.layers ? m_layer->value() : -1;
+    const int head = m_head->value() < m_hier.heads ? m_head->value() : -1;
+    const QString title = tr("hierarchical bias · %1 · %2 · sections")
+                              .arg(layer < 0 ? tr("mean of %1 tables").arg(m_hier.layers) : tr("table %1").arg(layer),
+                                   head < 0 ? tr("mean of %1 heads").arg(m_hier.heads) : tr("head %1").arg(head));
+    m_hierHeatmap->setMatrix(sectionMatrixView(m_document, m_hier.matrix(layer, head), title));
+    refreshOverlay();
+}
+
+void AttentionPanel::selectHierarchySection(int section)
+{
+    m_hierSection = m_hier.ok && section >= 0 && section < m_hier.sections ? section : -1;
+    m_hierHeatmap->setMarkedRows(m_hierSection >= 0 ? std::vector<int>{m_hierSection} : std::vector<int>{});
     refreshOverlay();
 }
 
@@ -355,6 +413,22 @@ void AttentionPanel::refreshOverlay()
         for (auto it = m_labelDiff.cbegin(); it != m_labelDiff.cend(); ++it)
             words.insert(it.key(), QColor(215, 25, 28, 170));
     }
+    QHash<int, QColor> sections;
+    if (m_model->hasTrace() && !sel.empty()) {
+        const bool incoming = m_direction->currentData().toInt() == 1;
+        sections = folio::sectionColors(sectionMeans(m_document, m_model->perWord(incoming ? m_model->incoming() : m_model->outgoing())), false);
+    } else if (words.isEmpty() && m_hierSection >= 0) {
+        // The hierarchical bias from the picked section to every section, on the tab and the page.
+        const int layer = m_layer->value() < m_hier.layers ? m_layer->value() : -1;
+        const int head = m_head->value() < m_hier.heads ? m_head->value() : -1;
+        const std::vector<float> full = m_hier.matrix(layer, head);
+        const std::vector<float> row(full.begin() + std::ptrdiff_t(m_hierSection) * m_hier.sections,
+                                     full.begin() + std::ptrdiff_t(m_hierSection + 1) * m_hier.sections);
+        sections = folio::sectionColors(row, true);
+        words = wordColorsBySection(m_document, row, true);
+    }
+    m_sectionColors = sections;
+    Q_EMIT sectionColorsChanged(sections);
     m_wordColors = words;
     // DOM nodes: the element owning each word's text node takes the strongest of its words.
     QHash<int, QColor> nodes;

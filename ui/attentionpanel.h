@@ -24,6 +24,7 @@
 #include "document/annotations.h"
 #include "document/document.h"
 #include "attention/attentionviewmodel.h"
+#include "pipeline/hibridsbias.h"
 
 #include <QColor>
 #include <QHash>
@@ -66,6 +67,18 @@ public:
     // Words whose label differs between the full and the ablated run: word -> (full, ablated).
     const QHash<int, QPair<QString, QString>> &labelDiff() const { return m_labelDiff; }
 
+    // HIBRIDS' hierarchical bias of `checkpointDir` over the document's sections, shown as a
+    // sections x sections matrix under the attention (the panel's layer / head; avg = mean).
+    // Clicking a row (or selectHierarchySection) colours every section, in the Sections tab and
+    // on the page, by the bias from that section. False + message() when the checkpoint has no
+    // such table or the document no sections. Recomputed when the document changes.
+    bool showHierarchyBias(const QString &checkpointDir);
+    void selectHierarchySection(int section);
+    HeatmapView *hierarchyHeatmap() const { return m_hierHeatmap; }
+    const pipeline::HibridsSectionBias &hierarchyBias() const { return m_hier; }
+    // The last section colours sent out (for tests).
+    const QHash<int, QColor> &sectionColors() const { return m_sectionColors; }
+
     bool exportPng(const QString &path, QString *error) const;
     bool exportSvg(const QString &path, QString *error) const;
     bool exportSafetensors(const QString &path, QString *error) const;
@@ -83,6 +96,9 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void wordColorsChanged(const QHash<int, QColor> &colors);
+    // Section index -> colour: the selection's attention rolled up to sections (mean over each
+    // section's own words), or the hierarchical bias from the picked section; empty = clear.
+    void sectionColorsChanged(const QHash<int, QColor> &colors);
     void nodeColorsChanged(const QHash<int, QColor> &colors);
     // After an ablation run: word -> "FULL → ABLATED" for the words whose label changed.
     void wordLabelsChanged(const QHash<int, QString> &labels);
@@ -99,6 +115,7 @@ private:
     void onRunDone(AttentionRunResult result);
     void say(const QString &text);
     void exportWithDialog(const QString &kind);
+    void refreshHierarchy();
 
     AttentionViewModel *m_model = nullptr;
     HeatmapView *m_heatmap = nullptr;
@@ -119,6 +136,11 @@ private:
     QStringList m_ablatedLabels; // ablated run, per word
     QHash<int, QPair<QString, QString>> m_labelDiff;
     QHash<int, QColor> m_wordColors;
+    QHash<int, QColor> m_sectionColors;
+    HeatmapView *m_hierHeatmap = nullptr;
+    QString m_hierCheckpoint;
+    pipeline::HibridsSectionBias m_hier;
+    int m_hierSection = -1;
     QString m_lastMessage;
     int m_running = 0;
     int m_generation = 0; // drops results of runs started before a document change

@@ -152,6 +152,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_attention, &AttentionPanel::wordColorsChanged, m_scanPanel, &ScanPanel::setOverlayColors);
     connect(m_attention, &AttentionPanel::wordLabelsChanged, m_scanPanel, &ScanPanel::setOverlayLabels);
     connect(m_attention, &AttentionPanel::nodeColorsChanged, m_webPanel, &WebPagePanel::setNodeColors);
+    connect(m_attention, &AttentionPanel::sectionColorsChanged, m_sections, &SectionsPanel::setSectionColors);
     connect(m_domPanel, &DomTreePanel::nodeSelected, m_attention, [this](int node) { m_attention->selectNode(node); });
     connect(m_webPanel, &WebPagePanel::nodeSelected, m_attention, [this](int node) { m_attention->selectNode(node); });
     connect(m_attention, &AttentionPanel::message, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });

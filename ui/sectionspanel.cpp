@@ -151,6 +151,28 @@ void SectionsPanel::setDocument(const Document &doc)
     updateActions();
 }
 
+void SectionsPanel::setSectionColors(const QHash<int, QColor> &colors)
+{
+    QTreeWidgetItemIterator it(m_tree);
+    for (; *it; ++it) {
+        const auto c = colors.constFind((*it)->data(0, Qt::UserRole).toInt());
+        const QBrush brush = c == colors.constEnd() ? QBrush() : QBrush(c.value());
+        (*it)->setBackground(0, brush);
+        (*it)->setBackground(1, brush);
+        // Text stays readable on dark cells.
+        (*it)->setForeground(0, c != colors.constEnd() && c.value().lightnessF() < 0.45 ? QBrush(Qt::white) : QBrush());
+    }
+}
+
+QColor SectionsPanel::sectionColor(int index) const
+{
+    QTreeWidgetItemIterator it(m_tree);
+    for (; *it; ++it)
+        if ((*it)->data(0, Qt::UserRole).toInt() == index)
+            return (*it)->background(0).style() == Qt::NoBrush ? QColor() : (*it)->background(0).color();
+    return QColor();
+}
+
 int SectionsPanel::currentSection() const
 {
     const QTreeWidgetItem *item = m_tree->currentItem();

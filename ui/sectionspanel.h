@@ -16,6 +16,8 @@
 //   sections->setSession(session);             // enables editing; follows the session's document
 //   sections->setDocument(doc);                // without a session: on every document change
 //   connect(sections, &folio::SectionsPanel::wordsPicked, session, &folio::AnnotationSession::setSelectedWords);
+#include <QColor>
+#include <QHash>
 #include <QStringList>
 #include <QWidget>
 
@@ -43,6 +45,11 @@ public:
     void setCurrentSection(int index);
     // Word ids of section `index` and all its subsections, in reading order.
     static QStringList sectionWordIds(const Document &doc, int index);
+
+    // Heat by section (AttentionPanel::sectionColorsChanged): section index -> row background;
+    // empty clears. Cleared when the document changes.
+    void setSectionColors(const QHash<int, QColor> &colors);
+    QColor sectionColor(int index) const;
 
     // The edits (what the actions call); false when the edit does not apply.
     bool splitAtSelectedWord();
