@@ -221,28 +221,55 @@ bool qsResolveSpan(const QHash<QString, int> &wordIndex, const QsEvidenceSpan &s
     return true;
 }
 
-bool qsEvidenceMissing(const Document &doc, const QHash<QString, int> &wordIndex, const QsNode &node)
+// Every section's key and title -> its index (the first section of a title), built once per walk.
+static QHash<QString, int> sectionLookup(const Document &doc)
+{
+    QHash<QString, int> byKey;
+    for (int i = int(doc.sections.size()) - 1; i >= 0; --i) {
+        byKey.insert(QStringLiteral("title:") + doc.sections[size_t(i)].title, i);
+        byKey.insert(qsSectionKey(doc, i), i);
+    }
+    return byKey;
+}
+
+static bool sectionExists(const QHash<QString, int> &lookup, const QString &key)
+{
+    if (lookup.contains(key))
+        return true;
+    const bool typed = key.startsWith(QLatin1String("node:")) || key.startsWith(QLatin1String("word:")) || key.startsWith(QLatin1String("title:"));
+    return !typed && lookup.contains(QStringLiteral("title:") + key); // a plain title, as older files hold
+}
+
+static bool evidenceMissing(const QHash<QString, int> &sections, const QHash<QString, int> &wordIndex, const QsNode &node)
 {
     int f = 0, l = 0;
     for (const QsEvidenceSpan &s : node.evidenceSpans)
         if (!qsResolveSpan(wordIndex, s, &f, &l))
             return true;
     for (const QString &key : node.evidenceSections)
-        if (qsResolveSection(doc, key) < 0)
+        if (!sectionExists(sections, key))
             return true;
     return false;
 }
 
+bool qsEvidenceMissing(const Document &doc, const QHash<QString, int> &wordIndex, const QsNode &node)
+{
+    return evidenceMissing(sectionLookup(doc), wordIndex, node);
+}
+
 int qsUpdateEvidenceFlags(Annotations &a, const Document &doc)
 {
+    if (a.qsRoots.empty())
+        return 0;
     const QHash<QString, int> index = qsWordIndex(doc);
+    const QHash<QString, int> sections = sectionLookup(doc);
     int changed = 0;
     std::vector<QsNode *> stack;
     for (QsNode &r : a.qsRoots) stack.push_back(&r);
     while (!stack.empty()) {
         QsNode *n = stack.back();
         stack.pop_back();
-        const bool missing = qsEvidenceMissing(doc, index, *n);
+        const bool missing = evidenceMissing(sections, index, *n);
         if (missing != n->evidenceMissing) {
             n->evidenceMissing = missing;
             ++changed;

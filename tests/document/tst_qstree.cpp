@@ -192,6 +192,35 @@ private Q_SLOTS:
         QCOMPARE(ids.size(), 5);
     }
 
+    // Entity predictions (no hierarchy) leave the hierarchy alone; predicted items arrive as suggestions.
+    void modelAnnotationsMerge()
+    {
+        Annotations a;
+        const QString mine = qsedit::addChild(a, {}, QStringLiteral("Mine?"));
+        Annotations entitiesOnly;
+        Entity e;
+        e.id = QStringLiteral("e1");
+        e.label = QStringLiteral("ANSWER");
+        e.wordIds = {QStringLiteral("w1")};
+        e.source = {AnnotationSource::Model, QStringLiteral("tagger")};
+        entitiesOnly.entities.push_back(e);
+        mergeModelAnnotations(a, entitiesOnly);
+        QCOMPARE(numbers(a), QStringList({"1=Mine?"}));
+        QCOMPARE(int(a.entities.size()), 1);
+        Annotations predicted;
+        predicted.qsSummary = QStringLiteral("Root.");
+        QsNode p;
+        p.question = QStringLiteral("Predicted?");
+        p.source = {AnnotationSource::Model, QStringLiteral("qs")};
+        predicted.qsRoots.push_back(p);
+        mergeModelAnnotations(a, predicted);
+        QCOMPARE(numbers(a), QStringList({"1=Mine?", "2=Predicted?"}));
+        QCOMPARE(a.qsRoots[1].state, ReviewState::Suggested);
+        QCOMPARE(a.qsRoots[1].source.checkpoint, QStringLiteral("qs"));
+        QCOMPARE(a.qsRoots[0].id, mine);
+        QCOMPARE(a.qsSummary, QStringLiteral("Root."));
+    }
+
     void jsonRoundTripWithNewFields()
     {
         Annotations a;

@@ -15,6 +15,7 @@
 #include "ui/qspanel.h"
 #include "ui/qstreemodel.h"
 #include "ui/qsworker.h"
+#include "ui/scanpanel.h"
 #include "ui/sectionspanel.h"
 #include "ui/webpagepanel.h"
 #include "widgets/pagecanvas.h"
@@ -255,6 +256,19 @@ private Q_SLOTS:
         QVERIFY(sectionTree->topLevelItem(1)->background(0).style() == Qt::NoBrush);
         panel->setCurrentId(q1);
         QCOMPARE(canvas->highlightedWords().size(), 8);
+        // Evidence only on page 2: selecting the item shows that page.
+        QTest::keyClick(view, Qt::Key_Insert);
+        typeIntoEditor(QStringLiteral("Who stayed?"));
+        const QString onSecondPage = panel->currentId();
+        s->setSelectedWords({QStringLiteral("w8")});
+        view->setFocus();
+        QTest::keyClick(view, Qt::Key_E);
+        w.findChild<ScanPanel *>()->showPage(0);
+        panel->setCurrentId(q1);
+        panel->setCurrentId(onSecondPage);
+        QCOMPARE(canvas->page(), 1);
+        QCOMPARE(canvas->highlightedWords(), QList<int>({8}));
+        panel->setCurrentId(q1);
         // The overlay script for a rendered page has one box per evidence run.
         const QString js = QsController::webOverlayScript(s->document(), {1, 2, 7});
         QVERIFY(js.contains(QLatin1String("__folio_qs_evidence")));
@@ -422,6 +436,53 @@ private Q_SLOTS:
         QVERIFY(!qs->progressBar()->isVisible());
     }
 
+    // Shift+A accepts every suggestion in one undoable step.
+    void acceptAllByKey()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openIn(w, makeProject(dir)));
+        AnnotationSession *s = w.session();
+        QsPanel *panel = w.qs()->panel();
+        w.qs()->dock()->raise();
+        QVERIFY(pushQsEdit(s, QStringLiteral("run"), [](Annotations &a) {
+            std::vector<QsNode> g(3);
+            g[0].question = QStringLiteral("One?");
+            g[1].question = QStringLiteral("Two?");
+            g[2].question = QStringLiteral("Three?");
+            g[2].children.resize(1);
+            g[2].children[0].question = QStringLiteral("Three and a half?");
+            return qsedit::mergeGenerated(a, {}, g, {AnnotationSource::Model, QStringLiteral("m")}) == 4;
+        }));
+        panel->setCurrentId(qsItems(s->annotations().qsRoots)[0].node->id);
+        panel->view()->setFocus();
+        const int steps = s->undoStack()->count();
+        QTest::keyClick(panel->view(), Qt::Key_A, Qt::ShiftModifier);
+        for (const QsItem &it : qsItems(s->annotations().qsRoots))
+            QCOMPARE(it.node->state, ReviewState::Accepted);
+        QCOMPARE(s->undoStack()->count(), steps + 1);
+        s->undoStack()->undo();
+        for (const QsItem &it : qsItems(s->annotations().qsRoots))
+            QCOMPARE(it.node->state, ReviewState::Suggested);
+    }
+
+    // What a run reads: the whole document, or below an item with evidence only that evidence.
+    void generationInput()
+    {
+        const Document d = sampleDocument();
+        Annotations a;
+        const QString q = qsedit::addChild(a, {}, QStringLiteral("Staff?"));
+        const QString bare = qsedit::addChild(a, {}, QStringLiteral("Bare?"));
+        QVERIFY(qsedit::attachSection(a, d, q, 1));
+        QCOMPARE(qsWorkerInput(d, a, {}).text().split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts).size(), 12);
+        QCOMPARE(qsWorkerInput(d, a, bare).text(), qsWorkerInput(d, a, {}).text());
+        const pipeline::QsInput below = qsWorkerInput(d, a, q);
+        QCOMPARE(below.text().simplified(), QStringLiteral("Staff numbers stayed the same overall"));
+        QCOMPARE(below.sections.front().title, QStringLiteral("Staff?"));
+    }
+
     void survivesReopeningTheProject()
     {
         QTemporaryDir dir;
@@ -479,6 +540,8 @@ private Q_SLOTS:
                     QsNode c;
                     c.id = QStringLiteral("q%1").arg(i * 5 + 2 + k);
                     c.question = QStringLiteral("Follow-up %1.%2?").arg(i).arg(k);
+                    c.evidenceSections << QStringLiteral("word:w6"); // every item has evidence to check after each edit
+                    c.evidenceSpans.push_back({QStringLiteral("w1"), QStringLiteral("w3"), QStringLiteral("rose by ten")});
                     top.children.push_back(c);
                 }
                 a.qsRoots.push_back(top);
