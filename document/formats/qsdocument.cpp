@@ -302,6 +302,8 @@ QString sectionLevelProblem(int level, int previous)
 {
     if (level < 1 || level > DatasetLimits::maxQsDepth)
         return QStringLiteral("level %1 is outside 1..%2").arg(level).arg(DatasetLimits::maxQsDepth);
+    if (previous == 0 && level > 1)
+        return QStringLiteral("the first section must be at level 1, not %1").arg(level);
     if (level > previous + 1)
         return QStringLiteral("level %1 is more than one below the section before it (level %2)").arg(level).arg(previous);
     return QString();
