@@ -183,6 +183,30 @@ private Q_SLOTS:
         QVERIFY(doc.words[size_t(doc.sections[0].firstWord)].id.contains(QLatin1String("/r1/")));
     }
 
+    void realPdfOutline()
+    {
+        // A real multi-page PDF with bookmarks, as Debian installs it (documentation may be left
+        // out of minimal systems: then there is nothing to read).
+        const QString path = QStringLiteral("/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf");
+        if (!QFile::exists(path))
+            QSKIP("shared-mime-info-spec.pdf is not installed (documentation excluded)");
+        OcrOptions o;
+        o.dpi = 72; // the text layer only: the resolution does not matter
+        const OcrResult r = runOcr(path, o);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY(r.document.pages.size() > 10);
+        QVERIFY2(r.document.sections.size() >= 20, qPrintable(titles(r.document).join(QLatin1String(" | "))));
+        QCOMPARE(titles(r.document).mid(0, 3), QStringList({"1:1. Introduction", "2:1.1. Version", "2:1.2. What is this spec?"}));
+        // Each section starts at its heading's words on the page the bookmark points at.
+        QCOMPARE(firstWordOf(r.document, 1), QStringLiteral("1.1."));
+        for (size_t i = 0; i < r.document.sections.size(); ++i) {
+            const Section &s = r.document.sections[i];
+            QVERIFY(s.firstWord <= s.endWord && s.endWord <= int(r.document.words.size()));
+            if (i > 0)
+                QVERIFY(s.firstWord >= r.document.sections[i - 1].firstWord);
+        }
+    }
+
     void realMagazineScan()
     {
         const QString path = test::sharedPath(QStringLiteral("data/tesseract-testing/testing/8087_054.3B.tif"));
