@@ -4,6 +4,7 @@
 // redo all; then reopen the project file and check what is stored. Plus the pure edits
 // (document/sectionedit.h) on their refusals.
 #include "document/project/project.h"
+#include "document/qstree.h"
 #include "document/sectionedit.h"
 #include "ui/annotationsession.h"
 #include "ui/sectionspanel.h"
@@ -115,7 +116,12 @@ private Q_SLOTS:
         {
             auto p = Project::create(path, &error);
             QVERIFY2(p, qPrintable(error));
-            id = p->addDocument(makeDocument(), {}, &error);
+            // A question whose evidence is the "Detail" section: merging it away flags the item.
+            const Document doc = makeDocument();
+            Annotations a;
+            const QString q = qsedit::addChild(a, {}, QStringLiteral("What is in the detail?"), QStringLiteral("Words."));
+            QVERIFY(qsedit::attachSection(a, doc, q, 2));
+            id = p->addDocument(doc, a, &error);
             QVERIFY2(id >= 0, qPrintable(error));
         }
         auto project = Project::open(path, &error);
@@ -172,6 +178,7 @@ private Q_SLOTS:
         panel.findChild<QAction *>(QStringLiteral("sectionMerge"))->trigger();
         QCOMPARE(outline(session.document()), QStringLiteral("Intro[0,5) -Body[5,15) Results[15,20)"));
         QCOMPARE(panel.currentSection(), 1);
+        QVERIFY(session.annotations().qsRoots.front().evidenceMissing);
 
         // Refusals change nothing and push nothing: demote "Body" two levels below "Intro".
         const int steps = session.undoStack()->count();
@@ -195,6 +202,7 @@ private Q_SLOTS:
             session.undoStack()->undo();
         QCOMPARE(outline(session.document()), start);
         QCOMPARE(tree->topLevelItem(1)->child(0)->text(0), QStringLiteral("Detail"));
+        QVERIFY(!session.annotations().qsRoots.front().evidenceMissing); // the section is back
         while (session.undoStack()->canRedo())
             session.undoStack()->redo();
         QCOMPARE(outline(session.document()), edited);
