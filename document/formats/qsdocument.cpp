@@ -5,6 +5,7 @@
 #include "document/qstree.h"
 
 #include <QRegularExpression>
+#include <QSet>
 
 #include <algorithm>
 
@@ -28,15 +29,31 @@ QString speakerOf(const Node &n)
     return QString();
 }
 
-// The paragraph node of a word: its nearest Paragraph ancestor, else its node's parent.
+bool isBlockTag(const QString &tag)
+{
+    static const QSet<QString> blocks{
+        QStringLiteral("p"), QStringLiteral("div"), QStringLiteral("li"), QStringLiteral("td"), QStringLiteral("th"),
+        QStringLiteral("h1"), QStringLiteral("h2"), QStringLiteral("h3"), QStringLiteral("h4"), QStringLiteral("h5"),
+        QStringLiteral("h6"), QStringLiteral("pre"), QStringLiteral("blockquote"), QStringLiteral("dd"), QStringLiteral("dt"),
+        QStringLiteral("caption"), QStringLiteral("figcaption"), QStringLiteral("section"), QStringLiteral("article"),
+        QStringLiteral("header"), QStringLiteral("footer"), QStringLiteral("main"), QStringLiteral("nav"),
+        QStringLiteral("aside"), QStringLiteral("body"), QStringLiteral("address"), QStringLiteral("legend")};
+    return blocks.contains(tag);
+}
+
+// The paragraph node of a word: its nearest Paragraph ancestor (OCR, transcripts, imported
+// text), the nearest block-level element (web pages: inline markup stays in its paragraph),
+// else its node's parent.
 int paragraphNode(const Document &doc, int node)
 {
     const int count = int(doc.nodes.size());
     if (node < 0 || node >= count)
         return -1;
-    for (int n = node, steps = 0; n >= 0 && n < count && steps < 16; n = doc.nodes[size_t(n)].parent, ++steps)
-        if (doc.nodes[size_t(n)].kind == NodeKind::Paragraph)
+    for (int n = node, steps = 0; n >= 0 && n < count && steps < 64; n = doc.nodes[size_t(n)].parent, ++steps) {
+        const Node &nd = doc.nodes[size_t(n)];
+        if (nd.kind == NodeKind::Paragraph || (nd.kind == NodeKind::Element && isBlockTag(nd.tag)))
             return n;
+    }
     return doc.nodes[size_t(node)].parent;
 }
 

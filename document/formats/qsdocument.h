@@ -5,8 +5,9 @@
 //
 // Paragraphs of any Document (documentParagraphs): runs of consecutive words under the same
 // paragraph node - the nearest Paragraph ancestor of the word's node (OCR paragraphs, transcript
-// turns, the paragraphs these formats import), else the word node's parent (an HTML element, the
-// root) - cut wherever a section starts. A paragraph belongs to the last section starting at or
+// turns, the paragraphs these formats import), else the nearest block-level HTML element (p, li,
+// td, h1-h6, div ...: inline markup stays inside), else the word node's parent - cut wherever a
+// section starts. A paragraph belongs to the last section starting at or
 // before its first word (words in a gap between HTML sections go with the section before), or
 // to none (-1) before the first section. Its text is the paragraph node's own text when the node
 // is a Paragraph holding exactly these words (so imported text comes back byte for byte), else

@@ -6,6 +6,7 @@
 #include "document/formats/datasetformat.h"
 #include "document/formats/datasetlimits.h"
 #include "document/formats/qsdocument.h"
+#include "document/html/htmlloader.h"
 #include "document/qstree.h"
 #include "tests/common/testdata.h"
 
@@ -259,6 +260,25 @@ private Q_SLOTS:
         QCOMPARE(formats::documentParagraphs(doc).front().section, -1);
         QCOMPARE(questions(back[0].annotations.qsRoots),
                  QStringLiteral("1 What does it cover? | 1.1 Which rivers? | 2 What was found? | 2.1 Any caveats?"));
+    }
+
+    void webPageParagraphsAreBlocks()
+    {
+        const QByteArray page = "<html><body><h1>Guide</h1><p>Hello <b>big</b> world.</p><h2>Setup</h2>"
+                                "<p>Run <code>make</code> first.</p><ul><li>one</li><li>two</li></ul></body></html>";
+        HtmlLoadResult r = loadHtmlBytes(page, QStringLiteral("guide.html"));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        DatasetItem item;
+        item.name = QStringLiteral("guide");
+        item.document = r.document;
+        QStringList texts;
+        for (const formats::QsParagraph &p : formats::documentParagraphs(item.document))
+            texts << QStringLiteral("%1:%2").arg(p.section).arg(p.text);
+        QCOMPARE(texts, QStringList({"0:Guide", "0:Hello big world.", "1:Setup", "1:Run make first.", "1:one", "1:two"}));
+        const std::vector<DatasetItem> back = roundTrip(QStringLiteral("govreport-qs"), {item}, m_dir.filePath("web"));
+        QCOMPARE(back.size(), size_t(1));
+        QCOMPARE(back[0].document.sections.size(), size_t(2));
+        QCOMPARE(back[0].document.sections[1].level, 2);
     }
 
     void qsKeepsTheNewFields()
