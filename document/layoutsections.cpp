@@ -168,7 +168,8 @@ int buildLayoutSections(Document *doc, const LayoutSectionOptions &options)
             for (int k = l.firstWord; k < l.endWord; ++k)
                 weighted.push_back(l.size);
     const double body = median(weighted);
-    static const QRegularExpression hasLetters(QStringLiteral("\\p{L}.*\\p{L}"));
+    // A heading has a word of two letters or more (not "A M", index letters, page numbers).
+    static const QRegularExpression hasLetters(QStringLiteral("\\p{L}\\p{L}"));
 
     struct Candidate { size_t line; int numbering; };
     std::vector<Candidate> candidates;

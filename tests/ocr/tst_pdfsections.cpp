@@ -1,11 +1,13 @@
 // Section trees of PDFs and scans through the real OCR path (folio-ocr-worker, Poppler, Tesseract):
 // a PDF's outline, a PDF without one (headings from the text layer's sizes), a rendered scan with
 // numbered headings, a real magazine scan, and a re-OCR that keeps the sections.
+#include "document/layoutsections.h"
 #include "ocr/ocr.h"
 #include "tests/common/testdata.h"
 #include "tests/ocr/testfiles.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QFont>
 #include <QImage>
 #include <QPainter>
@@ -205,6 +207,51 @@ private Q_SLOTS:
             if (i > 0)
                 QVERIFY(s.firstWord >= r.document.sections[i - 1].firstWord);
         }
+    }
+
+    void layoutHeadingsAgreeWithTheOutline_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("shared-mime-info-spec") << QStringLiteral("/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf");
+        QTest::newRow("libtasn1") << QStringLiteral("/usr/share/doc/libtasn1-doc/libtasn1.pdf");
+    }
+
+    // Real PDFs whose authors gave an outline: the headings found from the text layer alone
+    // (what a PDF without bookmarks gets) against the bookmarks. A found heading matches an unused
+    // bookmark whose title, numbering left out, is the heading's or is contained in it.
+    void layoutHeadingsAgreeWithTheOutline()
+    {
+        QFETCH(QString, path);
+        if (!QFile::exists(path))
+            QSKIP("not installed (documentation excluded)");
+        OcrOptions o;
+        o.dpi = 72;
+        const OcrResult r = runOcr(path, o);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        const Document &withOutline = r.document;
+        Document layout = r.document;
+        buildLayoutSections(&layout);
+        int matched = 0, levelAgrees = 0;
+        std::vector<bool> used(withOutline.sections.size(), false);
+        auto bare = [](const QString &title) {
+            QString rest;
+            return (sectionNumberingDepth(title, &rest) > 0 ? rest : title).simplified().toLower();
+        };
+        for (const Section &found : layout.sections)
+            for (size_t k = 0; k < withOutline.sections.size(); ++k)
+                if (!used[k] && !bare(withOutline.sections[k].title).isEmpty()
+                    && bare(found.title).contains(bare(withOutline.sections[k].title))) {
+                    used[k] = true;
+                    ++matched;
+                    levelAgrees += withOutline.sections[k].level == found.level;
+                    break;
+                }
+        const double precision = layout.sections.empty() ? 0 : double(matched) / layout.sections.size();
+        const double recall = double(matched) / std::max<size_t>(1, withOutline.sections.size());
+        qInfo("%s: %d bookmarks, %d headings found, precision %.2f recall %.2f, same level %d of %d matched",
+              qPrintable(QFileInfo(path).fileName()), int(withOutline.sections.size()), int(layout.sections.size()), precision,
+              recall, levelAgrees, matched);
+        QVERIFY2(recall >= 0.9, "fewer than 90 % of the bookmarked headings found");
     }
 
     void realMagazineScan()
