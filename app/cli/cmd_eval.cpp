@@ -1,6 +1,7 @@
 // folio-cli eval: entity precision / recall / F1 per class (seqeval semantics) of a checkpoint
 // on a FUNSD split.
 #include "app/cli/commands.h"
+#include "app/cli/linkscore.h"
 #include "inference/models/modelrunner.h"
 #include "inference/formtagger/trainer.h"
 #include "pipeline/taggertraining.h"
@@ -19,7 +20,7 @@ void registerEvalCommand(CLI::App &app)
     struct Opts
     {
         std::string checkpoint, data, split = "test", order = "annotation";
-        bool argmax = false;
+        bool argmax = false, links = false;
         int threads = 2;
     };
     auto o = std::make_shared<Opts>();
@@ -29,6 +30,7 @@ void registerEvalCommand(CLI::App &app)
     cmd->add_option("--order", o->order, "Word order: annotation, reading or layout (XY-cut serialisation)")->check(CLI::IsMember({"annotation", "reading", "layout"}));
     cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
     cmd->add_flag("--argmax", o->argmax, "Argmax decoding instead of constrained Viterbi");
+    cmd->add_flag("--links", o->links, "Also score the checkpoint's key -> value link head (given gold entities and end to end)");
     cmd->callback([o]() {
         const QString dataDir = o->data.empty() ? pipeline::defaultFunsdDir() : QString::fromStdString(o->data);
         FunsdWordOrder order = FunsdWordOrder::Annotation;
@@ -54,6 +56,8 @@ void registerEvalCommand(CLI::App &app)
         j["variant"] = pred.variant();
         j["seconds"] = s;
         j["pages_per_second"] = s > 0 ? double(pages.size()) / s : 0;
+        if (o->links)
+            j["links"] = evaluateLinks(o->checkpoint, dataDir, o->split, o->order);
         std::cout << j.dump(2) << std::endl;
     });
 }

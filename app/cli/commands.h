@@ -71,6 +71,7 @@ void registerDomCommand(CLI::App &app);       // cmd_dom.cpp: a web page as Docu
 void registerOcrCommand(CLI::App &app);       // cmd_ocr.cpp: OCR an image/PDF into a Document (json|tsv|hocr)
 void registerTrainCommand(CLI::App &app);     // cmd_train.cpp: train the layout tagger on FUNSD
 void registerEvalCommand(CLI::App &app);      // cmd_eval.cpp: entity P/R/F1 of a checkpoint on a split
+void registerTrainLinksCommand(CLI::App &app); // cmd_links.cpp: the key -> value link head of a tagger checkpoint
 void registerQsCommand(CLI::App &app);        // cmd_qs.cpp: question-summary hierarchies (generate, eval, train)
 void registerQsTrainCommand(CLI::App &qs);    // cmd_qstrain.cpp: `qs train`, registered by registerQsCommand
 void registerPredictCommand(CLI::App &app);   // cmd_predict.cpp: labelled entities of a document as JSON
@@ -82,6 +83,7 @@ void registerTrainProductCommand(CLI::App &app); // cmd_train_product.cpp: produ
 void registerTrainWebFormerCommand(CLI::App &app); // cmd_train_webformer.cpp: train WebFormer on SWDE, page-level F1
 void registerProjectCommand(CLI::App &app);   // cmd_project.cpp: project create|add|list|status
 void registerProjectFieldsCommand(CLI::App &app); // cmd_project_fields.cpp: project fields (after registerProjectCommand)
+void registerProjectTeamCommand(CLI::App &app);   // cmd_project_team.cpp: project users|assign|claim|review|history|agreement|save (after registerProjectCommand)
 void registerImportCommand(CLI::App &app);    // cmd_import.cpp: dataset files into a project
 void registerExportCommand(CLI::App &app);    // cmd_export.cpp: a project as a dataset
 void registerAttentionCommand(CLI::App &app); // cmd_attention.cpp: attention/bias heatmap or matrices of a checkpoint

@@ -61,6 +61,7 @@ int main(int argc, char **argv)
     folio::cli::registerOcrCommand(app);
     folio::cli::registerTrainCommand(app);
     folio::cli::registerEvalCommand(app);
+    folio::cli::registerTrainLinksCommand(app);
     folio::cli::registerQsCommand(app);
     folio::cli::registerPredictCommand(app);
     folio::cli::registerVocabCommand(app);
@@ -71,6 +72,7 @@ int main(int argc, char **argv)
     folio::cli::registerTrainWebFormerCommand(app);
     folio::cli::registerProjectCommand(app);
     folio::cli::registerProjectFieldsCommand(app);
+    folio::cli::registerProjectTeamCommand(app);
     folio::cli::registerImportCommand(app);
     folio::cli::registerExportCommand(app);
     folio::cli::registerAttentionCommand(app);

@@ -341,6 +341,12 @@ at::Tensor Tagger::embed(const Batch &b, bool training) const
 at::Tensor Tagger::forward(const Batch &b, bool training, std::uint32_t disabledBiases,
                            std::map<std::string, at::Tensor> *trace) const
 {
+    return m_classifier(hidden(b, training, disabledBiases, trace));
+}
+
+at::Tensor Tagger::hidden(const Batch &b, bool training, std::uint32_t disabledBiases,
+                          std::map<std::string, at::Tensor> *trace) const
+{
     const long N = b.pieceIds.size(1);
     if (N > m_cfg.maxPositions)
         throw InferenceError("folio-formtagger: " + std::to_string(N) + " words exceed max_position_embeddings");
@@ -362,7 +368,7 @@ at::Tensor Tagger::forward(const Batch &b, bool training, std::uint32_t disabled
                 (*trace)["attentions." + std::to_string(l)] = probs;
             x = layer.ffn.preLn(ctx, x, m_cfg.dropout, training);
         }
-        return m_classifier(m_finalLn(x));
+        return m_finalLn(x);
     }
     const at::Tensor bias = layoutBiasScores(use1d ? &m_rel1d : nullptr, pos, use2d ? &m_relX : nullptr, xs,
                                              use2d ? &m_relY : nullptr, ys, m_cfg.biasDivisor(), keyMask);
@@ -385,7 +391,7 @@ at::Tensor Tagger::forward(const Batch &b, bool training, std::uint32_t disabled
             (*trace)["attentions." + std::to_string(l)] = probs;
         x = layer.ffn.preLn(ctx, x, m_cfg.dropout, training);
     }
-    return m_classifier(m_finalLn(x));
+    return m_finalLn(x);
 }
 
 at::Tensor Tagger::ernieAttention(const Layer &layer, const at::Tensor &h, const at::Tensor &keyMask, const Batch &b,

@@ -98,6 +98,11 @@ public:
     at::Tensor forward(const Batch &batch, bool training, std::uint32_t disabledBiases = 0,
                        std::map<std::string, at::Tensor> *trace = nullptr) const;
 
+    // The encoder's output before the classifier (after the final LayerNorm): [B, N, D]. What
+    // forward() classifies; the key -> value link head (linkhead.cpp) reads it.
+    at::Tensor hidden(const Batch &batch, bool training, std::uint32_t disabledBiases = 0,
+                      std::map<std::string, at::Tensor> *trace = nullptr) const;
+
     // The word units after the embedding LayerNorm (+ dropout when training): [B, N, D].
     at::Tensor embed(const Batch &b, bool training) const;
 

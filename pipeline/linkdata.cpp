@@ -1,0 +1,76 @@
+#include "pipeline/linkdata.h"
+
+#include "inference/formtagger/trainpages.h"
+#include "pipeline/taggertraining.h"
+
+#include <QFileInfo>
+#include <QHash>
+
+#include <set>
+
+namespace folio::pipeline {
+
+inference::LinkPage linkPageOf(const inference::TrainPage &page, const QStringList &pageWordIds,
+                               const Annotations &annotations, bool acceptedOnly)
+{
+    inference::LinkPage out;
+    out.page = page;
+    QHash<QString, int> wordAt;
+    for (int i = 0; i < pageWordIds.size(); ++i)
+        wordAt.insert(pageWordIds[i], i);
+    QHash<QString, int> entityAt;
+    for (const Entity &e : annotations.entities) {
+        if (acceptedOnly && e.state != ReviewState::Accepted)
+            continue;
+        inference::LinkEntity le;
+        le.type = e.label.toStdString();
+        for (const QString &w : e.wordIds) {
+            const auto it = wordAt.constFind(w);
+            if (it != wordAt.constEnd())
+                le.words.push_back(it.value());
+        }
+        if (le.words.empty())
+            continue;
+        entityAt.insert(e.id, int(out.entities.size()));
+        out.entities.push_back(std::move(le));
+    }
+    std::set<std::pair<int, int>> seen;
+    for (const Link &l : annotations.links) {
+        if (acceptedOnly && l.state != ReviewState::Accepted)
+            continue;
+        const auto a = entityAt.constFind(l.from), b = entityAt.constFind(l.to);
+        if (a == entityAt.constEnd() || b == entityAt.constEnd() || a.value() == b.value())
+            continue;
+        if (seen.insert({a.value(), b.value()}).second)
+            out.links.emplace_back(a.value(), b.value());
+    }
+    return out;
+}
+
+bool loadFunsdLinkPages(const QString &datasetDir, const QString &split, FunsdWordOrder order,
+                        std::vector<inference::LinkPage> *pages, QString *error)
+{
+    // The split's page ids, exactly as the tagger's data loader cuts it.
+    std::vector<inference::TrainPage> chosen;
+    if (!loadFunsdSplit(datasetDir, split, order, &chosen, error))
+        return false;
+    std::set<std::string> ids;
+    for (const inference::TrainPage &p : chosen)
+        ids.insert(p.id);
+    pages->clear();
+    for (const QString &f : funsdSplitFiles(datasetDir, split == QLatin1String("test") ? split : QStringLiteral("train"))) {
+        const std::string id = QFileInfo(f).completeBaseName().toStdString();
+        if (!ids.count(id))
+            continue;
+        Document doc;
+        Annotations annotations;
+        if (!importFunsdFile(f, order, &doc, &annotations, error))
+            return false;
+        QStringList wordIds;
+        const inference::TrainPage page = inference::trainPageFromDocument(doc, nullptr, id, &wordIds);
+        pages->push_back(linkPageOf(page, wordIds, annotations));
+    }
+    return true;
+}
+
+} // namespace folio::pipeline
