@@ -2,6 +2,8 @@
 
 #include "document/qstree.h"
 
+#include <algorithm>
+
 #include <QHash>
 #include <QSet>
 
@@ -65,26 +67,40 @@ void mergeModelAnnotations(Annotations &target, const Annotations &predicted)
     for (const Entity &e : kept) keptIds.insert(e.id);
     Annotations merged;
     merged.entities = kept;
+    QHash<QString, QString> renamed; // predicted entity id -> its id in the merge ("" when dropped)
     for (Entity e : predicted.entities) {
         bool overlaps = false;
         for (const QString &w : e.wordIds)
             if (userWords.contains(w)) { overlaps = true; break; }
-        if (overlaps)
+        if (overlaps) {
+            renamed.insert(e.id, QString());
             continue;
+        }
         e.state = ReviewState::Suggested;
+        const QString predictedId = e.id;
         if (e.id.isEmpty() || keptIds.contains(e.id))
             e.id = merged.freshId(QStringLiteral("e"));
+        renamed.insert(predictedId, e.id);
         keptIds.insert(e.id);
         merged.entities.push_back(e);
     }
-    // Links: keep user links, replace model suggestions by the new ones whose ends still exist.
+    // Links: keep user links, replace model suggestions by the new ones whose ends still exist (a
+    // predicted entity's link follows it when it was renamed; a link may also end at a kept entity).
     for (const Link &l : target.links)
         if (l.source.kind == AnnotationSource::User || l.state != ReviewState::Suggested)
             merged.links.push_back(l);
     for (Link l : predicted.links) {
-        if (!merged.entity(l.from) || !merged.entity(l.to))
+        l.from = renamed.value(l.from, l.from);
+        l.to = renamed.value(l.to, l.to);
+        if (l.from.isEmpty() || l.to.isEmpty() || l.from == l.to || !merged.entity(l.from) || !merged.entity(l.to))
+            continue;
+        const bool known = std::any_of(merged.links.begin(), merged.links.end(),
+                                       [&](const Link &m) { return m.from == l.from && m.to == l.to; });
+        if (known) // the user's link, or one the user rejected, is never replaced by a suggestion
             continue;
         l.state = ReviewState::Suggested;
+        if (l.id.isEmpty() || std::any_of(merged.links.begin(), merged.links.end(), [&](const Link &m) { return m.id == l.id; }))
+            l.id = merged.freshId(QStringLiteral("l"));
         merged.links.push_back(l);
     }
     // Fields: a user value for a field wins over any prediction of that field.

@@ -104,7 +104,9 @@ struct Annotations
 
 // Merge model predictions into existing annotations without touching anything the user made:
 // previous model suggestions are replaced, user entities stay, and a predicted entity that
-// overlaps a user entity is dropped.
+// overlaps a user entity is dropped. Predicted links follow their entities when those get fresh
+// ids, may end at kept entities, and never duplicate a link that is there (the user's, or one
+// the user rejected).
 void mergeModelAnnotations(Annotations &target, const Annotations &predicted);
 
 // The word-level BIO tags implied by the entities (for training and export). Words not in any

@@ -1,5 +1,6 @@
 #include "pipeline/documentprediction.h"
 
+#include "inference/formtagger/linking.h"
 #include "inference/formtagger/trainer.h"
 #include "inference/formtagger/trainpages.h"
 #include "pipeline/hfpagelabeller.h"
@@ -7,6 +8,8 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QHash>
+#include <QSet>
 
 #include <algorithm>
 #include <exception>
@@ -25,6 +28,7 @@ struct DocumentTagger::Impl
 {
     QString dir;
     inference::Predictor predictor; // folio-formtagger checkpoints
+    inference::LinkPredictor links; // their key -> value link head, when the folder has one
     HfPageLabeller hf;              // Hugging Face token classifiers (isLoaded() tells which)
 
     // One page's entities (indices into page.trainPage.words); false + *why on failure.
@@ -84,6 +88,9 @@ bool DocumentTagger::load(const QString &checkpointDir, QString *error)
                   modelType.toStdString() + "\" is not a checkpoint Folio can label with (folio-formtagger, layoutlmv3)";
         } else {
             ok = impl->predictor.load(checkpointDir.toStdString(), &why);
+            const QDir dir(checkpointDir);
+            if (ok && (dir.exists(QStringLiteral("link_head.json")) || dir.exists(QStringLiteral("link_head.safetensors"))))
+                ok = impl->links.load(checkpointDir.toStdString(), &why); // a broken head refuses the whole checkpoint
         }
     } catch (const std::exception &e) {
         why = e.what();
@@ -173,6 +180,111 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
     }
     out.ok = true;
     return out;
+}
+
+bool DocumentTagger::hasLinkHead() const
+{
+    return m_impl && !m_impl->hf.isLoaded() && m_impl->links.hasHead();
+}
+
+bool DocumentTagger::suggestLinks(const Document &document, const Annotations &annotations, std::vector<Link> *links,
+                                  QString *error, const PredictOptions &options) const
+{
+    links->clear();
+    if (!hasLinkHead())
+        return true;
+    const QString name = document.sourcePath.isEmpty() ? QStringLiteral("document") : document.sourcePath;
+    // What the user decided: entities that receive a user's link, pairs the user rejected.
+    QSet<QString> answered;
+    QSet<QPair<QString, QString>> decided;
+    for (const Link &l : annotations.links) {
+        if (l.state == ReviewState::Suggested && l.source.kind != AnnotationSource::User)
+            continue;
+        decided.insert({l.from, l.to});
+        if (l.state != ReviewState::Rejected)
+            answered.insert(l.to);
+    }
+    Annotations ids = annotations; // fresh link ids avoid every id there and every link added here
+    try {
+        const std::vector<inference::DocumentTrainPage> pages =
+            inference::trainPagesOfDocument(document, nullptr, options.layoutOrder || usesLayoutOrder());
+        QHash<QString, QPair<int, int>> placeOfWord; // word id -> (page, position on it)
+        for (int p = 0; p < int(pages.size()); ++p)
+            for (int k = 0; k < int(pages[size_t(p)].wordIndex.size()); ++k)
+                placeOfWord.insert(document.words[size_t(pages[size_t(p)].wordIndex[size_t(k)])].id, {p, k});
+        std::vector<std::vector<const Entity *>> entitiesOfPage(pages.size());
+        std::vector<std::vector<inference::LinkEntity>> linkEntitiesOfPage(pages.size());
+        for (const Entity &e : annotations.entities) {
+            if (e.state == ReviewState::Rejected || e.wordIds.isEmpty() || !placeOfWord.contains(e.wordIds.first()))
+                continue;
+            const int page = placeOfWord.value(e.wordIds.first()).first;
+            inference::LinkEntity le{e.label.toStdString(), {}};
+            for (const QString &w : e.wordIds) {
+                const auto it = placeOfWord.constFind(w);
+                if (it != placeOfWord.constEnd() && it->first == page)
+                    le.words.push_back(it->second);
+            }
+            entitiesOfPage[size_t(page)].push_back(&e);
+            linkEntitiesOfPage[size_t(page)].push_back(std::move(le));
+        }
+        for (size_t p = 0; p < pages.size(); ++p) {
+            if (options.cancel && options.cancel->load()) {
+                if (error)
+                    *error = name + QStringLiteral(": cancelled");
+                return false;
+            }
+            std::vector<inference::PredictedLink> predicted;
+            std::string why;
+            if (!m_impl->links.predict(pages[p].trainPage, linkEntitiesOfPage[p], &predicted, &why)) {
+                if (error)
+                    *error = QStringLiteral("%1, page %2: %3").arg(name).arg(pages[p].page + 1).arg(QString::fromStdString(why));
+                return false;
+            }
+            for (const inference::PredictedLink &pl : predicted) {
+                Link l;
+                l.from = entitiesOfPage[p][size_t(pl.from)]->id;
+                l.to = entitiesOfPage[p][size_t(pl.to)]->id;
+                if (answered.contains(l.to) || decided.contains({l.from, l.to}) || decided.contains({l.to, l.from}))
+                    continue;
+                l.id = ids.freshId(QStringLiteral("l"));
+                l.source = AnnotationSource{AnnotationSource::Model, checkpointName()};
+                l.confidence = pl.confidence;
+                l.state = ReviewState::Suggested;
+                ids.links.push_back(l);
+                links->push_back(l);
+            }
+        }
+    } catch (const std::exception &e) {
+        if (error)
+            *error = name + QStringLiteral(": ") + QString::fromUtf8(e.what());
+        return false;
+    }
+    std::stable_sort(links->begin(), links->end(), [](const Link &a, const Link &b) { return a.confidence > b.confidence; });
+    return true;
+}
+
+bool predictSuggestions(const DocumentTagger &tagger, const Document &document, const Annotations &current,
+                        Annotations *suggestions, QString *error, const PredictOptions &options, DocumentPrediction *prediction)
+{
+    const DocumentPrediction p = tagger.predict(document, options);
+    if (prediction)
+        *prediction = p;
+    if (!p.ok) {
+        if (error)
+            *error = p.error;
+        return false;
+    }
+    Annotations predicted;
+    appendSuggestions(p, document, tagger.checkpointName(), &predicted);
+    Annotations merged = current;
+    mergeModelAnnotations(merged, predicted);
+    *suggestions = Annotations();
+    for (const Entity &e : merged.entities)
+        if (e.state == ReviewState::Suggested && e.source.kind == AnnotationSource::Model)
+            suggestions->entities.push_back(e);
+    if (options.links && tagger.hasLinkHead())
+        return tagger.suggestLinks(document, merged, &suggestions->links, error, options);
+    return true;
 }
 
 void appendSuggestions(const DocumentPrediction &prediction, const Document &document, const QString &checkpointName,

@@ -58,6 +58,7 @@ struct PredictOptions
     bool viterbi = true;                           // constrained BIO decoding (false: argmax); tagger only
     bool layoutOrder = false;                      // words in the layout-aware order (document/layoutorder.h), tagger only;
                                                    // always so for a checkpoint trained that way (usesLayoutOrder())
+    bool links = true;                             // link suggestions when the checkpoint has a link head
     std::function<void(int done, int total)> progress; // pages, optional
     const std::atomic_bool *cancel = nullptr;       // polled between pages, optional
 };
@@ -83,6 +84,16 @@ public:
 
     DocumentPrediction predict(const Document &document, const PredictOptions &options = {}) const;
 
+    // True when the loaded folio-formtagger checkpoint carries a key -> value link head
+    // (link_head.json + link_head.safetensors, inference/formtagger/linking.h).
+    bool hasLinkHead() const;
+    // Suggested links (source Model, state Suggested, fresh "l" ids, best first) among the entities
+    // of `annotations` that are not rejected, page by page. An entity that already receives a link
+    // the user made or accepted gets none, and a pair the user rejected is not proposed again.
+    // Empty without a link head. False + *error on failure.
+    bool suggestLinks(const Document &document, const Annotations &annotations, std::vector<Link> *links, QString *error,
+                      const PredictOptions &options = {}) const;
+
 private:
     struct Impl;
     std::unique_ptr<Impl> m_impl;
@@ -91,6 +102,15 @@ private:
 // The spans as model suggestions (fresh "m" ids, source Model/checkpointName, state Suggested).
 void appendSuggestions(const DocumentPrediction &prediction, const Document &document, const QString &checkpointName,
                        Annotations *out);
+
+// One model run as the GUI, `folio-cli predict --project` and batch runs do it: the tagger's
+// entities merged into a copy of `current` (mergeModelAnnotations), then link suggestions among the
+// merged entities (the user's included). *suggestions is what mergeModelAnnotations takes: the
+// suggested entities (ids fresh in `current`) and links between them or to entities `current`
+// keeps. *prediction (optional) receives the tagger's spans. False + *error.
+bool predictSuggestions(const DocumentTagger &tagger, const Document &document, const Annotations &current,
+                        Annotations *suggestions, QString *error, const PredictOptions &options = {},
+                        DocumentPrediction *prediction = nullptr);
 
 // The union of the words' 0-1000 boxes.
 NormBox spanNormBox(const PredictedSpan &span, const Document &document);

@@ -80,10 +80,16 @@ void AnnotationDock::refresh()
             continue;
         const Entity *from = a.entity(l.from);
         const Entity *to = a.entity(l.to);
-        auto *item = new QListWidgetItem(QStringLiteral("%1 \u2192 %2").arg(from ? entityText(*from) : l.from,
-                                                                         to ? entityText(*to) : l.to),
-                                         m_links);
+        QString text = QStringLiteral("%1 \u2192 %2").arg(from ? entityText(*from) : l.from, to ? entityText(*to) : l.to);
+        if (l.state == ReviewState::Suggested)
+            text = QStringLiteral("[suggested link %1%]  ").arg(qRound(l.confidence * 100)) + text;
+        auto *item = new QListWidgetItem(text, m_links);
         item->setData(kIdRole, l.id);
+        if (l.state == ReviewState::Suggested) {
+            QFont f = item->font();
+            f.setItalic(true);
+            item->setFont(f);
+        }
     }
     m_syncing = false;
     syncCurrent(m_session->currentEntity());
@@ -107,8 +113,17 @@ bool AnnotationDock::eventFilter(QObject *watched, QEvent *event)
         return QWidget::eventFilter(watched, event);
     auto *key = static_cast<QKeyEvent *>(event);
     if (watched == m_links) {
-        if (key->key() == Qt::Key_Delete && m_links->currentItem()) {
-            m_session->deleteLink(m_links->currentItem()->data(kIdRole).toString());
+        const QString link = m_links->currentItem() ? m_links->currentItem()->data(kIdRole).toString() : QString();
+        if (key->key() == Qt::Key_Delete && !link.isEmpty()) {
+            m_session->deleteLink(link);
+            return true;
+        }
+        if (key->key() == Qt::Key_A && !link.isEmpty()) {
+            m_session->acceptLink(link);
+            return true;
+        }
+        if (key->key() == Qt::Key_R && !link.isEmpty()) {
+            m_session->rejectLink(link);
             return true;
         }
         return QWidget::eventFilter(watched, event);

@@ -357,6 +357,29 @@ bool AnnotationSession::rejectSuggestion(const QString &entityId)
     return push(QStringLiteral("Reject suggestion"), after);
 }
 
+bool AnnotationSession::acceptLink(const QString &linkId)
+{
+    Annotations after = m_annotations;
+    const auto link = std::find_if(after.links.begin(), after.links.end(), [&](const Link &l) { return l.id == linkId; });
+    if (link == after.links.end() || link->state != ReviewState::Suggested)
+        return false;
+    link->state = ReviewState::Accepted;
+    for (const QString &end : {link->from, link->to})
+        if (Entity *e = findEntity(after, end); e && e->state == ReviewState::Suggested)
+            e->state = ReviewState::Accepted;
+    return push(QStringLiteral("Accept link"), after);
+}
+
+bool AnnotationSession::rejectLink(const QString &linkId)
+{
+    Annotations after = m_annotations;
+    const auto link = std::find_if(after.links.begin(), after.links.end(), [&](const Link &l) { return l.id == linkId; });
+    if (link == after.links.end() || link->state != ReviewState::Suggested)
+        return false;
+    link->state = ReviewState::Rejected;
+    return push(QStringLiteral("Reject link"), after);
+}
+
 bool AnnotationSession::acceptAllSuggestions()
 {
     Annotations after = m_annotations;

@@ -69,6 +69,10 @@ public:
     bool acceptSuggestion(const QString &entityId);           // current entity when empty
     bool rejectSuggestion(const QString &entityId);
     bool acceptAllSuggestions();
+    // A suggested link: accepted together with its suggested ends, or rejected (kept as Rejected,
+    // so a later model run does not propose it again).
+    bool acceptLink(const QString &linkId);
+    bool rejectLink(const QString &linkId);
     bool markDone();                                          // status, not undoable
     // Makes the least confident pending suggestion current; false when none is left.
     bool nextUncertain();

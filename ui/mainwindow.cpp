@@ -121,7 +121,10 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_modelWorker, &ModelWorker::predicted, this, [this](const Annotations &suggestions) {
         m_progress->hide();
         m_session->applyPredictions(suggestions);
-        statusBar()->showMessage(tr("%1 suggestions from the model").arg(suggestions.entities.size()), 5000);
+        statusBar()->showMessage(suggestions.links.empty()
+                                     ? tr("%1 suggestions from the model").arg(suggestions.entities.size())
+                                     : tr("%1 suggestions and %2 links from the model").arg(suggestions.entities.size()).arg(suggestions.links.size()),
+                                 5000);
     });
     connect(m_modelWorker, &ModelWorker::loaded, this, &MainWindow::setModelDirectory);
     connect(m_modelWorker, &ModelWorker::refused, this, [this](const QString &, const QString &message) {
@@ -476,7 +479,7 @@ void MainWindow::suggestLabels()
     statusBar()->showMessage(tr("Running %1…").arg(QDir(m_modelDir).dirName()));
     m_progress->setRange(0, 0);
     m_progress->show();
-    m_modelWorker->predict(m_modelDir, m_session->document());
+    m_modelWorker->predict(m_modelDir, m_session->document(), m_session->annotations());
 }
 
 void MainWindow::showAttention()

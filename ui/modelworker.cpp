@@ -32,22 +32,18 @@ bool ModelWorker::isBusy() const
     return m_pool.activeThreadCount() > 0;
 }
 
-void ModelWorker::predict(const QString &checkpointDir, const Document &document)
+void ModelWorker::predict(const QString &checkpointDir, const Document &document, const Annotations &current)
 {
     Q_EMIT started();
     QPointer<ModelWorker> self(this);
     auto cache = m_cache;
-    m_pool.start([self, cache, checkpointDir, document] {
+    m_pool.start([self, cache, checkpointDir, document, current] {
         Annotations suggestions;
         QString error;
         try {
-            if (cache->tagger.load(checkpointDir, &error)) {
-                const pipeline::DocumentPrediction prediction = cache->tagger.predict(document);
-                if (prediction.ok)
-                    pipeline::appendSuggestions(prediction, document, cache->tagger.checkpointName(), &suggestions);
-                else
-                    error = prediction.error;
-            }
+            if (cache->tagger.load(checkpointDir, &error)
+                && !pipeline::predictSuggestions(cache->tagger, document, current, &suggestions, &error) && error.isEmpty())
+                error = checkpointDir + QStringLiteral(": the model run failed");
         } catch (const std::exception &e) {
             error = QString::fromUtf8(e.what());
         }

@@ -3,7 +3,7 @@
 //
 //   auto *worker = new folio::ModelWorker(this);
 //   connect(worker, &folio::ModelWorker::predicted, session, &folio::AnnotationSession::applyPredictions);
-//   worker->predict(checkpointDir, session->document());
+//   worker->predict(checkpointDir, session->document(), session->annotations());
 //
 // Thread plumbing around folio_pipeline's DocumentTagger (page-by-page prediction merged back as
 // suggestions): one tagger lives in the worker's single pool thread (loaded once per checkpoint
@@ -26,7 +26,9 @@ public:
     explicit ModelWorker(QObject *parent = nullptr);
     ~ModelWorker() override;
 
-    void predict(const QString &checkpointDir, const Document &document);
+    // Entity and link suggestions for `document`; `current` (its annotations now) tells which
+    // entities and links the user owns (pipeline::predictSuggestions).
+    void predict(const QString &checkpointDir, const Document &document, const Annotations &current);
     // Loads a checkpoint folder (Model > Choose Model): loaded(dir) when it can run, else
     // refused(dir, message); a refused folder leaves the previously loaded model in place.
     void load(const QString &checkpointDir);

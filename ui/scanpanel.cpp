@@ -226,16 +226,17 @@ void ScanPanel::refreshOverlays()
     }
     m_canvas->setBoxColors(colors);
     m_canvas->setBoxLabels(labels);
-    QList<QPair<int, int>> links;
+    QList<QPair<int, int>> links, suggestedLinks;
     for (const Link &l : m_session->annotations().links) {
         if (l.state == ReviewState::Rejected)
             continue;
         const Entity *from = m_session->annotations().entity(l.from);
         const Entity *to = m_session->annotations().entity(l.to);
         if (from && to && !from->wordIds.isEmpty() && !to->wordIds.isEmpty())
-            links.append({wordIndex.value(from->wordIds.first(), -1), wordIndex.value(to->wordIds.first(), -1)});
+            (l.state == ReviewState::Suggested ? suggestedLinks : links)
+                .append({wordIndex.value(from->wordIds.first(), -1), wordIndex.value(to->wordIds.first(), -1)});
     }
-    m_canvas->setLinks(links);
+    m_canvas->setLinks(links, suggestedLinks);
 }
 
 QString ScanPanel::entityOfWord(int wordIndex) const

@@ -129,9 +129,10 @@ void PageCanvas::setTool(Tool tool)
     setCursor(tool == Tool::Select ? Qt::ArrowCursor : Qt::CrossCursor);
 }
 
-void PageCanvas::setLinks(const QList<QPair<int, int>> &links)
+void PageCanvas::setLinks(const QList<QPair<int, int>> &links, const QList<QPair<int, int>> &suggested)
 {
     m_links = links;
+    m_suggestedLinks = suggested;
     update();
 }
 
@@ -304,8 +305,8 @@ void PageCanvas::paintEvent(QPaintEvent *)
     }
     // Links: an arrow from the centre of the key's first box to the value's.
     p.setRenderHint(QPainter::Antialiasing, true);
-    const auto arrow = [&p](const QPointF &a, const QPointF &b, const QColor &color) {
-        p.setPen(QPen(color, 2));
+    const auto arrow = [&p](const QPointF &a, const QPointF &b, const QColor &color, Qt::PenStyle style = Qt::SolidLine) {
+        p.setPen(QPen(color, 2, style));
         p.drawLine(a, b);
         const QLineF line(b, a);
         if (line.length() < 1)
@@ -322,6 +323,11 @@ void PageCanvas::paintEvent(QPaintEvent *)
         const QRectF from = wordRectInWidget(link.first), to = wordRectInWidget(link.second);
         if (!from.isNull() && !to.isNull())
             arrow(from.center(), to.center(), QColor(150, 40, 200, 200));
+    }
+    for (const auto &link : m_suggestedLinks) { // a model's suggestions: dashed, lighter
+        const QRectF from = wordRectInWidget(link.first), to = wordRectInWidget(link.second);
+        if (!from.isNull() && !to.isNull())
+            arrow(from.center(), to.center(), QColor(150, 40, 200, 130), Qt::DashLine);
     }
     if (m_drag == Drag::Link && m_linkFrom >= 0) {
         const QRectF from = wordRectInWidget(m_linkFrom);

@@ -51,9 +51,11 @@ public:
     // Overlays, keyed by word index; replace the previous set. Colours are drawn filled (use alpha).
     void setBoxColors(const QHash<int, QColor> &colors);
     void setBoxLabels(const QHash<int, QString> &labels);
-    // Key -> value links drawn as arrows between word boxes (word indices; both ends on this page).
-    void setLinks(const QList<QPair<int, int>> &links);
+    // Key -> value links drawn as arrows between word boxes (word indices; both ends on this page);
+    // a model's suggested links dashed.
+    void setLinks(const QList<QPair<int, int>> &links, const QList<QPair<int, int>> &suggested = {});
     QList<QPair<int, int>> links() const { return m_links; }
+    QList<QPair<int, int>> suggestedLinks() const { return m_suggestedLinks; }
     void clearOverlays();
     // Evidence highlight (question-summary items, issue 14): a green band under each word, drawn
     // over the other overlays; replaces the previous set, not cleared by clearOverlays().
@@ -152,7 +154,7 @@ private:
 
     enum class Drag { None, Pan, Rubber, Region, Link };
     int m_linkFrom = -1;
-    QList<QPair<int, int>> m_links;
+    QList<QPair<int, int>> m_links, m_suggestedLinks;
     Drag m_drag = Drag::None;
     QPointF m_dragStart, m_dragNow;
     QLineEdit *m_editor = nullptr;

@@ -38,12 +38,19 @@ qint64 ProjectSink::add(Document document, const Annotations &annotations)
     return id;
 }
 
-void ProjectSink::mergeSuggestions(qint64 id, const Annotations &suggestions)
+Annotations ProjectSink::annotations(qint64 id) const
 {
     Annotations current;
     QString error;
     if (!m_project->loadAnnotations(id, &current, &error))
         throw CliError(m_path + ": " + error.toStdString());
+    return current;
+}
+
+void ProjectSink::mergeSuggestions(qint64 id, const Annotations &suggestions)
+{
+    Annotations current = annotations(id);
+    QString error;
     mergeModelAnnotations(current, suggestions);
     if (!m_project->saveAnnotations(id, current, &error))
         throw CliError(m_path + ": " + error.toStdString());

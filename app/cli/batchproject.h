@@ -28,6 +28,8 @@ public:
     qint64 find(const QString &path, Document *document, Annotations *annotations) const;
     // Adds `document` (source path made canonical) with `annotations`; returns its id.
     qint64 add(Document document, const Annotations &annotations);
+    // Document `id`'s annotations as stored now.
+    Annotations annotations(qint64 id) const;
     // Merges model suggestions into document `id`'s annotations (user items kept).
     void mergeSuggestions(qint64 id, const Annotations &suggestions);
 

@@ -128,7 +128,7 @@ void registerTrainLinksCommand(CLI::App &app)
         if (!r.ok)
             throw CliError(r.error);
         const std::string out = cfg.outputDir.empty() ? cfg.checkpointDir : cfg.outputDir;
-        nlohmann::json j{{"link_head", out}, {"best_epoch", r.bestEpoch}, {"best_dev_link_f1", r.bestDevF1},
+        nlohmann::json j{{"link_head", out}, {"best_epoch", r.bestEpoch}, {"best_dev_link_f1", r.bestDevF1}, {"threshold", r.threshold},
                          {"seconds", r.seconds}, {"train_pages", train.size()}, {"dev_pages", dev.size()}};
         std::cout << j.dump(2) << std::endl;
     });

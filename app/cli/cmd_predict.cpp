@@ -11,6 +11,8 @@
 #include "pipeline/documentsource.h"
 #include "pipeline/taggertraining.h"
 
+#include <QHash>
+
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -32,6 +34,19 @@ nlohmann::json entityJson(const pipeline::PredictedSpan &span, const Document &d
     const NormBox b = pipeline::spanNormBox(span, doc);
     return {{"page", span.page}, {"label", span.label.toStdString()}, {"text", text.join(QLatin1Char(' ')).toStdString()},
             {"words", words}, {"box_norm", {b.x0, b.y0, b.x1, b.y1}}, {"confidence", span.confidence}};
+}
+
+// Links among the run's own entities: "from"/"to" index the "entities" array (same order).
+nlohmann::json linksJson(const Annotations &own)
+{
+    QHash<QString, int> indexOf;
+    for (int i = 0; i < int(own.entities.size()); ++i)
+        indexOf.insert(own.entities[size_t(i)].id, i);
+    nlohmann::json links = nlohmann::json::array();
+    for (const Link &l : own.links)
+        if (indexOf.contains(l.from) && indexOf.contains(l.to))
+            links.push_back({{"from", indexOf.value(l.from)}, {"to", indexOf.value(l.to)}, {"confidence", l.confidence}});
+    return links;
 }
 
 struct PredictOpts
@@ -84,9 +99,12 @@ nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &
     options.layoutOrder = o.order == "layout"; // FUNSD input is already in that order; any other page is serialised here
     if (!isBatch(o.batch))
         options.progress = [](int done, int total) { reportProgress("predict: pages", done, total); };
-    const pipeline::DocumentPrediction prediction = tagger.predict(loaded.document, options);
-    if (!prediction.ok)
-        throw CliError(prediction.error.toStdString());
+    // The model's own view: entities, and links among them (the checkpoint's link head, if any).
+    pipeline::DocumentPrediction prediction;
+    Annotations own;
+    QString error;
+    if (!pipeline::predictSuggestions(tagger, loaded.document, Annotations(), &own, &error, options, &prediction))
+        throw CliError(error.toStdString());
     nlohmann::json pages = nlohmann::json::array();
     for (const pipeline::PagePredictionInfo &p : prediction.pages)
         pages.push_back({{"page", p.page}, {"words", p.words}, {"entities", p.entities}});
@@ -94,15 +112,19 @@ nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &
     for (const pipeline::PredictedSpan &span : prediction.entities)
         entities.push_back(entityJson(span, loaded.document));
     if (sink) {
-        Annotations suggestions;
-        pipeline::appendSuggestions(prediction, loaded.document, tagger.checkpointName(), &suggestions);
+        // Into the project: merged with what is stored there, links among the merged entities.
         const qint64 id = storedId >= 0 ? storedId : sink->add(loaded.document, loaded.annotations);
+        Annotations suggestions;
+        if (!pipeline::predictSuggestions(tagger, loaded.document, sink->annotations(id), &suggestions, &error, options))
+            throw CliError(error.toStdString());
         sink->mergeSuggestions(id, suggestions);
         j["project_document"] = id;
     }
     j["words"] = prediction.words();
     j["pages"] = pages;
     j["entities"] = entities;
+    if (tagger.hasLinkHead())
+        j["links"] = linksJson(own);
     return j;
 }
 

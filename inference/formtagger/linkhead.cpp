@@ -31,10 +31,19 @@ namespace {
 
 using detail::Tagger;
 
-constexpr int kGeometry = 11;
+constexpr int kGeometry = 13;
 constexpr const char *kHeadFile = "link_head.safetensors";
 constexpr const char *kMetaFile = "link_head.json";
 constexpr int kMaxEntities = 2000; // pairs grow with the square: refuse pages past this
+
+// "dir/funsd-layout/" -> "funsd-layout" (link_head.json names its tagger without a machine's path).
+std::string folderName(const std::string &dir)
+{
+    fs::path p = fs::absolute(dir).lexically_normal();
+    if (!p.has_filename())
+        p = p.parent_path();
+    return p.filename().string();
+}
 
 // Entity types of a tagger's label set: B-/I- stripped, "O" dropped, first-seen order.
 std::vector<std::string> entityTypes(const std::vector<std::string> &labels)
@@ -120,18 +129,28 @@ std::pair<at::Tensor, at::Tensor> allPairs(std::int64_t e)
     return {from.masked_select(keep), to.masked_select(keep)};
 }
 
-// Relative geometry of (from, to): edge differences, centre difference, distance, both sizes.
+// Relative geometry of (from, to): edge differences, centre difference, distance, both sizes, and
+// how near each end is among the other's candidates (1 / (1 + rank) by centre distance, both ways:
+// an answer is usually its question's nearest neighbour to the right or below).
 at::Tensor pairGeometry(const at::Tensor &boxes, const at::Tensor &from, const at::Tensor &to)
 {
-    const at::Tensor a = boxes.index_select(0, from), b = boxes.index_select(0, to);
     const auto centre = [](const at::Tensor &x) {
         return at::stack({(x.select(1, 0) + x.select(1, 2)) / 2, (x.select(1, 1) + x.select(1, 3)) / 2}, 1);
     };
     const auto size = [](const at::Tensor &x) {
         return at::stack({x.select(1, 2) - x.select(1, 0), x.select(1, 3) - x.select(1, 1)}, 1);
     };
+    const at::Tensor a = boxes.index_select(0, from), b = boxes.index_select(0, to);
     const at::Tensor dc = centre(b) - centre(a);
-    return at::cat({b - a, dc, dc.norm(2, 1, true), size(a), size(b)}, 1);
+    const at::Tensor c = centre(boxes);
+    at::Tensor distance = (c.unsqueeze(1) - c.unsqueeze(0)).norm(2, 2); // [E, E]
+    distance = distance + at::eye(boxes.size(0), at::kFloat) * 1e6f;     // never one's own neighbour
+    const at::Tensor rankAlongRow = distance.argsort(std::int64_t(1), false).argsort(std::int64_t(1), false).to(at::kFloat); // rank of column j for row i
+    const at::Tensor rankAlongColumn = distance.argsort(std::int64_t(0), false).argsort(std::int64_t(0), false).to(at::kFloat);
+    const at::Tensor cell = from * boxes.size(0) + to;
+    const at::Tensor nearTo = 1.0f / (1.0f + rankAlongRow.reshape(-1).index_select(0, cell));      // `to` among `from`'s
+    const at::Tensor nearFrom = 1.0f / (1.0f + rankAlongColumn.reshape(-1).index_select(0, cell)); // `from` among `to`'s
+    return at::cat({b - a, dc, dc.norm(2, 1, true), size(a), size(b), nearTo.unsqueeze(1), nearFrom.unsqueeze(1)}, 1);
 }
 
 struct Head
@@ -335,6 +354,7 @@ LinkTrainResult trainLinkHead(const LinkTrainConfig &config, const std::vector<L
             throw InferenceError("train-links: epochs must be positive and hidden 1..4096");
         if (!(config.threshold > 0.0 && config.threshold < 1.0))
             throw InferenceError("train-links: threshold must lie in (0, 1)");
+        result.threshold = config.threshold;
         configureThreads(config.threads);
         std::unique_ptr<detail::Model> model;
         const Tagger *tagger = nullptr;
@@ -387,14 +407,22 @@ LinkTrainResult trainLinkHead(const LinkTrainConfig &config, const std::vector<L
             parameters.push_back(t);
         torch::optim::AdamW optimiser(parameters, torch::optim::AdamWOptions(config.lr).weight_decay(config.weightDecay));
 
-        const auto devF1 = [&] {
+        // Dev link F1 at each candidate threshold (the decision threshold is chosen on dev too).
+        const std::vector<double> thresholds{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+        const auto devF1 = [&](double *threshold) {
             at::NoGradGuard g;
-            LinkScore s;
+            std::vector<LinkScore> s(thresholds.size());
             for (const PreparedPage &p : devSet) {
-                const auto links = decodeLinks(head(p.features, p.from, p.to, 0.0, false), p.from, p.to, config.threshold);
-                scoreLinks(*p.source, p.source->entities, links, &s);
+                const at::Tensor logits = head(p.features, p.from, p.to, 0.0, false);
+                for (size_t k = 0; k < thresholds.size(); ++k)
+                    scoreLinks(*p.source, p.source->entities, decodeLinks(logits, p.from, p.to, thresholds[k]), &s[k]);
             }
-            return s.f1();
+            size_t best = 0;
+            for (size_t k = 1; k < s.size(); ++k)
+                if (s[k].f1() > s[best].f1())
+                    best = k;
+            *threshold = thresholds[best];
+            return s[best].f1();
         };
         std::mt19937 rng(config.seed);
         std::vector<size_t> order(trainSet.size());
@@ -417,10 +445,12 @@ LinkTrainResult trainLinkHead(const LinkTrainConfig &config, const std::vector<L
                 optimiser.step();
                 lossSum += loss.item<double>();
             }
-            const double f1 = devSet.empty() ? 0.0 : devF1();
+            double threshold = config.threshold;
+            const double f1 = devSet.empty() ? 0.0 : devF1(&threshold);
             if (devSet.empty() || f1 > result.bestDevF1) {
                 result.bestDevF1 = f1;
                 result.bestEpoch = epoch;
+                result.threshold = threshold;
                 best.clear();
                 for (const auto &[name, t] : head.params)
                     best[name] = t.detach().clone();
@@ -435,11 +465,11 @@ LinkTrainResult trainLinkHead(const LinkTrainConfig &config, const std::vector<L
         nlohmann::json meta{{"format", "folio.linkhead"},
                             {"entity_types", types},
                             {"hidden_size", config.hidden},
-                            {"threshold", config.threshold},
-                            {"features", "mean encoder state + entity type one-hot per entity; pairs [from, to, from*to, "
+                            {"threshold", result.threshold},
+                            {"features", "mean encoder state + entity type one-hot per entity; pairs [from, to, from*to, nearness ranks both ways, "
                                          "box edge and centre differences, distance, both sizes]; frozen tagger encoder"},
                             {"decoding", "sigmoid > threshold; each `to` entity keeps its best `from`"},
-                            {"tagger", fs::absolute(config.checkpointDir).string()},
+                            {"tagger", folderName(config.checkpointDir)},
                             {"train_pages", trainSet.size()},
                             {"dev_pages", devSet.size()},
                             {"epochs", config.epochs},

@@ -52,7 +52,7 @@ struct LinkTrainConfig
     int epochs = 30;
     int hidden = 128;
     double lr = 1e-3, weightDecay = 0.01, dropout = 0.1;
-    double threshold = 0.5;
+    double threshold = 0.5;     // used when there is no dev set; otherwise chosen on dev (0.3 .. 0.9)
     unsigned seed = 1;
     int threads = 2;
     std::string command, dataDescription; // recorded in link_head.json
@@ -71,9 +71,11 @@ struct LinkTrainResult
     std::string error;
     int bestEpoch = 0;
     double bestDevF1 = 0, seconds = 0;
+    double threshold = 0.5; // the decision threshold written to link_head.json
 };
 
-// Trains the head on `train`, keeps the epoch with the best link F1 on `dev` (given gold entities).
+// Trains the head on `train`, keeps the epoch and threshold with the best link F1 on `dev` (given
+// gold entities).
 LinkTrainResult trainLinkHead(const LinkTrainConfig &config, const std::vector<LinkPage> &train,
                               const std::vector<LinkPage> &dev,
                               const std::function<void(const LinkTrainProgress &)> &progress = {},

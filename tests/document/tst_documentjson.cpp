@@ -232,6 +232,43 @@ private Q_SLOTS:
         QCOMPARE(target.entities[1].state, ReviewState::Suggested);
     }
 
+    // Predicted links follow their entities when those get fresh ids, may end at the user's
+    // entities, and never duplicate or revive a link the user made or rejected.
+    void predictedLinksFollowRenamedEntities()
+    {
+        const AnnotationSource model{AnnotationSource::Model, QStringLiteral("c1")};
+        Annotations target;
+        target.entities.push_back(Entity{QStringLiteral("m0"), QStringLiteral("QUESTION"), {QStringLiteral("w1")}, model, 0.9, ReviewState::Accepted});
+        target.entities.push_back(Entity{QStringLiteral("u1"), QStringLiteral("ANSWER"), {QStringLiteral("w5")}, {}, 1.0, ReviewState::Accepted});
+        target.links.push_back(Link{QStringLiteral("l0"), QStringLiteral("m0"), QStringLiteral("u1"), {}, 1.0, ReviewState::Rejected});
+        Annotations predicted;
+        predicted.entities.push_back(Entity{QStringLiteral("m0"), QStringLiteral("QUESTION"), {QStringLiteral("w2")}, model, 0.8, ReviewState::Suggested});
+        predicted.entities.push_back(Entity{QStringLiteral("m1"), QStringLiteral("ANSWER"), {QStringLiteral("w3")}, model, 0.8, ReviewState::Suggested});
+        predicted.entities.push_back(Entity{QStringLiteral("m2"), QStringLiteral("ANSWER"), {QStringLiteral("w1")}, model, 0.8, ReviewState::Suggested}); // over the user's
+        predicted.links.push_back(Link{QStringLiteral("l0"), QStringLiteral("m0"), QStringLiteral("m1"), model, 0.7, ReviewState::Suggested});
+        predicted.links.push_back(Link{QStringLiteral("l1"), QStringLiteral("m0"), QStringLiteral("m2"), model, 0.7, ReviewState::Suggested}); // end dropped
+        predicted.links.push_back(Link{QStringLiteral("l2"), QStringLiteral("m1"), QStringLiteral("u1"), model, 0.6, ReviewState::Suggested}); // to a kept entity
+        mergeModelAnnotations(target, predicted);
+        QCOMPARE(int(target.entities.size()), 4); // m0 (user's), u1, the renamed question, m1
+        const Entity &question = target.entities[2];
+        QCOMPARE(question.wordIds, QStringList{QStringLiteral("w2")});
+        QVERIFY(question.id != QStringLiteral("m0"));
+        QCOMPARE(int(target.links.size()), 3);
+        QCOMPARE(target.links[0].state, ReviewState::Rejected); // the user's rejection stays
+        QCOMPARE(target.links[1].from, question.id);            // followed the rename
+        QCOMPARE(target.links[1].to, QStringLiteral("m1"));
+        QVERIFY(target.links[1].id != QStringLiteral("l0"));    // fresh id: l0 is the user's
+        QCOMPARE(target.links[2].from, QStringLiteral("m1"));
+        QCOMPARE(target.links[2].to, QStringLiteral("u1"));
+        QCOMPARE(target.links[2].state, ReviewState::Suggested);
+        // A suggestion identical to the rejected link is not revived.
+        Annotations again;
+        again.links.push_back(Link{QStringLiteral("x"), QStringLiteral("m0"), QStringLiteral("u1"), model, 0.9, ReviewState::Suggested});
+        mergeModelAnnotations(target, again);
+        QCOMPARE(int(target.links.size()), 1);
+        QCOMPARE(target.links[0].state, ReviewState::Rejected);
+    }
+
     void wordIdsUnderANode()
     {
         const Document d = sampleDocument();

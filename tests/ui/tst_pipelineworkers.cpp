@@ -51,7 +51,7 @@ private Q_SLOTS:
         ModelWorker worker;
         QSignalSpy predicted(&worker, &ModelWorker::predicted);
         QSignalSpy failed(&worker, &ModelWorker::failed);
-        worker.predict(kModel, doc);
+        worker.predict(kModel, doc, Annotations());
         QVERIFY(predicted.wait(60000));
         QVERIFY(failed.isEmpty());
         const Annotations suggestions = predicted.first().first().value<Annotations>();
@@ -83,7 +83,7 @@ private Q_SLOTS:
 
         ModelWorker worker;
         QSignalSpy modelFailed(&worker, &ModelWorker::failed);
-        worker.predict(m_dir.filePath(QStringLiteral("no-model")), Document());
+        worker.predict(m_dir.filePath(QStringLiteral("no-model")), Document(), Annotations());
         QVERIFY(modelFailed.wait(20000));
         QVERIFY(modelFailed.first().first().toString().contains(QStringLiteral("no-model")));
 
