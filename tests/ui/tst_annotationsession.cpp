@@ -194,6 +194,79 @@ private Q_SLOTS:
         QCOMPARE(info.status, DocumentStatus::ToDo);
     }
 
+    // Link suggestions (issue 16) arrive with a model run, show italic in the dock, A accepts one
+    // (with its suggested ends), R rejects one; a second run neither revives the rejected link nor
+    // duplicates the accepted one; undo restores; the project stores every step.
+    void suggestedLinksReviewedFromTheDock()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("links.folio"));
+        QString error;
+        auto project = Project::create(path, &error);
+        QVERIFY2(project, qPrintable(error));
+        const qint64 id = project->addDocument(makeDocument(QStringLiteral("a.png"), 6), {}, &error);
+        QVERIFY(id > 0);
+        QWidget window;
+        AnnotationSession session;
+        session.setProject(project.get());
+        auto *layout = new QVBoxLayout(&window);
+        auto *dock = new AnnotationDock(&session, &window);
+        layout->addWidget(dock);
+        window.resize(600, 400);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(session.openDocumentAt(0));
+
+        Annotations run;
+        for (int i = 0; i < 4; ++i)
+            run.entities.push_back(suggestion(QStringLiteral("m%1").arg(i), QStringLiteral("w%1").arg(i), 0.8));
+        const auto link = [](const QString &lid, const QString &from, const QString &to, double confidence) {
+            return Link{lid, from, to, {AnnotationSource::Model, QStringLiteral("ckpt")}, confidence, ReviewState::Suggested};
+        };
+        run.links = {link(QStringLiteral("l0"), QStringLiteral("m0"), QStringLiteral("m1"), 0.9),
+                     link(QStringLiteral("l1"), QStringLiteral("m2"), QStringLiteral("m3"), 0.6)};
+        QVERIFY(session.applyPredictions(run));
+        QListWidget *links = dock->linkList();
+        QCOMPARE(links->count(), 2);
+        QVERIFY(links->item(0)->text().startsWith(QStringLiteral("[suggested link 90%]")));
+        QVERIFY(links->item(0)->font().italic());
+
+        links->setFocus();
+        links->setCurrentRow(0);
+        QTest::keyClick(links, Qt::Key_A);
+        const Annotations &a = session.annotations();
+        QCOMPARE(a.links[0].state, ReviewState::Accepted);
+        QCOMPARE(a.entity(a.links[0].from)->state, ReviewState::Accepted); // its ends with it
+        QCOMPARE(a.entity(a.links[0].to)->state, ReviewState::Accepted);
+        QVERIFY(!links->item(0)->font().italic());
+        links->setCurrentRow(1);
+        QTest::keyClick(links, Qt::Key_R);
+        QCOMPARE(session.annotations().links[1].state, ReviewState::Rejected);
+        QCOMPARE(links->count(), 1); // rejected links are not listed
+        Annotations stored;
+        QVERIFY(project->loadAnnotations(id, &stored, &error));
+        QCOMPARE(stored.links.size(), size_t(2));
+        QCOMPARE(stored.links[1].state, ReviewState::Rejected);
+
+        // The same run again: the rejected pair stays rejected, the accepted link is not doubled.
+        QVERIFY(session.applyPredictions(run));
+        int suggested = 0, accepted = 0, rejected = 0;
+        for (const Link &l : session.annotations().links) {
+            suggested += l.state == ReviewState::Suggested;
+            accepted += l.state == ReviewState::Accepted;
+            rejected += l.state == ReviewState::Rejected;
+        }
+        QCOMPARE(accepted, 1);
+        QCOMPARE(rejected, 1);
+        QCOMPARE(suggested, 0); // m2 -> m3 again: the pair the user rejected
+        QCOMPARE(int(session.annotations().links.size()), 2);
+
+        // Undo back to before the first run.
+        for (int i = 0; i < 4; ++i)
+            session.undoStack()->undo();
+        QVERIFY(session.annotations().links.empty());
+    }
+
     void mergeSplitRelabelDelete()
     {
         QTemporaryDir dir;
