@@ -58,7 +58,11 @@ void buildHtmlSections(Document *doc)
             if (title.size() > 1000)
                 break;
         }
-        return title.left(1000);
+        // Documentation generators end headings with a permalink mark ("Copyright ¶", "Usage #").
+        title = title.left(1000).trimmed();
+        while (title.endsWith(QChar(0x00B6)) || title.endsWith(QLatin1String(" #")))
+            title = title.left(title.size() - (title.endsWith(QChar(0x00B6)) ? 1 : 2)).trimmed();
+        return title;
     };
 
     std::vector<Open> stack;

@@ -201,6 +201,15 @@ private Q_SLOTS:
         QCOMPARE(s[1].endWord, 6); // "A a text"
         QCOMPARE(headingRank(QStringLiteral("h3")), 3);
         QCOMPARE(headingRank(QStringLiteral("hr")), 0);
+        // Permalink marks after a heading (Sphinx "¶", newer themes "#") are not part of its title.
+        const HtmlLoadResult sphinx = loadHtmlBytes("<body><h1>Copyright<a class=\"headerlink\" href=\"#c\">\xc2\xb6</a></h1>"
+                                                    "<h2>Usage <a href=\"#u\">#</a></h2><h2>C#</h2></body>",
+                                                    QString());
+        QVERIFY(sphinx.ok);
+        QCOMPARE(sphinx.document.sections.size(), size_t(3));
+        QCOMPARE(sphinx.document.sections[0].title, QStringLiteral("Copyright"));
+        QCOMPARE(sphinx.document.sections[1].title, QStringLiteral("Usage"));
+        QCOMPARE(sphinx.document.sections[2].title, QStringLiteral("C#"));
     }
 
     void malformedMarkup()
