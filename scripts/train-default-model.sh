@@ -7,7 +7,8 @@
 #   scripts/train-default-model.sh [--variants]
 #
 # Environment: FOLIO_BUILD_DIR (default ./build; folio-cli must be built), FOLIO_THREADS (1: faster than
-# 2 on a busy 2-core box, and bit-reproducible), FOLIO_EPOCHS (40, the shipped model), FOLIO_VARIANT_EPOCHS
+# 2 on a busy 2-core box, and bit-reproducible), FOLIO_EPOCHS (40, the shipped model), FOLIO_LINK_EPOCHS (50, the
+# reading model's link head), FOLIO_VARIANT_EPOCHS
 # (30, as the comparison table in BENCHMARKS.md), FOLIO_SEED (1), FOLIO_VARIANTS_DIR
 # (default $FOLIO_BUILD_DIR/funsd-variants).
 # The test split is evaluated once per model, after training; it plays no part in selection.
@@ -43,7 +44,10 @@ rm -rf "$reading"
 "$cli" train --out "$reading" --order reading --variant full --tokenizer "$out" --epochs "$epochs" --seed "$seed" \
   --threads "$threads" --batch 8 --lr 1e-3 --bias-lr-scale 10 --ship > "$reading.train.json"
 mv "$reading.train.json" "$reading/train-result.json"
-"$cli" eval --checkpoint "$reading" --split test --order reading --threads "$threads" > "$reading/test-metrics.json"
+# Its key -> value link head (frozen encoder; FUNSD train links, epoch and threshold chosen on dev).
+"$cli" train-links --checkpoint "$reading" --order reading --epochs "${FOLIO_LINK_EPOCHS:-50}" --seed "$seed" \
+  --threads "$threads" > "$reading/link-train-result.json"
+"$cli" eval --checkpoint "$reading" --split test --order reading --links --threads "$threads" > "$reading/test-metrics.json"
 
 if [ "${1:-}" = "--variants" ]; then
   vdir="${FOLIO_VARIANTS_DIR:-$build/funsd-variants}"
