@@ -262,6 +262,19 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_annotationsDock, m_qs->dock());
 }
 
+void MainWindow::runDatasetDialog(DatasetDialog::Direction direction)
+{
+    if (!m_projects->ensureOpen())
+        return;
+    DatasetDialog dialog(direction, m_projects->path(), this);
+    connect(&dialog, &DatasetDialog::completed, this, [this, direction](const QString &summary) {
+        if (direction == DatasetDialog::Direction::Import)
+            m_projects->open(m_projects->path()); // the list and the open document show what was imported
+        statusBar()->showMessage(summary, 10000);
+    });
+    dialog.exec();
+}
+
 void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
@@ -273,6 +286,9 @@ void MainWindow::createActions()
     file->addAction(tr("&New Project…"), this, &MainWindow::newProjectDialog)->setShortcut(QKeySequence::New);
     file->addAction(tr("Open &Project…"), this, &MainWindow::openProjectDialog)->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_fields->addFileActions(file);
+    file->addSeparator();
+    file->addAction(tr("&Import Dataset…"), this, [this] { runDatasetDialog(DatasetDialog::Direction::Import); });
+    file->addAction(tr("&Export Dataset…"), this, [this] { runDatasetDialog(DatasetDialog::Direction::Export); });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

@@ -9,6 +9,8 @@
 // Structure dock (OCR tree or DOM tree) and Annotations dock (palette + entity/link lists) on the
 // right, Attention dock (bottom), status bar with progress + cancel.
 
+#include "ui/datasetdialog.h"
+
 #include <QMainWindow>
 
 #include <memory>
@@ -93,6 +95,7 @@ protected:
 
 private:
     void createActions();
+    void runDatasetDialog(DatasetDialog::Direction direction); // File > Import / Export Dataset
     void createDocks();
     void rebuildRecentMenu();
     void restoreSettings();
