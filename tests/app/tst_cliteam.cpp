@@ -137,7 +137,7 @@ private Q_SLOTS:
             lines << v[QStringLiteral("user")].toString() + QLatin1Char(' ') + v[QStringLiteral("action")].toString()
                          + QLatin1Char(' ') + v[QStringLiteral("detail")].toString();
         QCOMPARE(lines.mid(1), QStringList({QStringLiteral("rita assign assigned to ann"), QStringLiteral("ann save +4 entities"),
-                                            QStringLiteral("rita save -1 entity, 1 relabelled, 1 changed"),
+                                            QStringLiteral("rita save -1 entity, 1 relabelled"), // e3: new label (and words): counted once
                                             QStringLiteral("ann review submitted"),
                                             QStringLiteral("rita review sent-back: the date is one entity")}));
         r = cli({project, QStringLiteral("history"), p, QStringLiteral("--doc"), QStringLiteral("77")});
