@@ -80,10 +80,13 @@ bool AnnotationSession::openDocument(qint64 id)
     Document doc;
     Annotations ann;
     QString error;
-    if (!m_project->loadDocument(id, &doc, &ann, &error)) {
+    int revision = 0;
+    if (!m_project->loadDocument(id, &doc, &ann, &error) || !m_project->loadAnnotations(id, &ann, &revision, &error)) {
         Q_EMIT failed(error);
         return false;
     }
+    m_revision = revision; // saves are checked against it: another user's save in between is never overwritten
+    m_conflict = false;
     m_undo->clear(); // undo history is per document
     if (!m_order.contains(id))
         reloadOrder(); // added to the project since the order was read
@@ -380,6 +383,49 @@ bool AnnotationSession::rejectLink(const QString &linkId)
     return push(QStringLiteral("Reject link"), after);
 }
 
+bool AnnotationSession::storedRevisionChanged() const
+{
+    ProjectDocument info;
+    QString error;
+    return m_project && m_docId >= 0 && m_project->documentInfo(m_docId, &info, &error) && info.annotationRevision != m_revision;
+}
+
+bool AnnotationSession::reloadStored()
+{
+    if (!m_project || m_docId < 0)
+        return false;
+    Annotations stored;
+    int revision = 0;
+    QString error;
+    if (!m_project->loadAnnotations(m_docId, &stored, &revision, &error)) {
+        Q_EMIT failed(error);
+        return false;
+    }
+    m_undo->clear(); // the history was of a version that is no longer stored
+    m_revision = revision;
+    m_conflict = false;
+    qsAssignIds(stored.qsRoots);
+    qsUpdateEvidenceFlags(stored, m_document);
+    m_annotations = std::move(stored);
+    if (!m_currentEntity.isEmpty() && !m_annotations.entity(m_currentEntity)) {
+        m_currentEntity.clear();
+        Q_EMIT currentEntityChanged(QString());
+    }
+    Q_EMIT annotationsChanged();
+    return true;
+}
+
+bool AnnotationSession::resolveConflict(const Annotations &merged, int storedRevision, const QString &changedBy)
+{
+    if (m_docId < 0)
+        return false;
+    m_revision = storedRevision; // the merge is saved on top of what is stored
+    m_conflict = false;
+    m_undo->push(new AnnotationEditCommand(this, tr("Merge with %1's version").arg(changedBy.isEmpty() ? tr("the stored") : changedBy),
+                                           m_annotations, merged));
+    return !m_conflict;
+}
+
 bool AnnotationSession::acceptAllSuggestions()
 {
     Annotations after = m_annotations;
@@ -540,12 +586,19 @@ void AnnotationSession::save()
     if (!m_project || m_docId < 0)
         return;
     QString error;
-    if (!m_project->saveAnnotations(m_docId, m_annotations, &error)) {
-        Q_EMIT failed(error);
+    SaveConflict conflict;
+    if (!m_project->saveAnnotations(m_docId, m_annotations, m_revision, &conflict, &error)) {
+        if (conflict.documentId == m_docId && conflict.storedRevision != m_revision) {
+            m_conflict = true; // the edit stays on screen and in the undo stack; nothing was written
+            Q_EMIT conflicted(conflict, error);
+        } else {
+            Q_EMIT failed(error);
+        }
         return;
     }
     ProjectDocument info;
     if (m_project->documentInfo(m_docId, &info, &error)) {
+        m_revision = info.annotationRevision;
         if (info.status == DocumentStatus::ToDo && m_project->setStatus(m_docId, DocumentStatus::InProgress, &error))
             Q_EMIT statusChanged(m_docId, DocumentStatus::InProgress);
         Q_EMIT saved(info.annotationRevision);

@@ -51,6 +51,17 @@ public:
     QUndoStack *undoStack() const { return m_undo; }
     QStringList labels() const;        // the project's label set (palette order)
 
+    // ---- several editors on one project (issue 17) ----
+    // Every save is checked against the revision this session loaded: when someone else saved the
+    // document in between, nothing is written, conflicted() is emitted and hasConflict() is true
+    // until the user merges (resolveConflict) or takes the stored version (reloadStored).
+    int revision() const { return m_revision; }
+    bool hasConflict() const { return m_conflict; }
+    bool storedRevisionChanged() const; // someone else saved the open document since it was loaded
+    bool reloadStored();                // the stored annotations replace the session's (undo cleared)
+    // Saves `merged` (from the merge view) on top of the stored revision, as one undoable step.
+    bool resolveConflict(const Annotations &merged, int storedRevision, const QString &changedBy);
+
     // ---- selection ----
     void setSelectedWords(const QStringList &wordIds);
     QStringList selectedWords() const { return m_selectedWords; }
@@ -102,6 +113,7 @@ Q_SIGNALS:
     void selectionChanged(const QStringList &wordIds);
     void currentEntityChanged(const QString &entityId);
     void saved(int revision);
+    void conflicted(const folio::SaveConflict &conflict, const QString &message); // nothing was written
     void statusChanged(qint64 id, folio::DocumentStatus status);
     void failed(const QString &message);
 
@@ -116,6 +128,8 @@ private:
     DocumentOrder m_orderKind = DocumentOrder::Position;
     QList<qint64> m_order;
     qint64 m_docId = -1;
+    int m_revision = 0;
+    bool m_conflict = false;
     Document m_document;
     Annotations m_annotations;
     QStringList m_selectedWords;

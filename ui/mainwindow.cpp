@@ -16,6 +16,7 @@
 #include "ui/fieldspanel.h"
 #include "ui/modelworker.h"
 #include "ui/projectservice.h"
+#include "ui/teamcontroller.h"
 #include "ui/qscontroller.h"
 #include "ui/regionocr.h"
 #include "ui/scanpanel.h"
@@ -257,6 +258,8 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_fieldsDock);
     tabifyDockWidget(m_annotationsDock, m_fieldsDock);
 
+    m_team = new TeamController(this, m_session, m_projects, m_documentList);
+    statusBar()->addPermanentWidget(m_team->statusLabel());
     m_qs = new QsController(this, m_session, m_scanPanel, m_webPanel, m_sections);
     addDockWidget(Qt::RightDockWidgetArea, m_qs->dock());
     tabifyDockWidget(m_annotationsDock, m_qs->dock());
@@ -311,6 +314,7 @@ void MainWindow::createActions()
     });
     m_fields->addModelActions(model);
     m_qs->addModelActions(model);
+    m_team->addMenu(menuBar());
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_documentsDock->toggleViewAction());

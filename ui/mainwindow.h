@@ -43,6 +43,7 @@ class SectionsPanel;
 class Project;
 class ProjectService;
 class QsController;
+class TeamController;
 class RecentFiles;
 class WebPagePanel;
 
@@ -59,6 +60,7 @@ public:
     DocumentOpener *opener() const { return m_opener; }
     FieldsController *fields() const { return m_fields; } // web fields: Fields dock, Extract Fields
     QsController *qs() const { return m_qs; } // question-summary hierarchies: Questions dock, generation
+    TeamController *team() const { return m_team; } // several people: presence, refresh, review, merge view
     int documentCount() const;
     const Document *currentDocument() const; // nullptr when none is open
     QString modelDirectory() const { return m_modelDir; }
@@ -134,6 +136,7 @@ private:
     FieldsController *m_fields = nullptr;
     QDockWidget *m_fieldsDock = nullptr;
     QsController *m_qs = nullptr;
+    TeamController *m_team = nullptr;
     QMenu *m_recentMenu = nullptr;
     QProgressBar *m_progress = nullptr;
     QToolButton *m_cancelButton = nullptr;
