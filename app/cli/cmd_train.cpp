@@ -42,6 +42,7 @@ void registerTrainCommand(CLI::App &app)
         ->check(CLI::IsMember({"annotation", "reading", "layout"}));
     cmd->add_option("--variant", o->cfg.variant, "full | no-spatial-bias | text");
     cmd->add_option("--tokenizer", o->cfg.tokenizerDir, "Folder with a tokenizer (default: train SentencePiece on the train words)");
+    cmd->add_option("--init", o->cfg.initDir, "Start from a pretrained encoder (folio-cli pretrain --out DIR): its sizes, vocabulary and weights");
     cmd->add_option("--vocab-size", o->cfg.vocabSize, "SentencePiece vocabulary size when training one");
     cmd->add_option("--epochs", o->cfg.epochs, "Epochs");
     cmd->add_option("--batch", o->cfg.batchSize, "Pages per batch");

@@ -72,6 +72,7 @@ void registerOcrCommand(CLI::App &app);       // cmd_ocr.cpp: OCR an image/PDF i
 void registerTrainCommand(CLI::App &app);     // cmd_train.cpp: train the layout tagger on FUNSD
 void registerEvalCommand(CLI::App &app);      // cmd_eval.cpp: entity P/R/F1 of a checkpoint on a split
 void registerTrainLinksCommand(CLI::App &app); // cmd_links.cpp: the key -> value link head of a tagger checkpoint
+void registerPretrainCommand(CLI::App &app);  // cmd_pretrain.cpp: self-supervised pretraining on unlabelled documents
 void registerQsCommand(CLI::App &app);        // cmd_qs.cpp: question-summary hierarchies (generate, eval, train)
 void registerQsTrainCommand(CLI::App &qs);    // cmd_qstrain.cpp: `qs train`, registered by registerQsCommand
 void registerPredictCommand(CLI::App &app);   // cmd_predict.cpp: labelled entities of a document as JSON

@@ -62,6 +62,7 @@ int main(int argc, char **argv)
     folio::cli::registerTrainCommand(app);
     folio::cli::registerEvalCommand(app);
     folio::cli::registerTrainLinksCommand(app);
+    folio::cli::registerPretrainCommand(app);
     folio::cli::registerQsCommand(app);
     folio::cli::registerPredictCommand(app);
     folio::cli::registerVocabCommand(app);

@@ -48,6 +48,9 @@ struct TrainConfig
     std::string wordOrder;
     std::string outputDir;
     std::string tokenizerDir;              // folder with a tokenizer; empty: train SentencePiece on the train words
+    // A pretrained encoder (folio-cli pretrain's output, pretrain.h): its sizes and vocabulary are
+    // used and its weights (all but the classifier) start the training; empty: from scratch.
+    std::string initDir;
     int vocabSize = 4000;
     int hidden = 256, layers = 4, heads = 4, intermediate = 1024;
     int maxPiecesPerWord = 8;

@@ -118,7 +118,22 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
         const int shards = group ? group->worldSize() : std::max(1, config.gradientShards);
         const int myShard = group ? group->rank() : -1; // -1: every shard in this process
 
-        const std::unique_ptr<Tokenizer> tok = prepareTokenizer(config, trainPages, progress);
+        TrainConfig effective = config;
+        TaggerConfig pretrained;
+        if (!config.initDir.empty()) {
+            // A pretrained encoder decides the sizes and the vocabulary.
+            pretrained = TaggerConfig::fromJsonFile((fs::path(config.initDir) / "config.json").string());
+            if (!config.tokenizerDir.empty() && fs::weakly_canonical(config.tokenizerDir) != fs::weakly_canonical(config.initDir))
+                throw InferenceError("train --init " + config.initDir + ": the encoder was pretrained with its own vocabulary; "
+                                     "leave --tokenizer out (it is taken from that folder)");
+            effective.tokenizerDir = config.initDir;
+            effective.hidden = pretrained.hidden;
+            effective.layers = pretrained.layers;
+            effective.heads = pretrained.heads;
+            effective.intermediate = pretrained.intermediate;
+            effective.maxPiecesPerWord = pretrained.maxPiecesPerWord;
+        }
+        const std::unique_ptr<Tokenizer> tok = prepareTokenizer(effective, trainPages, progress);
         TaggerConfig tc;
         tc.variant = arch.empty() ? config.variant : arch == "text" ? "text" : "full";
         tc.architecture = arch;
@@ -126,11 +141,11 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
             throw InferenceError("train: unknown word order \"" + config.wordOrder + "\" (annotation, reading, layout)");
         tc.wordOrder = config.wordOrder;
         tc.vocabSize = tok->vocabSize();
-        tc.hidden = config.hidden;
-        tc.layers = config.layers;
-        tc.heads = config.heads;
-        tc.intermediate = config.intermediate;
-        tc.maxPiecesPerWord = config.maxPiecesPerWord;
+        tc.hidden = effective.hidden;
+        tc.layers = effective.layers;
+        tc.heads = effective.heads;
+        tc.intermediate = effective.intermediate;
+        tc.maxPiecesPerWord = effective.maxPiecesPerWord;
         tc.maxWords = std::min(config.maxWords, tc.maxPositions);
         tc.windowStride = std::min(config.windowStride, tc.maxWords);
         tc.dropout = config.dropout;
@@ -160,6 +175,16 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
         } else {
             model = std::make_unique<Tagger>(tc);
             model->initialise(config.seed);
+            if (!config.initDir.empty()) {
+                if (pretrained.vocabSize != tc.vocabSize || pretrained.variant != tc.variant || pretrained.architecture != tc.architecture)
+                    throw InferenceError("train --init " + config.initDir + ": the pretrained encoder (variant " + pretrained.variant +
+                                         ", vocabulary " + std::to_string(pretrained.vocabSize) + ") does not match this training");
+                detail::ParamStore store((fs::path(config.initDir) / "model.safetensors").string());
+                at::NoGradGuard noGrad;
+                for (auto &[name, t] : model->params())
+                    if (name.rfind("classifier.", 0) != 0)
+                        t.copy_(store.take(name, t.sizes().vec()));
+            }
         }
         Tagger &tagger = *model;
         detail::OptimiserOptions oo;
@@ -309,6 +334,8 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                 if (shards > 1)
                     fj["data_parallel"] = {{"shards", shards}, {"processes", group ? group->worldSize() : 1}};
                 fj["command"] = config.command;
+                if (!config.initDir.empty())
+                    fj["init"] = config.initDir; // started from this pretrained encoder
                 fj["epoch"] = epoch;
                 fj["dev_metrics"] = nlohmann::json::parse(devJson);
                 fj["hyperparameters"] = {{"epochs", config.epochs}, {"batch_size", config.batchSize}, {"lr", config.lr},

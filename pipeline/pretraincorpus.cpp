@@ -1,0 +1,138 @@
+#include "pipeline/pretraincorpus.h"
+
+#include "document/project/project.h"
+#include "document/project/projectlocation.h"
+#include "inference/formtagger/trainpages.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace folio::pipeline {
+
+namespace {
+
+void addDocument(const QString &name, const Document &doc, PretrainCorpus *corpus)
+{
+    bool any = false;
+    for (const inference::DocumentTrainPage &p : inference::trainPagesOfDocument(doc, nullptr)) {
+        const bool noLayout = std::all_of(p.trainPage.boxes.begin(), p.trainPage.boxes.end(), [](const inference::WordBox &b) {
+            return b.x0 == 0 && b.y0 == 0 && b.x1 == 0 && b.y1 == 0;
+        });
+        if (p.trainPage.words.empty() || noLayout) // a page without boxes would teach the box head zeros
+            continue;
+        inference::TrainPage page = p.trainPage;
+        page.tags.clear();
+        page.id = QStringLiteral("%1#%2").arg(name).arg(p.page + 1).toStdString();
+        corpus->words += long(page.words.size());
+        corpus->pages.push_back(std::move(page));
+        any = true;
+    }
+    if (any) {
+        ++corpus->used;
+    } else {
+        ++corpus->empty;
+        if (corpus->skipped.size() < 50)
+            corpus->skipped << name + (doc.kind == SourceKind::Html && !doc.words.empty()
+                                           ? QStringLiteral(": a web page without rendered word boxes (folio-cli dom --render "
+                                                            "writes a Document JSON with them)")
+                                           : QStringLiteral(": no words"));
+    }
+}
+
+void skip(PretrainCorpus *corpus, const QString &why)
+{
+    if (corpus->skipped.size() < 50)
+        corpus->skipped << why;
+}
+
+bool isFunsdTestPage(const QString &path)
+{
+    const QString p = QDir::fromNativeSeparators(QFileInfo(path).absoluteFilePath());
+    return p.contains(QLatin1String("/testing_data/")) && p.contains(QLatin1String("funsd"), Qt::CaseInsensitive);
+}
+
+} // namespace
+
+bool loadPretrainCorpus(const QString &source, const LoadOptions &options, PretrainCorpus *corpus, QString *error,
+                        const std::function<void(int, int)> &progress, const std::atomic_bool *cancel)
+{
+    *corpus = PretrainCorpus();
+    const bool folder = QFileInfo(source).isDir();
+    if (!folder) {
+        // A project: its documents' words (annotations are not used).
+        std::unique_ptr<Project> project = Project::open(source, error, Project::Mode::ReadOnly);
+        if (!project)
+            return false;
+        const std::vector<ProjectDocument> docs = project->documents(DocumentOrder::Position, error);
+        int done = 0;
+        for (const ProjectDocument &d : docs) {
+            if (cancel && cancel->load()) {
+                *error = source + QStringLiteral(": cancelled");
+                return false;
+            }
+            ++corpus->files;
+            Document doc;
+            QString why;
+            if (isFunsdTestPage(d.sourcePath)) {
+                ++corpus->refused;
+                skip(corpus, d.sourcePath + QStringLiteral(": a FUNSD test page is never pretraining data"));
+            } else if (!project->loadDocument(d.id, &doc, nullptr, &why)) {
+                ++corpus->unreadable;
+                skip(corpus, why);
+            } else {
+                addDocument(d.name, doc, corpus);
+            }
+            if (progress)
+                progress(++done, int(docs.size()));
+        }
+        return true;
+    }
+    QStringList suffixes = documentFileSuffixes();
+    QStringList files;
+    QDirIterator it(source, QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString f = it.next();
+        const QString name = QFileInfo(f).fileName().toLower();
+        if (std::any_of(suffixes.begin(), suffixes.end(), [&](const QString &s) { return name.endsWith(QLatin1Char('.') + s); }))
+            files << f;
+    }
+    files.sort();
+    int done = 0;
+    for (const QString &f : files) {
+        if (cancel && cancel->load()) {
+            *error = source + QStringLiteral(": cancelled");
+            return false;
+        }
+        ++corpus->files;
+        if (isFunsdTestPage(f)) {
+            ++corpus->refused;
+            skip(corpus, f + QStringLiteral(": a FUNSD test page is never pretraining data"));
+        } else if (QFileInfo(f).size() == 0) {
+            ++corpus->empty;
+            skip(corpus, f + QStringLiteral(": empty file"));
+        } else {
+            LoadOptions o = options;
+            o.progress = nullptr;
+            o.cancel = cancel;
+            const LoadedDocument loaded = loadDocumentFile(f, o);
+            if (loaded.cancelled) {
+                *error = source + QStringLiteral(": cancelled");
+                return false;
+            }
+            if (!loaded.ok) {
+                ++corpus->unreadable;
+                skip(corpus, loaded.error);
+            } else {
+                addDocument(f, loaded.document, corpus);
+            }
+        }
+        if (progress)
+            progress(++done, int(files.size()));
+    }
+    return true;
+}
+
+} // namespace folio::pipeline
