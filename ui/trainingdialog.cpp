@@ -6,6 +6,8 @@
 #include "ui/trainworker.h"
 
 #include <QComboBox>
+#include <QHBoxLayout>
+#include <QFileDialog>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileInfo>
@@ -52,6 +54,20 @@ TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
     m_order->addItem(tr("Layout order (XY-cut: columns, cells, lines)"), QStringLiteral("layout"));
     m_order->setObjectName(QStringLiteral("wordOrder"));
     form->addRow(tr("Word order"), m_order);
+    // A pretrained encoder (folio-cli pretrain) to start from; empty: from scratch.
+    m_init = new QLineEdit(this);
+    m_init->setObjectName(QStringLiteral("startFrom"));
+    m_init->setPlaceholderText(tr("From scratch (or a pretrained encoder folder from folio-cli pretrain)"));
+    auto *initRow = new QHBoxLayout;
+    initRow->addWidget(m_init, 1);
+    auto *browse = new QPushButton(tr("Browse…"), this);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Pretrained encoder"));
+        if (!dir.isEmpty())
+            m_init->setText(dir);
+    });
+    initRow->addWidget(browse);
+    form->addRow(tr("Start from"), initRow);
     m_log->setReadOnly(true);
     m_bar->setRange(0, 100);
     m_bar->setValue(0);
@@ -111,6 +127,7 @@ void TrainingDialog::startTraining()
     config.outputDir = m_output->text().toStdString();
     config.epochs = m_epochs->value();
     config.architecture = m_arch->currentData().toString().toStdString();
+    config.initDir = m_init->text().trimmed().toStdString(); // its sizes and vocabulary are used
     QString labelError;
     if (!pipeline::labelSetOfPages(pages, &config.labels, &labelError)) {
         m_log->appendPlainText(tr("Failed: %1").arg(labelError));

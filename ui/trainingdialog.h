@@ -40,6 +40,7 @@ private:
     QSpinBox *m_epochs;
     QComboBox *m_arch = nullptr;
     QComboBox *m_order = nullptr;
+    QLineEdit *m_init = nullptr; // a pretrained encoder to start from
     QLabel *m_summary;
     QProgressBar *m_bar;
     QPlainTextEdit *m_log;
