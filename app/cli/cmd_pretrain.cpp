@@ -11,6 +11,7 @@
 #include <atomic>
 #include <csignal>
 #include <iostream>
+#include <iterator>
 
 namespace folio::cli {
 
@@ -25,12 +26,13 @@ void registerPretrainCommand(CLI::App &app)
                                                "(whole-word masked language modelling + masked box prediction)");
     struct Opts
     {
-        std::string corpus, lang = "eng";
+        std::vector<std::string> corpus;
+        std::string lang = "eng";
         int dpi = 150, ocrWorkers = 0;
         inference::PretrainConfig cfg;
     };
     auto o = std::make_shared<Opts>();
-    cmd->add_option("--corpus", o->corpus, "A folder of documents (searched recursively) or a project")->required();
+    cmd->add_option("--corpus", o->corpus, "A folder of documents (searched recursively) or a project; repeat for several")->required();
     cmd->add_option("--out", o->cfg.outputDir, "Output folder (the encoder, its vocabulary, last/ for --resume)")->required();
     cmd->add_option("--steps", o->cfg.steps, "Optimiser steps")->capture_default_str();
     cmd->add_option("--batch", o->cfg.batchSize, "Windows per step")->capture_default_str();
@@ -59,18 +61,30 @@ void registerPretrainCommand(CLI::App &app)
         load.pdfDpi = o->dpi;
         load.ocrWorkers = o->ocrWorkers;
         pipeline::PretrainCorpus corpus;
-        QString error;
-        const QString source = QString::fromStdString(o->corpus);
-        if (!pipeline::loadPretrainCorpus(source, load, &corpus, &error,
-                                          [](int done, int total) { reportProgress("pretrain: reading the corpus", done, total); },
-                                          &s_stop))
-            throw CliError(error.toStdString(), s_stop ? ExitCancelled : ExitFailure);
+        std::string sources;
+        for (const std::string &c : o->corpus) {
+            pipeline::PretrainCorpus part;
+            QString error;
+            if (!pipeline::loadPretrainCorpus(QString::fromStdString(c), load, &part, &error,
+                                              [](int done, int total) { reportProgress("pretrain: reading the corpus", done, total); },
+                                              &s_stop))
+                throw CliError(error.toStdString(), s_stop ? ExitCancelled : ExitFailure);
+            corpus.files += part.files;
+            corpus.used += part.used;
+            corpus.unreadable += part.unreadable;
+            corpus.empty += part.empty;
+            corpus.refused += part.refused;
+            corpus.words += part.words;
+            corpus.skipped += part.skipped;
+            std::move(part.pages.begin(), part.pages.end(), std::back_inserter(corpus.pages));
+            sources += (sources.empty() ? "" : " ") + c;
+        }
         for (const QString &why : corpus.skipped)
             if (!quiet())
                 std::cerr << "pretrain: skipped " << why.toStdString() << "\n";
         inference::PretrainConfig cfg = o->cfg;
-        cfg.command = "folio-cli pretrain --corpus " + o->corpus + " --out " + cfg.outputDir + " --steps " + std::to_string(cfg.steps);
-        cfg.dataDescription = o->corpus + ": " + std::to_string(corpus.used) + " of " + std::to_string(corpus.files) +
+        cfg.command = "folio-cli pretrain --corpus " + sources + " --out " + cfg.outputDir + " --steps " + std::to_string(cfg.steps);
+        cfg.dataDescription = sources + ": " + std::to_string(corpus.used) + " of " + std::to_string(corpus.files) +
                               " files, " + std::to_string(corpus.pages.size()) + " pages, " + std::to_string(corpus.words) + " words";
         const inference::PretrainResult r = inference::pretrain(cfg, corpus.pages, [](const inference::PretrainProgress &p) {
             if (!quiet())
