@@ -10,7 +10,10 @@
 //                 folio.json says "structured_candidates"); fields it does not know, and fields it
 //                 answers "no value", take the page's schema.org / Open Graph value when there is
 //                 one (source checkpoint "structured-data:<json-ld|microdata|rdfa|meta>", text only);
-//                 the unknown fields are named in a note;
+//                 the unknown fields are named in a note; when the checkpoint folder has a
+//                 price-ranker.json (the shipped one does), the price is the page's structured-data
+//                 price, else the ranker's pick among the page text's numbers (checkpoint
+//                 "price-ranker", its words highlighted), else the model's;
 //               -> no checkpoint at all: structured data alone, with a note when the page has none;
 //   scans/PDFs -> a layout tagger (folio-formtagger / Hugging Face LayoutLMv3): its entities whose
 //                 label equals a field name (case-insensitively, B-/I- stripped) become that field's

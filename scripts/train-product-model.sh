@@ -2,7 +2,9 @@
 # Reproduces resources/models/product-fields: WebFormer product-field extractor (price, sku, gtin,
 # mpn, brand as spans; structured-data candidates in the input) trained on all 140 pages of the Zyte
 # product extraction benchmark (../shared/data/product-extraction-benchmark, MIT; the HTML pages
-# belong to their sites). About 6 minutes on 2 cores.
+# belong to their sites), then the price ranker (price-ranker.json: a linear model choosing the price
+# among the numbers of the page text, used where a page has no structured-data price) on the same
+# pages, with its site-grouped 5-fold cross-validation in price-cv.json. About 6 minutes on 2 cores.
 #   scripts/train-product-model.sh [OUT_DIR]          (default: resources/models/product-fields)
 # Environment: BUILD (default ./build), FOLIO_SHARED_DIR (default ../shared), THREADS (default 2).
 # The cross-validated scores of this recipe come from the same command with --folds 5
@@ -16,6 +18,8 @@ OUT="${1:-$ROOT/resources/models/product-fields}"
 [ -f "$DATA/ground-truth.json" ] || { echo "train-product-model.sh: $DATA/ground-truth.json not found" >&2; exit 1; }
 [ -x "$BUILD/bin/folio-cli" ] || { echo "train-product-model.sh: build folio-cli first ($BUILD/bin/folio-cli)" >&2; exit 1; }
 export OMP_NUM_THREADS="${THREADS:-2}"
-exec "$BUILD/bin/folio-cli" train-product --data "$DATA" --out "$OUT" --folds 0 --variants full \
+"$BUILD/bin/folio-cli" train-product --data "$DATA" --out "$OUT" --folds 0 --variants full \
     --epochs 6 --max-text 1024 --hidden 128 --layers 2 --heads 4 --intermediate 512 --vocab-size 6000 \
     --lr 1e-3 --seed 1 --threads "${THREADS:-2}"
+"$BUILD/bin/folio-cli" train-price --data "$DATA" --out "$OUT" --folds 5
+rm -rf "$OUT/price-predictions"

@@ -168,23 +168,6 @@ std::string siteFamily(const std::string &url)
     return labels.empty() ? host : labels.back();
 }
 
-std::vector<int> groupedFolds(const std::vector<std::string> &groups, int k)
-{
-    std::map<std::string, std::vector<int>> members;
-    for (int i = 0; i < int(groups.size()); ++i)
-        members[groups[i]].push_back(i);
-    std::vector<std::pair<std::string, std::vector<int>>> order(members.begin(), members.end());
-    std::stable_sort(order.begin(), order.end(), [](const auto &a, const auto &b) { return a.second.size() > b.second.size(); });
-    std::vector<int> fold(groups.size(), 0), size(std::max(k, 1), 0);
-    for (const auto &[name, idx] : order) {
-        const int f = int(std::min_element(size.begin(), size.end()) - size.begin());
-        for (int i : idx)
-            fold[i] = f;
-        size[f] += int(idx.size());
-    }
-    return fold;
-}
-
 std::vector<ProductBenchmarkPage> loadProductBenchmark(const std::string &datasetDir, bool structuredCandidates,
                                                        int maxPages, const std::function<void(int, int)> &progress)
 {
@@ -310,6 +293,63 @@ std::vector<ProductValue> productValues(const std::vector<FieldSpan> &spans, int
 std::vector<ProductValue> structuredProductValues(const structured::StructuredData &sd)
 {
     return productValues({}, 0, sd, true);
+}
+
+std::vector<ProductValue> rankedPriceValues(const structured::RankedPrice &ranked, const std::string &xpath,
+                                            int firstWord, int lastWord)
+{
+    ProductValue v;
+    v.field = "price";
+    v.value = ranked.candidate.amount;
+    v.text = ranked.candidate.text;
+    v.source = "price-ranker";
+    v.xpath = xpath;
+    v.firstWord = firstWord;
+    v.lastWord = lastWord;
+    v.confidence = ranked.probability;
+    std::vector<ProductValue> out{v};
+    if (!ranked.candidate.currency.empty())
+        out.push_back({"currency", ranked.candidate.currency, ranked.candidate.text, "price-ranker", xpath, firstWord,
+                       lastWord, ranked.probability});
+    return out;
+}
+
+void choosePrice(std::vector<ProductValue> *values, const structured::StructuredData &sd,
+                 const std::vector<ProductValue> &ranked)
+{
+    const structured::ProductFields best = structured::productFields(sd);
+    const auto field = [&](const std::string &name) {
+        return std::find_if(values->begin(), values->end(), [&](const ProductValue &v) { return v.field == name; });
+    };
+    const auto put = [&](const ProductValue &v) {
+        const auto it = field(v.field);
+        if (it != values->end())
+            *it = v;
+        else
+            values->push_back(v);
+    };
+    const auto fromStructured = [&](const std::string &name) {
+        const auto &s = best.at(name);
+        ProductValue v;
+        v.field = name;
+        v.value = s.value;
+        v.text = s.raw;
+        v.source = "structured-data";
+        v.xpath = std::string(kStructuredXPathPrefix) + s.source + " " + s.location;
+        v.confidence = 1.0;
+        return v;
+    };
+    if (best.count("price")) {
+        put(fromStructured("price"));
+        if (best.count("currency"))
+            put(fromStructured("currency"));
+        return;
+    }
+    for (const ProductValue &v : ranked) {
+        const auto have = field(v.field);
+        if (v.field == "price" || have == values->end() || have->source != "structured-data")
+            put(v); // a currency from the page's own data stays
+    }
 }
 
 std::map<std::string, std::string> benchmarkRow(const std::vector<ProductValue> &values)

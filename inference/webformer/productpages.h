@@ -11,6 +11,8 @@
 // nodes carry the XPath "structured-data:<source> <location> #<field>" so a value taken from there
 // is reported with its real origin; a span on another field's candidate is not accepted.
 
+#include "document/structured/groupedfolds.h"
+#include "document/structured/priceranker.h"
 #include "document/structured/structureddata.h"
 #include "inference/webformer/webformer.h"
 
@@ -41,9 +43,7 @@ void attachProductGold(WebPage *page, const std::map<std::string, std::vector<st
 // "amazon" for www.amazon.co.uk and amazon.de: the host without www., public-suffix-like labels
 // (2-letter country codes, com, co, net, org, ...) dropped from the right, last label kept.
 std::string siteFamily(const std::string &url);
-// Fold of each item (0..k-1), all items of a group in one fold; groups placed largest first on the
-// fold with the fewest items (ties: lowest fold), so folds are balanced and deterministic.
-std::vector<int> groupedFolds(const std::vector<std::string> &groups, int k);
+using structured::groupedFolds; // document/structured/groupedfolds.h
 
 struct ProductBenchmarkPage
 {
@@ -82,6 +82,17 @@ std::vector<ProductValue> productValues(const std::vector<FieldSpan> &spans, int
                                         const structured::StructuredData &sd, bool fallback);
 // Structured data alone (the baseline): productValues({}, 0, sd, true).
 std::vector<ProductValue> structuredProductValues(const structured::StructuredData &sd);
+// The price rule the benchmark measurements chose (BENCHMARKS.md, "Price ranker"): the page's
+// structured-data price when it has one (its currency too, when it gives one), else the price
+// ranker's answer, else what the model found. `ranked` comes from rankedPriceValues (empty: none).
+void choosePrice(std::vector<ProductValue> *values, const structured::StructuredData &sd,
+                 const std::vector<ProductValue> &ranked);
+// The ranker's answer as values: the price (source "price-ranker", the text node's XPath, page word
+// indices [firstWord, lastWord] or -1, confidence = its probability), then the currency read beside
+// the number when there is one.
+std::vector<ProductValue> rankedPriceValues(const structured::RankedPrice &ranked, const std::string &xpath,
+                                            int firstWord, int lastWord);
+
 // A benchmark prediction row: price, sku, availability (+ InStock/OutOfStock), gtin, mpn, brand, currency.
 std::map<std::string, std::string> benchmarkRow(const std::vector<ProductValue> &values);
 

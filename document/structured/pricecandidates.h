@@ -1,0 +1,47 @@
+#pragma once
+// Price candidates in a web page's visible text, with the features a ranker scores them by
+// (document/structured/priceranker.h). Pages without schema.org prices still show their price as
+// text; this finds every number that could be one and describes it.
+//
+// Candidates: in each DOM text node of the Document (script/style are not text there), every
+// number written like an amount: digit groups with thousands separators (space, NBSP, thin space,
+// '.', ',' or apostrophe between groups of three) and an optional decimal part of 1-2 digits, or a
+// plain digit run with an optional 1-2 digit decimal part; not glued to letters or digits on either
+// side. The amount is read with normalise.h's separator rule (parsePrice), so "24.990" is 24990.
+//
+// Features (priceFeatureNames(), all numbers, no text): currency symbol or code next to the number
+// or in its element; decimal part; looks like a year; "price"-like / "old price"-like /
+// cart-navigation-like words in the class, id, itemprop or tag of the element and its ancestors;
+// strike-through (del, s, strike); discount words; position in the page and after the first <h1>;
+// how often the amount repeats; whether the page's structured data gives the same price; the size of
+// the amount and of its text node.
+//
+// Bounded: at most `maxCandidates` candidates per page (the rest of the page is not searched).
+
+#include "document/document.h"
+#include "document/structured/structureddata.h"
+
+#include <string>
+#include <vector>
+
+namespace folio::structured {
+
+struct PriceCandidate
+{
+    int node = -1;            // Document::nodes index of the text node
+    int start = 0, end = 0;   // the number's characters in that node's text, end exclusive
+    std::string text;         // the number as written ("1.299,00")
+    std::string amount;       // parsePrice's amount ("1299.00")
+    std::string currency;     // ISO code read next to the number, empty when none
+    std::vector<float> features; // priceFeatureNames().size() values
+};
+
+const std::vector<std::string> &priceFeatureNames();
+
+std::vector<PriceCandidate> findPriceCandidates(const Document &doc, const StructuredData &sd,
+                                                int maxCandidates = 20000);
+
+// Document::words indices of the words that overlap the candidate's characters, in order.
+std::vector<int> candidateWords(const Document &doc, const PriceCandidate &candidate);
+
+} // namespace folio::structured

@@ -1,0 +1,267 @@
+#include "document/structured/priceranker.h"
+
+#include "document/formats/datasetformat.h"
+#include "document/structured/groupedfolds.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QFile>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+namespace folio::structured {
+
+namespace {
+
+constexpr const char *kFormat = "folio-price-ranker";
+constexpr qint64 kMaxFileBytes = qint64(1) << 20;
+
+double dot(const std::vector<double> &w, const std::vector<float> &x, const std::vector<double> &mean,
+           const std::vector<double> &scale)
+{
+    double s = 0;
+    for (std::size_t k = 0; k < w.size(); ++k)
+        s += w[k] * ((double(x[k]) - mean[k]) / scale[k]);
+    return s;
+}
+
+std::vector<double> softmax(std::vector<double> s)
+{
+    if (s.empty())
+        return s;
+    const double top = *std::max_element(s.begin(), s.end());
+    double sum = 0;
+    for (double &v : s)
+        sum += (v = std::exp(v - top));
+    for (double &v : s)
+        v /= sum;
+    return s;
+}
+
+bool usable(const PriceRankerPage &p, std::size_t width)
+{
+    if (p.features.empty() || p.gold.size() != p.features.size())
+        return false;
+    for (const auto &row : p.features)
+        if (row.size() != width)
+            return false;
+    return std::find(p.gold.begin(), p.gold.end(), 1) != p.gold.end();
+}
+
+// F1 of answering the pages with pmax >= t (best: the page's best probability and whether it was right).
+struct HeldOut
+{
+    double best = 0;
+    bool right = false, hasGold = false;
+};
+
+double f1At(const std::vector<HeldOut> &pages, double t)
+{
+    long tp = 0, fp = 0, fn = 0;
+    for (const HeldOut &h : pages) {
+        if (h.best >= t && h.right)
+            ++tp;
+        else if (h.best >= t) {
+            ++fp;
+            fn += h.hasGold ? 1 : 0;
+        } else {
+            fn += h.hasGold ? 1 : 0;
+        }
+    }
+    if (tp == 0)
+        return 0;
+    const double p = double(tp) / double(tp + fp), r = double(tp) / double(tp + fn);
+    return 2 * p * r / (p + r);
+}
+
+} // namespace
+
+PriceRanker PriceRanker::train(const std::vector<PriceRankerPage> &pages, const PriceRankerOptions &options)
+{
+    const std::size_t width = priceFeatureNames().size();
+    std::vector<const PriceRankerPage *> used;
+    for (const auto &p : pages)
+        if (usable(p, width))
+            used.push_back(&p);
+    PriceRanker r;
+    r.mean_.assign(width, 0);
+    r.scale_.assign(width, 1);
+    r.weights_.assign(width, 0);
+    if (used.empty())
+        return r;
+    // standardisation over every candidate row of the training pages
+    double rows = 0;
+    std::vector<double> sq(width, 0);
+    for (const auto *p : used)
+        for (const auto &x : p->features) {
+            rows += 1;
+            for (std::size_t k = 0; k < width; ++k) {
+                r.mean_[k] += x[k];
+                sq[k] += double(x[k]) * x[k];
+            }
+        }
+    for (std::size_t k = 0; k < width; ++k) {
+        r.mean_[k] /= rows;
+        const double var = sq[k] / rows - r.mean_[k] * r.mean_[k];
+        r.scale_[k] = var > 1e-12 ? std::sqrt(var) : 1.0;
+    }
+    // full-batch Adam on the listwise loss
+    std::vector<double> m(width, 0), v(width, 0), grad(width);
+    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    for (int epoch = 1; epoch <= options.epochs; ++epoch) {
+        std::fill(grad.begin(), grad.end(), 0.0);
+        for (const auto *p : used) {
+            std::vector<double> s(p->features.size());
+            for (std::size_t i = 0; i < s.size(); ++i)
+                s[i] = dot(r.weights_, p->features[i], r.mean_, r.scale_);
+            const std::vector<double> prob = softmax(s);
+            double goldMass = 0;
+            for (std::size_t i = 0; i < s.size(); ++i)
+                goldMass += p->gold[i] ? prob[i] : 0;
+            for (std::size_t i = 0; i < s.size(); ++i) {
+                const double q = p->gold[i] ? prob[i] / goldMass : 0;
+                const double d = (prob[i] - q) / double(used.size());
+                for (std::size_t k = 0; k < width; ++k)
+                    grad[k] += d * ((double(p->features[i][k]) - r.mean_[k]) / r.scale_[k]);
+            }
+        }
+        for (std::size_t k = 0; k < width; ++k) {
+            const double g = grad[k] + options.l2 * r.weights_[k];
+            m[k] = b1 * m[k] + (1 - b1) * g;
+            v[k] = b2 * v[k] + (1 - b2) * g * g;
+            const double mh = m[k] / (1 - std::pow(b1, epoch)), vh = v[k] / (1 - std::pow(b2, epoch));
+            r.weights_[k] -= options.lr * mh / (std::sqrt(vh) + eps);
+        }
+    }
+    // abstention threshold from an inner grouped cross-validation
+    if (options.innerFolds >= 2) {
+        std::vector<std::string> groups;
+        for (const auto &p : pages)
+            groups.push_back(p.group);
+        const std::vector<int> fold = groupedFolds(groups, options.innerFolds);
+        PriceRankerOptions inner = options;
+        inner.innerFolds = 0;
+        std::vector<HeldOut> held;
+        for (int f = 0; f < options.innerFolds; ++f) {
+            std::vector<PriceRankerPage> train;
+            for (std::size_t i = 0; i < pages.size(); ++i)
+                if (fold[i] != f)
+                    train.push_back(pages[i]);
+            const PriceRanker ir = PriceRanker::train(train, inner);
+            for (std::size_t i = 0; i < pages.size(); ++i) {
+                const PriceRankerPage &p = pages[i];
+                if (fold[i] != f || !p.usesRanker)
+                    continue;
+                HeldOut h;
+                h.hasGold = p.hasGold;
+                const std::vector<double> prob = ir.probabilities(p.features);
+                if (!prob.empty() && p.gold.size() == prob.size()) {
+                    const std::size_t b = std::size_t(std::max_element(prob.begin(), prob.end()) - prob.begin());
+                    h.best = prob[b];
+                    h.right = p.gold[b] != 0;
+                } else {
+                    h.best = -1; // nothing to answer with
+                }
+                held.push_back(h);
+            }
+        }
+        double bestF1 = -1;
+        for (int step = 0; step <= 10; ++step) {
+            const double t = 0.05 * step;
+            const double f1 = f1At(held, t);
+            if (f1 > bestF1 + 1e-12) {
+                bestF1 = f1;
+                r.threshold_ = t;
+            }
+        }
+    }
+    return r;
+}
+
+std::vector<double> PriceRanker::probabilities(const std::vector<std::vector<float>> &features) const
+{
+    std::vector<double> s;
+    if (weights_.empty())
+        return s;
+    s.reserve(features.size());
+    for (const auto &x : features)
+        s.push_back(x.size() == weights_.size() ? dot(weights_, x, mean_, scale_) : -1e30);
+    return softmax(std::move(s));
+}
+
+bool PriceRanker::save(const std::string &path, const nlohmann::json &training, std::string *error) const
+{
+    const nlohmann::json j{{"format", kFormat},     {"version", 1},        {"features", priceFeatureNames()},
+                           {"mean", mean_},         {"scale", scale_},     {"weights", weights_},
+                           {"threshold", threshold_}, {"training", training}};
+    QString err;
+    if (!formats::writeFileAtomically(QString::fromStdString(path), QByteArray::fromStdString(j.dump(1)), &err)) {
+        if (error)
+            *error = err.toStdString();
+        return false;
+    }
+    return true;
+}
+
+bool PriceRanker::load(const std::string &path, std::string *error)
+{
+    const auto fail = [&](const std::string &why) {
+        if (error)
+            *error = path + ": " + why;
+        return false;
+    };
+    QFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::ReadOnly))
+        return fail("cannot open the price ranker file");
+    if (file.size() > kMaxFileBytes)
+        return fail("over 1 MiB: not a price ranker file");
+    const auto j = nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
+    if (j.is_discarded() || !j.is_object() || j.value("format", std::string()) != kFormat)
+        return fail("not a price ranker file (format \"folio-price-ranker\" expected)");
+    if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int>() != 1)
+        return fail("unsupported price ranker version (1 expected)");
+    if (!j.contains("features") || j["features"] != nlohmann::json(priceFeatureNames()))
+        return fail("its features differ from this Folio's price features: retrain it (folio-cli train-price)");
+    const std::size_t width = priceFeatureNames().size();
+    std::vector<double> vecs[3];
+    const char *names[3] = {"mean", "scale", "weights"};
+    for (int i = 0; i < 3; ++i) {
+        const auto it = j.find(names[i]);
+        if (it == j.end() || !it->is_array() || it->size() != width)
+            return fail(std::string("\"") + names[i] + "\" must be " + std::to_string(width) + " numbers");
+        for (const auto &x : *it) {
+            if (!x.is_number() || !std::isfinite(x.get<double>()))
+                return fail(std::string("\"") + names[i] + "\" holds a value that is not a finite number");
+            vecs[i].push_back(x.get<double>());
+        }
+    }
+    for (double s : vecs[1])
+        if (s <= 0)
+            return fail("\"scale\" must be positive");
+    if (!j.contains("threshold") || !j["threshold"].is_number() || !std::isfinite(j["threshold"].get<double>()))
+        return fail("\"threshold\" must be a number");
+    mean_ = std::move(vecs[0]);
+    scale_ = std::move(vecs[1]);
+    weights_ = std::move(vecs[2]);
+    threshold_ = j["threshold"].get<double>();
+    return true;
+}
+
+std::optional<RankedPrice> rankPrice(const PriceRanker &ranker, const std::vector<PriceCandidate> &candidates)
+{
+    std::vector<std::vector<float>> features;
+    features.reserve(candidates.size());
+    for (const auto &c : candidates)
+        features.push_back(c.features);
+    const std::vector<double> prob = ranker.probabilities(features);
+    if (prob.empty())
+        return std::nullopt;
+    const std::size_t b = std::size_t(std::max_element(prob.begin(), prob.end()) - prob.begin());
+    if (prob[b] < ranker.threshold())
+        return std::nullopt;
+    return RankedPrice{candidates[b], prob[b]};
+}
+
+} // namespace folio::structured
