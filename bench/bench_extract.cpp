@@ -1,11 +1,13 @@
 // Benchmark: product extraction on the Zyte benchmark pages, pages per second.
 //   extraction = gunzip + HTML parse (Document) + schema.org reader + WebFormer (shipped product
-//                model, candidates prepended) + normalised values;
+//                model, candidates prepended) + the price / sku rankers beside it (candidates +
+//                features + linear scores) + normalised values;
 //   baseline   = gunzip + the schema.org reader alone (document/structured), same pages, same run.
 // Also reports the parse share (gunzip + Document + WebPage) and the model share. Plain timers.
 //   bench_extract [--model DIR] [--threads 1] [--pages N] [--reps 1]
 #include "document/html/htmlinput.h"
 #include "document/html/htmlloader.h"
+#include "document/structured/fieldrankers.h"
 #include "document/structured/structureddata.h"
 #include "inference/models/modelrunner.h"
 #include "inference/webformer/productpages.h"
@@ -18,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -71,8 +74,17 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "bench_extract: %s\n", error.c_str());
         return 1;
     }
+    std::map<std::string, structured::CandidateRanker> rankers;
+    for (const std::string &field : structured::rankedFields()) {
+        const std::string file = structured::rankerFile(model, field);
+        if (QFile::exists(QString::fromStdString(file))
+            && !rankers[field].load(file, field, structured::candidateFeatureNames(field), &error)) {
+            std::fprintf(stderr, "bench_extract: %s\n", error.c_str());
+            return 1;
+        }
+    }
     const int n = int(files.size());
-    double baseline = 1e9, full = 1e9, parse = 1e9, modelTime = 1e9;
+    double baseline = 1e9, full = 1e9, parse = 1e9, modelTime = 1e9, rankerTime = 1e9;
     long found = 0, sdFound = 0;
     for (int r = 0; r < reps; ++r) {
         auto t0 = Clock::now();
@@ -85,7 +97,7 @@ int main(int argc, char **argv)
         }
         baseline = std::min(baseline, seconds(t0));
         sdFound = sdValues;
-        double parseSum = 0, modelSum = 0;
+        double parseSum = 0, modelSum = 0, rankerSum = 0;
         long values = 0;
         t0 = Clock::now();
         for (int i = 0; i < n; ++i) {
@@ -102,20 +114,32 @@ int main(int argc, char **argv)
             std::vector<inference::FieldSpan> spans;
             ex.extract(page, {}, &spans, &error);
             modelSum += seconds(m0);
-            values += long(inference::productValues(spans, prefix, sd, true).size());
+            std::vector<inference::ProductValue> v = inference::productValues(spans, prefix, sd, true);
+            const auto r0 = Clock::now();
+            for (const auto &[field, ranker] : rankers) {
+                std::vector<inference::ProductValue> ranked;
+                if (const auto best = structured::rankCandidates(ranker, structured::findCandidates(field, loaded.document, sd)))
+                    ranked = inference::rankedValues(field, *best, {}, -1, -1);
+                inference::chooseRankedValue(&v, sd, field, ranked, ranker.structuredFirst());
+            }
+            rankerSum += seconds(r0);
+            values += long(v.size());
         }
         full = std::min(full, seconds(t0));
         parse = std::min(parse, parseSum);
         modelTime = std::min(modelTime, modelSum);
+        rankerTime = std::min(rankerTime, rankerSum);
         found = values;
     }
     std::printf("%d benchmark pages (%.1f MB gzip), %d torch thread(s), best of %d\n\n", n, bytes / 1e6, threads, reps);
     std::printf("| pipeline | seconds | pages/s | ratio to the schema.org reader | values |\n|---|---:|---:|---:|---:|\n");
     std::printf("| schema.org reader alone (gunzip + libxml2 + JSON-LD/microdata/RDFa/meta) | %.2f | %.1f | 1.0x | %ld |\n", baseline,
                 n / baseline, sdFound);
-    std::printf("| extraction (gunzip + Document + reader + WebFormer + values) | %.2f | %.1f | %.1fx slower | %ld |\n", full, n / full,
+    std::printf("| extraction (gunzip + Document + reader + WebFormer + rankers + values) | %.2f | %.1f | %.1fx slower | %ld |\n", full, n / full,
                 full / baseline, found);
     std::printf("| of which parse (gunzip + Document + WebPage) | %.2f | | | |\n", parse);
     std::printf("| of which WebFormer forward + decoding | %.2f | | | |\n", modelTime);
+    std::printf("| of which price + sku rankers (%zu loaded: candidates, features, scores) | %.2f | | %.2fx the reader | |\n",
+                rankers.size(), rankerTime, rankerTime / baseline);
     return 0;
 }

@@ -1,7 +1,6 @@
 #include "pipeline/webfieldextraction.h"
 
-#include "document/structured/pricecandidates.h"
-#include "document/structured/priceranker.h"
+#include "document/structured/fieldrankers.h"
 #include "document/structured/structureddata.h"
 #include "inference/webformer/productpages.h"
 #include "inference/webformer/webformer.h"
@@ -91,17 +90,13 @@ bool usesStructuredCandidates(const QString &dir)
     return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("structured_candidates")).toBool();
 }
 
-// The price rule of folio-cli extract (inference::choosePrice) when the model folder has a
-// price-ranker.json: the page's structured-data price when it has one, else the ranker's choice among
-// the numbers of the page text (its words highlighted, confidence = its probability), else the model's.
-void choosePriceValue(const Document &doc, const structured::StructuredData &sd, const std::vector<FieldSpec> &fields,
-                      const QString &dir, FieldExtraction *out)
+// The rule of folio-cli extract (inference::chooseRankedValue) for each ranked field (price, sku)
+// with a "<field>-ranker.json" in the model folder: the page's structured-data value and the
+// ranker's choice among the candidates of the page text (its words highlighted, confidence = its
+// probability), in the order the ranker learned, else the model's.
+void chooseRankedValues(const Document &doc, const structured::StructuredData &sd, const std::vector<FieldSpec> &fields,
+                        const QString &dir, FieldExtraction *out)
 {
-    const auto spec = std::find_if(fields.begin(), fields.end(),
-                                   [](const FieldSpec &f) { return f.name.compare(QLatin1String("price"), Qt::CaseInsensitive) == 0; });
-    const QString file = QDir(dir).filePath(QStringLiteral("price-ranker.json"));
-    if (spec == fields.end() || !QFileInfo::exists(file))
-        return;
     const auto place = [&](const FieldValue &v) {
         const auto it = std::find_if(out->values.begin(), out->values.end(), [&](const FieldValue &m) { return m.field == v.field; });
         if (it != out->values.end())
@@ -109,27 +104,36 @@ void choosePriceValue(const Document &doc, const structured::StructuredData &sd,
         else
             out->values.push_back(v);
     };
-    if (structured::productFields(sd).count("price")) {
-        FieldExtraction fromData;
-        addStructuredAnswers(sd, {spec->name}, &fromData);
-        for (const FieldValue &v : fromData.values)
-            place(v);
-        return;
+    const structured::ProductFields fromData = structured::productFields(sd);
+    for (const std::string &field : structured::rankedFields()) {
+        const QString name = QString::fromStdString(field);
+        const auto spec = std::find_if(fields.begin(), fields.end(),
+                                       [&](const FieldSpec &f) { return f.name.compare(name, Qt::CaseInsensitive) == 0; });
+        const std::string file = structured::rankerFile(dir.toStdString(), field);
+        if (spec == fields.end() || !QFileInfo::exists(QString::fromStdString(file)))
+            continue;
+        structured::CandidateRanker ranker;
+        std::string error;
+        if (!ranker.load(file, field, structured::candidateFeatureNames(field), &error)) {
+            out->notes << QString::fromStdString(error);
+            continue;
+        }
+        const auto ranked = structured::rankCandidates(ranker, structured::findCandidates(field, doc, sd));
+        if (fromData.count(field) && (ranker.structuredFirst() || !ranked)) {
+            FieldExtraction answers;
+            addStructuredAnswers(sd, {spec->name}, &answers);
+            for (const FieldValue &v : answers.values)
+                place(v);
+            continue;
+        }
+        if (!ranked)
+            continue;
+        FieldValue v = suggestion(spec->name, name + QStringLiteral("-ranker"), ranked->probability);
+        for (int w : structured::wordsInRange(doc, ranked->candidate.node, ranked->candidate.start, ranked->candidate.end))
+            v.wordIds << doc.words[std::size_t(w)].id;
+        v.text = QString::fromStdString(ranked->candidate.text);
+        place(v);
     }
-    structured::PriceRanker ranker;
-    std::string error;
-    if (!ranker.load(file.toStdString(), &error)) {
-        out->notes << QString::fromStdString(error);
-        return;
-    }
-    const auto ranked = structured::rankPrice(ranker, structured::findPriceCandidates(doc, sd));
-    if (!ranked)
-        return;
-    FieldValue v = suggestion(spec->name, QStringLiteral("price-ranker"), ranked->probability);
-    for (int w : structured::candidateWords(doc, ranked->candidate))
-        v.wordIds << doc.words[std::size_t(w)].id;
-    v.text = QString::fromStdString(ranked->candidate.text);
-    place(v);
 }
 
 FieldExtraction withStructuredData(const Document &doc, const std::vector<FieldSpec> &fields)
@@ -255,7 +259,7 @@ FieldExtraction withWebFormer(const Document &doc, const std::vector<FieldSpec> 
         else
             out.values.push_back(v);
     }
-    choosePriceValue(doc, sd, fields, dir, &out);
+    chooseRankedValues(doc, sd, fields, dir, &out);
     if (!out.unknownFields.isEmpty())
         out.notes << QStringLiteral("the model %1 was trained on %2 and does not know %3: those come from the page's "
                                     "structured data when it has them (train on the project's field set: Model > Train "

@@ -1,12 +1,14 @@
 // folio-cli extract: product / field values of web pages, one JSON line per page.
-//   folio-cli extract [--checkpoint DIR] [--fields a,b] [--structured-only] [--no-fallback] [--no-price-ranker] PAGE...
+//   folio-cli extract [--checkpoint DIR] [--fields a,b] [--structured-only] [--no-fallback] [--no-rankers] PAGE...
 // Without --checkpoint the shipped product model (resources/models/product-fields) extracts; with
 // --structured-only no model runs (schema.org / Open Graph values only: the baseline). When the
-// checkpoint folder holds a price-ranker.json (folio-cli train-price; the shipped model does), the
-// price is the page's structured-data price, else the ranker's choice among the numbers in the page
-// text (source "price-ranker", confidence = its probability), else the model's. Each line:
+// checkpoint folder holds price-ranker.json / sku-ranker.json (folio-cli train-rankers; the shipped
+// model does), that field follows the rule its ranker learned (inference::chooseRankedValue): the
+// page's structured-data value or the ranker's choice among the candidates of the page text (source
+// "price-ranker" / "sku-ranker", confidence = its probability) first, the other next, else the
+// model's. Each line:
 //   {"page": "a.html", "model": DIR | null, "fields": {"price": {"value": "87.11", "text": "$87.11",
-//    "source": "model" | "model:structured-data" | "structured-data" | "price-ranker" | "default", "confidence": 0.93,
+//    "source": "model" | "model:structured-data" | "structured-data" | "price-ranker" | "sku-ranker" | "default", "confidence": 0.93,
 //    "span": {"xpath": "/html/body/div[2]/span/text()", "start": 0, "end_xpath": "...", "end": 6}
 //           (character offsets in the text nodes' normalised text, end exclusive; null when the value
 //            does not come from the page text),
@@ -22,8 +24,7 @@
 #include "document/html/htmlinput.h"
 #include "document/html/htmlloader.h"
 #include "document/html/htmlxpath.h"
-#include "document/structured/pricecandidates.h"
-#include "document/structured/priceranker.h"
+#include "document/structured/fieldrankers.h"
 #include "document/structured/structureddata.h"
 #include "inference/models/modelrunner.h"
 #include "inference/webformer/productpages.h"
@@ -98,25 +99,29 @@ nlohmann::json spanJson(const Document &doc, const std::vector<int> &order, int 
     return {{"xpath", startPath}, {"start", start}, {"end_xpath", endPath}, {"end", end}};
 }
 
-// The price ranker's answer on the page as values with page word indices (empty: none).
-std::vector<inference::ProductValue> rankedPrice(const Document &doc, const structured::StructuredData &sd,
-                                                 const structured::PriceRanker &ranker, const std::vector<int> &order)
+using Rankers = std::map<std::string, structured::CandidateRanker>; // field -> its ranker
+
+// A ranker's answer on the page as values with page word indices (empty: none).
+std::vector<inference::ProductValue> rankedOnPage(const std::string &field, const Document &doc,
+                                                  const structured::StructuredData &sd,
+                                                  const structured::CandidateRanker &ranker, const std::vector<int> &order)
 {
-    const auto ranked = structured::rankPrice(ranker, structured::findPriceCandidates(doc, sd));
+    const auto ranked = structured::rankCandidates(ranker, structured::findCandidates(field, doc, sd));
     if (!ranked)
         return {};
     std::vector<int> pageWordOf(doc.words.size(), -1);
     for (int i = 0; i < int(order.size()); ++i)
         pageWordOf[std::size_t(order[std::size_t(i)])] = i;
-    const std::vector<int> words = structured::candidateWords(doc, ranked->candidate);
+    const std::vector<int> words =
+        structured::wordsInRange(doc, ranked->candidate.node, ranked->candidate.start, ranked->candidate.end);
     const int first = words.empty() ? -1 : pageWordOf[std::size_t(words.front())];
     const int last = words.empty() ? -1 : pageWordOf[std::size_t(words.back())];
-    return inference::rankedPriceValues(*ranked, xpathOf(doc, ranked->candidate.node).toStdString(), first,
-                                        first >= 0 && last >= first ? last : -1);
+    return inference::rankedValues(field, *ranked, xpathOf(doc, ranked->candidate.node).toStdString(), first,
+                                   first >= 0 && last >= first ? last : -1);
 }
 
 nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtractor *model, bool candidates,
-                           const structured::PriceRanker *ranker, const std::vector<std::string> &fields,
+                           const Rankers &rankers, const std::vector<std::string> &fields,
                            const QString &path, const std::string &argument)
 {
     QByteArray bytes;
@@ -156,8 +161,10 @@ nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtra
         values = inference::structuredProductValues(sd);
     }
     const std::vector<int> order = pipeline::webPageWordOrder(doc);
-    if (ranker && std::find(fields.begin(), fields.end(), "price") != fields.end())
-        inference::choosePrice(&values, sd, rankedPrice(doc, sd, *ranker, order));
+    for (const auto &[field, ranker] : rankers)
+        if (std::find(fields.begin(), fields.end(), field) != fields.end())
+            inference::chooseRankedValue(&values, sd, field, rankedOnPage(field, doc, sd, ranker, order),
+                                          ranker.structuredFirst());
     const bool product = std::find(fields.begin(), fields.end(), "price") != fields.end();
     values.erase(std::remove_if(values.begin(), values.end(), [&](const inference::ProductValue &v) {
                      const bool asked = std::find(fields.begin(), fields.end(), v.field) != fields.end();
@@ -167,7 +174,7 @@ nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtra
     nlohmann::json fieldsJson = nlohmann::json::object();
     for (const auto &v : values) {
         nlohmann::json f{{"value", v.value}, {"text", v.text}, {"source", v.source}};
-        const bool learned = v.source.rfind("model", 0) == 0 || v.source == "price-ranker";
+        const bool learned = v.source.rfind("model", 0) == 0 || v.source.find("-ranker") != std::string::npos;
         f["confidence"] = learned ? nlohmann::json(v.confidence) : nlohmann::json(nullptr);
         f["span"] = v.firstWord >= 0 ? spanJson(doc, order, v.firstWord, v.lastWord) : nlohmann::json(nullptr);
         if (v.xpath.rfind(inference::kStructuredXPathPrefix, 0) == 0) {
@@ -197,7 +204,7 @@ void extractCommand(ExtractArgs &a)
         throw CliError("extract: a PAGE (or folder, @list.txt, --files-from) is required", ExitUsage);
     inference::configureThreads(batchThreads(a.batch, a.threads));
     std::unique_ptr<inference::WebFormerExtractor> model;
-    std::unique_ptr<structured::PriceRanker> ranker;
+    Rankers rankers;
     bool candidates = false;
     std::vector<std::string> fields;
     if (!a.structuredOnly) {
@@ -212,10 +219,11 @@ void extractCommand(ExtractArgs &a)
             throw CliError(error);
         candidates = usesCandidates(a.checkpoint);
         fields = model->config().fields;
-        const std::string rankerFile = a.checkpoint + "/price-ranker.json";
-        if (!a.noRanker && std::filesystem::exists(rankerFile)) {
-            ranker = std::make_unique<structured::PriceRanker>();
-            if (!ranker->load(rankerFile, &error))
+        for (const std::string &field : structured::rankedFields()) {
+            const std::string file = structured::rankerFile(a.checkpoint, field);
+            if (a.noRanker || !std::filesystem::exists(file))
+                continue;
+            if (!rankers[field].load(file, field, structured::candidateFeatureNames(field), &error))
                 throw CliError(error);
         }
     } else {
@@ -230,7 +238,7 @@ void extractCommand(ExtractArgs &a)
     if (!asked.empty())
         fields = asked;
     const auto one = [&](const QString &path, const std::string &argument) {
-        return extractPage(a, model.get(), candidates, ranker.get(), fields, path, argument);
+        return extractPage(a, model.get(), candidates, rankers, fields, path, argument);
     };
     if (isBatch(a.batch)) {
         runBatch("extract", a.batch, {"html", "htm", "xhtml", "html.gz", "htm.gz"}, one);
@@ -251,9 +259,9 @@ void registerExtractCommand(CLI::App &app)
     cmd->add_option("--fields", args->fields, "comma-separated field names (default: the checkpoint's fields)");
     cmd->add_flag("--structured-only", args->structuredOnly, "no model: schema.org / Open Graph values only");
     cmd->add_flag("--no-fallback", args->noFallback, "no structured-data values for fields the model leaves empty");
-    cmd->add_flag("--no-price-ranker", args->noRanker,
-                  "price from the model even when the checkpoint has a price-ranker.json (default: the page's structured-data "
-                  "price, else the ranker's, else the model's)");
+    cmd->add_flag("--no-rankers", args->noRanker,
+                  "price and sku from the model even when the checkpoint has <field>-ranker.json files (default: the page's "
+                  "structured-data value, else the ranker's, else the model's)");
     args->batch.threadsOption = cmd->add_option("--threads", args->threads, "intra-op threads (0 = all cores)");
     addBatchOptions(cmd, &args->batch);
     cmd->callback([args] { extractCommand(*args); });

@@ -80,7 +80,7 @@ void registerVocabCommand(CLI::App &app);     // cmd_vocab.cpp: train a Sentence
 void registerRunCommand(CLI::App &app);       // cmd_run.cpp: run a checkpoint on prepared tensors
 void registerExtractCommand(CLI::App &app);   // cmd_extract.cpp: WebFormer field values of a web page as JSON
 void registerExtractScoreCommand(CLI::App &app); // cmd_extract_score.cpp: product benchmark P/R/F1 per attribute
-void registerTrainPriceCommand(CLI::App &app);   // cmd_train_price.cpp: the price ranker (site-grouped CV, then all pages)
+void registerTrainRankersCommand(CLI::App &app); // cmd_train_rankers.cpp: price / sku rankers (site-grouped CV, then all pages)
 void registerTrainProductCommand(CLI::App &app); // cmd_train_product.cpp: product-field WebFormer (site-grouped CV or all pages)
 void registerTrainWebFormerCommand(CLI::App &app); // cmd_train_webformer.cpp: train WebFormer on SWDE, page-level F1
 void registerProjectCommand(CLI::App &app);   // cmd_project.cpp: project create|add|list|status

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
     folio::cli::registerRunCommand(app);
     folio::cli::registerExtractCommand(app);
     folio::cli::registerExtractScoreCommand(app);
-    folio::cli::registerTrainPriceCommand(app);
+    folio::cli::registerTrainRankersCommand(app);
     folio::cli::registerTrainProductCommand(app);
     folio::cli::registerTrainWebFormerCommand(app);
     folio::cli::registerProjectCommand(app);

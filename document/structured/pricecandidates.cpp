@@ -1,6 +1,7 @@
 #include "document/structured/pricecandidates.h"
 
 #include "document/structured/benchmarkscore.h"
+#include "document/structured/candidatecontext.h"
 #include "document/structured/normalise.h"
 
 #include <QRegularExpression>
@@ -15,7 +16,6 @@ namespace folio::structured {
 
 namespace {
 
-bool isWordChar(QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_'); }
 bool isDigitChar(QChar c) { return c >= QLatin1Char('0') && c <= QLatin1Char('9'); }
 bool isGroupSeparator(QChar c)
 {
@@ -123,8 +123,6 @@ bool currencyNear(const QString &text, int from, int to)
     return false;
 }
 
-bool matches(const QRegularExpression &re, const QString &s) { return re.match(s).hasMatch(); }
-
 const QRegularExpression &priceWords()
 {
     static const QRegularExpression re(QStringLiteral("price|preis|prix|precio|prezzo|preco|preço|cena|цен|kaina|hind|fiyat"),
@@ -138,45 +136,11 @@ const QRegularExpression &oldPriceWords()
         QRegularExpression::CaseInsensitiveOption);
     return re;
 }
-const QRegularExpression &elsewhereWords()
-{
-    static const QRegularExpression re(
-        QStringLiteral("cart|basket|ship|deliver|related|recommend|carousel|footer|header|nav|menu|review|rating|similar|upsell|cross"),
-        QRegularExpression::CaseInsensitiveOption);
-    return re;
-}
 const QRegularExpression &discountWords()
 {
     static const QRegularExpression re(QStringLiteral("save|saving|discount|off|%|rabatt|remise|sconto|descuento"),
                                        QRegularExpression::CaseInsensitiveOption);
     return re;
-}
-
-// "class id itemprop tag" of an element.
-QString describe(const Node &n)
-{
-    QString s;
-    for (const auto &[name, value] : n.attributes)
-        if (name == QLatin1String("class") || name == QLatin1String("id") || name == QLatin1String("itemprop"))
-            s += value + QLatin1Char(' ');
-    return s + n.tag;
-}
-
-// The first `cap` characters of an element's text (its text descendants in document order).
-QString leadingText(const Document &doc, int element, int cap)
-{
-    QString out;
-    std::vector<int> stack{element};
-    while (!stack.empty() && out.size() < cap) {
-        const int n = stack.back();
-        stack.pop_back();
-        const Node &node = doc.nodes[std::size_t(n)];
-        if (node.kind == NodeKind::Text)
-            out += node.text + QLatin1Char(' ');
-        for (auto it = node.children.rbegin(); it != node.children.rend(); ++it)
-            stack.push_back(*it);
-    }
-    return out.left(cap);
 }
 
 struct Found
@@ -211,15 +175,12 @@ std::vector<PriceCandidate> findPriceCandidates(const Document &doc, const Struc
 
     // pass 1: the numbers, in document order
     std::vector<Found> found;
-    int textNodes = 0, h1At = -1;
-    for (int n = 0; n < int(doc.nodes.size()) && int(found.size()) < maxCandidates; ++n) {
-        const Node &node = doc.nodes[std::size_t(n)];
-        if (node.kind == NodeKind::Element && node.tag == QLatin1String("h1") && h1At < 0)
-            h1At = textNodes;
-        if (node.kind != NodeKind::Text || node.text.trimmed().isEmpty())
-            continue;
-        ++textNodes;
-        const QString &s = node.text;
+    const TextNodeOrder order = textNodeOrder(doc);
+    const int textNodes = int(order.nodes.size()), h1At = order.h1At;
+    for (int n : order.nodes) {
+        if (int(found.size()) >= maxCandidates)
+            break;
+        const QString &s = doc.nodes[std::size_t(n)].text;
         for (int i = 0; i < s.size() && int(found.size()) < maxCandidates; ++i) {
             if (!isDigitChar(s[i]) || (i > 0 && (isWordChar(s[i - 1]) || isDecimalMark(s[i - 1]))))
                 continue;
@@ -229,7 +190,7 @@ std::vector<PriceCandidate> findPriceCandidates(const Document &doc, const Struc
             const QString number = s.mid(i, *end - i);
             const auto price = parsePrice(number.toStdString());
             if (price)
-                found.push_back({n, i, *end, textNodes, price->amount});
+                found.push_back({n, i, *end, order.number[std::size_t(n)], price->amount});
             i = *end - 1;
         }
     }
@@ -253,7 +214,7 @@ std::vector<PriceCandidate> findPriceCandidates(const Document &doc, const Struc
         c.start = f.start;
         c.end = f.end;
         c.text = s.mid(f.start, f.end - f.start).toStdString();
-        c.amount = f.amount;
+        c.value = f.amount;
         const bool currency = currencyNear(s, f.start - 4, f.start) || currencyNear(s, f.end, f.end + 4);
         if (currency)
             c.currency = detectCurrency(s.mid(std::max(0, f.start - 4), f.end - f.start + 8).toStdString());
@@ -264,24 +225,19 @@ std::vector<PriceCandidate> findPriceCandidates(const Document &doc, const Struc
         const double amount = std::strtod(f.amount.c_str(), nullptr);
         const bool year = !currency && !decimals && amount >= 1900 && amount <= 2100;
         float price[4] = {0, 0, 0, 0}, old[4] = {0, 0, 0, 0};
-        bool near = false, struck = false, link = false;
+        bool near = false;
         QString far;
-        int a = element;
-        for (int d = 0; a >= 0 && d < 12; ++d, a = doc.nodes[std::size_t(a)].parent) {
-            const Node &anc = doc.nodes[std::size_t(a)];
-            if (anc.kind != NodeKind::Element)
-                break;
-            const QString desc = describe(anc);
-            far += desc + QLatin1Char(' ');
+        const std::vector<QString> chain = ancestorDescriptions(doc, f.node, 12);
+        for (std::size_t d = 0; d < chain.size(); ++d) {
+            far += chain[d] + QLatin1Char(' ');
             if (d < 4) {
-                price[d] = matches(priceWords(), desc) ? 1 : 0;
-                old[d] = matches(oldPriceWords(), desc) ? 1 : 0;
-                near = near || matches(elsewhereWords(), desc);
-                link = link || anc.tag == QLatin1String("a");
-                struck = struck || anc.tag == QLatin1String("del") || anc.tag == QLatin1String("s")
-                         || anc.tag == QLatin1String("strike");
+                price[d] = matches(priceWords(), chain[d]) ? 1 : 0;
+                old[d] = matches(oldPriceWords(), chain[d]) ? 1 : 0;
+                near = near || matches(elsewhereWords(), chain[d]);
             }
         }
+        const bool link = underTag(doc, f.node, 4, {"a"});
+        const bool struck = underTag(doc, f.node, 4, {"del", "s", "strike"});
         const std::string canonical = canonicalDecimal(f.amount).value_or(std::string());
         const QString trimmed = s.trimmed();
         const bool afterH1 = h1At >= 0 && f.textIndex > h1At;
@@ -314,27 +270,6 @@ std::vector<PriceCandidate> findPriceCandidates(const Document &doc, const Struc
             link ? 1.f : 0.f,
         };
         out.push_back(std::move(c));
-    }
-    return out;
-}
-
-std::vector<int> candidateWords(const Document &doc, const PriceCandidate &candidate)
-{
-    std::vector<int> out;
-    if (candidate.node < 0 || candidate.node >= int(doc.nodes.size()))
-        return out;
-    const QString &text = doc.nodes[std::size_t(candidate.node)].text;
-    int from = 0;
-    for (int w = 0; w < int(doc.words.size()); ++w) {
-        const Word &word = doc.words[std::size_t(w)];
-        if (word.node != candidate.node)
-            continue;
-        const int at = text.indexOf(word.text, from);
-        if (at < 0)
-            break;
-        from = at + int(word.text.size());
-        if (at < candidate.end && from > candidate.start)
-            out.push_back(w);
     }
     return out;
 }

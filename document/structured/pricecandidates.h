@@ -19,29 +19,21 @@
 // Bounded: at most `maxCandidates` candidates per page (the rest of the page is not searched).
 
 #include "document/document.h"
+#include "document/structured/candidateranker.h"
 #include "document/structured/structureddata.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace folio::structured {
 
-struct PriceCandidate
-{
-    int node = -1;            // Document::nodes index of the text node
-    int start = 0, end = 0;   // the number's characters in that node's text, end exclusive
-    std::string text;         // the number as written ("1.299,00")
-    std::string amount;       // parsePrice's amount ("1299.00")
-    std::string currency;     // ISO code read next to the number, empty when none
-    std::vector<float> features; // priceFeatureNames().size() values
-};
+using PriceCandidate = TextCandidate; // value: parsePrice's amount ("1299.00")
 
 const std::vector<std::string> &priceFeatureNames();
 
 std::vector<PriceCandidate> findPriceCandidates(const Document &doc, const StructuredData &sd,
                                                 int maxCandidates = 20000);
 
-// Document::words indices of the words that overlap the candidate's characters, in order.
-std::vector<int> candidateWords(const Document &doc, const PriceCandidate &candidate);
 
 } // namespace folio::structured

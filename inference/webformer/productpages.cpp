@@ -295,34 +295,34 @@ std::vector<ProductValue> structuredProductValues(const structured::StructuredDa
     return productValues({}, 0, sd, true);
 }
 
-std::vector<ProductValue> rankedPriceValues(const structured::RankedPrice &ranked, const std::string &xpath,
-                                            int firstWord, int lastWord)
+std::vector<ProductValue> rankedValues(const std::string &field, const structured::RankedCandidate &ranked,
+                                       const std::string &xpath, int firstWord, int lastWord)
 {
     ProductValue v;
-    v.field = "price";
-    v.value = ranked.candidate.amount;
+    v.field = field;
+    v.value = ranked.candidate.value;
     v.text = ranked.candidate.text;
-    v.source = "price-ranker";
+    v.source = field + "-ranker";
     v.xpath = xpath;
     v.firstWord = firstWord;
     v.lastWord = lastWord;
     v.confidence = ranked.probability;
     std::vector<ProductValue> out{v};
-    if (!ranked.candidate.currency.empty())
-        out.push_back({"currency", ranked.candidate.currency, ranked.candidate.text, "price-ranker", xpath, firstWord,
-                       lastWord, ranked.probability});
+    if (field == "price" && !ranked.candidate.currency.empty())
+        out.push_back({"currency", ranked.candidate.currency, ranked.candidate.text, v.source, xpath, firstWord, lastWord,
+                       ranked.probability});
     return out;
 }
 
-void choosePrice(std::vector<ProductValue> *values, const structured::StructuredData &sd,
-                 const std::vector<ProductValue> &ranked)
+void chooseRankedValue(std::vector<ProductValue> *values, const structured::StructuredData &sd, const std::string &field,
+                       const std::vector<ProductValue> &ranked, bool structuredFirst)
 {
     const structured::ProductFields best = structured::productFields(sd);
-    const auto field = [&](const std::string &name) {
+    const auto find = [&](const std::string &name) {
         return std::find_if(values->begin(), values->end(), [&](const ProductValue &v) { return v.field == name; });
     };
     const auto put = [&](const ProductValue &v) {
-        const auto it = field(v.field);
+        const auto it = find(v.field);
         if (it != values->end())
             *it = v;
         else
@@ -339,15 +339,15 @@ void choosePrice(std::vector<ProductValue> *values, const structured::Structured
         v.confidence = 1.0;
         return v;
     };
-    if (best.count("price")) {
-        put(fromStructured("price"));
-        if (best.count("currency"))
+    if (best.count(field) && (structuredFirst || ranked.empty())) {
+        put(fromStructured(field));
+        if (field == "price" && best.count("currency"))
             put(fromStructured("currency"));
         return;
     }
     for (const ProductValue &v : ranked) {
-        const auto have = field(v.field);
-        if (v.field == "price" || have == values->end() || have->source != "structured-data")
+        const auto have = find(v.field);
+        if (v.field == field || have == values->end() || have->source != "structured-data")
             put(v); // a currency from the page's own data stays
     }
 }

@@ -12,7 +12,7 @@
 // is reported with its real origin; a span on another field's candidate is not accepted.
 
 #include "document/structured/groupedfolds.h"
-#include "document/structured/priceranker.h"
+#include "document/structured/candidateranker.h"
 #include "document/structured/structureddata.h"
 #include "inference/webformer/webformer.h"
 
@@ -82,16 +82,18 @@ std::vector<ProductValue> productValues(const std::vector<FieldSpan> &spans, int
                                         const structured::StructuredData &sd, bool fallback);
 // Structured data alone (the baseline): productValues({}, 0, sd, true).
 std::vector<ProductValue> structuredProductValues(const structured::StructuredData &sd);
-// The price rule the benchmark measurements chose (BENCHMARKS.md, "Price ranker"): the page's
-// structured-data price when it has one (its currency too, when it gives one), else the price
-// ranker's answer, else what the model found. `ranked` comes from rankedPriceValues (empty: none).
-void choosePrice(std::vector<ProductValue> *values, const structured::StructuredData &sd,
-                 const std::vector<ProductValue> &ranked);
-// The ranker's answer as values: the price (source "price-ranker", the text node's XPath, page word
-// indices [firstWord, lastWord] or -1, confidence = its probability), then the currency read beside
-// the number when there is one.
-std::vector<ProductValue> rankedPriceValues(const structured::RankedPrice &ranked, const std::string &xpath,
-                                            int firstWord, int lastWord);
+// The ranked fields (price, sku; BENCHMARKS.md, "Candidate rankers") under the rule each ranker
+// learned (CandidateRanker::structuredFirst): structured first = the page's structured-data value
+// when it has one (for the price its currency too), else the ranker's answer, else what `values`
+// already holds (the model's); ranker first = the ranker's answer, else structured data, else
+// `values`. `ranked` comes from rankedValues (empty: the ranker did not answer).
+void chooseRankedValue(std::vector<ProductValue> *values, const structured::StructuredData &sd, const std::string &field,
+                       const std::vector<ProductValue> &ranked, bool structuredFirst);
+// A ranker's answer as values: the field (source "<field>-ranker", the text node's XPath, page word
+// indices [firstWord, lastWord] or -1, confidence = its probability), then, for a price, the
+// currency read beside the number when there is one.
+std::vector<ProductValue> rankedValues(const std::string &field, const structured::RankedCandidate &ranked,
+                                       const std::string &xpath, int firstWord, int lastWord);
 
 // A benchmark prediction row: price, sku, availability (+ InStock/OutOfStock), gtin, mpn, brand, currency.
 std::map<std::string, std::string> benchmarkRow(const std::vector<ProductValue> &values);

@@ -56,7 +56,9 @@ private Q_SLOTS:
         for (const QString &name : fields.keys()) {
             const QJsonObject f = fields[name].toObject();
             const QString source = f["source"].toString();
-            QVERIFY2(QStringList({"model", "model:structured-data", "structured-data", "default"}).contains(source), qPrintable(source));
+            QVERIFY2(QStringList({"model", "model:structured-data", "structured-data", "price-ranker", "sku-ranker", "default"})
+                         .contains(source),
+                     qPrintable(source));
             if (f["span"].isObject()) {
                 const QJsonObject s = f["span"].toObject();
                 QVERIFY(s["xpath"].toString().startsWith("/html/"));

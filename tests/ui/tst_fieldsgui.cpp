@@ -550,6 +550,23 @@ private Q_SLOTS:
         options.cancel = &cancel;
         const pipeline::FieldExtraction r = pipeline::extractFields(w.session()->document(), fields->fieldSet(), options);
         QVERIFY(r.cancelled && !r.ok && r.values.empty());
+
+        // A page with no structured-data price: the shipped price ranker picks it from the page text
+        // and its words are what the page and the DOM tree highlight.
+        const QString htmlDir = test::sharedPath(QStringLiteral("data/product-extraction-benchmark/dataset/html"));
+        const QStringList candidates = QDir(htmlDir).entryList({QStringLiteral("01efbb74*.html.gz")}); // amazon.com, $87.11
+        QCOMPARE(candidates.size(), 1);
+        const HtmlLoadResult loaded = loadHtmlFile(htmlDir + QLatin1Char('/') + candidates.front());
+        QVERIFY2(loaded.ok, qPrintable(loaded.error));
+        const pipeline::FieldExtraction ranked = pipeline::extractFields(loaded.document, fields->fieldSet());
+        QVERIFY2(ranked.ok, qPrintable(ranked.error));
+        const auto price = std::find_if(ranked.values.begin(), ranked.values.end(),
+                                        [](const FieldValue &v) { return v.field == QLatin1String("price"); });
+        QVERIFY(price != ranked.values.end());
+        QCOMPARE(price->source.checkpoint, QStringLiteral("price-ranker"));
+        QCOMPARE(price->text, QStringLiteral("87.11"));
+        QCOMPARE(price->wordIds.size(), 1);
+        QVERIFY(price->confidence > 0 && price->confidence <= 1);
     }
 
     // ---- bad input ----

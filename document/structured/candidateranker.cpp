@@ -1,4 +1,4 @@
-#include "document/structured/priceranker.h"
+#include "document/structured/candidateranker.h"
 
 #include "document/formats/datasetformat.h"
 #include "document/structured/groupedfolds.h"
@@ -15,7 +15,7 @@ namespace folio::structured {
 
 namespace {
 
-constexpr const char *kFormat = "folio-price-ranker";
+constexpr const char *kFormat = "folio-candidate-ranker";
 constexpr qint64 kMaxFileBytes = qint64(1) << 20;
 
 double dot(const std::vector<double> &w, const std::vector<float> &x, const std::vector<double> &mean,
@@ -40,7 +40,7 @@ std::vector<double> softmax(std::vector<double> s)
     return s;
 }
 
-bool usable(const PriceRankerPage &p, std::size_t width)
+bool usable(const RankerPage &p, std::size_t width)
 {
     if (p.features.empty() || p.gold.size() != p.features.size())
         return false;
@@ -53,22 +53,29 @@ bool usable(const PriceRankerPage &p, std::size_t width)
 // F1 of answering the pages with pmax >= t (best: the page's best probability and whether it was right).
 struct HeldOut
 {
-    double best = 0;
-    bool right = false, hasGold = false;
+    double best = -1;   // the ranker's best probability (-1: no candidate)
+    bool right = false; // the ranker's best candidate is a gold value
+    bool hasGold = false;
+    int structured = -1; // RankerPage::structured
 };
 
-double f1At(const std::vector<HeldOut> &pages, double t)
+// F1 over held-out pages of a rule at threshold t.
+double f1At(const std::vector<HeldOut> &pages, double t, bool structuredFirst)
 {
     long tp = 0, fp = 0, fn = 0;
     for (const HeldOut &h : pages) {
-        if (h.best >= t && h.right)
+        const bool ranker = h.best >= 0 && h.best >= t;
+        int answer = -1; // -1 none, 0 wrong, 1 right
+        if (structuredFirst)
+            answer = h.structured >= 0 ? h.structured : ranker ? int(h.right) : -1;
+        else
+            answer = ranker ? int(h.right) : h.structured;
+        if (answer == 1)
             ++tp;
-        else if (h.best >= t) {
+        else if (answer == 0)
             ++fp;
-            fn += h.hasGold ? 1 : 0;
-        } else {
-            fn += h.hasGold ? 1 : 0;
-        }
+        if (answer != 1 && h.hasGold)
+            ++fn;
     }
     if (tp == 0)
         return 0;
@@ -78,14 +85,17 @@ double f1At(const std::vector<HeldOut> &pages, double t)
 
 } // namespace
 
-PriceRanker PriceRanker::train(const std::vector<PriceRankerPage> &pages, const PriceRankerOptions &options)
+CandidateRanker CandidateRanker::train(const std::string &field, const std::vector<std::string> &features,
+                                       const std::vector<RankerPage> &pages, const RankerOptions &options)
 {
-    const std::size_t width = priceFeatureNames().size();
-    std::vector<const PriceRankerPage *> used;
+    const std::size_t width = features.size();
+    std::vector<const RankerPage *> used;
     for (const auto &p : pages)
         if (usable(p, width))
             used.push_back(&p);
-    PriceRanker r;
+    CandidateRanker r;
+    r.field_ = field;
+    r.features_ = features;
     r.mean_.assign(width, 0);
     r.scale_.assign(width, 1);
     r.weights_.assign(width, 0);
@@ -141,46 +151,47 @@ PriceRanker PriceRanker::train(const std::vector<PriceRankerPage> &pages, const 
         for (const auto &p : pages)
             groups.push_back(p.group);
         const std::vector<int> fold = groupedFolds(groups, options.innerFolds);
-        PriceRankerOptions inner = options;
+        RankerOptions inner = options;
         inner.innerFolds = 0;
         std::vector<HeldOut> held;
         for (int f = 0; f < options.innerFolds; ++f) {
-            std::vector<PriceRankerPage> train;
+            std::vector<RankerPage> train;
             for (std::size_t i = 0; i < pages.size(); ++i)
                 if (fold[i] != f)
                     train.push_back(pages[i]);
-            const PriceRanker ir = PriceRanker::train(train, inner);
+            const CandidateRanker ir = CandidateRanker::train(field, features, train, inner);
             for (std::size_t i = 0; i < pages.size(); ++i) {
-                const PriceRankerPage &p = pages[i];
-                if (fold[i] != f || !p.usesRanker)
+                const RankerPage &p = pages[i];
+                if (fold[i] != f)
                     continue;
                 HeldOut h;
                 h.hasGold = p.hasGold;
+                h.structured = p.structured;
                 const std::vector<double> prob = ir.probabilities(p.features);
                 if (!prob.empty() && p.gold.size() == prob.size()) {
                     const std::size_t b = std::size_t(std::max_element(prob.begin(), prob.end()) - prob.begin());
                     h.best = prob[b];
                     h.right = p.gold[b] != 0;
-                } else {
-                    h.best = -1; // nothing to answer with
                 }
                 held.push_back(h);
             }
         }
         double bestF1 = -1;
-        for (int step = 0; step <= 10; ++step) {
-            const double t = 0.05 * step;
-            const double f1 = f1At(held, t);
-            if (f1 > bestF1 + 1e-12) {
-                bestF1 = f1;
-                r.threshold_ = t;
+        for (bool structuredFirst : {true, false})
+            for (int step = 0; step <= 18; ++step) {
+                const double t = 0.05 * step;
+                const double f1 = f1At(held, t, structuredFirst);
+                if (f1 > bestF1 + 1e-12) {
+                    bestF1 = f1;
+                    r.threshold_ = t;
+                    r.structuredFirst_ = structuredFirst;
+                }
             }
-        }
     }
     return r;
 }
 
-std::vector<double> PriceRanker::probabilities(const std::vector<std::vector<float>> &features) const
+std::vector<double> CandidateRanker::probabilities(const std::vector<std::vector<float>> &features) const
 {
     std::vector<double> s;
     if (weights_.empty())
@@ -191,11 +202,11 @@ std::vector<double> PriceRanker::probabilities(const std::vector<std::vector<flo
     return softmax(std::move(s));
 }
 
-bool PriceRanker::save(const std::string &path, const nlohmann::json &training, std::string *error) const
+bool CandidateRanker::save(const std::string &path, const nlohmann::json &training, std::string *error) const
 {
-    const nlohmann::json j{{"format", kFormat},     {"version", 1},        {"features", priceFeatureNames()},
+    const nlohmann::json j{{"format", kFormat},     {"version", 1},        {"field", field_}, {"features", features_},
                            {"mean", mean_},         {"scale", scale_},     {"weights", weights_},
-                           {"threshold", threshold_}, {"training", training}};
+                           {"threshold", threshold_}, {"structured_first", structuredFirst_}, {"training", training}};
     QString err;
     if (!formats::writeFileAtomically(QString::fromStdString(path), QByteArray::fromStdString(j.dump(1)), &err)) {
         if (error)
@@ -205,7 +216,8 @@ bool PriceRanker::save(const std::string &path, const nlohmann::json &training, 
     return true;
 }
 
-bool PriceRanker::load(const std::string &path, std::string *error)
+bool CandidateRanker::load(const std::string &path, const std::string &field, const std::vector<std::string> &features,
+                           std::string *error)
 {
     const auto fail = [&](const std::string &why) {
         if (error)
@@ -214,17 +226,19 @@ bool PriceRanker::load(const std::string &path, std::string *error)
     };
     QFile file(QString::fromStdString(path));
     if (!file.open(QIODevice::ReadOnly))
-        return fail("cannot open the price ranker file");
+        return fail("cannot open the ranker file");
     if (file.size() > kMaxFileBytes)
-        return fail("over 1 MiB: not a price ranker file");
+        return fail("over 1 MiB: not a ranker file");
     const auto j = nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
     if (j.is_discarded() || !j.is_object() || j.value("format", std::string()) != kFormat)
-        return fail("not a price ranker file (format \"folio-price-ranker\" expected)");
+        return fail("not a ranker file (format \"folio-candidate-ranker\" expected)");
     if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int>() != 1)
-        return fail("unsupported price ranker version (1 expected)");
-    if (!j.contains("features") || j["features"] != nlohmann::json(priceFeatureNames()))
-        return fail("its features differ from this Folio's price features: retrain it (folio-cli train-price)");
-    const std::size_t width = priceFeatureNames().size();
+        return fail("unsupported ranker version (1 expected)");
+    if (j.value("field", std::string()) != field)
+        return fail("a ranker for \"" + j.value("field", std::string("?")) + "\", not for \"" + field + "\"");
+    if (!j.contains("features") || j["features"] != nlohmann::json(features))
+        return fail("its features differ from this Folio's " + field + " features: retrain it (folio-cli train-price)");
+    const std::size_t width = features.size();
     std::vector<double> vecs[3];
     const char *names[3] = {"mean", "scale", "weights"};
     for (int i = 0; i < 3; ++i) {
@@ -242,14 +256,19 @@ bool PriceRanker::load(const std::string &path, std::string *error)
             return fail("\"scale\" must be positive");
     if (!j.contains("threshold") || !j["threshold"].is_number() || !std::isfinite(j["threshold"].get<double>()))
         return fail("\"threshold\" must be a number");
+    if (j.contains("structured_first") && !j["structured_first"].is_boolean())
+        return fail("\"structured_first\" must be true or false");
+    field_ = field;
+    features_ = features;
     mean_ = std::move(vecs[0]);
     scale_ = std::move(vecs[1]);
     weights_ = std::move(vecs[2]);
     threshold_ = j["threshold"].get<double>();
+    structuredFirst_ = j.value("structured_first", true);
     return true;
 }
 
-std::optional<RankedPrice> rankPrice(const PriceRanker &ranker, const std::vector<PriceCandidate> &candidates)
+std::optional<RankedCandidate> rankCandidates(const CandidateRanker &ranker, const std::vector<TextCandidate> &candidates)
 {
     std::vector<std::vector<float>> features;
     features.reserve(candidates.size());
@@ -261,7 +280,7 @@ std::optional<RankedPrice> rankPrice(const PriceRanker &ranker, const std::vecto
     const std::size_t b = std::size_t(std::max_element(prob.begin(), prob.end()) - prob.begin());
     if (prob[b] < ranker.threshold())
         return std::nullopt;
-    return RankedPrice{candidates[b], prob[b]};
+    return RankedCandidate{candidates[b], prob[b]};
 }
 
 } // namespace folio::structured

@@ -1,0 +1,66 @@
+#include "document/structured/fieldrankers.h"
+
+#include "document/structured/benchmarkscore.h"
+#include "document/structured/identifiercandidates.h"
+#include "document/structured/pricecandidates.h"
+
+namespace folio::structured {
+
+const std::vector<std::string> &rankedFields()
+{
+    static const std::vector<std::string> fields{"price", "sku"};
+    return fields;
+}
+
+const std::vector<std::string> &candidateFeatureNames(const std::string &field)
+{
+    static const std::vector<std::string> none;
+    if (field == "price")
+        return priceFeatureNames();
+    if (field == "sku")
+        return identifierFeatureNames();
+    return none;
+}
+
+std::vector<TextCandidate> findCandidates(const std::string &field, const Document &doc, const StructuredData &sd)
+{
+    if (field == "price")
+        return findPriceCandidates(doc, sd);
+    if (field == "sku")
+        return findIdentifierCandidates(doc, sd);
+    return {};
+}
+
+bool candidateMatches(const std::string &field, const std::string &candidateValue, const std::string &goldValue)
+{
+    if (field == "price") {
+        const auto a = canonicalDecimal(candidateValue), b = canonicalDecimal(goldValue);
+        return a && b && *a == *b;
+    }
+    return candidateValue == goldValue;
+}
+
+std::vector<int> wordsInRange(const Document &doc, int node, int start, int end)
+{
+    std::vector<int> out;
+    if (node < 0 || node >= int(doc.nodes.size()))
+        return out;
+    const QString &text = doc.nodes[std::size_t(node)].text;
+    int from = 0;
+    for (int w = 0; w < int(doc.words.size()); ++w) {
+        const Word &word = doc.words[std::size_t(w)];
+        if (word.node != node)
+            continue;
+        const int at = text.indexOf(word.text, from);
+        if (at < 0)
+            break;
+        from = at + int(word.text.size());
+        if (at < end && from > start)
+            out.push_back(w);
+    }
+    return out;
+}
+
+std::string rankerFile(const std::string &dir, const std::string &field) { return dir + "/" + field + "-ranker.json"; }
+
+} // namespace folio::structured
