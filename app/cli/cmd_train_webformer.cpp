@@ -32,14 +32,6 @@ struct TrainWebArgs
     std::vector<std::string> testSites; // the unseen-site protocol
 };
 
-nlohmann::json scoreJson(const inference::PageLevelScore &s)
-{
-    nlohmann::json j{{"precision", s.precision}, {"recall", s.recall}, {"f1", s.f1}, {"fields", nlohmann::json::object()}};
-    for (const auto &f : s.fields)
-        j["fields"][f.field] = {{"precision", f.precision}, {"recall", f.recall}, {"f1", f.f1}, {"tp", f.tp}, {"fp", f.fp}, {"fn", f.fn}, {"pages", f.pages}};
-    return j;
-}
-
 void trainWebCommand(TrainWebArgs &a, const std::string &commandLine)
 {
     inference::SwdeSplit split;
@@ -89,7 +81,7 @@ void trainWebCommand(TrainWebArgs &a, const std::string &commandLine)
         for (const auto &f : split.fields)
             gold[page.id][f] = page.gold.count(f) ? page.gold.at(f) : std::vector<std::string>();
     }
-    const nlohmann::json test = scoreJson(inference::scorePageLevel(pred, gold));
+    const nlohmann::json test = pageLevelScoreJson(inference::scorePageLevel(pred, gold));
     nlohmann::json folio;
     {
         std::ifstream in(a.out + "/folio.json");
@@ -108,6 +100,14 @@ void trainWebCommand(TrainWebArgs &a, const std::string &commandLine)
 }
 
 } // namespace
+
+nlohmann::json pageLevelScoreJson(const inference::PageLevelScore &s)
+{
+    nlohmann::json j{{"precision", s.precision}, {"recall", s.recall}, {"f1", s.f1}, {"fields", nlohmann::json::object()}};
+    for (const auto &f : s.fields)
+        j["fields"][f.field] = {{"precision", f.precision}, {"recall", f.recall}, {"f1", f.f1}, {"tp", f.tp}, {"fp", f.fp}, {"fn", f.fn}, {"pages", f.pages}};
+    return j;
+}
 
 void registerTrainWebFormerCommand(CLI::App &app)
 {

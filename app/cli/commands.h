@@ -11,10 +11,15 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace CLI {
 class App;
 }
 class QString;
+namespace folio::inference {
+struct PageLevelScore;
+}
 
 namespace folio::cli {
 
@@ -81,6 +86,7 @@ void registerRunCommand(CLI::App &app);       // cmd_run.cpp: run a checkpoint o
 void registerExtractCommand(CLI::App &app);   // cmd_extract.cpp: WebFormer field values of a web page as JSON
 void registerExtractScoreCommand(CLI::App &app); // cmd_extract_score.cpp: product benchmark P/R/F1 per attribute
 void registerTrainRankersCommand(CLI::App &app); // cmd_train_rankers.cpp: price / sku rankers (site-grouped CV, then all pages)
+void registerRankSwdeCommand(CLI::App &app);     // cmd_rank_swde.cpp: text-node rankers on SWDE's unseen-site protocol
 void registerTrainProductCommand(CLI::App &app); // cmd_train_product.cpp: product-field WebFormer (site-grouped CV or all pages)
 void registerTrainWebFormerCommand(CLI::App &app); // cmd_train_webformer.cpp: train WebFormer on SWDE, page-level F1
 void registerProjectCommand(CLI::App &app);   // cmd_project.cpp: project create|add|list|status
@@ -89,5 +95,8 @@ void registerProjectTeamCommand(CLI::App &app);   // cmd_project_team.cpp: proje
 void registerImportCommand(CLI::App &app);    // cmd_import.cpp: dataset files into a project
 void registerExportCommand(CLI::App &app);    // cmd_export.cpp: a project as a dataset
 void registerAttentionCommand(CLI::App &app); // cmd_attention.cpp: attention/bias heatmap or matrices of a checkpoint
+
+// SWDE page-level scores as JSON: precision / recall / f1 and per field (cmd_train_webformer.cpp).
+nlohmann::json pageLevelScoreJson(const inference::PageLevelScore &score);
 
 } // namespace folio::cli

@@ -70,6 +70,7 @@ int main(int argc, char **argv)
     folio::cli::registerExtractCommand(app);
     folio::cli::registerExtractScoreCommand(app);
     folio::cli::registerTrainRankersCommand(app);
+    folio::cli::registerRankSwdeCommand(app);
     folio::cli::registerTrainProductCommand(app);
     folio::cli::registerTrainWebFormerCommand(app);
     folio::cli::registerProjectCommand(app);

@@ -41,6 +41,7 @@ struct WebNode
 struct WebPage
 {
     std::string id;
+    std::string source; // the file it was read from, when known (loadSwdeSplit)
     std::vector<WebNode> nodes;
     // Gold values per field (training / evaluation); empty vector = the page has no value.
     std::map<std::string, std::vector<std::string>> gold;

@@ -117,6 +117,7 @@ SwdeSplit loadSwdeSplit(const std::string &dataDir, int maxPagesPerSite, const s
                 throw std::runtime_error(error);
             const std::string pageNo = files[i].stem().string();
             page.id = key + "/" + pageNo;
+            page.source = files[i].string();
             for (const auto &f : siteFields) {
                 const auto &byPage = git->second.at(f);
                 const auto pit = byPage.find(pageNo);
