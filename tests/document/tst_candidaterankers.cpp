@@ -5,6 +5,7 @@
 #include "document/structured/fieldrankers.h"
 #include "document/structured/identifiercandidates.h"
 #include "document/structured/pricecandidates.h"
+#include "document/structured/textnodecandidates.h"
 #include "tests/common/testdata.h"
 
 #include <nlohmann/json.hpp>
@@ -178,6 +179,48 @@ private Q_SLOTS:
         QVERIFY(!withText(cs, "shop")); // no digit
         for (const auto &c : cs)
             QCOMPARE(c.features.size(), n.size());
+    }
+
+    void textNodeCandidatesAndTheirFeatures()
+    {
+        const Document doc = page("<html><head><title>Game Over by Fern Michaels: shop</title></head><body>"
+                                  "<h1>Game Over</h1><p>By Fern Michaels</p><ul><li><b>Publisher:</b></li><li>Zebra</li>"
+                                  "<li>ISBN: 978-1-4201-0687-9</li><li>Published June 2010</li></ul>"
+                                  "<div class=\"book-publisher\">Zebra Books</div><footer>About us</footer></body></html>");
+        const auto &n = textNodeFeatureNames();
+        const auto publisher = findTextNodeCandidates(doc, "publisher");
+        for (const auto &c : publisher)
+            QCOMPARE(c.features.size(), n.size());
+        const TextCandidate *zebra = withText(publisher, "Zebra"), *label = withText(publisher, "Publisher:");
+        QVERIFY(zebra && label);
+        QCOMPARE(feature(*zebra, n, "label_in_previous_node"), 1.f);
+        QCOMPARE(feature(*label, n, "node_is_a_label"), 1.f);
+        QCOMPARE(feature(*zebra, n, "node_is_a_label"), 0.f);
+        QCOMPARE(feature(*label, n, "in_bold"), 1.f);
+        QCOMPARE(feature(*withText(publisher, "Zebra Books"), n, "label_in_ancestor_attributes"), 1.f);
+        const auto author = findTextNodeCandidates(doc, "author");
+        QCOMPARE(feature(*withText(author, "By Fern Michaels"), n, "label_at_node_start"), 1.f);
+        const auto isbn = findTextNodeCandidates(doc, "isbn_13");
+        QCOMPARE(feature(*withText(isbn, "ISBN: 978-1-4201-0687-9"), n, "valid_isbn13"), 0.f); // letters in the node
+        const auto title = findTextNodeCandidates(doc, "title");
+        const TextCandidate *h1 = withText(title, "Game Over");
+        QVERIFY(h1);
+        QCOMPARE(feature(*h1, n, "in_h1"), 1.f);
+        QCOMPARE(feature(*h1, n, "inside_page_title"), 1.f);
+        QCOMPARE(feature(*h1, n, "log_repeats"), float(std::log1p(1.0)));
+        const auto date = findTextNodeCandidates(doc, "publication_date");
+        const TextCandidate *june = withText(date, "Published June 2010");
+        QCOMPARE(feature(*june, n, "has_year"), 1.f);
+        QCOMPARE(feature(*june, n, "has_month_name"), 1.f);
+        QCOMPARE(feature(*june, n, "label_at_node_start"), 1.f);
+        QCOMPARE(feature(*withText(date, "About us"), n, "elsewhere_word_near"), 1.f);
+        // a user's own field: its name's words are its labels
+        QVERIFY(fieldLabelPattern("release_year").match(QStringLiteral("Release: 1999")).hasMatch());
+        QVERIFY(!fieldLabelPattern("release_year").match(QStringLiteral("Price 10")).hasMatch());
+        const Document isbnOnly = page("<html><body><p>9781420106879</p><p>9781420106870</p></body></html>");
+        const auto digits = findTextNodeCandidates(isbnOnly, "isbn_13");
+        QCOMPARE(feature(*withText(digits, "9781420106879"), n, "valid_isbn13"), 1.f);
+        QCOMPARE(feature(*withText(digits, "9781420106870"), n, "valid_isbn13"), 0.f); // check digit
     }
 
     void rankerLearnsAndChoosesItsRule()

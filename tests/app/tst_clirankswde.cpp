@@ -1,0 +1,62 @@
+// folio-cli rank-swde: SWDE's unseen-site protocol with text-node rankers (train on one book site,
+// score the other), its files, and its refusals.
+#include "tests/app/clirunner.h"
+#include "tests/common/testdata.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using folio::test::runCli;
+
+class TstCliRankSwde : public QObject
+{
+    Q_OBJECT
+
+    const QString m_data = folio::test::sharedPath("data/swde-book-subset");
+
+private Q_SLOTS:
+    void unseenSite()
+    {
+        FOLIO_REQUIRE_DATA(m_data + "/resources/datasets/swde-17477/groundtruth");
+        QTemporaryDir out;
+        const auto r = runCli({"rank-swde", "--data", m_data, "--test-site", "christianbook", "--out", out.path(),
+                               "--max-pages-per-site", "20"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(report["training_pages"].toInt(), 20);
+        QCOMPARE(report["test_pages"].toInt(), 20);
+        const QJsonObject score = report["test_page_level"].toObject();
+        const QJsonObject fields = score["fields"].toObject();
+        for (const char *f : {"author", "isbn_13", "publication_date", "publisher", "title"}) {
+            QVERIFY2(fields.contains(QLatin1String(f)), f);
+            QVERIFY(QFile::exists(out.filePath(QLatin1String(f) + QStringLiteral("-ranker.json"))));
+        }
+        // an ISBN-13 looks the same on every site: the ranker must carry it over
+        QVERIFY2(fields["isbn_13"].toObject()["f1"].toDouble() >= 0.9, r.out.constData());
+        QVERIFY(score["f1"].toDouble() > 0 && score["f1"].toDouble() <= 1);
+        QVERIFY(QJsonDocument::fromJson([&] {
+                    QFile f(out.filePath("rank-swde.json"));
+                    f.open(QIODevice::ReadOnly);
+                    return f.readAll();
+                }())
+                    .object()
+                    .contains("predictions"));
+    }
+
+    void refusals()
+    {
+        auto r = runCli({"rank-swde", "--data", m_data, "--test-site", "nosuchsite"});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("nosuchsite"), r.err.constData());
+        QTemporaryDir empty;
+        r = runCli({"rank-swde", "--data", empty.path(), "--test-site", "christianbook"});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("no SWDE folder"), r.err.constData());
+    }
+};
+
+FOLIO_TEST_GUILESS_MAIN(TstCliRankSwde)
+#include "tst_clirankswde.moc"
