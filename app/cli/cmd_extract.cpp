@@ -124,15 +124,12 @@ nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtra
                            const Rankers &rankers, const std::vector<std::string> &fields,
                            const QString &path, const std::string &argument)
 {
-    QByteArray bytes;
+    structured::PageWithStructuredData loaded;
     QString error;
-    if (!readHtmlSource(path, qint64(256) << 20, &bytes, &error))
+    if (!structured::readPageWithStructuredData(path, &loaded, &error))
         throw CliError(error.toStdString());
-    const HtmlLoadResult loaded = loadHtmlBytes(bytes, path);
-    if (!loaded.ok)
-        throw CliError(loaded.error.toStdString());
     const Document &doc = loaded.document;
-    const structured::StructuredData sd = structured::readStructuredData(bytes, path);
+    const structured::StructuredData &sd = loaded.data;
     nlohmann::json out{{"page", argument}, {"model", model ? nlohmann::json(a.checkpoint) : nlohmann::json(nullptr)}};
     nlohmann::json notes = nlohmann::json::array();
     for (const QString &w : loaded.warnings)

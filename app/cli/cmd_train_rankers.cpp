@@ -12,8 +12,6 @@
 // DIR/ranker-cv.json and on stdout.
 #include "app/cli/commands.h"
 
-#include "document/html/htmlinput.h"
-#include "document/html/htmlloader.h"
 #include "document/structured/benchmarkscore.h"
 #include "document/structured/fieldrankers.h"
 #include "document/structured/groupedfolds.h"
@@ -72,15 +70,11 @@ std::vector<RankedPage> readPages(const TrainRankersArgs &a, const std::vector<s
         const auto row = gt.is_object() && gt.contains(p.key) ? gt[p.key] : nlohmann::json();
         const std::string url = row.is_object() && row.contains("url") && row["url"].is_string() ? row["url"].get<std::string>() : p.key;
         p.site = inference::siteFamily(url);
-        const QString path = QString::fromStdString(a.data + "/html/" + p.key + ".html.gz");
-        QByteArray bytes;
+        structured::PageWithStructuredData loaded;
         QString error;
-        if (!readHtmlSource(path, qint64(256) << 20, &bytes, &error))
+        if (!structured::readPageWithStructuredData(QString::fromStdString(a.data + "/html/" + p.key + ".html.gz"), &loaded, &error))
             throw CliError(error.toStdString());
-        const HtmlLoadResult loaded = loadHtmlBytes(bytes, path);
-        if (!loaded.ok)
-            throw CliError(loaded.error.toStdString());
-        p.sd = structured::readStructuredData(bytes, path);
+        p.sd = loaded.data;
         const structured::ProductFields fromData = structured::productFields(p.sd);
         for (const std::string &field : fields) {
             auto &cands = p.candidates[field] = structured::findCandidates(field, loaded.document, p.sd);

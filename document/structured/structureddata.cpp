@@ -2,6 +2,7 @@
 
 #include "document/html/htmlcharset.h"
 #include "document/html/htmlinput.h"
+#include "document/html/htmlloader.h"
 #include "document/structured/productjson.h"
 
 #include <libxml/HTMLparser.h>
@@ -345,6 +346,22 @@ ProductFields productFields(const StructuredData &data)
             if (c.source == source && !best.count(c.field))
                 best[c.field] = c;
     return best;
+}
+
+bool readPageWithStructuredData(const QString &path, PageWithStructuredData *out, QString *error)
+{
+    QByteArray bytes;
+    if (!readHtmlSource(path, qint64(256) << 20, &bytes, error))
+        return false;
+    HtmlLoadResult loaded = loadHtmlBytes(bytes, path);
+    if (!loaded.ok) {
+        *error = loaded.error;
+        return false;
+    }
+    out->document = std::move(loaded.document);
+    out->warnings = loaded.warnings;
+    out->data = readStructuredData(bytes, path);
+    return true;
 }
 
 } // namespace folio::structured

@@ -14,8 +14,11 @@
 //   for (const auto &c : sd.candidates) ...           // every product value found, in page order
 //   ProductFields best = productFields(sd);           // one value per field
 
+#include "document/document.h"
+
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <map>
 #include <string>
@@ -56,6 +59,17 @@ StructuredData readStructuredData(const QByteArray &html, const QString &name, c
 // readHtmlSource (gzip too) + readStructuredData; false + *error naming the file.
 bool readStructuredDataFile(const QString &path, StructuredData *out, QString *error,
                             const StructuredLimits &limits = {});
+
+// A web page file read once for both: its Document (document/html/htmlloader.h) and its structured
+// data. readHtmlSource (gzip too, at most 256 MiB) + loadHtmlBytes + readStructuredData; false +
+// *error naming the file.
+struct PageWithStructuredData
+{
+    Document document;
+    StructuredData data;
+    QStringList warnings; // the loader's (truncated text nodes, flattened nesting, ...)
+};
+bool readPageWithStructuredData(const QString &path, PageWithStructuredData *out, QString *error);
 
 // One value per field: the first product's value from the most trusted source
 // (json-ld > microdata > rdfa > meta), page order within a source.

@@ -188,16 +188,13 @@ std::vector<ProductBenchmarkPage> loadProductBenchmark(const std::string &datase
         const auto &row = gt.at(p.key);
         p.url = row.contains("url") && row["url"].is_string() ? row["url"].get<std::string>() : std::string();
         p.site = siteFamily(p.url);
-        const QString html = QString::fromStdString(datasetDir + "/html/" + p.key + ".html.gz");
-        QByteArray bytes;
+        structured::PageWithStructuredData loaded;
         QString error;
-        if (!readHtmlSource(html, qint64(256) << 20, &bytes, &error))
+        if (!structured::readPageWithStructuredData(QString::fromStdString(datasetDir + "/html/" + p.key + ".html.gz"), &loaded,
+                                                    &error))
             throw std::runtime_error(error.toStdString());
-        const HtmlLoadResult r = loadHtmlBytes(bytes, html);
-        if (!r.ok)
-            throw std::runtime_error(r.error.toStdString());
-        p.page = webPageFromDocument(r.document, p.key);
-        p.sd = structured::readStructuredData(bytes, html);
+        p.page = webPageFromDocument(loaded.document, p.key);
+        p.sd = std::move(loaded.data);
         attachProductGold(&p.page, p.truth);
         if (structuredCandidates)
             p.prefixWords = prependStructuredCandidates(&p.page, p.sd);
