@@ -45,7 +45,7 @@ rm -rf "$reading"
   --threads "$threads" --batch 8 --lr 1e-3 --bias-lr-scale 10 --ship > "$reading.train.json"
 mv "$reading.train.json" "$reading/train-result.json"
 # Its key -> value link head (frozen encoder; FUNSD train links, epoch and threshold chosen on dev).
-"$cli" train-links --checkpoint "$reading" --order reading --epochs "${FOLIO_LINK_EPOCHS:-50}" --seed "$seed" \
+"$cli" train-links --checkpoint "$reading" --order reading --epochs "${FOLIO_LINK_EPOCHS:-150}" --seed "$seed" \
   --threads "$threads" > "$reading/link-train-result.json"
 "$cli" eval --checkpoint "$reading" --split test --order reading --links --threads "$threads" > "$reading/test-metrics.json"
 
