@@ -90,6 +90,16 @@ bool usesStructuredCandidates(const QString &dir)
     return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("structured_candidates")).toBool();
 }
 
+// Puts `v` in place of the value of the same field, or adds it.
+void placeValue(FieldExtraction *out, const FieldValue &v)
+{
+    const auto same = std::find_if(out->values.begin(), out->values.end(), [&](const FieldValue &m) { return m.field == v.field; });
+    if (same != out->values.end())
+        *same = v;
+    else
+        out->values.push_back(v);
+}
+
 // The rule of folio-cli extract (inference::chooseRankedValue) for each ranked field (price, sku)
 // with a "<field>-ranker.json" in the model folder: the page's structured-data value and the
 // ranker's choice among the candidates of the page text (its words highlighted, confidence = its
@@ -97,13 +107,6 @@ bool usesStructuredCandidates(const QString &dir)
 void chooseRankedValues(const Document &doc, const structured::StructuredData &sd, const std::vector<FieldSpec> &fields,
                         const QString &dir, FieldExtraction *out)
 {
-    const auto place = [&](const FieldValue &v) {
-        const auto it = std::find_if(out->values.begin(), out->values.end(), [&](const FieldValue &m) { return m.field == v.field; });
-        if (it != out->values.end())
-            *it = v;
-        else
-            out->values.push_back(v);
-    };
     const structured::ProductFields fromData = structured::productFields(sd);
     for (const std::string &field : structured::rankedFields()) {
         const QString name = QString::fromStdString(field);
@@ -123,7 +126,7 @@ void chooseRankedValues(const Document &doc, const structured::StructuredData &s
             FieldExtraction answers;
             addStructuredAnswers(sd, {spec->name}, &answers);
             for (const FieldValue &v : answers.values)
-                place(v);
+                placeValue(out, v);
             continue;
         }
         if (!ranked)
@@ -132,7 +135,7 @@ void chooseRankedValues(const Document &doc, const structured::StructuredData &s
         for (int w : structured::wordsInRange(doc, ranked->candidate.node, ranked->candidate.start, ranked->candidate.end))
             v.wordIds << doc.words[std::size_t(w)].id;
         v.text = QString::fromStdString(ranked->candidate.text);
-        place(v);
+        placeValue(out, v);
     }
 }
 
@@ -252,13 +255,8 @@ FieldExtraction withWebFormer(const Document &doc, const std::vector<FieldSpec> 
     // Structured data for what the model did not answer (fields it does not know, null answers).
     FieldExtraction fromData;
     addStructuredAnswers(sd, unanswered, &fromData);
-    for (const FieldValue &v : fromData.values) {
-        const auto same = std::find_if(out.values.begin(), out.values.end(), [&](const FieldValue &m) { return m.field == v.field; });
-        if (same != out.values.end())
-            *same = v; // a value from the page's own data beats the model's "no value"
-        else
-            out.values.push_back(v);
-    }
+    for (const FieldValue &v : fromData.values)
+        placeValue(&out, v); // a value from the page's own data beats the model's "no value"
     chooseRankedValues(doc, sd, fields, dir, &out);
     if (!out.unknownFields.isEmpty())
         out.notes << QStringLiteral("the model %1 was trained on %2 and does not know %3: those come from the page's "

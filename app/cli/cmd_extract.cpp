@@ -101,17 +101,15 @@ nlohmann::json spanJson(const Document &doc, const std::vector<int> &order, int 
 
 using Rankers = std::map<std::string, structured::CandidateRanker>; // field -> its ranker
 
-// A ranker's answer on the page as values with page word indices (empty: none).
+// A ranker's answer on the page as values with page word indices (empty: none). `pageWordOf`:
+// Document::words index -> page word index (the inverse of webPageWordOrder).
 std::vector<inference::ProductValue> rankedOnPage(const std::string &field, const Document &doc,
                                                   const structured::StructuredData &sd,
-                                                  const structured::CandidateRanker &ranker, const std::vector<int> &order)
+                                                  const structured::CandidateRanker &ranker, const std::vector<int> &pageWordOf)
 {
     const auto ranked = structured::rankCandidates(ranker, structured::findCandidates(field, doc, sd));
     if (!ranked)
         return {};
-    std::vector<int> pageWordOf(doc.words.size(), -1);
-    for (int i = 0; i < int(order.size()); ++i)
-        pageWordOf[std::size_t(order[std::size_t(i)])] = i;
     const std::vector<int> words =
         structured::wordsInRange(doc, ranked->candidate.node, ranked->candidate.start, ranked->candidate.end);
     const int first = words.empty() ? -1 : pageWordOf[std::size_t(words.front())];
@@ -158,9 +156,12 @@ nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtra
         values = inference::structuredProductValues(sd);
     }
     const std::vector<int> order = pipeline::webPageWordOrder(doc);
+    std::vector<int> pageWordOf(doc.words.size(), -1);
+    for (int i = 0; i < int(order.size()); ++i)
+        pageWordOf[std::size_t(order[std::size_t(i)])] = i;
     for (const auto &[field, ranker] : rankers)
         if (std::find(fields.begin(), fields.end(), field) != fields.end())
-            inference::chooseRankedValue(&values, sd, field, rankedOnPage(field, doc, sd, ranker, order),
+            inference::chooseRankedValue(&values, sd, field, rankedOnPage(field, doc, sd, ranker, pageWordOf),
                                           ranker.structuredFirst());
     const bool product = std::find(fields.begin(), fields.end(), "price") != fields.end();
     values.erase(std::remove_if(values.begin(), values.end(), [&](const inference::ProductValue &v) {
@@ -226,12 +227,7 @@ void extractCommand(ExtractArgs &a)
     } else {
         fields = structured::productFieldNames();
     }
-    std::stringstream ss(a.fields);
-    std::string item;
-    std::vector<std::string> asked;
-    while (std::getline(ss, item, ','))
-        if (!item.empty())
-            asked.push_back(item);
+    const std::vector<std::string> asked = splitCommaList(a.fields);
     if (!asked.empty())
         fields = asked;
     const auto one = [&](const QString &path, const std::string &argument) {

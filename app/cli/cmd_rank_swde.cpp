@@ -129,10 +129,7 @@ void rankSwdeCommand(const RankSwdeArgs &a)
     if (!a.out.empty()) {
         nlohmann::json withPredictions = report;
         withPredictions["predictions"] = predicted;
-        std::ofstream f(fs::path(a.out) / "rank-swde.json");
-        f << withPredictions.dump(2) << "\n";
-        if (!f)
-            throw CliError(a.out + "/rank-swde.json: cannot write the file");
+        writeJsonFile(fs::path(a.out) / "rank-swde.json", withPredictions);
     }
     std::cout << report.dump(2) << std::endl;
 }

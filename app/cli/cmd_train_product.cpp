@@ -39,25 +39,6 @@ struct TrainProductArgs
     inference::WebFormerTrainOptions o;
 };
 
-std::vector<std::string> splitList(const std::string &s)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ','))
-        if (!item.empty())
-            out.push_back(item);
-    return out;
-}
-
-void writeJson(const fs::path &path, const nlohmann::json &j)
-{
-    std::ofstream f(path);
-    f << j.dump(2) << "\n";
-    if (!f)
-        throw CliError(path.string() + ": cannot write the file");
-}
-
 inference::WebFormerTrainResult trainOne(const TrainProductArgs &a, const std::string &variant, const std::string &outDir,
                                          const std::vector<inference::WebPage> &train, const std::string &description)
 {
@@ -81,7 +62,7 @@ inference::WebFormerTrainResult trainOne(const TrainProductArgs &a, const std::s
     if (meta.is_object()) {
         meta["structured_candidates"] = variant != "no-structured";
         meta["variant"] = variant;
-        writeJson(folioJson, meta);
+        writeJsonFile(folioJson, meta);
     }
     return r;
 }
@@ -90,7 +71,7 @@ void trainProductCommand(TrainProductArgs &a, const std::string &commandLine)
 {
     inference::configureThreads(a.o.threads);
     a.o.command = commandLine;
-    const std::vector<std::string> variants = splitList(a.variants);
+    const std::vector<std::string> variants = splitCommaList(a.variants);
     for (const auto &v : variants)
         if (v != "full" && v != "no-dom" && v != "no-structured")
             throw CliError("train-product: unknown variant '" + v + "' (full, no-dom, no-structured)", ExitUsage);
@@ -119,7 +100,7 @@ void trainProductCommand(TrainProductArgs &a, const std::string &commandLine)
     if (a.folds == 0) {
         const std::string variant = variants.empty() ? std::string("full") : variants.front();
         const auto r = trainOne(a, variant, a.out, variant == "no-structured" ? plain : withCandidates, description + ", all pages");
-        writeJson(fs::path(a.out) / "training.json", {{"variant", variant}, {"pages", pages.size()}, {"seconds", r.seconds},
+        writeJsonFile(fs::path(a.out) / "training.json", {{"variant", variant}, {"pages", pages.size()}, {"seconds", r.seconds},
                                                       {"steps", r.steps}, {"epoch_losses", r.epochLosses}, {"command", commandLine}});
         std::cout << nlohmann::json{{"model", a.out}, {"variant", variant}, {"pages", pages.size()}, {"seconds", r.seconds}}.dump(2) << std::endl;
         return;
@@ -174,7 +155,7 @@ void trainProductCommand(TrainProductArgs &a, const std::string &commandLine)
         nlohmann::json file = nlohmann::json::object();
         for (const auto &[key, row] : rows)
             file[key] = row;
-        writeJson(fs::path(a.out) / "predictions" / (name + ".json"), file);
+        writeJsonFile(fs::path(a.out) / "predictions" / (name + ".json"), file);
         for (const auto &[attr, matching] : attrs) {
             const auto m = structured::scoreAttribute(truth, rows, attr, matching, 1000, name);
             metrics[name][attr] = {{"f1", m.f1}, {"f1_std", m.f1Std}, {"precision", m.precision}, {"recall", m.recall},
@@ -186,7 +167,7 @@ void trainProductCommand(TrainProductArgs &a, const std::string &commandLine)
         folds[pages[i].key] = {{"fold", fold[i]}, {"site", pages[i].site}};
     const nlohmann::json report{{"metrics", metrics}, {"training_seconds", timing}, {"folds", a.folds},
                                 {"epochs", a.o.epochs}, {"command", commandLine}, {"pages", folds}};
-    writeJson(fs::path(a.out) / "cv-metrics.json", report);
+    writeJsonFile(fs::path(a.out) / "cv-metrics.json", report);
     std::cout << nlohmann::json{{"metrics", metrics}, {"training_seconds", timing}}.dump(2) << std::endl;
 }
 

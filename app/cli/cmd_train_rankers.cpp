@@ -103,14 +103,6 @@ std::vector<RankedPage> readPages(const TrainRankersArgs &a, const std::vector<s
     return pages;
 }
 
-void writeJson(const fs::path &path, const nlohmann::json &j)
-{
-    std::ofstream f(path);
-    f << j.dump(2) << "\n";
-    if (!f)
-        throw CliError(path.string() + ": cannot write the file");
-}
-
 enum class Rule { StructuredAlone, RankerAlone, Learned };
 
 // The page's benchmark row: structured data for every attribute, the ranked fields by structured
@@ -140,15 +132,10 @@ std::map<std::string, std::string> row(const RankedPage &p, const std::map<std::
 
 std::vector<std::string> parseFields(const std::string &list)
 {
-    std::vector<std::string> out;
-    std::stringstream ss(list);
-    std::string item;
-    while (std::getline(ss, item, ','))
-        if (!item.empty()) {
-            if (structured::candidateFeatureNames(item).empty())
-                throw CliError("train-rankers: '" + item + "' has no ranker (ranked fields: price, sku)", ExitUsage);
-            out.push_back(item);
-        }
+    const std::vector<std::string> out = splitCommaList(list);
+    for (const std::string &item : out)
+        if (structured::candidateFeatureNames(item).empty())
+            throw CliError("train-rankers: '" + item + "' has no ranker (ranked fields: price, sku)", ExitUsage);
     if (out.empty())
         throw CliError("train-rankers: --fields names no field", ExitUsage);
     return out;
@@ -226,7 +213,7 @@ void trainRankersCommand(const TrainRankersArgs &a)
             nlohmann::json file = nlohmann::json::object();
             for (const auto &[key, r] : rows)
                 file[key] = r;
-            writeJson(fs::path(a.out) / "ranker-predictions" / (name + ".json"), file);
+            writeJsonFile(fs::path(a.out) / "ranker-predictions" / (name + ".json"), file);
             for (const std::string &field : fields) {
                 const auto matching = field == "price" ? structured::BenchmarkMatching::Decimal : structured::BenchmarkMatching::Exact;
                 const auto m = structured::scoreAttribute(truth, rows, field, matching, 1000, name);
@@ -256,7 +243,7 @@ void trainRankersCommand(const TrainRankersArgs &a)
     }
     summary["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (a.folds >= 2)
-        writeJson(fs::path(a.out) / "ranker-cv.json", summary);
+        writeJsonFile(fs::path(a.out) / "ranker-cv.json", summary);
     std::cout << summary.dump(2) << std::endl;
 }
 

@@ -13,6 +13,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <filesystem>
+
 namespace CLI {
 class App;
 }
@@ -41,6 +43,11 @@ public:
 private:
     int m_code;
 };
+
+// "a,b,,c" -> {"a", "b", "c"} (empty items dropped): comma-separated option values.
+std::vector<std::string> splitCommaList(const std::string &list);
+// `j` pretty-printed (2 spaces) into `path`; CliError naming the file when it cannot be written.
+void writeJsonFile(const std::filesystem::path &path, const nlohmann::json &j);
 
 // Progress on stderr ("label: 12/50" lines, or a percentage), silent when --quiet.
 void reportProgress(const std::string &label, long done, long total);

@@ -1,5 +1,8 @@
 // folio-cli: the headless face of Folio. Every subcommand works without a display.
 #include "app/cli/commands.h"
+#include <sstream>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include "inference/openmpenv.h"
 
 #include <CLI/CLI.hpp>
@@ -16,6 +19,25 @@ namespace folio::cli {
 static bool s_quiet = false;
 bool quiet() { return s_quiet; }
 void setQuiet(bool q) { s_quiet = q; }
+
+std::vector<std::string> splitCommaList(const std::string &list)
+{
+    std::vector<std::string> out;
+    std::stringstream ss(list);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        if (!item.empty())
+            out.push_back(item);
+    return out;
+}
+
+void writeJsonFile(const std::filesystem::path &path, const nlohmann::json &j)
+{
+    std::ofstream f(path);
+    f << j.dump(2) << "\n";
+    if (!f)
+        throw CliError(path.string() + ": cannot write the file");
+}
 
 void reportProgress(const std::string &label, long done, long total)
 {

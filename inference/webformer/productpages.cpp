@@ -205,6 +205,23 @@ std::vector<ProductBenchmarkPage> loadProductBenchmark(const std::string &datase
     return pages;
 }
 
+namespace {
+
+// A structured-data value as a product value (source "structured-data", its origin in the XPath).
+ProductValue structuredValue(const std::string &field, const structured::StructuredValue &s)
+{
+    ProductValue v;
+    v.field = field;
+    v.value = s.value;
+    v.text = s.raw;
+    v.source = "structured-data";
+    v.xpath = std::string(kStructuredXPathPrefix) + s.source + " " + s.location;
+    v.confidence = 1.0;
+    return v;
+}
+
+} // namespace
+
 std::vector<ProductValue> productValues(const std::vector<FieldSpan> &spans, int prefixWords,
                                         const structured::StructuredData &sd, bool fallback)
 {
@@ -255,14 +272,7 @@ std::vector<ProductValue> productValues(const std::vector<FieldSpan> &spans, int
         const auto it = best.find(field);
         if (it == best.end())
             return false;
-        ProductValue v;
-        v.field = field;
-        v.value = it->second.value;
-        v.text = it->second.raw;
-        v.source = "structured-data";
-        v.xpath = std::string(kStructuredXPathPrefix) + it->second.source + " " + it->second.location;
-        v.confidence = 1.0;
-        out.push_back(v);
+        out.push_back(structuredValue(field, it->second));
         have.insert(field);
         return true;
     };
@@ -325,17 +335,7 @@ void chooseRankedValue(std::vector<ProductValue> *values, const structured::Stru
         else
             values->push_back(v);
     };
-    const auto fromStructured = [&](const std::string &name) {
-        const auto &s = best.at(name);
-        ProductValue v;
-        v.field = name;
-        v.value = s.value;
-        v.text = s.raw;
-        v.source = "structured-data";
-        v.xpath = std::string(kStructuredXPathPrefix) + s.source + " " + s.location;
-        v.confidence = 1.0;
-        return v;
-    };
+    const auto fromStructured = [&](const std::string &name) { return structuredValue(name, best.at(name)); };
     if (best.count(field) && (structuredFirst || ranked.empty())) {
         put(fromStructured(field));
         if (field == "price" && best.count("currency"))
