@@ -16,6 +16,11 @@
 
 namespace folio::pipeline {
 
+struct EncoderStates
+{
+    std::vector<inference::WordStates> pages; // one per DocumentPrediction::pages entry
+};
+
 int DocumentPrediction::words() const
 {
     int n = 0;
@@ -31,13 +36,15 @@ struct DocumentTagger::Impl
     inference::LinkPredictor links; // their key -> value link head, when the folder has one
     HfPageLabeller hf;              // Hugging Face token classifiers (isLoaded() tells which)
 
-    // One page's entities (indices into page.trainPage.words); false + *why on failure.
+    // One page's entities (indices into page.trainPage.words); false + *why on failure. With
+    // `states` (folio-formtagger only), also the encoder's word states of the same pass.
     bool predictPage(const inference::DocumentTrainPage &page, const Document &document, bool viterbi,
-                     std::vector<inference::PredictedEntity> *entities, std::string *why) const
+                     std::vector<inference::PredictedEntity> *entities, std::string *why,
+                     inference::WordStates *states = nullptr) const
     {
         if (!hf.isLoaded()) {
             inference::PagePrediction prediction;
-            if (!predictor.predict(page.trainPage, &prediction, why, viterbi))
+            if (!predictor.predict(page.trainPage, &prediction, why, viterbi, nullptr, nullptr, states))
                 return false;
             *entities = std::move(prediction.entities);
             return true;
@@ -147,6 +154,10 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
             out.error = name + QStringLiteral(": empty document (no words to label)");
             return out;
         }
+        // The link head reads the same encoder states as the tagger: keep them for suggestLinks().
+        std::shared_ptr<EncoderStates> states;
+        if (options.links && hasLinkHead())
+            states = std::make_shared<EncoderStates>();
         for (std::size_t i = 0; i < pages.size(); ++i) {
             if (options.cancel && options.cancel->load()) {
                 out.cancelled = true;
@@ -156,7 +167,8 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
             const inference::DocumentTrainPage &page = pages[i];
             std::vector<inference::PredictedEntity> entities;
             std::string why;
-            if (!m_impl->predictPage(page, document, options.viterbi, &entities, &why)) {
+            inference::WordStates *pageStates = states ? &states->pages.emplace_back() : nullptr;
+            if (!m_impl->predictPage(page, document, options.viterbi, &entities, &why, pageStates)) {
                 out.error = QStringLiteral("%1, page %2: %3").arg(name).arg(page.page + 1).arg(QString::fromStdString(why));
                 return out;
             }
@@ -174,6 +186,7 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
             if (options.progress)
                 options.progress(int(i) + 1, int(pages.size()));
         }
+        out.encoderStates = std::move(states);
     } catch (const std::exception &e) {
         out.error = name + QStringLiteral(": ") + QString::fromUtf8(e.what());
         return out;
@@ -188,7 +201,7 @@ bool DocumentTagger::hasLinkHead() const
 }
 
 bool DocumentTagger::suggestLinks(const Document &document, const Annotations &annotations, std::vector<Link> *links,
-                                  QString *error, const PredictOptions &options) const
+                                  QString *error, const PredictOptions &options, const DocumentPrediction *tagged) const
 {
     links->clear();
     if (!hasLinkHead())
@@ -235,7 +248,14 @@ bool DocumentTagger::suggestLinks(const Document &document, const Annotations &a
             }
             std::vector<inference::PredictedLink> predicted;
             std::string why;
-            if (!m_impl->links.predict(pages[p].trainPage, linkEntitiesOfPage[p], &predicted, &why)) {
+            const inference::TrainPage &page = pages[p].trainPage;
+            const inference::WordStates *kept = tagged && tagged->encoderStates && p < tagged->encoderStates->pages.size()
+                                                    ? &tagged->encoderStates->pages[p]
+                                                    : nullptr;
+            const bool fits = kept && kept->words == int(page.words.size());
+            const bool ok = fits ? m_impl->links.predict(page, *kept, linkEntitiesOfPage[p], &predicted, &why)
+                                 : m_impl->links.predict(page, linkEntitiesOfPage[p], &predicted, &why);
+            if (!ok) {
                 if (error)
                     *error = QStringLiteral("%1, page %2: %3").arg(name).arg(pages[p].page + 1).arg(QString::fromStdString(why));
                 return false;
@@ -274,8 +294,15 @@ bool predictSuggestions(const DocumentTagger &tagger, const Document &document, 
             *error = p.error;
         return false;
     }
+    return suggestionsFromPrediction(tagger, p, document, current, suggestions, error, options);
+}
+
+bool suggestionsFromPrediction(const DocumentTagger &tagger, const DocumentPrediction &prediction, const Document &document,
+                               const Annotations &current, Annotations *suggestions, QString *error,
+                               const PredictOptions &options)
+{
     Annotations predicted;
-    appendSuggestions(p, document, tagger.checkpointName(), &predicted);
+    appendSuggestions(prediction, document, tagger.checkpointName(), &predicted);
     Annotations merged = current;
     mergeModelAnnotations(merged, predicted);
     *suggestions = Annotations();
@@ -283,7 +310,7 @@ bool predictSuggestions(const DocumentTagger &tagger, const Document &document, 
         if (e.state == ReviewState::Suggested && e.source.kind == AnnotationSource::Model)
             suggestions->entities.push_back(e);
     if (options.links && tagger.hasLinkHead())
-        return tagger.suggestLinks(document, merged, &suggestions->links, error, options);
+        return tagger.suggestLinks(document, merged, &suggestions->links, error, options, &prediction);
     return true;
 }
 

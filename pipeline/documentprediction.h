@@ -43,6 +43,9 @@ struct PagePredictionInfo
     int entities = 0;
 };
 
+// The tagger's encoder states of each page of one prediction (defined in documentprediction.cpp).
+struct EncoderStates;
+
 struct DocumentPrediction
 {
     bool ok = false;
@@ -50,6 +53,9 @@ struct DocumentPrediction
     QString error; // names the document or checkpoint
     std::vector<PagePredictionInfo> pages;
     std::vector<PredictedSpan> entities; // page by page
+    // Kept when options.links is on and the checkpoint has a link head: suggestLinks() then reads
+    // these instead of running the encoder a second time.
+    std::shared_ptr<const EncoderStates> encoderStates;
     int words() const;
 };
 
@@ -90,9 +96,10 @@ public:
     // Suggested links (source Model, state Suggested, fresh "l" ids, best first) among the entities
     // of `annotations` that are not rejected, page by page. An entity that already receives a link
     // the user made or accepted gets none, and a pair the user rejected is not proposed again.
-    // Empty without a link head. False + *error on failure.
+    // Empty without a link head. False + *error on failure. `tagged` (optional): this tagger's
+    // prediction of `document`, whose encoder states are reused (pages it does not fit are encoded again).
     bool suggestLinks(const Document &document, const Annotations &annotations, std::vector<Link> *links, QString *error,
-                      const PredictOptions &options = {}) const;
+                      const PredictOptions &options = {}, const DocumentPrediction *tagged = nullptr) const;
 
 private:
     struct Impl;
@@ -111,6 +118,13 @@ void appendSuggestions(const DocumentPrediction &prediction, const Document &doc
 bool predictSuggestions(const DocumentTagger &tagger, const Document &document, const Annotations &current,
                         Annotations *suggestions, QString *error, const PredictOptions &options = {},
                         DocumentPrediction *prediction = nullptr);
+
+// predictSuggestions after the prediction: `prediction` (tagger.predict of `document`, ok) merged
+// into a copy of `current`, links suggested from the prediction's encoder states. What `folio-cli
+// predict --project` does with the prediction it has already printed.
+bool suggestionsFromPrediction(const DocumentTagger &tagger, const DocumentPrediction &prediction, const Document &document,
+                               const Annotations &current, Annotations *suggestions, QString *error,
+                               const PredictOptions &options = {});
 
 // The union of the words' 0-1000 boxes.
 NormBox spanNormBox(const PredictedSpan &span, const Document &document);

@@ -115,7 +115,7 @@ nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &
         // Into the project: merged with what is stored there, links among the merged entities.
         const qint64 id = storedId >= 0 ? storedId : sink->add(loaded.document, loaded.annotations);
         Annotations suggestions;
-        if (!pipeline::predictSuggestions(tagger, loaded.document, sink->annotations(id), &suggestions, &error, options))
+        if (!pipeline::suggestionsFromPrediction(tagger, prediction, loaded.document, sink->annotations(id), &suggestions, &error, options))
             throw CliError(error.toStdString());
         sink->mergeSuggestions(id, suggestions);
         j["project_document"] = id;

@@ -59,25 +59,16 @@ std::vector<std::string> entityTypes(const std::vector<std::string> &labels)
     return types;
 }
 
-// Encoder states per word [n, D], windows merged as the tagger merges its scores.
+// Encoder states per word [n, D], windows merged as the tagger merges its scores (the tagger's own
+// prediction pass, keeping its states).
 at::Tensor wordStates(const Tagger &tagger, const Tokenizer &tok, const TrainPage &page)
 {
-    const detail::TaggerConfig &cfg = tagger.config();
     const int n = int(page.words.size());
     if (n == 0)
         throw InferenceError("page " + page.id + ": no words");
-    at::NoGradGuard guard;
-    TrainPage unlabelled = page;
-    unlabelled.tags.clear();
-    const std::vector<Window> windows = slidingWindows(n, cfg.maxWords, cfg.windowStride);
-    std::vector<std::vector<float>> states;
-    for (const Window &w : windows) {
-        const detail::EncodedPage e = detail::encodePage(tok, unlabelled, cfg, {}, w.begin, w.end);
-        const at::Tensor h = tagger.hidden(detail::makeBatch({&e}, cfg, nullptr), false)[0].contiguous();
-        states.emplace_back(h.data_ptr<float>(), h.data_ptr<float>() + h.numel());
-    }
-    std::vector<float> merged = mergeWindowScores(windows, states, n, cfg.hidden);
-    return at::from_blob(merged.data(), {n, cfg.hidden}, at::kFloat).clone();
+    std::vector<float> merged;
+    detail::predictLogProbs(tagger, tok, page, nullptr, nullptr, &merged);
+    return at::from_blob(merged.data(), {n, tagger.config().hidden}, at::kFloat).clone();
 }
 
 struct EntityFeatures
@@ -169,12 +160,30 @@ struct Head
     at::Tensor operator()(const EntityFeatures &f, const at::Tensor &from, const at::Tensor &to, double dropout,
                           bool training) const
     {
+        if (!training)
+            return inferenceLogits(f, from, to);
         const at::Tensor a = f.repr.index_select(0, from), b = f.repr.index_select(0, to);
         at::Tensor x = at::cat({a, b, a * b, pairGeometry(f.boxes, from, to)}, 1);
         x = at::dropout(x, dropout, training);
         at::Tensor h = at::gelu(dense(x));
         h = at::dropout(h, dropout, training);
         return out(h).squeeze(1);
+    }
+
+    // The same logits without dropout, the dense layer split by its input blocks: the `from` and
+    // `to` blocks are applied once per entity and gathered, so only the product and geometry
+    // blocks are computed per pair (about a third of the multiply-adds; equal up to rounding).
+    at::Tensor inferenceLogits(const EntityFeatures &f, const at::Tensor &from, const at::Tensor &to) const
+    {
+        const std::int64_t r = f.repr.size(1);
+        const at::Tensor &w = dense.weight; // [hidden, 3r + geometry]
+        const at::Tensor perFrom = at::matmul(f.repr, w.narrow(1, 0, r).t());
+        const at::Tensor perTo = at::matmul(f.repr, w.narrow(1, r, r).t());
+        const at::Tensor product = f.repr.index_select(0, from) * f.repr.index_select(0, to);
+        at::Tensor h = at::linear(pairGeometry(f.boxes, from, to), w.narrow(1, 3 * r, w.size(1) - 3 * r), dense.bias);
+        h.add_(at::matmul(product, w.narrow(1, 2 * r, r).t()));
+        h.add_(perFrom.index_select(0, from)).add_(perTo.index_select(0, to));
+        return out(at::gelu(h)).squeeze(1);
     }
 };
 
@@ -289,6 +298,26 @@ bool LinkPredictor::load(const std::string &dir, std::string *error)
     }, error);
 }
 
+namespace {
+
+// Proposed links among `entities` from the page's word states [n, D].
+std::vector<PredictedLink> linksFromStates(const LinkPredictor::Impl &impl, const at::Tensor &states, const TrainPage &page,
+                                           const std::vector<LinkEntity> &entities)
+{
+    const EntityFeatures f = entityFeatures(states, page, entities, impl.types);
+    const auto [from, to] = allPairs(std::int64_t(entities.size()));
+    return decodeLinks((*impl.head)(f, from, to, 0.0, false), from, to, impl.threshold);
+}
+
+void checkEntityCount(const TrainPage &page, const std::vector<LinkEntity> &entities)
+{
+    if (entities.size() > size_t(kMaxEntities))
+        throw InferenceError("page " + page.id + ": " + std::to_string(entities.size()) + " entities exceed the link head's " +
+                             std::to_string(kMaxEntities));
+}
+
+} // namespace
+
 bool LinkPredictor::predict(const TrainPage &page, const std::vector<LinkEntity> &entities,
                             std::vector<PredictedLink> *links, std::string *error) const
 {
@@ -298,14 +327,31 @@ bool LinkPredictor::predict(const TrainPage &page, const std::vector<LinkEntity>
             throw InferenceError("no checkpoint loaded");
         if (!m_impl->head || entities.size() < 2)
             return;
-        if (entities.size() > size_t(kMaxEntities))
-            throw InferenceError("page " + page.id + ": " + std::to_string(entities.size()) + " entities exceed the link head's " +
-                                 std::to_string(kMaxEntities));
+        checkEntityCount(page, entities);
         at::NoGradGuard guard;
-        const at::Tensor states = wordStates(*m_impl->taggerModel, *m_impl->tokenizer, page);
-        const EntityFeatures f = entityFeatures(states, page, entities, m_impl->types);
-        const auto [from, to] = allPairs(std::int64_t(entities.size()));
-        *links = decodeLinks((*m_impl->head)(f, from, to, 0.0, false), from, to, m_impl->threshold);
+        *links = linksFromStates(*m_impl, wordStates(*m_impl->taggerModel, *m_impl->tokenizer, page), page, entities);
+    }, error);
+}
+
+bool LinkPredictor::predict(const TrainPage &page, const WordStates &states, const std::vector<LinkEntity> &entities,
+                            std::vector<PredictedLink> *links, std::string *error) const
+{
+    links->clear();
+    return detail::runGuarded([&] {
+        if (!m_impl)
+            throw InferenceError("no checkpoint loaded");
+        if (!m_impl->head || entities.size() < 2)
+            return;
+        checkEntityCount(page, entities);
+        const int dim = m_impl->taggerModel->config().hidden;
+        if (states.words != int(page.words.size()) || states.dim != dim ||
+            states.values.size() != size_t(states.words) * size_t(dim))
+            throw InferenceError("page " + page.id + ": word states of " + std::to_string(states.words) + " x " +
+                                 std::to_string(states.dim) + " do not fit a page of " + std::to_string(page.words.size()) +
+                                 " words and a " + std::to_string(dim) + "-wide encoder");
+        at::NoGradGuard guard;
+        const at::Tensor t = at::from_blob(const_cast<float *>(states.values.data()), {states.words, dim}, at::kFloat);
+        *links = linksFromStates(*m_impl, t, page, entities);
     }, error);
 }
 

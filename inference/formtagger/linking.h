@@ -106,6 +106,11 @@ public:
     // Links among `entities` of `page` (sorted by confidence, best first); false + *error.
     bool predict(const TrainPage &page, const std::vector<LinkEntity> &entities, std::vector<PredictedLink> *links,
                  std::string *error) const;
+    // The same, from word states a Predictor of this checkpoint kept while it tagged `page`
+    // (Predictor::predict's `states`): the encoder is not run again. States that do not fit the
+    // page or the encoder are an error.
+    bool predict(const TrainPage &page, const WordStates &states, const std::vector<LinkEntity> &entities,
+                 std::vector<PredictedLink> *links, std::string *error) const;
 
     struct Impl;
 

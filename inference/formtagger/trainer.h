@@ -117,6 +117,15 @@ struct PredictedEntity
     int firstWord = 0, lastWord = 0; // inclusive word indices
     double confidence = 0;           // mean probability of the chosen tags
 };
+// The encoder's output for each word of a page (words x dim floats, row-major): what the tagger
+// classifies and the key -> value link head (linking.h) reads. Kept from a prediction so the link
+// head need not run the encoder again.
+struct WordStates
+{
+    int words = 0, dim = 0;
+    std::vector<float> values;
+};
+
 struct PagePrediction
 {
     std::vector<std::string> tags;        // one per word
@@ -156,9 +165,11 @@ public:
     // `options` (may be null): RunOptions::disabledBiases switches off the 1-D (Bias1D) and/or the
     // 2-D x/y (Bias2D) relative attention biases for this prediction (bias ablation); with
     // RunOptions::trace and a non-null `trace`, *trace receives one entry per window. Without
-    // them (the default) nothing is captured: the same computation as before.
+    // them (the default) nothing is captured: the same computation as before. With `states`,
+    // *states receives the encoder's word states of the same pass (for LinkPredictor::predict).
     bool predict(const TrainPage &page, PagePrediction *out, std::string *error, bool viterbi = true,
-                 const RunOptions *options = nullptr, std::vector<PredictionTraceWindow> *trace = nullptr) const;
+                 const RunOptions *options = nullptr, std::vector<PredictionTraceWindow> *trace = nullptr,
+                 WordStates *states = nullptr) const;
     // Entity P/R/F1 (seqeval semantics) over pages with gold tags; JSON text in *json.
     // Gold tags outside the label map are an error.
     bool evaluate(const std::vector<TrainPage> &pages, std::string *json, std::string *error, bool viterbi = true) const;

@@ -341,7 +341,7 @@ at::Tensor Tagger::embed(const Batch &b, bool training) const
 at::Tensor Tagger::forward(const Batch &b, bool training, std::uint32_t disabledBiases,
                            std::map<std::string, at::Tensor> *trace) const
 {
-    return m_classifier(hidden(b, training, disabledBiases, trace));
+    return classify(hidden(b, training, disabledBiases, trace));
 }
 
 at::Tensor Tagger::hidden(const Batch &b, bool training, std::uint32_t disabledBiases,

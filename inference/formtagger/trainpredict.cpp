@@ -27,7 +27,8 @@ static Tensor traceTensor(const at::Tensor &t)
 }
 
 std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, const TrainPage &page,
-                                   const RunOptions *options, std::vector<PredictionTraceWindow> *trace)
+                                   const RunOptions *options, std::vector<PredictionTraceWindow> *trace,
+                                   std::vector<float> *wordStates)
 {
     const TaggerConfig &cfg = tagger.config();
     const int n = int(page.words.size());
@@ -43,17 +44,29 @@ std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, c
     const bool tracing = options && options->trace && trace;
     if (tracing)
         trace->clear();
-    std::vector<std::vector<float>> scores;
+    std::vector<std::vector<float>> scores, states;
     RunOptions run;
     run.trace = tracing;
     run.disabledBiases = disabled;
     for (const Window &w : windows) {
         const EncodedPage e = encodePage(tok, unlabelled, cfg, {}, w.begin, w.end);
-        // The registry path (Model::forward on the word-level inputs), as `folio-cli run` takes it.
         AtMap captured;
-        const ForwardContext ctx(run, &captured);
-        const AtMap out = static_cast<const Model &>(tagger).forward(Tagger::batchInputs(makeBatch({&e}, cfg, nullptr)), ctx);
-        const at::Tensor lp = at::log_softmax(out.at("logits")[0], -1).contiguous();
+        at::Tensor logits;
+        if (wordStates) {
+            // The encoder's states are wanted too (the link head reads them): hidden, then the
+            // classifier, which is what Model::forward computes.
+            std::map<std::string, at::Tensor> traced;
+            const at::Tensor h = tagger.hidden(makeBatch({&e}, cfg, nullptr), false, disabled, tracing ? &traced : nullptr);
+            logits = tagger.classify(h)[0];
+            const at::Tensor hc = h[0].contiguous();
+            states.emplace_back(hc.data_ptr<float>(), hc.data_ptr<float>() + hc.numel());
+            captured.insert(traced.begin(), traced.end());
+        } else {
+            // The registry path (Model::forward on the word-level inputs), as `folio-cli run` takes it.
+            const ForwardContext ctx(run, &captured);
+            logits = static_cast<const Model &>(tagger).forward(Tagger::batchInputs(makeBatch({&e}, cfg, nullptr)), ctx).at("logits")[0];
+        }
+        const at::Tensor lp = at::log_softmax(logits, -1).contiguous();
         scores.emplace_back(lp.data_ptr<float>(), lp.data_ptr<float>() + lp.numel());
         if (tracing) {
             PredictionTraceWindow tw;
@@ -64,6 +77,8 @@ std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, c
             trace->push_back(std::move(tw));
         }
     }
+    if (wordStates)
+        *wordStates = mergeWindowScores(windows, states, n, cfg.hidden);
     return mergeWindowScores(windows, scores, n, cfg.numLabels);
 }
 
@@ -154,13 +169,20 @@ bool Predictor::load(const std::string &dir, std::string *error)
 }
 
 bool Predictor::predict(const TrainPage &page, PagePrediction *out, std::string *error, bool viterbi,
-                        const RunOptions *options, std::vector<PredictionTraceWindow> *trace) const
+                        const RunOptions *options, std::vector<PredictionTraceWindow> *trace, WordStates *states) const
 {
     return detail::runGuarded([&] {
         if (!m_impl)
             throw InferenceError("no checkpoint loaded");
         const int n = int(page.words.size());
-        const std::vector<float> lp = detail::predictLogProbs(*m_impl->tagger, *m_impl->tokenizer, page, options, trace);
+        std::vector<float> hidden;
+        const std::vector<float> lp =
+            detail::predictLogProbs(*m_impl->tagger, *m_impl->tokenizer, page, options, trace, states ? &hidden : nullptr);
+        if (states) {
+            states->words = n;
+            states->dim = m_impl->tagger->config().hidden;
+            states->values = std::move(hidden);
+        }
         PagePrediction pred;
         pred.tags = detail::decodeTags(lp, n, m_impl->labels, viterbi);
         const int L = int(m_impl->labels.size());

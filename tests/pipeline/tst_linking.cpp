@@ -4,6 +4,8 @@
 // go over what the user linked or rejected.
 #include "document/formats/funsd.h"
 #include "inference/formtagger/linking.h"
+#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/trainpages.h"
 #include "pipeline/documentprediction.h"
 #include "pipeline/linkdata.h"
 #include "pipeline/taggertraining.h"
@@ -233,6 +235,96 @@ private Q_SLOTS:
         noLinks.links = false;
         QVERIFY2(pipeline::predictSuggestions(tagger, doc, Annotations(), &suggestions, &error, noLinks), qPrintable(error));
         QVERIFY(suggestions.links.empty());
+    }
+
+    // Suggest Labels runs the encoder once a page: the link head reads the states the tagger kept.
+    // Same tags, same links (pairs and confidences) as the head running the encoder itself.
+    void sharedEncoderPassGivesTheSameLinks()
+    {
+        const QString file = test::sharedPath(QStringLiteral("data/funsd/dataset/testing_data/annotations/82092117.json"));
+        FOLIO_REQUIRE_DATA(file);
+        Document doc;
+        Annotations gold;
+        QString error;
+        QVERIFY2(importFunsdFile(file, FunsdWordOrder::Reading, &doc, &gold, &error), qPrintable(error));
+        const std::vector<inference::DocumentTrainPage> pages = inference::trainPagesOfDocument(doc, nullptr, false);
+        QCOMPARE(int(pages.size()), 1);
+        const inference::TrainPage &page = pages[0].trainPage;
+
+        inference::Predictor predictor;
+        inference::LinkPredictor links;
+        std::string why;
+        QVERIFY2(predictor.load(kTagger.toStdString(), &why), why.c_str());
+        QVERIFY2(links.load(kTagger.toStdString(), &why), why.c_str());
+        QVERIFY2(links.hasHead(), "the shipped reading-order model carries a link head");
+        inference::PagePrediction plain, kept;
+        inference::WordStates states;
+        QVERIFY2(predictor.predict(page, &plain, &why), why.c_str());
+        QVERIFY2(predictor.predict(page, &kept, &why, true, nullptr, nullptr, &states), why.c_str());
+        QCOMPARE(kept.tags, plain.tags);
+        QCOMPARE(kept.confidences.size(), plain.confidences.size());
+        for (size_t i = 0; i < kept.confidences.size(); ++i)
+            QVERIFY(std::abs(kept.confidences[i] - plain.confidences[i]) < 1e-6);
+        QCOMPARE(states.words, int(page.words.size()));
+        QCOMPARE(states.values.size(), size_t(states.words) * size_t(states.dim));
+
+        std::vector<inference::LinkEntity> entities;
+        for (const inference::PredictedEntity &e : kept.entities) {
+            inference::LinkEntity le{e.label, {}};
+            for (int w = e.firstWord; w <= e.lastWord; ++w)
+                le.words.push_back(w);
+            entities.push_back(le);
+        }
+        QVERIFY(entities.size() >= 10);
+        std::vector<inference::PredictedLink> own, shared;
+        QVERIFY2(links.predict(page, entities, &own, &why), why.c_str());
+        QVERIFY2(links.predict(page, states, entities, &shared, &why), why.c_str());
+        QVERIFY2(!own.empty(), "the shipped head proposes no link on a FUNSD test page");
+        QCOMPARE(shared.size(), own.size());
+        for (size_t i = 0; i < own.size(); ++i) {
+            QCOMPARE(shared[i].from, own[i].from);
+            QCOMPARE(shared[i].to, own[i].to);
+            QVERIFY(std::abs(shared[i].confidence - own[i].confidence) < 1e-5);
+        }
+
+        // States of another page (or another encoder) are refused, not read past their end.
+        inference::WordStates wrong = states;
+        wrong.words -= 1;
+        wrong.values.resize(size_t(wrong.words) * size_t(wrong.dim));
+        QVERIFY(!links.predict(page, wrong, entities, &shared, &why));
+        QVERIFY2(QString::fromStdString(why).contains("do not fit"), why.c_str());
+        wrong = states;
+        wrong.values.pop_back();
+        QVERIFY(!links.predict(page, wrong, entities, &shared, &why));
+
+        // Through DocumentTagger: the prediction keeps the states only when links are wanted, and
+        // the links from them equal those of a second encoder pass.
+        pipeline::DocumentTagger tagger;
+        QVERIFY2(tagger.load(kTagger, &error), qPrintable(error));
+        pipeline::PredictOptions noLinks;
+        noLinks.links = false;
+        const pipeline::DocumentPrediction without = tagger.predict(doc, noLinks);
+        QVERIFY2(without.ok, qPrintable(without.error));
+        QVERIFY(!without.encoderStates);
+        Annotations viaShared;
+        pipeline::DocumentPrediction with;
+        QVERIFY2(pipeline::predictSuggestions(tagger, doc, Annotations(), &viaShared, &error, {}, &with), qPrintable(error));
+        QVERIFY(with.encoderStates);
+        Annotations entitiesOnly;
+        QVERIFY2(pipeline::suggestionsFromPrediction(tagger, without, doc, Annotations(), &entitiesOnly, &error, noLinks),
+                 qPrintable(error));
+        QVERIFY(entitiesOnly.links.empty());
+        std::vector<Link> secondPass;
+        QVERIFY2(tagger.suggestLinks(doc, entitiesOnly, &secondPass, &error), qPrintable(error));
+        QVERIFY(!secondPass.empty());
+        QCOMPARE(int(viaShared.links.size()), int(secondPass.size()));
+        for (size_t i = 0; i < secondPass.size(); ++i) {
+            const Link &a = viaShared.links[i];
+            const Link &b = secondPass[i];
+            QCOMPARE(viaShared.entity(a.from)->wordIds, entitiesOnly.entity(b.from)->wordIds);
+            QCOMPARE(viaShared.entity(a.to)->wordIds, entitiesOnly.entity(b.to)->wordIds);
+            QVERIFY(std::abs(a.confidence - b.confidence) < 1e-5);
+        }
     }
 };
 

@@ -102,6 +102,8 @@ public:
     // forward() classifies; the key -> value link head (linkhead.cpp) reads it.
     at::Tensor hidden(const Batch &batch, bool training, std::uint32_t disabledBiases = 0,
                       std::map<std::string, at::Tensor> *trace = nullptr) const;
+    // The classifier over hidden() states: logits [B, N, L] (forward() is classify(hidden())).
+    at::Tensor classify(const at::Tensor &hidden) const { return m_classifier(hidden); }
 
     // The word units after the embedding LayerNorm (+ dropout when training): [B, N, D].
     at::Tensor embed(const Batch &b, bool training) const;
@@ -139,10 +141,12 @@ private:
 namespace folio::inference::detail {
 
 // n x L log-probabilities for one page (windows of cfg.maxWords merged back). Throws on an empty page.
-// `options` / `trace` as in Predictor::predict.
+// `options` / `trace` as in Predictor::predict. With `wordStates`, *wordStates also receives the
+// encoder's states n x D (hidden(), merged over the windows as the scores are): the same pass.
 std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, const TrainPage &page,
                                    const RunOptions *options = nullptr,
-                                   std::vector<PredictionTraceWindow> *trace = nullptr);
+                                   std::vector<PredictionTraceWindow> *trace = nullptr,
+                                   std::vector<float> *wordStates = nullptr);
 
 // Decoded tags of one page.
 std::vector<std::string> decodeTags(const std::vector<float> &logProbs, int n, const std::vector<std::string> &labels,
