@@ -6,6 +6,7 @@
 //     LayoutLMv3 of the same shape (12 x 12, hidden 192, 512 tokens), and the cost of turning the
 //     traced outputs into the view's trace. Ratio = on / off.
 // Usage: bench_attention [repeats=20] [hidden=192]
+#include "bench/benchclock.h"
 #include "inference/models/modelrunner.h"
 #include "inference/checkpoint/safetensors.h"
 #include "ui/attentionpanel.h"
@@ -26,15 +27,11 @@
 using namespace folio;
 namespace inf = folio::inference;
 
+using folio::bench::median;
+
 namespace {
 
 constexpr int kTokens = 512, kLayers = 12, kHeads = 12;
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
 
 // ~400 words, one or two sub-tokens each, on a page in 20 lines.
 Document makePage(std::vector<int> *tokenWord)

@@ -7,6 +7,7 @@
 // label repair, merging). Plain timers, median of N alternating repeats; prints a Markdown block.
 //
 //   bench_hfpredict [repeats=5] [words=500]
+#include "bench/benchclock.h"
 #include "document/formats/datasetformat.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/models/modelrunner.h"
@@ -30,18 +31,10 @@
 using namespace folio;
 namespace inf = folio::inference;
 
+using folio::bench::median;
+using folio::bench::seconds;
+
 namespace {
-
-double seconds()
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 // Uniform values in [-scale, scale] (xorshift), or around `centre`.
 struct Random

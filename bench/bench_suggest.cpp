@@ -9,6 +9,7 @@
 // and checks that both link paths propose the same links.
 //
 //   bench_suggest [repeats=3] [pages=50]
+#include "bench/benchclock.h"
 #include "document/formats/funsd.h"
 #include "pipeline/documentprediction.h"
 
@@ -23,18 +24,10 @@
 
 using namespace folio;
 
+using folio::bench::median;
+using folio::bench::seconds;
+
 namespace {
-
-double seconds()
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 double timed(const std::function<void()> &f)
 {

@@ -6,6 +6,7 @@
 // and the bias term alone (forward + backward, [8, 4, 200, 200]): the shared layoutBiasScores
 // gather vs the pre-refactor form (embedding of the transposed table over a LUT-indexed [N, N] /
 // [B, N, N] distance matrix). Median of 9 interleaved repetitions; words/s = 1600 / step time.
+#include "bench/benchclock.h"
 #include "inference/openmpenv.h"
 #include "inference/formtagger/detail/trainmodel.h"
 #include "inference/layers/buckets.h"
@@ -21,15 +22,11 @@
 using namespace folio::inference;
 using namespace folio::inference::detail;
 
+using folio::bench::median;
+
 namespace {
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 TaggerConfig recipe()
 {

@@ -298,60 +298,46 @@ bool LinkPredictor::load(const std::string &dir, std::string *error)
     }, error);
 }
 
-namespace {
-
-// Proposed links among `entities` from the page's word states [n, D].
-std::vector<PredictedLink> linksFromStates(const LinkPredictor::Impl &impl, const at::Tensor &states, const TrainPage &page,
-                                           const std::vector<LinkEntity> &entities)
-{
-    const EntityFeatures f = entityFeatures(states, page, entities, impl.types);
-    const auto [from, to] = allPairs(std::int64_t(entities.size()));
-    return decodeLinks((*impl.head)(f, from, to, 0.0, false), from, to, impl.threshold);
-}
-
-void checkEntityCount(const TrainPage &page, const std::vector<LinkEntity> &entities)
-{
-    if (entities.size() > size_t(kMaxEntities))
-        throw InferenceError("page " + page.id + ": " + std::to_string(entities.size()) + " entities exceed the link head's " +
-                             std::to_string(kMaxEntities));
-}
-
-} // namespace
-
 bool LinkPredictor::predict(const TrainPage &page, const std::vector<LinkEntity> &entities,
                             std::vector<PredictedLink> *links, std::string *error) const
 {
-    links->clear();
-    return detail::runGuarded([&] {
-        if (!m_impl)
-            throw InferenceError("no checkpoint loaded");
-        if (!m_impl->head || entities.size() < 2)
-            return;
-        checkEntityCount(page, entities);
-        at::NoGradGuard guard;
-        *links = linksFromStates(*m_impl, wordStates(*m_impl->taggerModel, *m_impl->tokenizer, page), page, entities);
-    }, error);
+    return predictFrom(page, nullptr, entities, links, error);
 }
 
 bool LinkPredictor::predict(const TrainPage &page, const WordStates &states, const std::vector<LinkEntity> &entities,
                             std::vector<PredictedLink> *links, std::string *error) const
 {
+    return predictFrom(page, &states, entities, links, error);
+}
+
+bool LinkPredictor::predictFrom(const TrainPage &page, const WordStates *kept, const std::vector<LinkEntity> &entities,
+                                std::vector<PredictedLink> *links, std::string *error) const
+{
     links->clear();
     return detail::runGuarded([&] {
         if (!m_impl)
             throw InferenceError("no checkpoint loaded");
         if (!m_impl->head || entities.size() < 2)
             return;
-        checkEntityCount(page, entities);
-        const int dim = m_impl->taggerModel->config().hidden;
-        if (states.words != int(page.words.size()) || states.dim != dim ||
-            states.values.size() != size_t(states.words) * size_t(dim))
-            throw InferenceError("page " + page.id + ": word states of " + std::to_string(states.words) + " x " +
-                                 std::to_string(states.dim) + " do not fit a page of " + std::to_string(page.words.size()) +
-                                 " words and a " + std::to_string(dim) + "-wide encoder");
+        if (entities.size() > size_t(kMaxEntities))
+            throw InferenceError("page " + page.id + ": " + std::to_string(entities.size()) + " entities exceed the link head's " +
+                                 std::to_string(kMaxEntities));
         at::NoGradGuard guard;
-        const at::Tensor t = at::from_blob(const_cast<float *>(states.values.data()), {states.words, dim}, at::kFloat);
-        *links = linksFromStates(*m_impl, t, page, entities);
+        at::Tensor states;
+        if (kept) {
+            const int dim = m_impl->taggerModel->config().hidden;
+            if (kept->words != int(page.words.size()) || kept->dim != dim ||
+                kept->values.size() != size_t(kept->words) * size_t(dim))
+                throw InferenceError("page " + page.id + ": word states of " + std::to_string(kept->words) + " x " +
+                                     std::to_string(kept->dim) + " do not fit a page of " + std::to_string(page.words.size()) +
+                                     " words and a " + std::to_string(dim) + "-wide encoder");
+            states = at::from_blob(const_cast<float *>(kept->values.data()), {kept->words, dim}, at::kFloat);
+        } else {
+            states = wordStates(*m_impl->taggerModel, *m_impl->tokenizer, page);
+        }
+        const EntityFeatures f = entityFeatures(states, page, entities, m_impl->types);
+        const auto [from, to] = allPairs(std::int64_t(entities.size()));
+        *links = decodeLinks((*m_impl->head)(f, from, to, 0.0, false), from, to, m_impl->threshold);
     }, error);
 }
 

@@ -115,6 +115,9 @@ public:
     struct Impl;
 
 private:
+    // Both predict()s: `kept` null runs the encoder.
+    bool predictFrom(const TrainPage &page, const WordStates *kept, const std::vector<LinkEntity> &entities,
+                     std::vector<PredictedLink> *links, std::string *error) const;
     std::unique_ptr<Impl> m_impl;
 };
 
