@@ -147,6 +147,9 @@ at::Tensor WebFormerModel::layerBlockwise(int layer, const at::Tensor &x, const 
     const std::string tp = "attentions." + std::to_string(layer) + ".";
 
     // ---- text queries: local text (blocks) + HTML/field side keys, one softmax ----
+    // Every text token attends to every HTML and field token, so the scores of all text queries
+    // are T x (N + F) per head. Outside training they are computed a chunk of blocks at a time:
+    // the same numbers, with peak memory bounded by the chunk instead of growing with T x N.
     at::Tensor ctxT;
     {
         const std::int64_t nb = (T + b - 1) / b, Tp = nb * b, G = N + F;
@@ -156,7 +159,6 @@ at::Tensor WebFormerModel::layerBlockwise(int layer, const at::Tensor &x, const 
             return at::cat({kp.narrow(0, 0, nb), kp.narrow(0, 1, nb), kp.narrow(0, 2, nb)}, 1);
         };
         const at::Tensor kw = windows(pt[1]), vw = windows(pt[2]);
-        at::Tensor sLocal = at::einsum("nqhd,nkhd->nqhk", {q, kw}); // [nb, b, H, 3b]
         // relative ids and band mask depend only on (query in block, key in window): [b, 3b]
         std::vector<std::int64_t> ids(b * 3 * b);
         std::vector<float> band(b * 3 * b);
@@ -166,34 +168,47 @@ at::Tensor WebFormerModel::layerBlockwise(int layer, const at::Tensor &x, const 
                 ids[qi * 3 * b + kj] = webRelativeId(dist, r);
                 band[qi * 3 * b + kj] = std::abs(dist) <= r ? 0.0f : float(kNeg);
             }
-        const at::Tensor relIds = longTensor(ids).view({1, b, 1, 3 * b}).expand({nb, b, H, 3 * b});
-        const at::Tensor qR = at::einsum("nqhd,vhd->nqhv", {q, relT}); // [nb, b, H, 2r+1]
-        sLocal = sLocal + qR.gather(3, relIds);
+        const at::Tensor relIds = longTensor(ids).view({1, b, 1, 3 * b});
+        const at::Tensor bandMask = at::tensor(band).view({1, b, 1, 3 * b});
         // key validity per window position: text token index (n-1)*b + kj in [0, T)
         const at::Tensor keyPos = at::arange(nb, at::kLong).view({nb, 1}) * b - b + at::arange(3 * b, at::kLong).view({1, 3 * b});
         const at::Tensor keyMask = at::where((keyPos >= 0).logical_and(keyPos < T), 0.0, kNeg).to(at::kFloat); // [nb, 3b]
-        sLocal = sLocal + at::tensor(band).view({1, b, 1, 3 * b}) + keyMask.view({nb, 1, 1, 3 * b});
         // side keys: HTML (text->HTML projection) then fields
         const at::Tensor kg = at::cat({ph[1], pf[1]}, 0), vg = at::cat({ph[2], pf[2]}, 0); // [G, H, d]
-        const at::Tensor qFlat = q.view({Tp, H, d});
-        at::Tensor sG = at::einsum("thd,ghd->thg", {qFlat, kg}); // [Tp, H, G]
-        // key-side relation embedding on the token's own text node (1) and that node's parent (2)
-        const at::Tensor qA = at::einsum("thd,rhd->thr", {qFlat, relG}); // [Tp, H, 3]
         const at::Tensor node = at::constant_pad_nd(in.textNode, {0, Tp - T}, 0);
         const at::Tensor par = at::constant_pad_nd(in.textParent, {0, Tp - T}, -1);
         const at::Tensor valid = at::arange(Tp, at::kLong) < T;
-        const at::Tensor idx = at::stack({node, par.clamp_min(0)}, 1).view({Tp, 1, 2}).expand({Tp, H, 2});
-        const at::Tensor w = at::stack({valid, valid.logical_and(par >= 0)}, 1).to(at::kFloat).view({Tp, 1, 2});
-        sG.scatter_add_(2, idx, qA.narrow(2, 1, 2) * w); // in place: einsum output, not needed by its backward
-        const at::Tensor scores = at::cat({sLocal, sG.view({nb, b, H, G})}, 3); // [nb, b, H, 3b + G]
-        const at::Tensor probs = at::softmax(scores, 3);
-        const at::Tensor pl = probs.narrow(3, 0, 3 * b), pg = probs.narrow(3, 3 * b, G);
-        const at::Tensor c = at::einsum("nqhk,nkhd->nqhd", {pl, vw}).reshape({Tp, H, d})
-                             + at::einsum("thg,ghd->thd", {pg.reshape({Tp, H, G}), vg});
-        ctxT = c.narrow(0, 0, T).reshape({T, D});
+        const std::int64_t chunk = training ? nb : std::max<std::int64_t>(1, m_textQueryRows / b); // blocks at a time
+        std::vector<at::Tensor> ctxParts, plParts, pgParts;
+        for (std::int64_t n0 = 0; n0 < nb; n0 += chunk) {
+            const std::int64_t m = std::min(chunk, nb - n0), rows = m * b, t0 = n0 * b;
+            const at::Tensor qc = q.narrow(0, n0, m);
+            at::Tensor sLocal = at::einsum("nqhd,nkhd->nqhk", {qc, kw.narrow(0, n0, m)}); // [m, b, H, 3b]
+            const at::Tensor qR = at::einsum("nqhd,vhd->nqhv", {qc, relT});                 // [m, b, H, 2r+1]
+            sLocal = sLocal + qR.gather(3, relIds.expand({m, b, H, 3 * b}));
+            sLocal = sLocal + bandMask + keyMask.narrow(0, n0, m).view({m, 1, 1, 3 * b});
+            const at::Tensor qFlat = qc.reshape({rows, H, d});
+            at::Tensor sG = at::einsum("thd,ghd->thg", {qFlat, kg}); // [rows, H, G]
+            // key-side relation embedding on the token's own text node (1) and that node's parent (2)
+            const at::Tensor qA = at::einsum("thd,rhd->thr", {qFlat, relG}); // [rows, H, 3]
+            const at::Tensor nodeC = node.narrow(0, t0, rows), parC = par.narrow(0, t0, rows), validC = valid.narrow(0, t0, rows);
+            const at::Tensor idx = at::stack({nodeC, parC.clamp_min(0)}, 1).view({rows, 1, 2}).expand({rows, H, 2});
+            const at::Tensor w = at::stack({validC, validC.logical_and(parC >= 0)}, 1).to(at::kFloat).view({rows, 1, 2});
+            sG.scatter_add_(2, idx, qA.narrow(2, 1, 2) * w); // in place: einsum output, not needed by its backward
+            const at::Tensor scores = at::cat({sLocal, sG.view({m, b, H, G})}, 3); // [m, b, H, 3b + G]
+            const at::Tensor probs = at::softmax(scores, 3);
+            const at::Tensor pl = probs.narrow(3, 0, 3 * b), pg = probs.narrow(3, 3 * b, G);
+            ctxParts.push_back(at::einsum("nqhk,nkhd->nqhd", {pl, vw.narrow(0, n0, m)}).reshape({rows, H, d})
+                               + at::einsum("thg,ghd->thd", {pg.reshape({rows, H, G}), vg}));
+            if (trace) {
+                plParts.push_back(pl.reshape({rows, H, 3 * b}));
+                pgParts.push_back(pg.reshape({rows, H, G}));
+            }
+        }
+        ctxT = at::cat(ctxParts, 0).narrow(0, 0, T).reshape({T, D});
         if (trace) {
-            (*trace)[tp + "t2t"] = pl.reshape({Tp, H, 3 * b}).narrow(0, 0, T);
-            (*trace)[tp + "t2g"] = pg.reshape({Tp, H, G}).narrow(0, 0, T);
+            (*trace)[tp + "t2t"] = at::cat(plParts, 0).narrow(0, 0, T);
+            (*trace)[tp + "t2g"] = at::cat(pgParts, 0).narrow(0, 0, T);
         }
     }
 

@@ -149,12 +149,17 @@ private Q_SLOTS:
         QTest::addColumn<int>("liWords");
         QTest::addColumn<bool>("float64");
         QTest::addColumn<double>("initStd");
-        QTest::newRow("r=3, T not a multiple of 4") << 3 << 5 << false << 0.2;
-        QTest::newRow("r=1") << 1 << 2 << false << 0.2;
-        QTest::newRow("r=8, one block") << 8 << 1 << false << 0.2;
-        QTest::newRow("r=16, long") << 16 << 40 << false << 0.2;
-        QTest::newRow("r=16, long, float64, sharp attention") << 16 << 40 << true << 0.6;
-        QTest::newRow("r=5, float64, sharp attention") << 5 << 6 << true << 0.6;
+        QTest::addColumn<int>("queryRows"); // text queries at a time (0: the default)
+        QTest::newRow("r=3, T not a multiple of 4") << 3 << 5 << false << 0.2 << 0;
+        QTest::newRow("r=1") << 1 << 2 << false << 0.2 << 0;
+        QTest::newRow("r=8, one block") << 8 << 1 << false << 0.2 << 0;
+        QTest::newRow("r=16, long") << 16 << 40 << false << 0.2 << 0;
+        QTest::newRow("r=16, long, float64, sharp attention") << 16 << 40 << true << 0.6 << 0;
+        QTest::newRow("r=5, float64, sharp attention") << 5 << 6 << true << 0.6 << 0;
+        // Text queries a chunk of blocks at a time (what long pages get outside training).
+        QTest::newRow("r=3, one block a chunk") << 3 << 5 << false << 0.2 << 1;
+        QTest::newRow("r=16, long, 2 blocks a chunk, float64") << 16 << 40 << true << 0.6 << 34;
+        QTest::newRow("r=5, 3 blocks a chunk, last chunk short") << 5 << 12 << false << 0.2 << 18;
     }
     void blockwiseEqualsDense()
     {
@@ -162,6 +167,7 @@ private Q_SLOTS:
         QFETCH(int, liWords);
         QFETCH(bool, float64);
         QFETCH(double, initStd);
+        QFETCH(int, queryRows);
         const WebPage page = smallPage(liWords);
         const WebVocab vocab = pageVocab(page, 200);
         WebFormerConfig cfg;
@@ -174,6 +180,8 @@ private Q_SLOTS:
         const WebFormerInputs in = buildWebFormerInputs(page, vocab, cfg, {"title", "author", "publisher"});
         WebFormerModel model(cfg, vocab.size());
         model.initialise(11);
+        if (queryRows > 0)
+            model.setTextQueryRows(queryRows);
         {
             at::NoGradGuard g;
             for (auto &[name, t] : model.params())
@@ -196,6 +204,10 @@ private Q_SLOTS:
         // Attention probabilities, pattern by pattern, against the dense [H, L, L] rows.
         const int T = in.numText(), N = in.numHtml(), F = in.numFields(), H = cfg.heads, bl = radius + 1;
         QVERIFY(T % bl != 0 || radius == 8 || radius == 1 || radius == 16);
+        if (queryRows > 0) {
+            const int blocks = (T + bl - 1) / bl, perChunk = std::max(1, queryRows / bl);
+            QVERIFY2(blocks > perChunk, "the page fits one chunk: the chunked path is not exercised");
+        }
         for (int layer = 0; layer < cfg.layers; ++layer) {
             const std::string p = "attentions." + std::to_string(layer);
             const at::Tensor dense = traceD.at(p); // [H, L, L], order text | HTML | field

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -66,6 +67,10 @@ public:
     // text token (t/(r+1)-1)*(r+1)+k), `attentions.i.t2g` [T, H, N+F], `attentions.i.h2x` [E, H]
     // (over edgeKey order), `attentions.i.f2x` [F, H, N+F]; dense form: `attentions.i` [H, L, L].
     WebEncoded encode(const WebTensors &in, bool training, Form form = Form::Blockwise, AtMap *trace = nullptr) const;
+    // Outside training, text queries are run about this many at a time (whole blocks of r+1): the
+    // text -> HTML scores then take rows x (N + F) floats per head at once instead of T x (N + F).
+    // The result does not depend on it (tests set it small to cover several chunks).
+    void setTextQueryRows(int rows) { m_textQueryRows = std::max(1, rows); }
     // [F, T+1]: column 0 = the null answer, column j+1 = text token j.
     at::Tensor startLogits(const WebEncoded &e) const;
     // [F, T]: end logits given a start text token per field (start [F] int64, clamped >= 0).
@@ -104,6 +109,7 @@ private:
 
     WebFormerConfig m_cfg;
     int m_vocab = 0;
+    int m_textQueryRows = 2048; // setTextQueryRows()
     std::map<std::string, at::Tensor> m_params;
     at::Tensor m_words, m_tags, m_segments; // embeddings.{word,tag,segment}_embeddings.weight
     LayerNormW m_embLn;                     // embeddings.LayerNorm
