@@ -9,6 +9,8 @@
 // Sizes above --dense-max run the blockwise form only (the dense [L, L] form needs L^2 floats per
 // head: 16k tokens would take tens of GB); the last column shows blockwise ms per 1,000 text tokens,
 // constant when the cost is linear.
+// --chunk-compare: a second table, the blockwise form with its text queries a chunk at a time (the
+// default, 2048 rows) against all of them at once (the form before chunking), same process.
 #include "inference/webformer/detail/webformer.h"
 #include "inference/models/modelrunner.h"
 
@@ -103,9 +105,17 @@ Measure run(const WebFormerModel &model, const WebTensors &t, WebFormerModel::Fo
 int main(int argc, char **argv)
 {
     int threads = 2, reps = 3, denseMax = 8192;
+    bool chunkCompare = false;
     std::vector<int> sizes = {512, 2048, 8192};
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--chunk-compare")
+            chunkCompare = true;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
+        if (a == "--chunk-compare") {
+            --i; // a flag without a value
+            continue;
+        }
         if (a == "--threads")
             threads = std::atoi(argv[i + 1]);
         else if (a == "--dense-max")
@@ -132,6 +142,12 @@ int main(int argc, char **argv)
                 cfg.layers, cfg.hidden, cfg.heads, cfg.radius, threads, reps);
     std::printf("| text tokens T | HTML tokens N | edges | blockwise ms | dense [L,L] ms | speed-up | blockwise peak MB | dense peak MB | memory ratio | max abs diff | blockwise ms / 1k T |\n");
     std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    struct ChunkRow
+    {
+        int T, N;
+        double ms, oneMs, peak, onePeak, diff;
+    };
+    std::vector<ChunkRow> chunkRows;
     for (int T : sizes) {
         std::vector<std::string> words;
         const WebPage page = syntheticPage(T, &words);
@@ -141,6 +157,13 @@ int main(int argc, char **argv)
         model.initialise(5);
         const WebTensors t = toWebTensors(in);
         const Measure b = run(model, t, WebFormerModel::Form::Blockwise, reps);
+        if (chunkCompare) {
+            model.setTextQueryRows(1 << 30);
+            const Measure one = run(model, t, WebFormerModel::Form::Blockwise, reps);
+            model.setTextQueryRows(2048);
+            chunkRows.push_back({in.numText(), in.numHtml(), b.ms, one.ms, b.peakMb, one.peakMb,
+                                 (b.out - one.out).abs().max().item<double>()});
+        }
         if (T > denseMax) {
             std::printf("| %d | %d | %zu | %.1f | - | - | %.0f | - | - | - | %.1f |\n", in.numText(), in.numHtml(),
                         in.edgeQuery.size(), b.ms, b.peakMb, b.ms * 1000.0 / in.numText());
@@ -153,6 +176,14 @@ int main(int argc, char **argv)
                     in.edgeQuery.size(), b.ms, d.ms, d.ms / b.ms, b.peakMb, d.peakMb, b.peakMb > 0 ? d.peakMb / b.peakMb : 0.0, diff,
                     b.ms * 1000.0 / in.numText());
         std::fflush(stdout);
+    }
+    if (chunkCompare) {
+        std::printf("\nBlockwise text queries 2048 rows at a time (default) vs all at once, same weights and page:\n\n");
+        std::printf("| text tokens T | HTML tokens N | chunked ms | all-at-once ms | time ratio | chunked peak MB | all-at-once peak MB | memory ratio | max abs diff |\n");
+        std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (const ChunkRow &r : chunkRows)
+            std::printf("| %d | %d | %.1f | %.1f | %.2fx | %.0f | %.0f | %.1fx | %.1e |\n", r.T, r.N, r.ms, r.oneMs, r.ms / r.oneMs,
+                        r.peak, r.onePeak, r.peak > 0 ? r.onePeak / r.peak : 0.0, r.diff);
     }
     return 0;
 }
