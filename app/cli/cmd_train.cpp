@@ -56,6 +56,9 @@ void registerTrainCommand(CLI::App &app)
     cmd->add_option("--heads", o->cfg.heads, "Attention heads");
     cmd->add_option("--intermediate", o->cfg.intermediate, "FFN size");
     cmd->add_option("--patience", o->cfg.patience, "Early stopping after this many epochs without dev improvement (0 = off)");
+    cmd->add_option("--ema", o->cfg.emaDecay, "Keep an exponential moving average of the weights with this decay per step (e.g. 0.99) and "
+                                              "select, save and ship the average (0 = off)")
+        ->check(CLI::Range(0.0, 0.99999));
     cmd->add_option("--seed", o->cfg.seed, "Random seed");
     cmd->add_option("--threads", o->cfg.threads, "Torch / BLAS threads");
     cmd->add_option("--max-steps", o->cfg.maxSteps, "Stop after this many steps (smoke tests)");

@@ -62,6 +62,10 @@ struct TrainConfig
     double dropout = 0.1;
     bool jitter = true;
     int patience = 0;                      // early stopping: epochs without dev improvement (0 = off)
+    // Polyak averaging (training/detail/weightaverage.h): > 0 keeps an exponential moving average of
+    // the weights with this decay per step; dev scores, the best checkpoint and the shipped weights
+    // are the average's. 0 = off (the weights of the best epoch).
+    double emaDecay = 0;
     unsigned seed = 1;
     int threads = 2;
     bool resume = false;

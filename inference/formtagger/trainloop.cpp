@@ -12,6 +12,7 @@
 #include "inference/training/detail/optimiser.h"
 #include "inference/training/detail/processgroup.h"
 #include "inference/training/detail/trainkit.h"
+#include "inference/training/detail/weightaverage.h"
 
 #include <nlohmann/json.hpp>
 
@@ -215,6 +216,19 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
             piecesSeen = st.value("pieces_seen", 0L);
         }
         long step = optimiser.steps();
+        // The weight average, when asked for (resumed from last/ with the rest of the state).
+        std::unique_ptr<detail::WeightAverage> average;
+        if (config.emaDecay > 0) {
+            if (config.emaDecay >= 1)
+                throw InferenceError("train: the weight-average decay must be below 1 (got " + std::to_string(config.emaDecay) + ")");
+            average = std::make_unique<detail::WeightAverage>(tagger.params(), config.emaDecay);
+            if (resuming) {
+                const fs::path saved = out / "last" / "weight_average.safetensors";
+                if (!fs::exists(saved))
+                    throw InferenceError("train --resume: " + saved.string() + " is missing (the run was started without --ema)");
+                average->load(saved.string());
+            }
+        }
 
         bool stop = false;
         double lastLoss = 0;
@@ -291,6 +305,8 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                     return total.defined() ? total / double(counted) : total;
                 });
                 ++stepsThisEpoch;
+                if (average)
+                    average->update(tagger.params());
                 if (!std::isnan(l)) {
                     lossSum += l;
                     ++lossCount;
@@ -310,6 +326,8 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
 
             double f1 = 0;
             std::string devJson = "{}";
+            if (average) // dev scores and the best checkpoint are the average's; swapped back below
+                average->swap(tagger.params());
             if (!devPages.empty() && writes)
                 devJson = detail::evaluatePages(tagger, *tok, devPages, true, &f1);
             if (group) // rank 0's score, so that every rank selects and stops alike
@@ -343,11 +361,15 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                                          {"warmup_fraction", config.warmupFraction}, {"clip_norm", config.clipNorm},
                                          {"dropout", config.dropout}, {"jitter", config.jitter}, {"patience", config.patience},
                                          {"vocab_size", tc.vocabSize}, {"hidden", tc.hidden}, {"layers", tc.layers},
-                                         {"heads", tc.heads}, {"intermediate", tc.intermediate}};
+                                         {"heads", tc.heads}, {"intermediate", tc.intermediate}, {"ema_decay", config.emaDecay}};
                 detail::writeTextFile((out / "folio.json").string(), fj.dump(2));
             }
+            if (average)
+                average->swap(tagger.params()); // the live weights again, to save and train on
             // Resume state (rank 0 only when data parallel).
             if (writes) {
+                if (average)
+                    average->save((out / "last" / "weight_average.safetensors").string());
                 tagger.save((out / "last" / "model.safetensors").string());
                 optimiser.save((out / "last" / "optimizer.safetensors").string());
                 nlohmann::json st = stopper.toJson();

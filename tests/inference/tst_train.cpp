@@ -1,10 +1,13 @@
 // Training loop on a tiny model and synthetic pages: the loss falls, the checkpoint round-trips
 // through Predictor, resume continues, cancel stops, bad input gives clear errors.
+#include "inference/checkpoint/safetensors.h"
 #include "inference/formtagger/trainer.h"
 #include "tests/common/testdata.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -128,6 +131,47 @@ private Q_SLOTS:
         });
         QVERIFY2(r2.ok, r2.error.c_str());
         QCOMPARE(firstEpoch, 7);
+    }
+
+    // --ema: the best checkpoint holds the weight average (not the live weights of that epoch), the
+    // resume state keeps it, and a resumed run continues it; resuming without the file is refused.
+    void weightAverageIsWhatIsSaved()
+    {
+        QTemporaryDir plainDir, avgDir;
+        const auto pages = synthPages(12, 4);
+        TrainConfig plain = tinyConfig(plainDir.path());
+        TrainConfig averaged = tinyConfig(avgDir.path());
+        averaged.emaDecay = 0.9;
+        const TrainResult a = train(plain, pages, synthPages(3, 3));
+        const TrainResult b = train(averaged, pages, synthPages(3, 3));
+        QVERIFY2(a.ok && b.ok, (a.error + b.error).c_str());
+        QVERIFY(QFile::exists(avgDir.filePath("last/weight_average.safetensors")));
+        QVERIFY(!QFile::exists(plainDir.filePath("last/weight_average.safetensors")));
+        // Same seed, same steps: the live weights of both runs are equal; the saved ones are not.
+        const TensorMap liveA = readSafetensors(plainDir.filePath("last/model.safetensors").toStdString());
+        const TensorMap liveB = readSafetensors(avgDir.filePath("last/model.safetensors").toStdString());
+        const TensorMap bestB = readSafetensors(avgDir.filePath("model.safetensors").toStdString());
+        const TensorMap averageB = readSafetensors(avgDir.filePath("last/weight_average.safetensors").toStdString());
+        const std::string key = "classifier.weight";
+        QVERIFY(liveA.at(key).bytes == liveB.at(key).bytes);
+        QVERIFY(bestB.at(key).bytes != liveB.at(key).bytes);
+        if (b.bestEpoch == 6) // the last epoch was the best: its checkpoint is the average itself
+            QVERIFY(bestB.at(key).bytes == averageB.at(key).bytes);
+        QFile meta(avgDir.filePath("folio.json"));
+        QVERIFY(meta.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(meta.readAll()).object()["hyperparameters"].toObject()["ema_decay"].toDouble(), 0.9);
+
+        averaged.epochs = 7;
+        averaged.resume = true;
+        const TrainResult c = train(averaged, pages, synthPages(3, 3));
+        QVERIFY2(c.ok, c.error.c_str());
+        QVERIFY(readSafetensors(avgDir.filePath("last/weight_average.safetensors").toStdString()).at(key).bytes !=
+                averageB.at(key).bytes);
+        QVERIFY(QFile::remove(avgDir.filePath("last/weight_average.safetensors")));
+        averaged.epochs = 8;
+        const TrainResult d = train(averaged, pages, synthPages(3, 3));
+        QVERIFY(!d.ok);
+        QVERIFY2(QString::fromStdString(d.error).contains("weight_average.safetensors"), d.error.c_str());
     }
 
     void cancelStops()

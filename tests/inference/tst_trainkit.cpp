@@ -4,6 +4,8 @@
 // ParamStore's three sources; the tagger's attention and logits against a literal computation
 // of the pre-refactor formula (so the shipped checkpoints keep their numbers).
 #include "inference/checkpoint/detail/paramstore.h"
+#include "inference/checkpoint/detail/convert.h"
+#include "inference/checkpoint/safetensors.h"
 #include "inference/errors.h"
 #include "inference/formtagger/detail/trainmodel.h"
 #include "inference/layers/buckets.h"
@@ -11,6 +13,7 @@
 #include "inference/models/modelrunner.h"
 #include "inference/training/detail/optimiser.h"
 #include "inference/training/detail/trainkit.h"
+#include "inference/training/detail/weightaverage.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -209,6 +212,57 @@ private Q_SLOTS:
             QVERIFY2(m.find(file) != std::string::npos && m.find("belongs to no parameter") != std::string::npos, e.what());
         }
         QVERIFY_THROWS_EXCEPTION(InferenceError, wrong.load(file + ".missing"));
+    }
+
+    // Polyak averaging: the warm-up-limited decay, swap() both ways, save / load, a foreign file refused.
+    void weightAverageFollowsTheFormula()
+    {
+        std::map<std::string, at::Tensor> p = leafParams();
+        const std::map<std::string, at::Tensor> start = cloneParams(p);
+        WeightAverage avg(p, 0.9);
+        std::map<std::string, at::Tensor> expected = cloneParams(p);
+        for (int t = 0; t < 30; ++t) {
+            {
+                at::NoGradGuard g;
+                for (auto &[n, v] : p)
+                    v.add_(at::randn(v.sizes()));
+            }
+            avg.update(p);
+            const double d = std::min(0.9, double(1 + t) / double(10 + t));
+            for (auto &[n, e] : expected)
+                e = e * d + p.at(n).detach() * (1 - d);
+        }
+        QCOMPARE(avg.updates(), 30L);
+        const std::map<std::string, at::Tensor> live = cloneParams(p);
+        avg.swap(p);
+        for (const auto &[n, e] : expected)
+            QVERIFY2(at::allclose(p.at(n).detach(), e, 1e-5, 1e-6), n.c_str());
+        QVERIFY(p.at("dense.weight").requires_grad()); // the same leaf tensors, values exchanged
+        avg.swap(p);
+        for (const auto &[n, v] : live)
+            QVERIFY(at::equal(p.at(n).detach(), v));
+
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("avg.safetensors")).toStdString();
+        avg.save(file);
+        WeightAverage back(start, 0.9);
+        back.load(file);
+        QCOMPARE(back.updates(), 30L);
+        std::map<std::string, at::Tensor> q = cloneParams(start);
+        back.swap(q);
+        for (const auto &[n, e] : expected)
+            QVERIFY(at::allclose(q.at(n).detach(), e, 1e-5, 1e-6));
+        // A weights file without the update count is not a weight average; nothing is changed.
+        writeSafetensors(file, {{"dense.weight", fromAten(at::zeros({3, 4}))}});
+        WeightAverage other(start, 0.9);
+        bool threw = false;
+        try {
+            other.load(file);
+        } catch (const InferenceError &e) {
+            threw = QString(e.what()).contains("update count");
+        }
+        QVERIFY(threw);
+        QCOMPARE(other.updates(), 0L);
     }
 
     void earlyStoppingTriggers()
