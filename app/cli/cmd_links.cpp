@@ -73,13 +73,7 @@ nlohmann::json evaluateLinks(const std::string &checkpoint, const QString &dataD
         if (!tagger.predict(page.page, &prediction, &error, true, nullptr, nullptr, &states))
             throw CliError(error);
         taggerSeconds += secondsSince(t0);
-        std::vector<inference::LinkEntity> entities;
-        for (const inference::PredictedEntity &e : prediction.entities) {
-            inference::LinkEntity le{e.label, {}};
-            for (int w = e.firstWord; w <= e.lastWord; ++w)
-                le.words.push_back(w);
-            entities.push_back(std::move(le));
-        }
+        const std::vector<inference::LinkEntity> entities = inference::linkEntities(prediction.entities);
         t0 = std::chrono::steady_clock::now();
         if (!links.predict(page.page, states, entities, &predicted, &error))
             throw CliError(error);

@@ -14,7 +14,6 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 namespace folio::cli {
 
@@ -31,11 +30,7 @@ struct RunArgs
 std::uint32_t parseDisabled(const std::string &list)
 {
     std::uint32_t flags = inference::BiasNone;
-    std::stringstream ss(list);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        if (item.empty())
-            continue;
+    for (const std::string &item : splitCommaList(list)) {
         if (item == "1d")
             flags |= inference::Bias1D;
         else if (item == "2d")

@@ -1,17 +1,18 @@
 // folio-cli: the headless face of Folio. Every subcommand works without a display.
 #include "app/cli/commands.h"
-#include <sstream>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include "inference/openmpenv.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
 #include <QCoreApplication>
 #include <QGuiApplication>
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 
 namespace folio::cli {

@@ -341,6 +341,18 @@ bool LinkPredictor::predictFrom(const TrainPage &page, const WordStates *kept, c
     }, error);
 }
 
+std::vector<LinkEntity> linkEntities(const std::vector<PredictedEntity> &entities)
+{
+    std::vector<LinkEntity> out;
+    for (const PredictedEntity &e : entities) {
+        LinkEntity le{e.label, {}};
+        for (int w = e.firstWord; w <= e.lastWord; ++w)
+            le.words.push_back(w);
+        out.push_back(std::move(le));
+    }
+    return out;
+}
+
 // ---- scoring -------------------------------------------------------------------------------------
 
 void scoreLinks(const LinkPage &gold, const std::vector<LinkEntity> &predictedEntities,

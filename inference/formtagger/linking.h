@@ -39,6 +39,9 @@ struct LinkPage
     std::vector<std::pair<int, int>> links; // (from, to) entity indices
 };
 
+// The tagger's entities (word ranges) as link-head entities (word lists).
+std::vector<LinkEntity> linkEntities(const std::vector<PredictedEntity> &entities);
+
 struct PredictedLink
 {
     int from = 0, to = 0;   // entity indices

@@ -45,26 +45,16 @@ std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, c
     if (tracing)
         trace->clear();
     std::vector<std::vector<float>> scores, states;
-    RunOptions run;
-    run.trace = tracing;
-    run.disabledBiases = disabled;
     for (const Window &w : windows) {
         const EncodedPage e = encodePage(tok, unlabelled, cfg, {}, w.begin, w.end);
-        AtMap captured;
-        at::Tensor logits;
+        // hidden() then the classifier: what Model::forward (the registry path of `folio-cli run`)
+        // computes, with the encoder's states at hand for the link head.
+        std::map<std::string, at::Tensor> captured;
+        const at::Tensor h = tagger.hidden(makeBatch({&e}, cfg, nullptr), false, disabled, tracing ? &captured : nullptr);
+        const at::Tensor logits = tagger.classify(h)[0];
         if (wordStates) {
-            // The encoder's states are wanted too (the link head reads them): hidden, then the
-            // classifier, which is what Model::forward computes.
-            std::map<std::string, at::Tensor> traced;
-            const at::Tensor h = tagger.hidden(makeBatch({&e}, cfg, nullptr), false, disabled, tracing ? &traced : nullptr);
-            logits = tagger.classify(h)[0];
             const at::Tensor hc = h[0].contiguous();
             states.emplace_back(hc.data_ptr<float>(), hc.data_ptr<float>() + hc.numel());
-            captured.insert(traced.begin(), traced.end());
-        } else {
-            // The registry path (Model::forward on the word-level inputs), as `folio-cli run` takes it.
-            const ForwardContext ctx(run, &captured);
-            logits = static_cast<const Model &>(tagger).forward(Tagger::batchInputs(makeBatch({&e}, cfg, nullptr)), ctx).at("logits")[0];
         }
         const at::Tensor lp = at::log_softmax(logits, -1).contiguous();
         scores.emplace_back(lp.data_ptr<float>(), lp.data_ptr<float>() + lp.numel());

@@ -268,13 +268,7 @@ private Q_SLOTS:
         QCOMPARE(states.words, int(page.words.size()));
         QCOMPARE(states.values.size(), size_t(states.words) * size_t(states.dim));
 
-        std::vector<inference::LinkEntity> entities;
-        for (const inference::PredictedEntity &e : kept.entities) {
-            inference::LinkEntity le{e.label, {}};
-            for (int w = e.firstWord; w <= e.lastWord; ++w)
-                le.words.push_back(w);
-            entities.push_back(le);
-        }
+        const std::vector<inference::LinkEntity> entities = inference::linkEntities(kept.entities);
         QVERIFY(entities.size() >= 10);
         std::vector<inference::PredictedLink> own, shared;
         QVERIFY2(links.predict(page, entities, &own, &why), why.c_str());
