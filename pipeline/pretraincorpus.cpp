@@ -9,6 +9,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <cmath>
 
 namespace folio::pipeline {
 
@@ -133,6 +134,19 @@ bool loadPretrainCorpus(const QString &source, const LoadOptions &options, Pretr
             progress(++done, int(files.size()));
     }
     return true;
+}
+
+void samplePretrainPages(PretrainCorpus *corpus, double fraction)
+{
+    if (!(fraction > 0 && fraction < 1) || corpus->pages.empty())
+        return;
+    const int keep = std::max(1, int(std::lround(fraction * double(corpus->pages.size()))));
+    std::vector<inference::TrainPage> rest, kept;
+    inference::splitTrainDev(std::move(corpus->pages), &rest, &kept, /*seed=*/29, keep);
+    corpus->pages = std::move(kept);
+    corpus->words = 0;
+    for (const inference::TrainPage &p : corpus->pages)
+        corpus->words += long(p.words.size());
 }
 
 } // namespace folio::pipeline

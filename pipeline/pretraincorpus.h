@@ -36,4 +36,10 @@ bool loadPretrainCorpus(const QString &source, const LoadOptions &options, Pretr
                         const std::function<void(int done, int total)> &progress = {},
                         const std::atomic_bool *cancel = nullptr);
 
+// Keeps round(fraction x pages) of the corpus's pages (at least one), drawn by a fixed seeded
+// shuffle of the page ids: the same pages for the same corpus and fraction, and a smaller
+// fraction's pages always among a larger one's (corpus-size curves; `pretrain --corpus-fraction`).
+// `words` is recounted; the file counts stay those of what was read. 0 < fraction <= 1.
+void samplePretrainPages(PretrainCorpus *corpus, double fraction);
+
 } // namespace folio::pipeline

@@ -29,6 +29,7 @@ void registerPretrainCommand(CLI::App &app)
         std::vector<std::string> corpus;
         std::string lang = "eng";
         int dpi = 150, ocrWorkers = 0;
+        double corpusFraction = 1.0;
         inference::PretrainConfig cfg;
     };
     auto o = std::make_shared<Opts>();
@@ -46,6 +47,11 @@ void registerPretrainCommand(CLI::App &app)
     cmd->add_option("--mask", o->cfg.maskFraction, "Fraction of words masked")->capture_default_str();
     cmd->add_option("--box-weight", o->cfg.boxLossWeight, "Weight of the masked box loss")->capture_default_str();
     cmd->add_option("--checkpoint-every", o->cfg.checkpointEvery, "Steps between resumable checkpoints")->capture_default_str();
+    cmd->add_option("--corpus-fraction", o->corpusFraction,
+                    "Pretrain on this fraction of the corpus's pages (a fixed seeded sample; smaller fractions are "
+                    "subsets of larger ones): corpus-size curves")
+        ->check(CLI::Range(0.0001, 1.0))
+        ->capture_default_str();
     cmd->add_option("--min-words", o->cfg.minWords, "Refuse a corpus with fewer words")->capture_default_str();
     cmd->add_option("--seed", o->cfg.seed, "Random seed")->capture_default_str();
     cmd->add_option("--threads", o->cfg.threads, "Torch / BLAS threads")->capture_default_str();
@@ -79,13 +85,19 @@ void registerPretrainCommand(CLI::App &app)
             std::move(part.pages.begin(), part.pages.end(), std::back_inserter(corpus.pages));
             sources += (sources.empty() ? "" : " ") + c;
         }
+        const size_t pagesRead = corpus.pages.size();
+        pipeline::samplePretrainPages(&corpus, o->corpusFraction);
         for (const QString &why : corpus.skipped)
             if (!quiet())
                 std::cerr << "pretrain: skipped " << why.toStdString() << "\n";
         inference::PretrainConfig cfg = o->cfg;
-        cfg.command = "folio-cli pretrain --corpus " + sources + " --out " + cfg.outputDir + " --steps " + std::to_string(cfg.steps);
-        cfg.dataDescription = sources + ": " + std::to_string(corpus.used) + " of " + std::to_string(corpus.files) +
-                              " files, " + std::to_string(corpus.pages.size()) + " pages, " + std::to_string(corpus.words) + " words";
+        const bool sampled = corpus.pages.size() != pagesRead;
+        cfg.command = "folio-cli pretrain --corpus " + sources + " --out " + cfg.outputDir + " --steps " + std::to_string(cfg.steps) +
+                      (sampled ? " --corpus-fraction " + std::to_string(o->corpusFraction) : "");
+        cfg.dataDescription = sources + ": " + std::to_string(corpus.used) + " of " + std::to_string(corpus.files) + " files, " +
+                              (sampled ? std::to_string(corpus.pages.size()) + " of " + std::to_string(pagesRead) + " pages (sampled)"
+                                       : std::to_string(corpus.pages.size()) + " pages") +
+                              ", " + std::to_string(corpus.words) + " words";
         const inference::PretrainResult r = inference::pretrain(cfg, corpus.pages, [](const inference::PretrainProgress &p) {
             if (!quiet())
                 std::cerr << "pretrain: step " << p.step << "/" << p.steps << ": MLM loss " << p.mlmLoss << ", box loss "
@@ -93,7 +105,7 @@ void registerPretrainCommand(CLI::App &app)
         }, &s_stop);
         nlohmann::json corpusJson{{"files", corpus.files}, {"used", corpus.used}, {"unreadable", corpus.unreadable},
                                   {"empty", corpus.empty}, {"refused", corpus.refused}, {"pages", corpus.pages.size()},
-                                  {"words", corpus.words}};
+                                  {"words", corpus.words}, {"pages_read", pagesRead}};
         if (r.cancelled) {
             std::cout << nlohmann::json{{"cancelled", true}, {"steps", r.steps}, {"resume", "folio-cli pretrain ... --resume"},
                                         {"corpus", corpusJson}}.dump(2) << std::endl;

@@ -30,6 +30,7 @@ void registerTrainCommand(CLI::App &app)
         std::string data, split = "train-dev", order = "annotation";
         inference::TrainConfig cfg;
         bool ship = false;
+        int trainPages = 0;
         RankOptions ranks;
     };
     auto o = std::make_shared<Opts>();
@@ -59,6 +60,10 @@ void registerTrainCommand(CLI::App &app)
     cmd->add_option("--ema", o->cfg.emaDecay, "Keep an exponential moving average of the weights with this decay per step (e.g. 0.99) and "
                                               "select, save and ship the average (0 = off)")
         ->check(CLI::Range(0.0, 0.99999));
+    cmd->add_option("--train-pages", o->trainPages,
+                    "Train on N of FUNSD's training pages (a fixed seeded sample, the same for every --seed; a smaller N's "
+                    "pages are among a larger one's; the dev split is unchanged): learning curves over labelled data")
+        ->check(CLI::Range(2, 100000));
     cmd->add_option("--seed", o->cfg.seed, "Random seed");
     cmd->add_option("--threads", o->cfg.threads, "Torch / BLAS threads");
     cmd->add_option("--max-steps", o->cfg.maxSteps, "Stop after this many steps (smoke tests)");
@@ -79,6 +84,8 @@ void registerTrainCommand(CLI::App &app)
         std::vector<inference::TrainPage> train, dev;
         QString error;
         if (looksLikeProjectLocation(dataDir)) {
+            if (o->trainPages > 0)
+                throw CliError("--train-pages applies to FUNSD data, not to a project");
             int documents = 0;
             inference::TrainConfig cfg = o->cfg;
             // A project's words keep their stored order (OCR's reading order) unless --order layout.
@@ -105,11 +112,21 @@ void registerTrainCommand(CLI::App &app)
         if (!pipeline::loadFunsdSplit(dataDir, QStringLiteral("train-dev"), order, &train, &error)
             || !pipeline::loadFunsdSplit(dataDir, QStringLiteral("dev"), order, &dev, &error))
             throw CliError(error.toStdString());
+        const size_t trainAvailable = train.size();
+        if (o->trainPages > 0) {
+            if (size_t(o->trainPages) > trainAvailable)
+                throw CliError("--train-pages " + std::to_string(o->trainPages) + ": the training split has only " +
+                               std::to_string(trainAvailable) + " pages");
+            std::vector<inference::TrainPage> rest, sample;
+            inference::splitTrainDev(std::move(train), &rest, &sample, /*seed=*/29, o->trainPages);
+            train = std::move(sample);
+        }
         inference::TrainConfig cfg = o->cfg;
         cfg.wordOrder = o->order;
         cfg.dataDescription = "FUNSD " + dataDir.toStdString() + ": training_data minus the seed-13 dev split (" +
-                              std::to_string(train.size()) + " train / " + std::to_string(dev.size()) +
-                              " dev pages), word order " + o->order;
+                              (o->trainPages > 0 ? std::to_string(train.size()) + " of " + std::to_string(trainAvailable) + " (sampled)"
+                                                 : std::to_string(train.size())) +
+                              " train / " + std::to_string(dev.size()) + " dev pages), word order " + o->order;
         std::string command = "folio-cli";
         for (const std::string &a : {std::string("train")})
             command += " " + a;

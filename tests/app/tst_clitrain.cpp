@@ -94,6 +94,33 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("no tokenizer files"), r.err.constData());
     }
 
+    // --train-pages: a fixed sample of the training split for learning curves, the dev split unchanged.
+    void trainPagesSamplesTheTrainingSplit()
+    {
+        FOLIO_REQUIRE_DATA(kFunsd + QStringLiteral("/training_data/annotations/0000971160.json"));
+        QTemporaryDir dir;
+        const QString ckpt = dir.filePath(QStringLiteral("ckpt"));
+        const QStringList tiny{QStringLiteral("--epochs"), QStringLiteral("1"), QStringLiteral("--max-steps"), QStringLiteral("2"),
+                               QStringLiteral("--hidden"), QStringLiteral("32"), QStringLiteral("--layers"), QStringLiteral("1"),
+                               QStringLiteral("--heads"), QStringLiteral("2"), QStringLiteral("--intermediate"), QStringLiteral("64"),
+                               QStringLiteral("--vocab-size"), QStringLiteral("300"), QStringLiteral("--threads"), QStringLiteral("1")};
+        Run r = cli(QStringList{QStringLiteral("-q"), QStringLiteral("train"), QStringLiteral("--out"), ckpt, QStringLiteral("--data"), kFunsd,
+                                QStringLiteral("--train-pages"), QStringLiteral("12")} + tiny);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QFile f(ckpt + QStringLiteral("/folio.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject folio = QJsonDocument::fromJson(f.readAll()).object();
+        const QString data = folio.value(QStringLiteral("data")).toString();
+        QVERIFY2(data.contains(QStringLiteral("(12 of 129 (sampled) train / 20 dev pages)")), qPrintable(data));
+        QVERIFY(folio.value(QStringLiteral("command")).toString().contains(QStringLiteral("--train-pages 12")));
+
+        r = cli(QStringList{QStringLiteral("-q"), QStringLiteral("train"), QStringLiteral("--out"), dir.filePath(QStringLiteral("big")),
+                            QStringLiteral("--data"), kFunsd, QStringLiteral("--train-pages"), QStringLiteral("500")} + tiny);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("only 129 pages"), r.err.constData());
+        QVERIFY(!QDir(dir.filePath(QStringLiteral("big"))).exists());
+    }
+
     void vocab()
     {
         FOLIO_REQUIRE_DATA(kFunsd + QStringLiteral("/testing_data/annotations"));

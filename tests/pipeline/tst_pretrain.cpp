@@ -14,7 +14,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <set>
 
 using namespace folio;
 
@@ -117,6 +120,38 @@ private Q_SLOTS:
         }
         // A missing source is an error, not an empty corpus.
         QVERIFY(!pipeline::loadPretrainCorpus(m_dir.filePath(QStringLiteral("nothing.folio")), {}, &corpus, &error));
+    }
+
+    // --corpus-fraction: a fixed sample of the pages, nested across fractions, words recounted.
+    void sampledCorpusIsNestedAndRecounted()
+    {
+        if (m_pages.empty())
+            QSKIP("FUNSD data not found");
+        pipeline::PretrainCorpus full;
+        for (const inference::TrainPage &p : m_pages) {
+            full.pages.push_back(p);
+            full.words += long(p.words.size());
+        }
+        const auto sample = [&](double fraction) {
+            pipeline::PretrainCorpus c = full;
+            pipeline::samplePretrainPages(&c, fraction);
+            std::set<std::string> ids;
+            long words = 0;
+            for (const inference::TrainPage &p : c.pages) {
+                ids.insert(p.id);
+                words += long(p.words.size());
+            }
+            if (words != c.words)
+                return std::set<std::string>{"words not recounted"};
+            return ids;
+        };
+        QCOMPARE(int(sample(1.0).size()), int(m_pages.size()));
+        const std::set<std::string> half = sample(0.5), quarter = sample(0.25);
+        QCOMPARE(int(half.size()), int(std::lround(0.5 * double(m_pages.size()))));
+        QCOMPARE(int(quarter.size()), int(std::lround(0.25 * double(m_pages.size()))));
+        QVERIFY(std::includes(half.begin(), half.end(), quarter.begin(), quarter.end())); // nested
+        QVERIFY(sample(0.5) == half);                                                    // the same pages every time
+        QCOMPARE(int(sample(0.0001).size()), 1);                                          // never empty
     }
 
     void tooSmallIsRefused()
