@@ -9,9 +9,8 @@
 #include "inference/layers/detail/layers.h"
 #include "inference/models/detail/model.h"
 #include "inference/models/modelrunner.h"
+#include "inference/training/detail/optimiser.h"
 #include "inference/training/detail/trainkit.h"
-
-#include <torch/optim/adamw.h>
 
 #include <nlohmann/json.hpp>
 
@@ -156,34 +155,25 @@ struct Head
         params = {{"link.dense.weight", dense.weight}, {"link.dense.bias", dense.bias},
                   {"link.out.weight", out.weight}, {"link.out.bias", out.bias}};
     }
-    // Pair logits [P].
-    at::Tensor operator()(const EntityFeatures &f, const at::Tensor &from, const at::Tensor &to, double dropout,
-                          bool training) const
-    {
-        if (!training)
-            return inferenceLogits(f, from, to);
-        const at::Tensor a = f.repr.index_select(0, from), b = f.repr.index_select(0, to);
-        at::Tensor x = at::cat({a, b, a * b, pairGeometry(f.boxes, from, to)}, 1);
-        x = at::dropout(x, dropout, training);
-        at::Tensor h = at::gelu(dense(x));
-        h = at::dropout(h, dropout, training);
-        return out(h).squeeze(1);
-    }
-
-    // The same logits without dropout, the dense layer split by its input blocks: the `from` and
-    // `to` blocks are applied once per entity and gathered, so only the product and geometry
-    // blocks are computed per pair (about a third of the multiply-adds; equal up to rounding).
-    at::Tensor inferenceLogits(const EntityFeatures &f, const at::Tensor &from, const at::Tensor &to) const
+    // Pair logits [P] for the pairs (from[i], to[i]) with their geometry [P, kGeometry]
+    // (pairGeometry). The dense layer is split by its input blocks [from | to | from * to | geometry]:
+    // the `from` and `to` blocks are applied once per entity and gathered, so only the product and
+    // geometry blocks are computed per pair (a third of the multiply-adds of the concatenated input).
+    // In training, dropout masks an entity's features once (the same mask in every pair it is in),
+    // the pair geometry and the hidden layer.
+    at::Tensor operator()(const EntityFeatures &f, const at::Tensor &geometry, const at::Tensor &from, const at::Tensor &to,
+                          double dropout, bool training) const
     {
         const std::int64_t r = f.repr.size(1);
         const at::Tensor &w = dense.weight; // [hidden, 3r + geometry]
-        const at::Tensor perFrom = at::matmul(f.repr, w.narrow(1, 0, r).t());
-        const at::Tensor perTo = at::matmul(f.repr, w.narrow(1, r, r).t());
-        const at::Tensor product = f.repr.index_select(0, from) * f.repr.index_select(0, to);
-        at::Tensor h = at::linear(pairGeometry(f.boxes, from, to), w.narrow(1, 3 * r, w.size(1) - 3 * r), dense.bias);
-        h.add_(at::matmul(product, w.narrow(1, 2 * r, r).t()));
-        h.add_(perFrom.index_select(0, from)).add_(perTo.index_select(0, to));
-        return out(at::gelu(h)).squeeze(1);
+        const at::Tensor repr = at::dropout(f.repr, dropout, training);
+        const at::Tensor perFrom = at::matmul(repr, w.narrow(1, 0, r).t());
+        const at::Tensor perTo = at::matmul(repr, w.narrow(1, r, r).t());
+        const at::Tensor product = repr.index_select(0, from) * repr.index_select(0, to);
+        at::Tensor h = at::linear(at::dropout(geometry, dropout, training), w.narrow(1, 3 * r, w.size(1) - 3 * r), dense.bias);
+        h = h + at::matmul(product, w.narrow(1, 2 * r, r).t()) + perFrom.index_select(0, from) + perTo.index_select(0, to);
+        h = at::dropout(at::gelu(h), dropout, training);
+        return out(h).squeeze(1);
     }
 };
 
@@ -214,6 +204,7 @@ struct PreparedPage
 {
     EntityFeatures features;
     at::Tensor from, to, target; // pairs and 0/1 targets
+    at::Tensor geometry;         // pairGeometry of the pairs (the boxes do not change while training)
     const LinkPage *source = nullptr;
 };
 
@@ -337,7 +328,8 @@ bool LinkPredictor::predictFrom(const TrainPage &page, const WordStates *kept, c
         }
         const EntityFeatures f = entityFeatures(states, page, entities, m_impl->types);
         const auto [from, to] = allPairs(std::int64_t(entities.size()));
-        *links = decodeLinks((*m_impl->head)(f, from, to, 0.0, false), from, to, m_impl->threshold);
+        *links = decodeLinks((*m_impl->head)(f, pairGeometry(f.boxes, from, to), from, to, 0.0, false), from, to,
+                             m_impl->threshold);
     }, error);
 }
 
@@ -418,6 +410,7 @@ LinkTrainResult trainLinkHead(const LinkTrainConfig &config, const std::vector<L
                 prep.source = &p;
                 prep.features = entityFeatures(wordStates(*tagger, *tok, p.page), p.page, p.entities, types);
                 std::tie(prep.from, prep.to) = allPairs(std::int64_t(p.entities.size()));
+                prep.geometry = pairGeometry(prep.features.boxes, prep.from, prep.to);
                 const std::set<std::pair<int, int>> gold(p.links.begin(), p.links.end());
                 std::vector<float> target(size_t(prep.from.numel()));
                 const auto *f = prep.from.data_ptr<std::int64_t>(), *t = prep.to.data_ptr<std::int64_t>();
@@ -446,10 +439,13 @@ LinkTrainResult trainLinkHead(const LinkTrainConfig &config, const std::vector<L
         detail::ParamStore fresh = detail::ParamStore::fresh();
         Head head(fresh, headInputSize(*tagger, types), config.hidden);
         detail::initialiseParameters(head.params, config.seed);
-        std::vector<at::Tensor> parameters;
-        for (auto &[name, t] : head.params)
-            parameters.push_back(t);
-        torch::optim::AdamW optimiser(parameters, torch::optim::AdamWOptions(config.lr).weight_decay(config.weightDecay));
+        // The trainers' optimiser: AdamW, 6 % warm-up then linear decay to 0 over all epochs, clipping.
+        detail::OptimiserOptions schedule;
+        schedule.lr = config.lr;
+        schedule.weightDecay = config.weightDecay;
+        schedule.totalSteps = long(config.epochs) * long(trainSet.size());
+        schedule.warmupSteps = schedule.totalSteps * 6 / 100;
+        detail::Optimiser optimiser(head.params, schedule);
 
         // Dev link F1 at each candidate threshold (the decision threshold is chosen on dev too).
         const std::vector<double> thresholds{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
@@ -457,7 +453,7 @@ LinkTrainResult trainLinkHead(const LinkTrainConfig &config, const std::vector<L
             at::NoGradGuard g;
             std::vector<LinkScore> s(thresholds.size());
             for (const PreparedPage &p : devSet) {
-                const at::Tensor logits = head(p.features, p.from, p.to, 0.0, false);
+                const at::Tensor logits = head(p.features, p.geometry, p.from, p.to, 0.0, false);
                 for (size_t k = 0; k < thresholds.size(); ++k)
                     scoreLinks(*p.source, p.source->entities, decodeLinks(logits, p.from, p.to, thresholds[k]), &s[k]);
             }
@@ -482,12 +478,10 @@ LinkTrainResult trainLinkHead(const LinkTrainConfig &config, const std::vector<L
                     throw InferenceError("cancelled");
                 }
                 const PreparedPage &p = trainSet[i];
-                optimiser.zero_grad();
-                const at::Tensor loss = at::binary_cross_entropy_with_logits(head(p.features, p.from, p.to, config.dropout, true),
-                                                                             p.target, {}, posWeight);
-                loss.backward();
-                optimiser.step();
-                lossSum += loss.item<double>();
+                lossSum += optimiser.step([&] {
+                    return at::binary_cross_entropy_with_logits(head(p.features, p.geometry, p.from, p.to, config.dropout, true),
+                                                                p.target, {}, posWeight);
+                });
             }
             double threshold = config.threshold;
             const double f1 = devSet.empty() ? 0.0 : devF1(&threshold);
@@ -520,6 +514,7 @@ LinkTrainResult trainLinkHead(const LinkTrainConfig &config, const std::vector<L
                             {"best_epoch", result.bestEpoch},
                             {"best_dev_link_f1", result.bestDevF1},
                             {"lr", config.lr},
+                            {"schedule", "AdamW (beta2 0.98, clip 1), 6 % warm-up then linear decay to 0; dropout on entity features, geometry, hidden"},
                             {"seed", config.seed},
                             {"seconds", result.seconds},
                             {"command", config.command},
