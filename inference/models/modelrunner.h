@@ -50,7 +50,8 @@ private:
     std::unique_ptr<detail::Model> m_model;
 };
 
-// Sets torch's intra-op threads (and OpenBLAS's, when it is loaded) to `threads` (<= 0: all cores).
+// Sets torch's intra-op threads (and OpenBLAS's, when it is loaded) to `threads` (<= 0: all cores),
+// and flushes denormal floats to zero on the calling thread.
 void configureThreads(int threads = 0);
 // Returns the path of the loaded BLAS library if it is OpenBLAS, or "" otherwise (checked in /proc/self/maps).
 std::string openBlasLibraryPath();
