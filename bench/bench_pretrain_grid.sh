@@ -3,18 +3,20 @@
 # Every run uses the pretraining run's SentencePiece vocabulary, so "scratch" differs from
 # "pretrained" only by the weights it starts from. Two runs go side by side (1 thread each).
 #
-#   bench/bench_pretrain_grid.sh PRETRAINED_DIR OUT_DIR [SEEDS="1 2 3"] [ORDERS="reading annotation"]
+#   bench/bench_pretrain_grid.sh PRETRAINED_DIR OUT_DIR [SEEDS="1 2 3"] [ORDERS="reading annotation"] [LANES="scratch pretrained"]
 #   python3 bench/pretrain_grid_table.py OUT_DIR
 #
 # PRETRAINED_DIR: `folio-cli pretrain --out` (its spm.model is the vocabulary of both lanes).
 # Each run: OUT_DIR/<lane>-<order>-s<seed>/ (the checkpoint, folio.json with the dev score),
 # <name>.log, and <name>-test.json (`folio-cli eval --split test`, evaluated once). A run whose
-# test JSON exists is skipped, so the script resumes.
+# test JSON exists is skipped, so the script resumes. LANES picks the starts to run ("pretrained"
+# alone for a further pretraining run whose scratch lane exists already, e.g. a corpus-size curve).
 set -u
 PRETRAINED=${1:?pretrained checkpoint folder}
 OUT=${2:?output folder}
 SEEDS=${3:-1 2 3}
 ORDERS=${4:-reading annotation}
+LANES=${5:-scratch pretrained}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CLI=${FOLIO_CLI:-$ROOT/build/bin/folio-cli}
 DATA=${FOLIO_SHARED_DIR:-$ROOT/../shared}/data/funsd/dataset
@@ -37,6 +39,7 @@ lane() {
     done
 }
 
-lane scratch &
-lane pretrained &
+for kind in $LANES; do
+    case $kind in scratch|pretrained) lane "$kind" & ;; *) echo "unknown lane: $kind (scratch, pretrained)"; exit 2 ;; esac
+done
 wait
