@@ -17,6 +17,9 @@ OUT=${2:?output folder}
 SEEDS=${3:-1 2 3}
 ORDERS=${4:-reading annotation}
 LANES=${5:-scratch pretrained}
+for kind in $LANES; do
+    case $kind in scratch|pretrained) ;; *) echo "unknown lane: $kind (scratch, pretrained)"; exit 2 ;; esac
+done
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CLI=${FOLIO_CLI:-$ROOT/build/bin/folio-cli}
 DATA=${FOLIO_SHARED_DIR:-$ROOT/../shared}/data/funsd/dataset
@@ -39,7 +42,5 @@ lane() {
     done
 }
 
-for kind in $LANES; do
-    case $kind in scratch|pretrained) lane "$kind" & ;; *) echo "unknown lane: $kind (scratch, pretrained)"; exit 2 ;; esac
-done
+for kind in $LANES; do lane "$kind" & done
 wait
