@@ -6,13 +6,14 @@ A straight line in log(pages) is the usual first-order description of such curve
 extrapolation, not a measurement, beyond the largest size run.
 
     python3 bench/learning_curve_fit.py OUT_DIR [ORDER=reading] [TARGET=65] [FULL_PAGES=129]"""
-import glob
-import json
 import math
 import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pretrain_grid_table import collect_runs  # noqa: E402
 
 out = sys.argv[1]
 order = sys.argv[2] if len(sys.argv) > 2 else "reading"
@@ -20,14 +21,12 @@ target = float(sys.argv[3]) if len(sys.argv) > 3 else 65.0
 full_pages = int(sys.argv[4]) if len(sys.argv) > 4 else 129
 
 points = {}
-for test in sorted(glob.glob(os.path.join(out, f"*-{order}-s*-test.json"))):
-    name = os.path.basename(test)[: -len("-test.json")]
-    m = re.fullmatch(rf"(pages(\d+)|scratch)-{order}-s(\d+)", name)
-    if not m or os.path.getsize(test) == 0:
+for (start, run_order), runs in sorted(collect_runs(out).items()):
+    m = re.fullmatch(r"pages(\d+)|scratch", start)
+    if run_order != order or not m:
         continue
-    pages = int(m.group(2)) if m.group(2) else full_pages
-    with open(test) as f:
-        points.setdefault(pages, []).append(100 * json.load(f)["f1"])
+    pages = int(m.group(1)) if m.group(1) else full_pages
+    points.setdefault(pages, []).extend(100 * f1 for _, _, f1 in sorted(runs))
 
 if len(points) < 2:
     sys.exit("need runs at two sizes at least")
