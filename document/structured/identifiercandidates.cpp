@@ -20,11 +20,12 @@ bool isInnerMark(QChar c)
     return c == QLatin1Char('-') || c == QLatin1Char('_') || c == QLatin1Char('.') || c == QLatin1Char('/');
 }
 
-// "SKU", "Art.-Nr.", "Artikelnummer", "Item #", "Model", "Ref.", "Product code", "Артикул", ...
+// "SKU", "Art.-Nr.", "Artikelnummer", "Item #", "Model", "Ref.", "Product code", "Артикул", "ASIN"
+// (Amazon's article number), ...
 const QRegularExpression &labelWords()
 {
     static const QRegularExpression re(
-        QStringLiteral("sku|art(ikel)?[\\s.-]*n|artikel|item|model|ref|code|product\\s*(id|no|number|#)|part|mpn|"
+        QStringLiteral("sku|asin|art(ikel)?[\\s.-]*n|artikel|item|model|ref|code|product\\s*(id|no|number|#)|part|mpn|"
                        "код|артикул|numer|kód|šifra|cikkszám|varenummer|varenr|tuotenumero|número|referencia|"
                        "référence|codice|article|prod|id\\b|no\\.|nr\\.?|#"),
         QRegularExpression::CaseInsensitiveOption);

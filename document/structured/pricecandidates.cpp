@@ -143,10 +143,55 @@ const QRegularExpression &discountWords()
     return re;
 }
 
+// Units of measure: a number written before one is a quantity ("4,14 € / 100 ml", "100 Gramm"),
+// never the amount of a price. Currency words that are also units ("ft") are not in the list.
+const std::set<QString> &measureUnits()
+{
+    static const std::set<QString> units{
+        "g", "gr", "gramm", "grams", "kg", "mg", "ml", "cl", "dl", "l", "ltr", "liter", "litre", "oz", "lb", "lbs",
+        "mm", "cm", "m", "km", "stück", "stk", "pcs", "pieces", "mah", "gb", "tb", "mb", "ghz", "mhz", "hz"};
+    return units;
+}
+
+// True when a unit of measure follows s[end...] after white space: a letter run in measureUnits()
+// that ends before any other letter.
+bool unitFollows(const QString &s, int end)
+{
+    int a = end;
+    while (a < s.size() && (s[a] == QLatin1Char(' ') || s[a] == QChar(0x00A0) || s[a] == QChar(0x202F)))
+        ++a;
+    int b = a;
+    while (b < s.size() && s[b].isLetter())
+        ++b;
+    return b > a && measureUnits().count(s.mid(a, b - a).toLower());
+}
+
+// The cents of a price written "173<sup>34</sup>": the element right after the text node (white-space
+// text between them skipped) is a <sup> whose whole text is two digits. Empty when it is not.
+QString superscriptCents(const Document &doc, int textNode)
+{
+    const Node &node = doc.nodes[std::size_t(textNode)];
+    if (node.parent < 0)
+        return {};
+    const std::vector<int> &siblings = doc.nodes[std::size_t(node.parent)].children;
+    auto it = std::find(siblings.begin(), siblings.end(), textNode);
+    for (++it; it != siblings.end(); ++it) {
+        const Node &next = doc.nodes[std::size_t(*it)];
+        if (next.kind == NodeKind::Text && next.text.trimmed().isEmpty())
+            continue;
+        if (next.kind != NodeKind::Element || next.tag != QLatin1String("sup"))
+            return {};
+        const QString cents = leadingText(doc, *it, 8).trimmed();
+        return cents.size() == 2 && isDigitChar(cents[0]) && isDigitChar(cents[1]) ? cents : QString();
+    }
+    return {};
+}
+
 struct Found
 {
     int node, start, end, textIndex;
     std::string amount;
+    bool superscriptCents = false; // the amount's decimals came from a following <sup>
 };
 
 } // namespace
@@ -189,8 +234,17 @@ std::vector<PriceCandidate> findPriceCandidates(const Document &doc, const Struc
                 continue;
             const QString number = s.mid(i, *end - i);
             const auto price = parsePrice(number.toStdString());
-            if (price)
-                found.push_back({n, i, *end, order.number[std::size_t(n)], price->amount});
+            if (price && !unitFollows(s, *end)) {
+                Found f{n, i, *end, order.number[std::size_t(n)], price->amount};
+                const QString cents = price->amount.find('.') == std::string::npos && s.mid(*end).trimmed().isEmpty()
+                                          ? superscriptCents(doc, n)
+                                          : QString();
+                if (!cents.isEmpty()) {
+                    f.amount += "." + cents.toStdString();
+                    f.superscriptCents = true;
+                }
+                found.push_back(std::move(f));
+            }
             i = *end - 1;
         }
     }
@@ -221,7 +275,7 @@ std::vector<PriceCandidate> findPriceCandidates(const Document &doc, const Struc
         const bool currencyInElement = !currency && element >= 0 && currencyNear(leadingText(doc, element, 80), 0, 80);
         currencySeen += currency ? 1 : 0;
         static const QRegularExpression decimalTail(QStringLiteral("[.,]\\d{1,2}$"));
-        const bool decimals = matches(decimalTail, s.mid(f.start, f.end - f.start));
+        const bool decimals = f.superscriptCents || matches(decimalTail, s.mid(f.start, f.end - f.start));
         const double amount = std::strtod(f.amount.c_str(), nullptr);
         const bool year = !currency && !decimals && amount >= 1900 && amount <= 2100;
         float price[4] = {0, 0, 0, 0}, old[4] = {0, 0, 0, 0};

@@ -8,6 +8,9 @@
 // '.', ',' or apostrophe between groups of three) and an optional decimal part of 1-2 digits, or a
 // plain digit run with an optional 1-2 digit decimal part; not glued to letters or digits on either
 // side. The amount is read with normalise.h's separator rule (parsePrice), so "24.990" is 24990.
+// A number followed by a unit of measure ("/ 100 ml", "100 Gramm") is a quantity and no candidate;
+// a whole number ending its text node whose next element is a two-digit <sup> takes those digits as
+// its cents ("173<sup>34</sup>" is 173.34; the candidate's span stays the "173" in its node).
 //
 // Features (priceFeatureNames(), all numbers, no text): currency symbol or code next to the number
 // or in its element; decimal part; looks like a year; "price"-like / "old price"-like /

@@ -131,6 +131,27 @@ private Q_SLOTS:
         QCOMPARE(doc.words[std::size_t(words[0])].text, QString("$1,299.00"));
     }
 
+    void quantitiesAreNoPricesAndSuperscriptCentsAreRead()
+    {
+        const Document doc = page("<html><body><p>8,27 € (4,14 € / 100 ml)</p><p>Portion: 250 Gramm</p>"
+                                  "<p>Pack of 12 pcs</p><div class=\"price\">173<sup>34</sup> <span>Lei</span></div>"
+                                  "<p>99<sup>th</sup> percentile</p><p>15 <sup>2</sup></p><p>40 kr</p></body></html>");
+        const auto cs = findPriceCandidates(doc, {});
+        const auto &n = priceFeatureNames();
+        QVERIFY(withText(cs, "8,27") && withText(cs, "4,14"));
+        QVERIFY(!withText(cs, "100")); // per 100 ml
+        QVERIFY(!withText(cs, "250"));
+        QVERIFY(!withText(cs, "12"));
+        QVERIFY(withText(cs, "40")); // a currency word, not a unit
+        const TextCandidate *lei = withText(cs, "173");
+        QVERIFY(lei);
+        QCOMPARE(lei->value, std::string("173.34"));
+        QCOMPARE(feature(*lei, n, "decimal_part"), 1.f);
+        QCOMPARE(feature(*lei, n, "currency_in_element"), 1.f);
+        QCOMPARE(withText(cs, "99")->value, std::string("99"));  // <sup>th</sup>: no cents
+        QCOMPARE(withText(cs, "15")->value, std::string("15"));  // one digit: an exponent, not cents
+    }
+
     void structuredPriceAgreement()
     {
         const Document doc = page("<html><body><p>EUR 49,90</p><p>EUR 59,90</p></body></html>");
@@ -158,7 +179,8 @@ private Q_SLOTS:
     {
         const Document doc = page("<html><body><h1>Boots 40</h1><p>Ref. 1002/710</p>"
                                   "<span class=\"product-sku\">AB-1234X</span><p>SKU:</p><p>7730921</p>"
-                                  "<p>Price 12.99</p><p>EAN 4006381333931</p><footer>(c) 2021 shop</footer></body></html>");
+                                  "<p>Price 12.99</p><p>EAN 4006381333931</p><ul><li><b>ASIN : </b><span>B07FW264WL</span></li></ul>"
+                                  "<footer>(c) 2021 shop</footer></body></html>");
         StructuredData sd;
         sd.candidates.push_back({"sku", "AB-1234X", "AB-1234X", "microdata", "/html/body/span", 0});
         const auto cs = findIdentifierCandidates(doc, sd);
@@ -172,6 +194,7 @@ private Q_SLOTS:
         QCOMPARE(feature(*sku, n, "alone_in_node"), 1.f);
         QCOMPARE(feature(*next, n, "label_in_previous_node"), 1.f);
         QCOMPARE(feature(*next, n, "all_digits"), 1.f);
+        QCOMPARE(feature(*withText(cs, "B07FW264WL"), n, "label_in_previous_node"), 1.f); // Amazon's label
         QCOMPARE(feature(*withText(cs, "4006381333931"), n, "valid_gtin"), 1.f);
         QCOMPARE(feature(*withText(cs, "12.99"), n, "price_like"), 1.f);
         QCOMPARE(feature(*withText(cs, "2021"), n, "year_like"), 1.f);
