@@ -25,7 +25,7 @@ bool isInnerMark(QChar c)
 const QRegularExpression &labelWords()
 {
     static const QRegularExpression re(
-        QStringLiteral("sku|asin|art(ikel)?[\\s.-]*n|artikel|item|model|ref|code|product\\s*(id|no|number|#)|part|mpn|"
+        QStringLiteral("sku|\\basin\\b|art(ikel)?[\\s.-]*n|artikel|item|model|ref|code|product\\s*(id|no|number|#)|part|mpn|"
                        "код|артикул|numer|kód|šifra|cikkszám|varenummer|varenr|tuotenumero|número|referencia|"
                        "référence|codice|article|prod|id\\b|no\\.|nr\\.?|#"),
         QRegularExpression::CaseInsensitiveOption);

@@ -180,6 +180,7 @@ private Q_SLOTS:
         const Document doc = page("<html><body><h1>Boots 40</h1><p>Ref. 1002/710</p>"
                                   "<span class=\"product-sku\">AB-1234X</span><p>SKU:</p><p>7730921</p>"
                                   "<p>Price 12.99</p><p>EAN 4006381333931</p><ul><li><b>ASIN : </b><span>B07FW264WL</span></li></ul>"
+                                  "<p>Purchasing Q4 2900X</p>"
                                   "<footer>(c) 2021 shop</footer></body></html>");
         StructuredData sd;
         sd.candidates.push_back({"sku", "AB-1234X", "AB-1234X", "microdata", "/html/body/span", 0});
@@ -195,6 +196,7 @@ private Q_SLOTS:
         QCOMPARE(feature(*next, n, "label_in_previous_node"), 1.f);
         QCOMPARE(feature(*next, n, "all_digits"), 1.f);
         QCOMPARE(feature(*withText(cs, "B07FW264WL"), n, "label_in_previous_node"), 1.f); // Amazon's label
+        QCOMPARE(feature(*withText(cs, "2900X"), n, "label_before_in_node"), 0.f); // "purchasing" holds no "asin"
         QCOMPARE(feature(*withText(cs, "4006381333931"), n, "valid_gtin"), 1.f);
         QCOMPARE(feature(*withText(cs, "12.99"), n, "price_like"), 1.f);
         QCOMPARE(feature(*withText(cs, "2021"), n, "year_like"), 1.f);
