@@ -19,6 +19,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <thread>
 
 using namespace folio::inference;
 using namespace folio::inference::detail;
@@ -286,6 +287,25 @@ private Q_SLOTS:
         QVERIFY(!off.shouldStop());
         QVERIFY(off.update(21, 0.0, true)); // forced (no dev set): the last epoch is kept
         QCOMPARE(off.bestEpoch(), 21);
+    }
+
+    // configureThreads flushes denormal floats (AdamW moments decaying into them slowed long runs
+    // severalfold), on its thread and on threads started after it.
+    void denormalsFlushedAfterConfigureThreads()
+    {
+        const auto halve = [] {
+            volatile float tiny = 1e-39f, half = 0.5f; // 1e-39 is below FLT_MIN: a denormal
+            return tiny * half;
+        };
+        at::globalContext().setFlushDenormal(false);
+        QVERIFY(halve() > 0.f); // kept as a denormal: the check below can fail
+        configureThreads(1);
+        QCOMPARE(halve(), 0.f);
+        float onThread = -1.f;
+        std::thread([&] { onThread = halve(); }).join();
+        QCOMPARE(onThread, 0.f);
+        const at::Tensor moments = at::full({64}, 1e-39f);
+        QCOMPARE((moments * 0.5f).abs().sum().item<float>(), 0.f);
     }
 
     void initialisationAndGuard()
