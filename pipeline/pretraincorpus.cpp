@@ -141,9 +141,7 @@ void samplePretrainPages(PretrainCorpus *corpus, double fraction)
     if (!(fraction > 0 && fraction < 1) || corpus->pages.empty())
         return;
     const int keep = std::max(1, int(std::lround(fraction * double(corpus->pages.size()))));
-    std::vector<inference::TrainPage> rest, kept;
-    inference::splitTrainDev(std::move(corpus->pages), &rest, &kept, /*seed=*/29, keep);
-    corpus->pages = std::move(kept);
+    corpus->pages = inference::nestedSample(std::move(corpus->pages), keep);
     corpus->words = 0;
     for (const inference::TrainPage &p : corpus->pages)
         corpus->words += long(p.words.size());

@@ -117,9 +117,7 @@ void registerTrainCommand(CLI::App &app)
             if (size_t(o->trainPages) > trainAvailable)
                 throw CliError("--train-pages " + std::to_string(o->trainPages) + ": the training split has only " +
                                std::to_string(trainAvailable) + " pages");
-            std::vector<inference::TrainPage> rest, sample;
-            inference::splitTrainDev(std::move(train), &rest, &sample, /*seed=*/29, o->trainPages);
-            train = std::move(sample);
+            train = inference::nestedSample(std::move(train), o->trainPages);
         }
         inference::TrainConfig cfg = o->cfg;
         cfg.wordOrder = o->order;

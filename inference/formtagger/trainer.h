@@ -193,4 +193,9 @@ bool compactCheckpoint(const std::string &checkpointDir, std::string *error);
 void splitTrainDev(std::vector<TrainPage> pages, std::vector<TrainPage> *train, std::vector<TrainPage> *dev,
                    unsigned seed = 13, int devCount = 20);
 
+// `count` of the pages (all of them when count >= their number), drawn by splitTrainDev's shuffle
+// with `seed`: for one page set, a smaller sample lies inside every larger one, so curves over the
+// sample size add pages rather than swap them (`train --train-pages`, `pretrain --corpus-fraction`).
+std::vector<TrainPage> nestedSample(std::vector<TrainPage> pages, int count, unsigned seed = 29);
+
 } // namespace folio::inference

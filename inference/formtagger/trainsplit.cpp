@@ -94,4 +94,11 @@ void splitTrainDev(std::vector<TrainPage> pages, std::vector<TrainPage> *train, 
         (isDev[i] ? dev : train)->push_back(pages[i]);
 }
 
+std::vector<TrainPage> nestedSample(std::vector<TrainPage> pages, int count, unsigned seed)
+{
+    std::vector<TrainPage> rest, sample;
+    splitTrainDev(std::move(pages), &rest, &sample, seed, count);
+    return sample;
+}
+
 } // namespace folio::inference

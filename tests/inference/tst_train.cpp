@@ -11,7 +11,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <filesystem>
+#include <set>
 
 using namespace folio::inference;
 
@@ -83,6 +85,31 @@ private Q_SLOTS:
         for (const auto &p : dev)
             got.push_back(p.id);
         QCOMPARE(got, expected);
+    }
+
+    void nestedSamplesGrowWithoutSwapping()
+    {
+        std::vector<TrainPage> pages;
+        for (int i = 0; i < 40; ++i) {
+            TrainPage p;
+            p.id = "page" + std::to_string(1000 - i); // not in id order: the sample must not depend on it
+            pages.push_back(p);
+        }
+        const auto ids = [](const std::vector<TrainPage> &ps) {
+            std::set<std::string> out;
+            for (const auto &p : ps)
+                out.insert(p.id);
+            return out;
+        };
+        const auto s8 = ids(nestedSample(pages, 8)), s16 = ids(nestedSample(pages, 16));
+        std::vector<TrainPage> reversed(pages.rbegin(), pages.rend());
+        QCOMPARE(int(s8.size()), 8);
+        QCOMPARE(int(s16.size()), 16);
+        QVERIFY(std::includes(s16.begin(), s16.end(), s8.begin(), s8.end()));
+        QCOMPARE(ids(nestedSample(reversed, 16)), s16);   // same pages, any input order: same sample
+        QVERIFY(ids(nestedSample(pages, 16, 7)) != s16);  // the seed draws it
+        QCOMPARE(int(nestedSample(pages, 99).size()), 40); // more than there are: all of them
+        QVERIFY(s16 != ids(std::vector<TrainPage>(pages.begin(), pages.begin() + 16))); // a draw, not the first 16
     }
 
     void trainsAndRoundTrips()
