@@ -161,9 +161,9 @@ bool unitFollows(const QString &s, int end)
     while (a < s.size() && (s[a] == QLatin1Char(' ') || s[a] == QChar(0x00A0) || s[a] == QChar(0x202F)))
         ++a;
     int b = a;
-    while (b < s.size() && s[b].isLetter())
+    while (b < s.size() && b - a <= 6 && s[b].isLetter()) // the longest unit has 6 letters
         ++b;
-    return b > a && measureUnits().count(s.mid(a, b - a).toLower());
+    return b > a && (b == s.size() || !s[b].isLetter()) && measureUnits().count(s.mid(a, b - a).toLower());
 }
 
 // The cents of a price written "173<sup>34</sup>": the element right after the text node (white-space
