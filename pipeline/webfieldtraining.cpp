@@ -1,14 +1,132 @@
 #include "pipeline/webfieldtraining.h"
 
 #include "document/project/project.h"
+#include "document/structured/fieldrankers.h"
+#include "document/structured/structureddata.h"
 #include "inference/webformer/webformerdata.h"
+#include "pipeline/webfieldextraction.h"
 
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace folio::pipeline {
+
+namespace {
+
+// The field set's spec for a ranked field ("price", "sku"), names matched as Extract Fields matches them.
+const FieldSpec *rankedSpec(const std::vector<FieldSpec> &fieldSet, const std::string &field)
+{
+    const QString name = QString::fromStdString(field);
+    for (const FieldSpec &f : fieldSet)
+        if (f.name.compare(name, Qt::CaseInsensitive) == 0)
+            return &f;
+    return nullptr;
+}
+
+// One answered page as a row of each ranked field's ranker (its own group: a project's pages are
+// usually of one site, so the inner folds hold out pages, not sites).
+void addRankerPages(const std::vector<FieldSpec> &fieldSet, const Document &doc,
+                    const std::map<std::string, std::vector<std::string>> &gold, FieldTrainingData *data)
+{
+    structured::StructuredData sd;
+    QString ignored; // a page without readable structured data is still a row (structured = none)
+    if (!doc.sourcePath.isEmpty())
+        structured::readStructuredDataFile(doc.sourcePath, &sd, &ignored);
+    for (const std::string &field : structured::rankedFields()) {
+        const FieldSpec *spec = rankedSpec(fieldSet, field);
+        if (!spec)
+            continue;
+        std::vector<std::string> values;
+        for (const std::string &text : gold.at(spec->name.toStdString()))
+            if (const auto v = structured::rankedValue(field, text))
+                values.push_back(*v);
+        data->rankerPages[field].push_back(structured::rankerPage(field, structured::findCandidates(field, doc, sd), sd, values,
+                                                                  "page " + std::to_string(data->rankerPages[field].size())));
+    }
+}
+
+// The fallback folder's ranker for `field`, if it has one that loads.
+std::optional<structured::CandidateRanker> fallbackRanker(const QString &dir, const std::string &field, QString *why)
+{
+    if (dir.isEmpty())
+        return std::nullopt;
+    const std::string file = structured::rankerFile(dir.toStdString(), field);
+    if (!QFileInfo::exists(QString::fromStdString(file)))
+        return std::nullopt;
+    structured::CandidateRanker r;
+    std::string error;
+    if (!r.load(file, field, structured::candidateFeatureNames(field), &error)) {
+        *why = QString::fromStdString(error);
+        return std::nullopt;
+    }
+    return r;
+}
+
+// Puts the better ranker for each ranked field into the model folder; one note per field.
+QStringList chooseRankers(const FieldTrainingData &data, const QString &modelDir)
+{
+    QStringList notes;
+    for (const std::string &field : structured::rankedFields()) {
+        const QString target = QString::fromStdString(structured::rankerFile(modelDir.toStdString(), field));
+        QFile::remove(target); // a reused folder keeps no ranker of an earlier training
+        const auto found = data.rankerPages.find(field);
+        if (found == data.rankerPages.end())
+            continue;
+        const std::vector<structured::RankerPage> &rows = found->second;
+        const QString name = QString::fromStdString(field);
+        const int usable = int(std::count_if(rows.begin(), rows.end(), [](const structured::RankerPage &r) {
+            return std::find(r.gold.begin(), r.gold.end(), 1) != r.gold.end();
+        }));
+        QString why;
+        const auto fallback = fallbackRanker(data.rankersFallbackDir, field, &why);
+        const double fallbackF1 = fallback ? fallback->ruleF1(rows) : -1;
+        std::optional<structured::CandidateRanker> own;
+        if (usable >= kMinRankerPages)
+            own = structured::CandidateRanker::train(field, structured::candidateFeatureNames(field), rows);
+        const QString counts = QStringLiteral("%1 answered page%2, %3 with the value among the page's candidates")
+                                   .arg(rows.size()).arg(rows.size() == 1 ? QString() : QStringLiteral("s")).arg(usable);
+        if (own && own->heldOutF1() > 0 && own->heldOutF1() > fallbackF1) {
+            const nlohmann::json training{{"source", "Train Field Extractor on a project"},
+                                          {"pages", rows.size()},
+                                          {"pages_with_gold_candidate", usable},
+                                          {"cross_validated_f1", own->heldOutF1()},
+                                          {"fallback_f1_on_these_pages", fallbackF1}};
+            std::string error;
+            if (own->save(target.toStdString(), training, &error))
+                notes << QStringLiteral("%1: a ranker trained on the project (%2): F1 %3 in cross-validation%4")
+                             .arg(name, counts).arg(own->heldOutF1(), 0, 'f', 3)
+                             .arg(fallback ? QStringLiteral(" against %1 for the shipped one").arg(fallbackF1, 0, 'f', 3) : QString());
+            else
+                notes << QStringLiteral("%1: the trained ranker could not be saved: %2").arg(name, QString::fromStdString(error));
+            continue;
+        }
+        if (fallback) {
+            const QString source = QString::fromStdString(structured::rankerFile(data.rankersFallbackDir.toStdString(), field));
+            if (!QFile::copy(source, target)) {
+                notes << QStringLiteral("%1: the shipped ranker could not be copied to %2").arg(name, target);
+                continue;
+            }
+            notes << (own ? QStringLiteral("%1: the shipped ranker kept: F1 %2 on the project's pages, against %3 for one trained on them (%4)")
+                                .arg(name).arg(fallbackF1, 0, 'f', 3).arg(own->heldOutF1(), 0, 'f', 3).arg(counts)
+                          : QStringLiteral("%1: the shipped ranker kept (F1 %2 on the project's pages); %3, %4 needed to train one")
+                                .arg(name).arg(fallbackF1, 0, 'f', 3).arg(counts).arg(kMinRankerPages));
+            continue;
+        }
+        notes << (why.isEmpty() ? QStringLiteral("%1: no ranker (%2, %3 needed; no shipped ranker)").arg(name, counts).arg(kMinRankerPages)
+                                : QStringLiteral("%1: no ranker (%2; the shipped one does not load: %3)").arg(name, counts, why));
+    }
+    return notes;
+}
+
+} // namespace
 
 bool loadFieldTrainingData(Project *project, const std::vector<FieldSpec> &fieldSet, FieldTrainingData *data,
                            QString *error)
@@ -60,6 +178,7 @@ bool loadFieldTrainingData(Project *project, const std::vector<FieldSpec> &field
         }
         if (!answered)
             continue;
+        addRankerPages(fieldSet, doc, gold, data);
         inference::WebPage page = inference::webPageFromDocument(doc, doc.sourcePath.toStdString());
         page.gold = std::move(gold);
         data->pages.push_back(std::move(page));
@@ -70,6 +189,12 @@ bool loadFieldTrainingData(Project *project, const std::vector<FieldSpec> &field
         else
             data->fieldsWithoutExamples << f.name;
     }
+    for (auto it = data->rankerPages.begin(); it != data->rankerPages.end();) { // no example: no ranker to train
+        const auto &rows = it->second;
+        const bool example = std::any_of(rows.begin(), rows.end(), [](const structured::RankerPage &r) { return r.hasGold; });
+        it = example ? std::next(it) : data->rankerPages.erase(it);
+    }
+    data->rankersFallbackDir = shippedFieldModelDir();
     if (data->pages.empty()) {
         *error = QStringLiteral("%1: no web page has an accepted field value or \"no value\" answer yet (%2 web pages): "
                                 "accept or correct values in the Fields panel first")
@@ -124,6 +249,7 @@ FieldTrainingOutcome trainFieldExtractor(const inference::WebFormerTrainOptions 
     for (const std::string &f : data.fields)
         out.fields << QString::fromStdString(f);
     out.bestDevF1 = dev.empty() ? -1 : r.bestDevF1;
+    out.rankerNotes = chooseRankers(data, out.checkpointDir);
     return out;
 }
 

@@ -9,6 +9,7 @@
 // value are left out of training (the model will not know them) and named in the outcome.
 // No exception leaves these functions.
 
+#include "document/structured/candidateranker.h"
 #include "inference/webformer/webformer.h"
 #include "pipeline/webfieldset.h"
 
@@ -17,6 +18,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <vector>
 
 namespace folio {
@@ -25,12 +27,20 @@ class Project;
 
 namespace folio::pipeline {
 
+constexpr int kMinRankerPages = 8; // two held-out pages per inner fold
+
 struct FieldTrainingData
 {
     std::vector<inference::WebPage> pages;
     std::vector<std::string> fields;   // the fields with at least one example value
     QStringList fieldsWithoutExamples; // of the field set; left out
     int webDocuments = 0;              // web documents in the project
+    // Ranked fields (price, sku) of the field set with an example value: the answered pages as
+    // candidate-ranker rows (document/structured/fieldrankers.h), keyed by the ranker's field name.
+    std::map<std::string, std::vector<structured::RankerPage>> rankerPages;
+    // Where a field's ranker comes from when the project cannot train a better one (the shipped
+    // product model by default; empty: nowhere).
+    QString rankersFallbackDir;
 };
 
 // False + *error (naming the project) when the project cannot be read, has no web page with an
@@ -48,9 +58,14 @@ struct FieldTrainingOutcome
     double bestDevF1 = -1; // -1: no dev pages
     double seconds = 0;
     long steps = 0;
+    QStringList rankerNotes; // per ranked field: which ranker the model folder holds, and why
 };
 
 // Trains a small WebFormer (every 5th page held out as dev from 5 pages on) into options.outputDir.
+// Then, for each ranked field, the model folder gets the better of two candidate rankers, compared
+// on the project's own answered pages: one trained on them (from kMinRankerPages pages whose value
+// is among the page's candidates; its F1 from a 4-fold cross-validation over those pages) and the
+// fallback folder's (its F1 on the same pages, none of which it was trained on). A tie keeps the fallback.
 FieldTrainingOutcome trainFieldExtractor(const inference::WebFormerTrainOptions &options, const FieldTrainingData &data,
                                          const std::function<void(const inference::WebFormerTrainProgress &)> &progress = {},
                                          const std::atomic<bool> *cancel = nullptr);

@@ -348,8 +348,11 @@ void FieldsController::trainFieldExtractor()
     if (!m_projects->ensureOpen())
         return;
     FieldTrainingDialog dialog(m_projects->project(), m_fields, m_window);
-    if (dialog.exec() == QDialog::Accepted && !dialog.checkpointDir().isEmpty())
+    if (dialog.exec() == QDialog::Accepted && !dialog.checkpointDir().isEmpty()) {
         setFieldModelDir(dialog.checkpointDir());
+        if (!dialog.rankerNotes().isEmpty())
+            say(dialog.rankerNotes().join(QStringLiteral("; ")));
+    }
 }
 
 void FieldsController::exportFieldsDialog()

@@ -120,6 +120,9 @@ void FieldTrainingDialog::onTrained(const pipeline::FieldTrainingOutcome &outcom
                                .arg(qRound(outcome.seconds)).arg(outcome.steps)
                                .arg(outcome.bestDevF1 >= 0 ? tr(", best dev F1 %1").arg(outcome.bestDevF1, 0, 'f', 3) : QString())
                                .arg(outcome.checkpointDir));
+    m_rankerNotes = outcome.rankerNotes;
+    for (const QString &note : m_rankerNotes)
+        m_log->appendPlainText(note);
     accept();
 }
 

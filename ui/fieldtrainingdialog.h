@@ -33,6 +33,8 @@ public:
     FieldTrainingDialog(Project *project, const std::vector<pipeline::FieldSpec> &fieldSet, QWidget *parent = nullptr);
 
     QString checkpointDir() const { return m_checkpointDir; }
+    // Which price / sku ranker the new model folder holds, and why (pipeline::FieldTrainingOutcome).
+    QStringList rankerNotes() const { return m_rankerNotes; }
     QString summary() const;
     QString log() const;
     bool canTrain() const;
@@ -57,6 +59,7 @@ private:
     QPlainTextEdit *m_log;
     QPushButton *m_start = nullptr;
     QString m_checkpointDir;
+    QStringList m_rankerNotes;
     int m_maxSteps = 0;
 };
 

@@ -75,27 +75,11 @@ std::vector<RankedPage> readPages(const TrainRankersArgs &a, const std::vector<s
         if (!structured::readPageWithStructuredData(QString::fromStdString(a.data + "/html/" + p.key + ".html.gz"), &loaded, &error))
             throw CliError(error.toStdString());
         p.sd = loaded.data;
-        const structured::ProductFields fromData = structured::productFields(p.sd);
         for (const std::string &field : fields) {
-            auto &cands = p.candidates[field] = structured::findCandidates(field, loaded.document, p.sd);
+            const auto &cands = p.candidates[field] = structured::findCandidates(field, loaded.document, p.sd);
             const auto it = p.truth.find(field);
-            const std::vector<std::string> gold = it != p.truth.end() ? it->second : std::vector<std::string>();
-            structured::RankerPage &t = p.training[field];
-            for (const auto &c : cands) {
-                t.features.push_back(c.features);
-                const bool right = std::any_of(gold.begin(), gold.end(),
-                                               [&](const std::string &g) { return structured::candidateMatches(field, c.value, g); });
-                t.gold.push_back(right ? 1 : 0);
-            }
-            t.group = p.site;
-            t.hasGold = !gold.empty();
-            const auto data = fromData.find(field);
-            t.structured = data == fromData.end() ? -1
-                           : std::any_of(gold.begin(), gold.end(), [&](const std::string &g) {
-                                 return structured::candidateMatches(field, data->second.value, g);
-                             })
-                               ? 1
-                               : 0;
+            p.training[field] = structured::rankerPage(field, cands, p.sd, it != p.truth.end() ? it->second : std::vector<std::string>(),
+                                                       p.site);
         }
         pages.push_back(std::move(p));
         reportProgress("train-rankers: reading pages", i + 1, total);

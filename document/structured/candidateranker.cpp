@@ -85,6 +85,25 @@ double f1At(const std::vector<HeldOut> &pages, double t, bool structuredFirst)
 
 } // namespace
 
+namespace {
+
+// What the rule needs to know of one page: the ranker's best candidate and whether it is right.
+HeldOut heldOut(const CandidateRanker &ranker, const RankerPage &p)
+{
+    HeldOut h;
+    h.hasGold = p.hasGold;
+    h.structured = p.structured;
+    const std::vector<double> prob = ranker.probabilities(p.features);
+    if (!prob.empty() && p.gold.size() == prob.size()) {
+        const std::size_t b = std::size_t(std::max_element(prob.begin(), prob.end()) - prob.begin());
+        h.best = prob[b];
+        h.right = p.gold[b] != 0;
+    }
+    return h;
+}
+
+} // namespace
+
 CandidateRanker CandidateRanker::train(const std::string &field, const std::vector<std::string> &features,
                                        const std::vector<RankerPage> &pages, const RankerOptions &options)
 {
@@ -164,16 +183,7 @@ CandidateRanker CandidateRanker::train(const std::string &field, const std::vect
                 const RankerPage &p = pages[i];
                 if (fold[i] != f)
                     continue;
-                HeldOut h;
-                h.hasGold = p.hasGold;
-                h.structured = p.structured;
-                const std::vector<double> prob = ir.probabilities(p.features);
-                if (!prob.empty() && p.gold.size() == prob.size()) {
-                    const std::size_t b = std::size_t(std::max_element(prob.begin(), prob.end()) - prob.begin());
-                    h.best = prob[b];
-                    h.right = p.gold[b] != 0;
-                }
-                held.push_back(h);
+                held.push_back(heldOut(ir, p));
             }
         }
         double bestF1 = -1;
@@ -187,8 +197,18 @@ CandidateRanker CandidateRanker::train(const std::string &field, const std::vect
                     r.structuredFirst_ = structuredFirst;
                 }
             }
+        r.heldOutF1_ = bestF1;
     }
     return r;
+}
+
+double CandidateRanker::ruleF1(const std::vector<RankerPage> &pages) const
+{
+    std::vector<HeldOut> held;
+    held.reserve(pages.size());
+    for (const RankerPage &p : pages)
+        held.push_back(heldOut(*this, p));
+    return f1At(held, threshold_, structuredFirst_);
 }
 
 std::vector<double> CandidateRanker::probabilities(const std::vector<std::vector<float>> &features) const

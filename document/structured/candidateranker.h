@@ -64,6 +64,11 @@ public:
 
     bool empty() const { return weights_.empty(); }
     double threshold() const { return threshold_; }
+    // F1 of the chosen rule on the inner cross-validation's held-out pages (-1: none ran). Not saved.
+    double heldOutF1() const { return heldOutF1_; }
+    // F1 of this ranker's rule (threshold and order) on `pages`, each page counted as the benchmark
+    // counts it (a right answer, a wrong one, a missed gold value).
+    double ruleF1(const std::vector<RankerPage> &pages) const;
     // The rule chosen with the threshold: true = the page's structured-data value when it has one,
     // else the ranker's; false = the ranker's answer when it reaches the threshold, else structured data.
     bool structuredFirst() const { return structuredFirst_; }
@@ -81,6 +86,7 @@ private:
     std::vector<double> mean_, scale_, weights_;
     double threshold_ = 0;
     bool structuredFirst_ = true;
+    double heldOutF1_ = -1;
 };
 
 struct RankedCandidate

@@ -2,7 +2,10 @@
 
 #include "document/structured/benchmarkscore.h"
 #include "document/structured/identifiercandidates.h"
+#include "document/structured/normalise.h"
 #include "document/structured/pricecandidates.h"
+
+#include <algorithm>
 
 namespace folio::structured {
 
@@ -38,6 +41,36 @@ bool candidateMatches(const std::string &field, const std::string &candidateValu
         return a && b && *a == *b;
     }
     return candidateValue == goldValue;
+}
+
+std::optional<std::string> rankedValue(const std::string &field, const std::string &text)
+{
+    if (field == "price") {
+        const auto price = parsePrice(text);
+        return price ? std::optional<std::string>(price->amount) : std::nullopt;
+    }
+    return normaliseIdentifier(text);
+}
+
+RankerPage rankerPage(const std::string &field, const std::vector<TextCandidate> &candidates, const StructuredData &sd,
+                      const std::vector<std::string> &gold, const std::string &group)
+{
+    const auto right = [&](const std::string &value) {
+        return std::any_of(gold.begin(), gold.end(), [&](const std::string &g) { return candidateMatches(field, value, g); });
+    };
+    RankerPage page;
+    page.features.reserve(candidates.size());
+    page.gold.reserve(candidates.size());
+    for (const TextCandidate &c : candidates) {
+        page.features.push_back(c.features);
+        page.gold.push_back(right(c.value) ? 1 : 0);
+    }
+    page.group = group;
+    page.hasGold = !gold.empty();
+    const ProductFields fromData = productFields(sd);
+    const auto data = fromData.find(field);
+    page.structured = data == fromData.end() ? -1 : right(data->second.value) ? 1 : 0;
+    return page;
 }
 
 std::vector<int> wordsInRange(const Document &doc, int node, int start, int end)

@@ -9,6 +9,7 @@
 #include "document/structured/candidateranker.h"
 #include "document/structured/structureddata.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,16 @@ const std::vector<std::string> &rankedFields(); // price, sku
 const std::vector<std::string> &candidateFeatureNames(const std::string &field);
 std::vector<TextCandidate> findCandidates(const std::string &field, const Document &doc, const StructuredData &sd);
 bool candidateMatches(const std::string &field, const std::string &candidateValue, const std::string &goldValue);
+
+// A value as a person wrote or accepted it ("$1,299.00", " AB-12 ") as the candidates of `field`
+// hold theirs (prices: parsePrice's amount "1299.00"; identifiers: trimmed). nullopt when it does not read as one.
+std::optional<std::string> rankedValue(const std::string &field, const std::string &text);
+
+// A page's training row for the ranker of `field`: its candidates' features, which of them equal one
+// of `gold` (values as rankedValue gives them; empty: the page has no value), whether the page's
+// structured data gives a right value (-1: it gives none), and the group inner folds keep together.
+RankerPage rankerPage(const std::string &field, const std::vector<TextCandidate> &candidates, const StructuredData &sd,
+                      const std::vector<std::string> &gold, const std::string &group);
 
 // Document::words indices of the words that overlap characters [start, end) of text node `node`
 // (a candidate's words, to highlight it).
