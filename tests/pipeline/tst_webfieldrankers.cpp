@@ -9,6 +9,7 @@
 #include "pipeline/webfieldset.h"
 #include "pipeline/webfieldtraining.h"
 #include "tests/common/testdata.h"
+#include "tests/common/tinywebformer.h"
 
 #include <nlohmann/json.hpp>
 
@@ -63,18 +64,7 @@ std::unique_ptr<Project> projectWith(const QString &path, int pages, const QStri
 
 inference::WebFormerTrainOptions tinyOptions(const QString &dir)
 {
-    inference::WebFormerTrainOptions o;
-    o.outputDir = dir.toStdString();
-    o.model.hidden = 32;
-    o.model.layers = 1;
-    o.model.heads = 2;
-    o.model.intermediate = 64;
-    o.model.maxTextTokens = 96;
-    o.epochs = 1;
-    o.maxSteps = 4;
-    o.vocabSize = 300;
-    o.threads = 1;
-    return o;
+    return test::tinyWebFormerOptions(dir.toStdString(), /*maxTextTokens=*/96, /*epochs=*/1, /*maxSteps=*/4);
 }
 
 // A ranker that learned the wrong thing: the struck-through old price (a bad fallback).

@@ -8,6 +8,7 @@
 // past the model's text budget, fields with no examples, a changed field set, scans without a
 // matching tagger, a non-WebFormer field model. A screenshot is saved (path printed).
 #include "tests/common/testdata.h"
+#include "tests/common/tinywebformer.h"
 #include "document/documentjson.h"
 #include "document/formats/datasetformat.h"
 #include "document/html/htmlloader.h"
@@ -134,18 +135,8 @@ private Q_SLOTS:
             data.pages.push_back(page);
         }
         data.fields = {"price", "brand"};
-        inference::WebFormerTrainOptions o;
-        o.outputDir = m_models.filePath(QStringLiteral("tiny")).toStdString();
-        o.model.hidden = 32;
-        o.model.layers = 1;
-        o.model.heads = 2;
-        o.model.intermediate = 64;
-        o.model.maxTextTokens = 64;
-        o.epochs = 2;
-        o.maxSteps = 8;
-        o.vocabSize = 300;
-        o.threads = 1;
-        const pipeline::FieldTrainingOutcome out = pipeline::trainFieldExtractor(o, data);
+        const pipeline::FieldTrainingOutcome out =
+            pipeline::trainFieldExtractor(test::tinyWebFormerOptions(m_models.filePath(QStringLiteral("tiny")).toStdString()), data);
         QVERIFY2(out.ok, qPrintable(out.error));
         QCOMPARE(out.fields, QStringList({QStringLiteral("price"), QStringLiteral("brand")}));
         m_tinyModel = out.checkpointDir;
