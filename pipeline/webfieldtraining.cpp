@@ -44,10 +44,13 @@ void addRankerPages(const std::vector<FieldSpec> &fieldSet, const Document &doc,
         const FieldSpec *spec = rankedSpec(fieldSet, field);
         if (!spec)
             continue;
+        const std::vector<std::string> &texts = gold.at(spec->name.toStdString());
         std::vector<std::string> values;
-        for (const std::string &text : gold.at(spec->name.toStdString()))
+        for (const std::string &text : texts)
             if (const auto v = structured::rankedValue(field, text))
                 values.push_back(*v);
+        if (!texts.empty() && values.empty())
+            continue; // answered with a text that does not read as one ("call us"): not a "no value" page
         data->rankerPages[field].push_back(structured::rankerPage(field, structured::findCandidates(field, doc, sd), sd, values,
                                                                   "page " + std::to_string(data->rankerPages[field].size())));
     }
@@ -120,8 +123,10 @@ QStringList chooseRankers(const FieldTrainingData &data, const QString &modelDir
                                 .arg(name).arg(fallbackF1, 0, 'f', 3).arg(counts).arg(kMinRankerPages));
             continue;
         }
-        notes << (why.isEmpty() ? QStringLiteral("%1: no ranker (%2, %3 needed; no shipped ranker)").arg(name, counts).arg(kMinRankerPages)
-                                : QStringLiteral("%1: no ranker (%2; the shipped one does not load: %3)").arg(name, counts, why));
+        const QString shipped = why.isEmpty() ? QStringLiteral("no shipped ranker") : QStringLiteral("the shipped one does not load: %1").arg(why);
+        notes << (own ? QStringLiteral("%1: no ranker (one trained on the project scored F1 %2 in cross-validation; %3)")
+                            .arg(name).arg(own->heldOutF1(), 0, 'f', 3).arg(shipped)
+                      : QStringLiteral("%1: no ranker (%2, %3 needed; %4)").arg(name, counts).arg(kMinRankerPages).arg(shipped));
     }
     return notes;
 }

@@ -83,10 +83,6 @@ double f1At(const std::vector<HeldOut> &pages, double t, bool structuredFirst)
     return 2 * p * r / (p + r);
 }
 
-} // namespace
-
-namespace {
-
 // What the rule needs to know of one page: the ranker's best candidate and whether it is right.
 HeldOut heldOut(const CandidateRanker &ranker, const RankerPage &p)
 {

@@ -116,6 +116,16 @@ private Q_SLOTS:
                 QCOMPARE(r.structured, -1);
             }
         }
+        // A price answered with words that are no amount: that page is no row of the price ranker
+        // (it is not a "no value" page), but still one of the sku ranker.
+        Annotations a;
+        a.fields = {accepted(QStringLiteral("Price"), QStringLiteral("call us")), accepted(QStringLiteral("sku"), goldSku(3))};
+        QVERIFY2(project->addDocument(loadHtmlBytes(shopPage(3), QStringLiteral("shop3.html")).document, a, &error,
+                                      QStringLiteral("shop3.html")) >= 0,
+                 qPrintable(error));
+        QVERIFY2(pipeline::loadFieldTrainingData(project.get(), fields, &data, &error), qPrintable(error));
+        QCOMPARE(int(data.rankerPages.at("price").size()), 3);
+        QCOMPARE(int(data.rankerPages.at("sku").size()), 4);
         QCOMPARE(structured::rankedValue("price", "€ 1.299,00").value(), std::string("1299.00"));
         QCOMPARE(structured::rankedValue("sku", "  KT-1000X ").value(), std::string("KT-1000X"));
         QVERIFY(!structured::rankedValue("price", "call us"));
