@@ -1,0 +1,98 @@
+// Benchmark: is a ranker trained on a few pages of one site better, on that site's other pages,
+// than the shipped kind of ranker that never saw the site? And does Train Field Extractor's choice
+// (pipeline/webfieldtraining.h: the project's own ranker when its cross-validated F1 on the
+// project's pages beats the shipped one's F1 there) pick the better one?
+//
+// On the Zyte benchmark pages: for a site family S (default amazon, the only one with 20 pages),
+//   shipped = a ranker trained on every page not of S (as train-rankers trains, inner 4-fold
+//             site-grouped threshold), the stand-in for the shipped ranker on a site it never saw;
+//   own     = a ranker trained on k pages of S drawn at random (inner folds over pages),
+//   chosen  = own when its cross-validated F1 beats shipped's F1 on those k pages, else shipped;
+// each scored (CandidateRanker::ruleF1) on the pages of S not drawn. 20 draws per k, seed 1.
+//   bench_site_ranker [--site amazon] [--field price|sku] [--draws 20]
+#include "document/structured/benchmarkscore.h"
+#include "document/structured/candidateranker.h"
+#include "document/structured/fieldrankers.h"
+#include "document/structured/structureddata.h"
+#include "inference/webformer/productpages.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace folio;
+
+int main(int argc, char **argv)
+{
+    std::string site = "amazon", field = "price";
+    int draws = 20;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string a = argv[i];
+        if (a == "--site")
+            site = argv[i + 1];
+        else if (a == "--field")
+            field = argv[i + 1];
+        else if (a == "--draws")
+            draws = std::max(1, std::atoi(argv[i + 1]));
+    }
+    if (structured::candidateFeatureNames(field).empty()) {
+        std::fprintf(stderr, "bench_site_ranker: --field price or sku\n");
+        return 2;
+    }
+    const std::string data = FOLIO_SHARED_DIR "/data/product-extraction-benchmark/dataset";
+    const structured::BenchmarkTruth truth = structured::readBenchmarkTruth(data + "/ground-truth.json");
+    std::ifstream in(data + "/ground-truth.json");
+    const auto gt = nlohmann::json::parse(in, nullptr, false);
+    std::vector<structured::RankerPage> others, ofSite;
+    for (const auto &page : truth) {
+        structured::PageWithStructuredData loaded;
+        QString error;
+        if (!structured::readPageWithStructuredData(QString::fromStdString(data + "/html/" + page.key + ".html.gz"), &loaded, &error)) {
+            std::fprintf(stderr, "bench_site_ranker: %s\n", qPrintable(error));
+            return 1;
+        }
+        const std::string family = inference::siteFamily(gt.at(page.key).at("url").get<std::string>());
+        const auto it = page.values.find(field);
+        const auto row = structured::rankerPage(field, structured::findCandidates(field, loaded.document, loaded.data), loaded.data,
+                                                it != page.values.end() ? it->second : std::vector<std::string>(), family);
+        (family == site ? ofSite : others).push_back(row);
+    }
+    if (ofSite.size() < 6) {
+        std::fprintf(stderr, "bench_site_ranker: %zu pages of %s, 6 needed\n", ofSite.size(), site.c_str());
+        return 1;
+    }
+    const auto &names = structured::candidateFeatureNames(field);
+    const structured::CandidateRanker shipped = structured::CandidateRanker::train(field, names, others);
+    std::printf("%s on %s: %zu pages of the site, shipped-like ranker trained on the other %zu pages; "
+                "F1 on all %zu pages of the site: %.3f\n\n",
+                field.c_str(), site.c_str(), ofSite.size(), others.size(), ofSite.size(), shipped.ruleF1(ofSite));
+    std::printf("| own pages k | held-out pages | shipped F1 | own F1 | chosen F1 | own chosen in |\n|---:|---:|---:|---:|---:|---:|\n");
+    std::mt19937 rng(1);
+    for (int k = 4; k <= int(ofSite.size()) - 4; k += 4) {
+        double sumShipped = 0, sumOwn = 0, sumChosen = 0;
+        int ownChosen = 0;
+        for (int d = 0; d < draws; ++d) {
+            std::vector<structured::RankerPage> pages = ofSite;
+            std::shuffle(pages.begin(), pages.end(), rng);
+            std::vector<structured::RankerPage> train(pages.begin(), pages.begin() + k), rest(pages.begin() + k, pages.end());
+            for (std::size_t i = 0; i < train.size(); ++i)
+                train[i].group = "page " + std::to_string(i); // as a project's pages are grouped
+            const structured::CandidateRanker own = structured::CandidateRanker::train(field, names, train);
+            const bool takeOwn = own.heldOutF1() > 0 && own.heldOutF1() > shipped.ruleF1(train);
+            const double s = shipped.ruleF1(rest), o = own.ruleF1(rest);
+            sumShipped += s;
+            sumOwn += o;
+            sumChosen += takeOwn ? o : s;
+            ownChosen += takeOwn ? 1 : 0;
+        }
+        std::printf("| %d | %zu | %.3f | %.3f | %.3f | %d of %d |\n", k, ofSite.size() - std::size_t(k), sumShipped / draws, sumOwn / draws,
+                    sumChosen / draws, ownChosen, draws);
+    }
+    return 0;
+}
