@@ -10,7 +10,7 @@ writes (cross-validated predictions). DATASET_DIR defaults to
 
 Each page counts as the benchmark's scorer counts it (document/structured/benchmarkscore.cpp):
 a right value is a true positive, a wrong one a false positive, and a page with a gold value
-and no right answer a false negative; prices compare as decimals, identifiers as strings.
+and no right answer a false negative; prices compare as decimals, sku and availability as strings.
 The script first checks that these per-page counts give the published F1 of every extractor
 in dataset/metrics.json (so the resampling scores exactly what the benchmark scores), then
 resamples the pages 10,000 times (seed 1) and reports Folio minus each extractor with its
@@ -22,7 +22,7 @@ import sys
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-FIELDS = ("price", "sku")
+FIELDS = ("price", "sku", "availability")
 EXTRACTORS = ("Diffbot", "Zyte", "extruct")
 RESAMPLES = 10000
 

@@ -3,12 +3,14 @@
 #include "document/html/htmlcharset.h"
 #include "document/html/htmlinput.h"
 #include "document/html/htmlloader.h"
+#include "document/structured/normalise.h"
 #include "document/structured/productjson.h"
 
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 
 namespace folio::structured {
@@ -345,6 +347,28 @@ ProductFields productFields(const StructuredData &data)
         for (const auto &c : data.candidates)
             if (c.source == source && !best.count(c.field))
                 best[c.field] = c;
+    // A product sold in several offers (sizes, colours, sellers) is available when one of them is;
+    // so is one whose variants are listed as products of the same name in the same source (a
+    // shop with one Product per size).
+    const auto availability = best.find("availability");
+    if (availability != best.end() && benchmarkAvailability(availability->second.value) == "OutOfStock") {
+        const StructuredValue chosen = availability->second;
+        std::map<int, std::string> names; // item -> its first name, in the chosen source (one pass: linear)
+        for (const auto &c : data.candidates)
+            if (c.field == "name" && c.source == chosen.source)
+                names.emplace(c.item, c.value);
+        const auto nameOf = [&](int item) {
+            const auto it = names.find(item);
+            return it == names.end() ? std::string() : it->second;
+        };
+        const std::string name = nameOf(chosen.item);
+        for (const auto &c : data.candidates)
+            if (c.field == "availability" && c.source == chosen.source && benchmarkAvailability(c.value) == "InStock"
+                && (c.item == chosen.item || (!name.empty() && nameOf(c.item) == name))) {
+                availability->second = c;
+                break;
+            }
+    }
     return best;
 }
 

@@ -72,7 +72,10 @@ struct PageWithStructuredData
 bool readPageWithStructuredData(const QString &path, PageWithStructuredData *out, QString *error);
 
 // One value per field: the first product's value from the most trusted source
-// (json-ld > microdata > rdfa > meta), page order within a source.
+// (json-ld > microdata > rdfa > meta), page order within a source. Availability: the first offer
+// that is available (InStock, LimitedAvailability, PreOrder, ...) among the product's offers and
+// those of the same-named products of that source (variants listed one product per size) when one
+// is, else the product's first.
 using ProductFields = std::map<std::string, StructuredValue>;
 ProductFields productFields(const StructuredData &data);
 

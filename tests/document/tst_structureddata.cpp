@@ -127,6 +127,33 @@ private Q_SLOTS:
         QCOMPARE(best.at("price").location, std::string("/html/head/script[1]"));
     }
 
+    void availableWhenOneOfferIs()
+    {
+        const auto page = [](const char *second) {
+            return QByteArray("<html><head><script type=\"application/ld+json\">{\"@type\":\"Product\",\"name\":\"Boots\","
+                              "\"offers\":[{\"@type\":\"Offer\",\"price\":\"49\",\"availability\":\"http://schema.org/OutOfStock\"},"
+                              "{\"@type\":\"Offer\",\"price\":\"49\",\"availability\":\"http://schema.org/")
+                   + second + "\"}]}</script></head><body><p>Boots</p></body></html>";
+        };
+        const StructuredData sizes = readStructuredData(page("InStock"), "sizes.html");
+        QCOMPARE(valueOf(sizes, "availability"), std::string("OutOfStock")); // the first offer, as written
+        QCOMPARE(productFields(sizes).at("availability").value, std::string("InStock")); // one size left: available
+        QCOMPARE(productFields(readStructuredData(page("SoldOut"), "gone.html")).at("availability").value, std::string("OutOfStock"));
+        QCOMPARE(productFields(readStructuredData(page("LimitedAvailability"), "few.html")).at("availability").value,
+                 std::string("LimitedAvailability"));
+        // One Product per size, the same name: the boots are available in size 36.
+        const auto sizesAsProducts = [](const char *otherName) {
+            return QByteArray("<html><head><script type=\"application/ld+json\">[{\"@type\":\"Product\",\"name\":\"Boots\",\"sku\":\"B-35\","
+                              "\"offers\":{\"@type\":\"Offer\",\"price\":\"49\",\"availability\":\"http://schema.org/OutOfStock\"}},"
+                              "{\"@type\":\"Product\",\"name\":\"")
+                   + otherName + "\",\"sku\":\"B-36\",\"offers\":{\"@type\":\"Offer\",\"price\":\"49\","
+                                 "\"availability\":\"http://schema.org/InStock\"}}]</script></head><body><p>Boots</p></body></html>";
+        };
+        QCOMPARE(productFields(readStructuredData(sizesAsProducts("Boots"), "zara.html")).at("availability").value, std::string("InStock"));
+        QCOMPARE(productFields(readStructuredData(sizesAsProducts("Scarf"), "two.html")).at("availability").value,
+                 std::string("OutOfStock")); // another product's stock says nothing about this one
+    }
+
     void jsonLdNumbersAndSpecs()
     {
         const QByteArray html = fixtures::page1();
