@@ -100,20 +100,20 @@ void placeValue(FieldExtraction *out, const FieldValue &v)
         out->values.push_back(v);
 }
 
-// The rule of folio-cli extract (inference::chooseRankedValue) for each ranked field (price, sku)
-// with a "<field>-ranker.json" in the model folder: the page's structured-data value and the
+// The rule of folio-cli extract (inference::chooseRankedValue) for each field with a
+// "<field>-ranker.json" in the model folder (price and sku in the shipped model; any field of a
+// model trained on a project, webfieldtraining.h): the page's structured-data value and the
 // ranker's choice among the candidates of the page text (its words highlighted, confidence = its
 // probability), in the order the ranker learned, else the model's.
 void chooseRankedValues(const Document &doc, const structured::StructuredData &sd, const std::vector<FieldSpec> &fields,
                         const QString &dir, FieldExtraction *out)
 {
     const structured::ProductFields fromData = structured::productFields(sd);
-    for (const std::string &field : structured::rankedFields()) {
+    for (auto spec = fields.begin(); spec != fields.end(); ++spec) {
+        const std::string field = spec->name.toLower().toStdString(); // the ranker's name (webfieldtraining.h)
         const QString name = QString::fromStdString(field);
-        const auto spec = std::find_if(fields.begin(), fields.end(),
-                                       [&](const FieldSpec &f) { return f.name.compare(name, Qt::CaseInsensitive) == 0; });
         const std::string file = structured::rankerFile(dir.toStdString(), field);
-        if (spec == fields.end() || !QFileInfo::exists(QString::fromStdString(file)))
+        if (!QFileInfo::exists(QString::fromStdString(file)))
             continue;
         structured::CandidateRanker ranker;
         std::string error;

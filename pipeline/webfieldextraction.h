@@ -10,11 +10,11 @@
 //                 folio.json says "structured_candidates"); fields it does not know, and fields it
 //                 answers "no value", take the page's schema.org / Open Graph value when there is
 //                 one (source checkpoint "structured-data:<json-ld|microdata|rdfa|meta>", text only);
-//                 the unknown fields are named in a note; for price and sku, when the checkpoint
-//                 folder has price-ranker.json / sku-ranker.json (the shipped one does), the value
-//                 is the page's structured-data one, else the ranker's pick among the page text's
-//                 candidates (checkpoint "price-ranker" / "sku-ranker", its words highlighted),
-//                 else the model's;
+//                 the unknown fields are named in a note; for a field whose "<field>-ranker.json"
+//                 the checkpoint folder holds (price and sku in the shipped one; any field of a
+//                 model trained on a project), the value is the page's structured-data one or the
+//                 ranker's pick among the page text's candidates, in the order the ranker learned
+//                 (checkpoint "<field>-ranker", its words highlighted), else the model's;
 //               -> no checkpoint at all: structured data alone, with a note when the page has none;
 //   scans/PDFs -> a layout tagger (folio-formtagger / Hugging Face LayoutLMv3): its entities whose
 //                 label equals a field name (case-insensitively, B-/I- stripped) become that field's

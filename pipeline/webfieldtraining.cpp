@@ -21,18 +21,12 @@ namespace folio::pipeline {
 
 namespace {
 
-// The field set's spec for a ranked field ("price", "sku"), names matched as Extract Fields matches them.
-const FieldSpec *rankedSpec(const std::vector<FieldSpec> &fieldSet, const std::string &field)
-{
-    const QString name = QString::fromStdString(field);
-    for (const FieldSpec &f : fieldSet)
-        if (f.name.compare(name, Qt::CaseInsensitive) == 0)
-            return &f;
-    return nullptr;
-}
+// The ranker a field of the set gets: "price" / "sku" (names matched as Extract Fields matches
+// them) their own candidates, any other field the text-node ranker under its lower-case name.
+std::string rankerKey(const FieldSpec &spec) { return spec.name.toLower().toStdString(); }
 
-// One answered page as a row of each ranked field's ranker (its own group: a project's pages are
-// usually of one site, so the inner folds hold out pages, not sites).
+// One answered page as a row of every field's ranker (its own group: a project's pages are usually
+// of one site, so the inner folds hold out pages, not sites).
 void addRankerPages(const std::vector<FieldSpec> &fieldSet, const Document &doc,
                     const std::map<std::string, std::vector<std::string>> &gold, FieldTrainingData *data)
 {
@@ -40,11 +34,11 @@ void addRankerPages(const std::vector<FieldSpec> &fieldSet, const Document &doc,
     QString ignored; // a page without readable structured data is still a row (structured = none)
     if (!doc.sourcePath.isEmpty())
         structured::readStructuredDataFile(doc.sourcePath, &sd, &ignored);
-    for (const std::string &field : structured::rankedFields()) {
-        const FieldSpec *spec = rankedSpec(fieldSet, field);
-        if (!spec)
+    for (const FieldSpec &spec : fieldSet) {
+        const std::string field = rankerKey(spec);
+        if (int(data->rankerPages[field].size()) >= kMaxRankerPages)
             continue;
-        const std::vector<std::string> &texts = gold.at(spec->name.toStdString());
+        const std::vector<std::string> &texts = gold.at(spec.name.toStdString());
         std::vector<std::string> values;
         for (const std::string &text : texts)
             if (const auto v = structured::rankedValue(field, text))
@@ -76,14 +70,16 @@ std::optional<structured::CandidateRanker> fallbackRanker(const QString &dir, co
 // Puts the better ranker for each ranked field into the model folder; one note per field.
 QStringList chooseRankers(const FieldTrainingData &data, const QString &modelDir)
 {
+    std::set<std::string> stale(structured::rankedFields().begin(), structured::rankedFields().end());
+    for (const std::string &f : data.fields)
+        stale.insert(QString::fromStdString(f).toLower().toStdString());
+    for (const QString &f : data.fieldsWithoutExamples)
+        stale.insert(f.toLower().toStdString());
+    for (const std::string &field : stale) // a reused folder keeps no ranker of an earlier training
+        QFile::remove(QString::fromStdString(structured::rankerFile(modelDir.toStdString(), field)));
     QStringList notes;
-    for (const std::string &field : structured::rankedFields()) {
+    for (const auto &[field, rows] : data.rankerPages) {
         const QString target = QString::fromStdString(structured::rankerFile(modelDir.toStdString(), field));
-        QFile::remove(target); // a reused folder keeps no ranker of an earlier training
-        const auto found = data.rankerPages.find(field);
-        if (found == data.rankerPages.end())
-            continue;
-        const std::vector<structured::RankerPage> &rows = found->second;
         const QString name = QString::fromStdString(field);
         const int usable = int(std::count_if(rows.begin(), rows.end(), [](const structured::RankerPage &r) {
             return std::find(r.gold.begin(), r.gold.end(), 1) != r.gold.end();

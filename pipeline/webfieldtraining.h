@@ -31,6 +31,10 @@ namespace folio::pipeline {
 // held-out page per inner fold. Measured on Amazon (BENCHMARKS.md, bench_site_ranker): from 4 pages
 // the rule gains 0.56 sku F1 and loses 0.02 price F1 against keeping the shipped rankers.
 constexpr int kMinRankerPages = 4;
+// Answered pages a field's ranker learns from at most (the first in project order): rankers learn
+// a site from a few pages (BENCHMARKS.md: SWDE, 2 pages a site), and every page's candidates are
+// held in memory while training.
+constexpr int kMaxRankerPages = 200;
 
 struct FieldTrainingData
 {
@@ -38,8 +42,9 @@ struct FieldTrainingData
     std::vector<std::string> fields;   // the fields with at least one example value
     QStringList fieldsWithoutExamples; // of the field set; left out
     int webDocuments = 0;              // web documents in the project
-    // Ranked fields (price, sku) of the field set with an example value: the answered pages as
-    // candidate-ranker rows (document/structured/fieldrankers.h), keyed by the ranker's field name.
+    // Fields of the set with an example value: the answered pages as candidate-ranker rows
+    // (document/structured/fieldrankers.h; price and sku their own candidates, any other field whole
+    // text nodes), keyed by the ranker's field name (the field name in lower case).
     std::map<std::string, std::vector<structured::RankerPage>> rankerPages;
     // Where a field's ranker comes from when the project cannot train a better one (the shipped
     // product model by default; empty: nowhere).
@@ -65,10 +70,14 @@ struct FieldTrainingOutcome
 };
 
 // Trains a small WebFormer (every 5th page held out as dev from 5 pages on) into options.outputDir.
-// Then, for each ranked field, the model folder gets the better of two candidate rankers, compared
-// on the project's own answered pages: one trained on them (from kMinRankerPages pages whose value
-// is among the page's candidates; its F1 from a 4-fold cross-validation over those pages) and the
-// fallback folder's (its F1 on the same pages, none of which it was trained on). A tie keeps the fallback.
+// Then, for each field with examples, the model folder gets the better of two candidate rankers,
+// compared on the project's own answered pages: one trained on them (from kMinRankerPages pages
+// whose value is among the page's candidates; its F1 from a 4-fold cross-validation over those
+// pages) and the fallback folder's (price and sku: the shipped ones; its F1 on the same pages, none
+// of which it was trained on). A tie keeps the fallback; a ranker with cross-validated F1 0 is not
+// kept. Extract Fields then answers the field with the ranker's pick (webfieldextraction.h): on
+// the pages of a site it was taught, a text-node ranker from a few pages is far ahead of the small
+// WebFormer (BENCHMARKS.md: SWDE seen sites, 0.95 from 2 pages a site against 0.29 from 30).
 FieldTrainingOutcome trainFieldExtractor(const inference::WebFormerTrainOptions &options, const FieldTrainingData &data,
                                          const std::function<void(const inference::WebFormerTrainProgress &)> &progress = {},
                                          const std::atomic<bool> *cancel = nullptr);

@@ -1,9 +1,11 @@
-// folio-cli rank-swde: SWDE's unseen-site protocol with text-node rankers
-// (document/structured/textnodecandidates.h + candidateranker.h) instead of WebFormer.
-//   folio-cli rank-swde --data DIR --test-site SITE [--out DIR]
-// Every page of SITE is test; the other sites' pages train one ranker per field (the split of
-// train-webformer --test-sites: its train and dev pages together, since the ranker has no epochs to
-// choose). The ranker always answers (no threshold: an inner cross-validation within one site
+// folio-cli rank-swde: SWDE with text-node rankers (document/structured/textnodecandidates.h +
+// candidateranker.h) instead of WebFormer, in either of train-webformer's splits:
+//   folio-cli rank-swde --data DIR --test-site SITE [--out DIR]       unseen site: every page of SITE
+//       is test; the other sites' pages train one ranker per field (train-webformer --test-sites'
+//       train and dev pages together, since the ranker has no epochs to choose);
+//   folio-cli rank-swde --data DIR [--train-pages-per-site K] [--out DIR]   seen sites: the per-site
+//       split of train-webformer (first 60 % of each site's pages train, last 30 % test; the dev 10 %
+//       unused), the first K training pages of each site (all when 0) training one ranker per field. The ranker always answers (no threshold: an inner cross-validation within one site
 // would choose it on that site's layout). Prints page-level P/R/F1 per field and macro-averaged,
 // scored by the rule of train-webformer (inference/webformereval.h); --out also writes
 // <field>-ranker.json files and rank-swde.json (scores, predictions, the command).
@@ -23,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -36,7 +39,21 @@ struct RankSwdeArgs
 {
     std::string data, testSite, out;
     int maxPagesPerSite = 0;
+    int trainPagesPerSite = 0; // seen-site split only: the first K training pages of each site (0: all)
 };
+
+// The first `k` pages of each site (ids "<site>/<page>", in split order); all when k <= 0.
+std::vector<inference::WebPage> firstPagesPerSite(const std::vector<inference::WebPage> &pages, int k)
+{
+    if (k <= 0)
+        return pages;
+    std::map<std::string, int> taken;
+    std::vector<inference::WebPage> out;
+    for (const auto &p : pages)
+        if (taken[p.id.substr(0, p.id.find('/'))]++ < k)
+            out.push_back(p);
+    return out;
+}
 
 struct SwdePage
 {
@@ -76,14 +93,18 @@ structured::RankerPage rankerPage(const std::vector<structured::TextCandidate> &
 void rankSwdeCommand(const RankSwdeArgs &a)
 {
     const auto started = std::chrono::steady_clock::now();
+    if (!a.testSite.empty() && a.trainPagesPerSite > 0)
+        throw CliError("rank-swde: --train-pages-per-site is for the seen-site split (without --test-site)", ExitUsage);
     inference::SwdeSplit split;
     try {
-        split = inference::loadSwdeSplit(a.data, a.maxPagesPerSite, {a.testSite});
+        split = inference::loadSwdeSplit(a.data, a.maxPagesPerSite,
+                                         a.testSite.empty() ? std::vector<std::string>() : std::vector<std::string>{a.testSite});
     } catch (const std::exception &e) {
         throw CliError(e.what());
     }
-    std::vector<inference::WebPage> trainPages = split.train;
-    trainPages.insert(trainPages.end(), split.dev.begin(), split.dev.end());
+    std::vector<inference::WebPage> trainPages = firstPagesPerSite(split.train, a.trainPagesPerSite);
+    if (!a.testSite.empty())
+        trainPages.insert(trainPages.end(), split.dev.begin(), split.dev.end());
     int done = 0;
     const int total = int(trainPages.size() + split.test.size());
     const std::vector<SwdePage> train = documents(trainPages, &done, total);
@@ -120,7 +141,8 @@ void rankSwdeCommand(const RankSwdeArgs &a)
         }
     }
     const nlohmann::json score = pageLevelScoreJson(inference::scorePageLevel(predicted, gold));
-    nlohmann::json report{{"test_site", a.testSite},
+    nlohmann::json report{{"split", a.testSite.empty() ? "seen sites (per-site 60 / 10 / 30 %)" : "unseen site"},
+                          {"test_site", a.testSite},
                           {"training_pages", train.size()},
                           {"test_pages", test.size()},
                           {"fields", fields},
@@ -140,9 +162,12 @@ void registerRankSwdeCommand(CLI::App &app)
 {
     auto args = std::make_shared<RankSwdeArgs>();
     CLI::App *cmd = app.add_subcommand("rank-swde",
-                                       "SWDE unseen-site protocol with text-node rankers: train on the other sites, score the named one");
+                                       "SWDE with text-node rankers: the unseen-site protocol (--test-site) or each site's own test pages");
     cmd->add_option("--data", args->data, "SWDE folder (groundtruth/ and testset/, or a parent of them)")->required();
-    cmd->add_option("--test-site", args->testSite, "the site whose pages are all test (e.g. christianbook)")->required();
+    cmd->add_option("--test-site", args->testSite,
+                    "the site whose pages are all test (e.g. christianbook); without it, every site's last 30 % is test");
+    cmd->add_option("--train-pages-per-site", args->trainPagesPerSite,
+                    "without --test-site: train on the first K training pages of each site (0: all)");
     cmd->add_option("--out", args->out, "folder for <field>-ranker.json and rank-swde.json (optional)");
     cmd->add_option("--max-pages-per-site", args->maxPagesPerSite, "only the first N pages of each site (tests)");
     cmd->callback([args] { rankSwdeCommand(*args); });

@@ -118,7 +118,7 @@ std::vector<std::string> parseFields(const std::string &list)
 {
     const std::vector<std::string> out = splitCommaList(list);
     for (const std::string &item : out)
-        if (structured::candidateFeatureNames(item).empty())
+        if (!structured::isRankedField(item))
             throw CliError("train-rankers: '" + item + "' has no ranker (ranked fields: price, sku)", ExitUsage);
     if (out.empty())
         throw CliError("train-rankers: --fields names no field", ExitUsage);

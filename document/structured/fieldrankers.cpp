@@ -4,6 +4,7 @@
 #include "document/structured/identifiercandidates.h"
 #include "document/structured/normalise.h"
 #include "document/structured/pricecandidates.h"
+#include "document/structured/textnodecandidates.h"
 
 #include <algorithm>
 
@@ -15,6 +16,12 @@ const std::vector<std::string> &rankedFields()
     return fields;
 }
 
+bool isRankedField(const std::string &field)
+{
+    const auto &f = rankedFields();
+    return std::find(f.begin(), f.end(), field) != f.end();
+}
+
 const std::vector<std::string> &candidateFeatureNames(const std::string &field)
 {
     static const std::vector<std::string> none;
@@ -22,7 +29,7 @@ const std::vector<std::string> &candidateFeatureNames(const std::string &field)
         return priceFeatureNames();
     if (field == "sku")
         return identifierFeatureNames();
-    return none;
+    return field.empty() ? none : textNodeFeatureNames();
 }
 
 std::vector<TextCandidate> findCandidates(const std::string &field, const Document &doc, const StructuredData &sd)
@@ -31,8 +38,25 @@ std::vector<TextCandidate> findCandidates(const std::string &field, const Docume
         return findPriceCandidates(doc, sd);
     if (field == "sku")
         return findIdentifierCandidates(doc, sd);
-    return {};
+    return field.empty() ? std::vector<TextCandidate>() : findTextNodeCandidates(doc, field);
 }
+
+namespace {
+
+// Text fields compare as written on the page, up to case, runs of white space and the punctuation
+// a selection often takes along at its ends.
+QString textKey(const std::string &text)
+{
+    QString s = QString::fromStdString(text).simplified().toCaseFolded();
+    static const QString edge = QStringLiteral(".,;:!?\"'()[]-");
+    while (!s.isEmpty() && (edge.contains(s.front()) || s.front().isSpace()))
+        s.remove(0, 1);
+    while (!s.isEmpty() && (edge.contains(s.back()) || s.back().isSpace()))
+        s.chop(1);
+    return s;
+}
+
+} // namespace
 
 bool candidateMatches(const std::string &field, const std::string &candidateValue, const std::string &goldValue)
 {
@@ -40,7 +64,10 @@ bool candidateMatches(const std::string &field, const std::string &candidateValu
         const auto a = canonicalDecimal(candidateValue), b = canonicalDecimal(goldValue);
         return a && b && *a == *b;
     }
-    return candidateValue == goldValue;
+    if (field == "sku")
+        return candidateValue == goldValue;
+    const QString a = textKey(candidateValue);
+    return !a.isEmpty() && a == textKey(goldValue);
 }
 
 std::optional<std::string> rankedValue(const std::string &field, const std::string &text)
@@ -49,7 +76,10 @@ std::optional<std::string> rankedValue(const std::string &field, const std::stri
         const auto price = parsePrice(text);
         return price ? std::optional<std::string>(price->amount) : std::nullopt;
     }
-    return normaliseIdentifier(text);
+    if (field == "sku")
+        return normaliseIdentifier(text);
+    const QString simplified = QString::fromStdString(text).simplified();
+    return simplified.isEmpty() ? std::nullopt : std::optional<std::string>(simplified.toStdString());
 }
 
 RankerPage rankerPage(const std::string &field, const std::vector<TextCandidate> &candidates, const StructuredData &sd,

@@ -15,15 +15,20 @@
 
 namespace folio::structured {
 
-const std::vector<std::string> &rankedFields(); // price, sku
+const std::vector<std::string> &rankedFields(); // price, sku: the fields the product benchmark's rankers learn
+bool isRankedField(const std::string &field);
 
-// Empty for a field that is not ranked.
+// Any other (non-empty) field name is ranked among whole text nodes (textnodecandidates.h; its label
+// words come from the name): a project's own fields ("brand", "author", "colour") in Train Field
+// Extractor. Its values compare as written, up to case, white space and edge punctuation.
+// Empty for an empty name.
 const std::vector<std::string> &candidateFeatureNames(const std::string &field);
 std::vector<TextCandidate> findCandidates(const std::string &field, const Document &doc, const StructuredData &sd);
 bool candidateMatches(const std::string &field, const std::string &candidateValue, const std::string &goldValue);
 
 // A value as a person wrote or accepted it ("$1,299.00", " AB-12 ") as the candidates of `field`
-// hold theirs (prices: parsePrice's amount "1299.00"; identifiers: trimmed). nullopt when it does not read as one.
+// hold theirs (prices: parsePrice's amount "1299.00"; sku: trimmed; text fields: white space
+// simplified). nullopt when it does not read as one.
 std::optional<std::string> rankedValue(const std::string &field, const std::string &text);
 
 // A page's training row for the ranker of `field`: its candidates' features, which of them equal one

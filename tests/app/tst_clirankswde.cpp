@@ -46,8 +46,26 @@ private Q_SLOTS:
                     .contains("predictions"));
     }
 
+    // The seen-site split: each site's own last pages are test; two training pages a site.
+    void seenSitesFromTwoPagesEach()
+    {
+        FOLIO_REQUIRE_DATA(m_data + "/resources/datasets/swde-17477/groundtruth");
+        const auto r = runCli({"rank-swde", "--data", m_data, "--train-pages-per-site", "2"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(report["split"].toString().startsWith(QStringLiteral("seen sites")));
+        QCOMPARE(report["training_pages"].toInt(), 4);
+        QCOMPARE(report["test_pages"].toInt(), 30); // pages 0035-0049 of both sites
+        const QJsonObject fields = report["test_page_level"].toObject()["fields"].toObject();
+        QVERIFY2(fields["isbn_13"].toObject()["f1"].toDouble() >= 0.9, r.out.constData());
+        QVERIFY2(fields["title"].toObject()["f1"].toDouble() >= 0.5, r.out.constData()); // a site's own title place is learnt
+    }
+
     void refusals()
     {
+        const auto both = runCli({"rank-swde", "--data", m_data, "--test-site", "christianbook", "--train-pages-per-site", "2"});
+        QVERIFY(both.code != 0);
+        QVERIFY2(both.err.contains("seen-site"), both.err.constData());
         auto r = runCli({"rank-swde", "--data", m_data, "--test-site", "nosuchsite"});
         QVERIFY(r.code != 0);
         QVERIFY2(r.err.contains("nosuchsite"), r.err.constData());

@@ -362,7 +362,14 @@ private Q_SLOTS:
         QCOMPARE(rankedFields(), (std::vector<std::string>{"price", "sku"}));
         QCOMPARE(candidateFeatureNames("price"), priceFeatureNames());
         QCOMPARE(candidateFeatureNames("sku"), identifierFeatureNames());
-        QVERIFY(candidateFeatureNames("brand").empty());
+        QCOMPARE(candidateFeatureNames("brand"), textNodeFeatureNames()); // any other field: whole text nodes
+        QVERIFY(candidateFeatureNames("").empty());
+        QVERIFY(isRankedField("sku") && !isRankedField("brand"));
+        QVERIFY(candidateMatches("brand", "  Acme  Works.", "acme works"));
+        QVERIFY(!candidateMatches("brand", "Acme", "Acme Works"));
+        QVERIFY(!candidateMatches("brand", "...", ""));
+        QCOMPARE(rankedValue("brand", "  Acme \n Works ").value(), std::string("Acme Works"));
+        QVERIFY(!rankedValue("brand", " \t "));
         QVERIFY(candidateMatches("price", "87.10", "87.1"));
         QVERIFY(!candidateMatches("price", "87.11", "87.1"));
         QVERIFY(!candidateMatches("price", "abc", "abc"));

@@ -6,6 +6,7 @@
 #include "document/project/project.h"
 #include "document/structured/candidateranker.h"
 #include "document/structured/fieldrankers.h"
+#include "pipeline/webfieldextraction.h"
 #include "pipeline/webfieldset.h"
 #include "pipeline/webfieldtraining.h"
 #include "tests/common/testdata.h"
@@ -21,6 +22,12 @@ using namespace folio;
 
 namespace {
 
+QString maker(int i)
+{
+    static const char *names[] = {"Acme Works", "Zeta Home", "Orbit Kitchen", "Nova Living", "Kessel GmbH", "Brio & Co"};
+    return QString::fromUtf8(names[i % 6]) + (i >= 6 ? QStringLiteral(" %1").arg(i) : QString());
+}
+
 // A shop page: the price in its price box, an old price struck through before it, a delivery cost
 // and a rating around it; the sku after its label, a catalogue number elsewhere.
 QByteArray shopPage(int i)
@@ -29,8 +36,9 @@ QByteArray shopPage(int i)
     return QStringLiteral("<html><body><nav>Basket 0 items</nav><h1>Kettle model %1</h1>"
                           "<p>Rated 4.%2 by %3 buyers</p><del class=\"old\">%4.99 EUR</del>"
                           "<div class=\"price\">Now <b>%5</b> EUR</div><div class=\"delivery\">Delivery 4.95 EUR</div>"
-                          "<p>SKU: KT-%6X</p><footer>Catalogue 2021/%7</footer></body></html>")
-        .arg(i).arg(i % 10).arg(100 + i).arg(60 + i * 7).arg(price).arg(1000 + i).arg(300 + i)
+                          "<p>SKU: KT-%6X</p><table><tr><td>Maker</td><td>%8</td></tr><tr><td>Colour</td><td>Steel</td></tr></table>"
+                          "<footer>Catalogue 2021/%7</footer></body></html>")
+        .arg(i).arg(i % 10).arg(100 + i).arg(60 + i * 7).arg(price).arg(1000 + i).arg(300 + i).arg(maker(i))
         .toUtf8();
 }
 
@@ -46,7 +54,8 @@ FieldValue accepted(const QString &field, const QString &text)
     return v;
 }
 
-std::unique_ptr<Project> projectWith(const QString &path, int pages, const QString &priceField = QStringLiteral("price"))
+std::unique_ptr<Project> projectWith(const QString &path, int pages, const QString &priceField = QStringLiteral("price"),
+                                     bool answerMaker = false)
 {
     QString error;
     auto project = Project::create(path, &error);
@@ -56,6 +65,8 @@ std::unique_ptr<Project> projectWith(const QString &path, int pages, const QStri
         const Document doc = loadHtmlBytes(shopPage(i), QStringLiteral("shop%1.html").arg(i)).document;
         Annotations a;
         a.fields = {accepted(priceField, QStringLiteral("€ ") + goldPrice(i)), accepted(QStringLiteral("sku"), goldSku(i))};
+        if (answerMaker)
+            a.fields.push_back(accepted(QStringLiteral("Maker"), maker(i)));
         if (project->addDocument(doc, a, &error, QStringLiteral("shop%1.html").arg(i)) < 0)
             return nullptr;
     }
@@ -208,6 +219,41 @@ private Q_SLOTS:
         QCOMPARE(copied.readAll(), original.readAll());
         QVERIFY(!QFile::exists(model + QStringLiteral("/sku-ranker.json")));
         QCOMPARE(int(out.rankerNotes.size()), 1); // sku is not in this field set
+    }
+
+    // A field of the user's own ("Maker"): a text-node ranker trained on the project answers it on a
+    // page it has not seen, through Extract Fields.
+    void aFieldOfTheUsersOwnGetsATextRanker()
+    {
+        QTemporaryDir dir;
+        auto project = projectWith(dir.filePath(QStringLiteral("p.folio")), 6, QStringLiteral("price"), true);
+        QVERIFY(project);
+        const std::vector<pipeline::FieldSpec> fields{{QStringLiteral("price"), pipeline::FieldType::Price},
+                                                      {QStringLiteral("Maker"), pipeline::FieldType::Text}};
+        pipeline::FieldTrainingData data;
+        QString error;
+        QVERIFY2(pipeline::loadFieldTrainingData(project.get(), fields, &data, &error), qPrintable(error));
+        QCOMPARE(int(data.rankerPages.at("maker").size()), 6);
+        data.rankersFallbackDir.clear();
+        const QString model = dir.filePath(QStringLiteral("model"));
+        const pipeline::FieldTrainingOutcome out = pipeline::trainFieldExtractor(tinyOptions(model), data);
+        QVERIFY2(out.ok, qPrintable(out.error));
+        qInfo().noquote() << out.rankerNotes.join(QLatin1Char('\n'));
+        QVERIFY2(noteFor(out.rankerNotes, QStringLiteral("maker")).contains(QStringLiteral("trained on the project")),
+                 qPrintable(out.rankerNotes.join(QLatin1Char('\n'))));
+        QVERIFY(QFile::exists(model + QStringLiteral("/maker-ranker.json")));
+
+        const Document unseen = loadHtmlBytes(shopPage(13), QStringLiteral("shop13.html")).document;
+        pipeline::FieldExtractionOptions options;
+        options.checkpointDir = model;
+        options.shippedModel = false;
+        const pipeline::FieldExtraction got = pipeline::extractFields(unseen, fields, options);
+        QVERIFY2(got.ok, qPrintable(got.error));
+        const auto value = std::find_if(got.values.begin(), got.values.end(), [](const FieldValue &v) { return v.field == QLatin1String("Maker"); });
+        QVERIFY(value != got.values.end());
+        QCOMPARE(value->text, maker(13));
+        QCOMPARE(value->source.checkpoint, QStringLiteral("maker-ranker"));
+        QVERIFY(!value->wordIds.isEmpty()); // highlighted where it is printed
     }
 };
 
