@@ -2,11 +2,11 @@
 //   folio-cli extract [--checkpoint DIR] [--fields a,b] [--structured-only] [--no-fallback] [--no-rankers] PAGE...
 // Without --checkpoint the shipped product model (resources/models/product-fields) extracts; with
 // --structured-only no model runs (schema.org / Open Graph values only: the baseline). When the
-// checkpoint folder holds price-ranker.json / sku-ranker.json (folio-cli train-rankers; the shipped
-// model does), that field follows the rule its ranker learned (inference::chooseRankedValue): the
-// page's structured-data value or the ranker's choice among the candidates of the page text (source
-// "price-ranker" / "sku-ranker", confidence = its probability) first, the other next, else the
-// model's. Each line:
+// checkpoint folder holds "<field>-ranker.json" for a field (price / sku from folio-cli train-rankers,
+// as the shipped model does; any field of a model from Train Field Extractor; file names in lower
+// case), that field follows the rule its ranker learned (inference::chooseRankedValue): the page's
+// structured-data value or the ranker's choice among the candidates of the page text (source
+// "<field>-ranker", confidence = its probability) first, the other next, else the model's. Each line:
 //   {"page": "a.html", "model": DIR | null, "fields": {"price": {"value": "87.11", "text": "$87.11",
 //    "source": "model" | "model:structured-data" | "structured-data" | "price-ranker" | "sku-ranker" | "default", "confidence": 0.93,
 //    "span": {"xpath": "/html/body/div[2]/span/text()", "start": 0, "end_xpath": "...", "end": 6}
@@ -99,15 +99,21 @@ nlohmann::json spanJson(const Document &doc, const std::vector<int> &order, int 
     return {{"xpath", startPath}, {"start", start}, {"end_xpath", endPath}, {"end", end}};
 }
 
-using Rankers = std::map<std::string, structured::CandidateRanker>; // field -> its ranker
+// A field's ranker: "<key>-ranker.json" in the model folder, key = the field name in lower case
+// (price and sku their own candidates, any other field text nodes; fieldrankers.h).
+struct FieldRanker
+{
+    std::string key;
+    structured::CandidateRanker ranker;
+};
+using Rankers = std::map<std::string, FieldRanker>; // field (as the model names it) -> its ranker
 
 // A ranker's answer on the page as values with page word indices (empty: none). `pageWordOf`:
 // Document::words index -> page word index (the inverse of webPageWordOrder).
-std::vector<inference::ProductValue> rankedOnPage(const std::string &field, const Document &doc,
-                                                  const structured::StructuredData &sd,
-                                                  const structured::CandidateRanker &ranker, const std::vector<int> &pageWordOf)
+std::vector<inference::ProductValue> rankedOnPage(const std::string &field, const FieldRanker &r, const Document &doc,
+                                                  const structured::StructuredData &sd, const std::vector<int> &pageWordOf)
 {
-    const auto ranked = structured::rankCandidates(ranker, structured::findCandidates(field, doc, sd));
+    const auto ranked = structured::rankCandidates(r.ranker, structured::findCandidates(r.key, doc, sd));
     if (!ranked)
         return {};
     const std::vector<int> words =
@@ -159,10 +165,9 @@ nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtra
     std::vector<int> pageWordOf(doc.words.size(), -1);
     for (int i = 0; i < int(order.size()); ++i)
         pageWordOf[std::size_t(order[std::size_t(i)])] = i;
-    for (const auto &[field, ranker] : rankers)
+    for (const auto &[field, r] : rankers)
         if (std::find(fields.begin(), fields.end(), field) != fields.end())
-            inference::chooseRankedValue(&values, sd, field, rankedOnPage(field, doc, sd, ranker, pageWordOf),
-                                          ranker.structuredFirst());
+            inference::chooseRankedValue(&values, sd, field, rankedOnPage(field, r, doc, sd, pageWordOf), r.ranker.structuredFirst());
     const bool product = std::find(fields.begin(), fields.end(), "price") != fields.end();
     values.erase(std::remove_if(values.begin(), values.end(), [&](const inference::ProductValue &v) {
                      const bool asked = std::find(fields.begin(), fields.end(), v.field) != fields.end();
@@ -217,11 +222,19 @@ void extractCommand(ExtractArgs &a)
             throw CliError(error);
         candidates = usesCandidates(a.checkpoint);
         fields = model->config().fields;
-        for (const std::string &field : structured::rankedFields()) {
-            const std::string file = structured::rankerFile(a.checkpoint, field);
-            if (a.noRanker || !std::filesystem::exists(file))
+        // the model's fields (a project's model ranks any of them), the asked ones, price and sku
+        std::vector<std::string> ranked = fields;
+        const std::vector<std::string> askedFields = splitCommaList(a.fields);
+        ranked.insert(ranked.end(), askedFields.begin(), askedFields.end());
+        ranked.insert(ranked.end(), structured::rankedFields().begin(), structured::rankedFields().end());
+        for (const std::string &field : ranked) {
+            const std::string key = QString::fromStdString(field).toLower().toStdString();
+            const std::string file = structured::rankerFile(a.checkpoint, key);
+            if (a.noRanker || rankers.count(field) || !std::filesystem::exists(file))
                 continue;
-            if (!rankers[field].load(file, field, structured::candidateFeatureNames(field), &error))
+            FieldRanker &r = rankers[field];
+            r.key = key;
+            if (!r.ranker.load(file, key, structured::candidateFeatureNames(key), &error))
                 throw CliError(error);
         }
     } else {

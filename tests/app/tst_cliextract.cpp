@@ -70,8 +70,10 @@ private Q_SLOTS:
         // every model field is either answered or listed as missing (its quality is measured by the
         // cross-validation in BENCHMARKS.md, not here)
         const QJsonArray missing = page["missing"].toArray();
-        for (const QString &f : {"price", "sku", "gtin", "mpn", "brand"})
-            QVERIFY2(fields.contains(f) != missing.contains(QJsonValue(f)), qPrintable(f));
+        for (const char *name : {"price", "sku", "gtin", "mpn", "brand"}) {
+            const QString f = QLatin1String(name);
+            QVERIFY2(fields.contains(f) != missing.contains(QJsonValue(f)), name);
+        }
         qInfo("model spans on the sample page: %d", spans);
     }
 
@@ -149,6 +151,30 @@ private Q_SLOTS:
             capped = capped || n.toString().contains("the model reads the first 1024 word pieces only");
         QVERIFY(capped);
         QVERIFY(mo[1]["missing"].toArray().contains(QJsonValue("price")));
+    }
+
+    // A model folder with a text-node ranker for a field of its own (as Train Field Extractor writes
+    // one): `extract --fields title` answers with it. The ranker: rank-swde's, trained on one SWDE site.
+    void aTextRankerInTheModelFolderAnswers()
+    {
+        const QString swde = folio::test::sharedPath(QStringLiteral("data/swde-book-subset"));
+        FOLIO_REQUIRE_DATA(swde + QStringLiteral("/resources/datasets/swde-17477/groundtruth"));
+        QTemporaryDir dir;
+        const auto trained = runCli({"rank-swde", "--data", swde, "--train-pages-per-site", "2", "--out", dir.filePath("rankers")});
+        QVERIFY2(trained.code == 0, trained.err.constData());
+        const QString model = dir.filePath(QStringLiteral("model")), shipped = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/product-fields");
+        QVERIFY(QDir().mkpath(model));
+        for (const QString &f : QDir(shipped).entryList(QDir::Files))
+            QVERIFY(QFile::copy(shipped + QLatin1Char('/') + f, model + QLatin1Char('/') + f));
+        QVERIFY(QFile::copy(dir.filePath(QStringLiteral("rankers/title-ranker.json")), model + QStringLiteral("/title-ranker.json")));
+        const QString page = swde + QStringLiteral("/resources/datasets/swde-17477/testset/book/book-christianbook-2000/0040.htm");
+        const auto r = runCli({"extract", "--threads", "1", "--checkpoint", model, "--fields", "title", page});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject title = lines(r.out).value(0)["fields"].toObject()["title"].toObject();
+        QCOMPARE(title["source"].toString(), QStringLiteral("title-ranker"));
+        QVERIFY2(!title["text"].toString().isEmpty() && !title["span"].isNull(), r.out.constData());
+        const auto without = runCli({"extract", "--threads", "1", "--checkpoint", model, "--fields", "title", "--no-rankers", page});
+        QVERIFY(lines(without.out).value(0)["fields"].toObject()["title"].toObject()["source"].toString() != QStringLiteral("title-ranker"));
     }
 
     void usage()
