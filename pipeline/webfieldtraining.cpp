@@ -21,34 +21,9 @@ namespace folio::pipeline {
 
 namespace {
 
-// The ranker a field of the set gets: "price" / "sku" (names matched as Extract Fields matches
-// them) their own candidates, any other field the text-node ranker under its lower-case name.
-std::string rankerKey(const FieldSpec &spec) { return spec.name.toLower().toStdString(); }
-
-// One answered page as a row of every field's ranker (its own group: a project's pages are usually
-// of one site, so the inner folds hold out pages, not sites).
-void addRankerPages(const std::vector<FieldSpec> &fieldSet, const Document &doc,
-                    const std::map<std::string, std::vector<std::string>> &gold, FieldTrainingData *data)
-{
-    structured::StructuredData sd;
-    QString ignored; // a page without readable structured data is still a row (structured = none)
-    if (!doc.sourcePath.isEmpty())
-        structured::readStructuredDataFile(doc.sourcePath, &sd, &ignored);
-    for (const FieldSpec &spec : fieldSet) {
-        const std::string field = rankerKey(spec);
-        if (int(data->rankerPages[field].size()) >= kMaxRankerPages)
-            continue;
-        const std::vector<std::string> &texts = gold.at(spec.name.toStdString());
-        std::vector<std::string> values;
-        for (const std::string &text : texts)
-            if (const auto v = structured::rankedValue(field, text))
-                values.push_back(*v);
-        if (!texts.empty() && values.empty())
-            continue; // answered with a text that does not read as one ("call us"): not a "no value" page
-        data->rankerPages[field].push_back(structured::rankerPage(field, structured::findCandidates(field, doc, sd), sd, values,
-                                                                  "page " + std::to_string(data->rankerPages[field].size())));
-    }
-}
+// The ranker a field gets: its name in lower case ("price" / "sku" their own candidates, any other
+// field text nodes; names matched as Extract Fields matches them).
+std::string rankerKey(const std::string &fieldName) { return QString::fromStdString(fieldName).toLower().toStdString(); }
 
 // The fallback folder's ranker for `field`, if it has one that loads.
 std::optional<structured::CandidateRanker> fallbackRanker(const QString &dir, const std::string &field, QString *why)
@@ -68,7 +43,8 @@ std::optional<structured::CandidateRanker> fallbackRanker(const QString &dir, co
 }
 
 // Puts the better ranker for each ranked field into the model folder; one note per field.
-QStringList chooseRankers(const FieldTrainingData &data, const QString &modelDir)
+QStringList chooseRankers(const FieldTrainingData &data, const std::map<std::string, std::vector<structured::RankerPage>> &rankerPages,
+                          const QString &modelDir)
 {
     std::set<std::string> stale(structured::rankedFields().begin(), structured::rankedFields().end());
     for (const std::string &f : data.fields)
@@ -78,7 +54,7 @@ QStringList chooseRankers(const FieldTrainingData &data, const QString &modelDir
     for (const std::string &field : stale) // a reused folder keeps no ranker of an earlier training
         QFile::remove(QString::fromStdString(structured::rankerFile(modelDir.toStdString(), field)));
     QStringList notes;
-    for (const auto &[field, rows] : data.rankerPages) {
+    for (const auto &[field, rows] : rankerPages) {
         const QString target = QString::fromStdString(structured::rankerFile(modelDir.toStdString(), field));
         const QString name = QString::fromStdString(field);
         const int usable = int(std::count_if(rows.begin(), rows.end(), [](const structured::RankerPage &r) {
@@ -179,7 +155,8 @@ bool loadFieldTrainingData(Project *project, const std::vector<FieldSpec> &field
         }
         if (!answered)
             continue;
-        addRankerPages(fieldSet, doc, gold, data);
+        if (int(data->rankerSources.size()) < kMaxRankerPages)
+            data->rankerSources.push_back({doc, gold});
         inference::WebPage page = inference::webPageFromDocument(doc, doc.sourcePath.toStdString());
         page.gold = std::move(gold);
         data->pages.push_back(std::move(page));
@@ -189,11 +166,6 @@ bool loadFieldTrainingData(Project *project, const std::vector<FieldSpec> &field
             data->fields.push_back(f.name.toStdString());
         else
             data->fieldsWithoutExamples << f.name;
-    }
-    for (auto it = data->rankerPages.begin(); it != data->rankerPages.end();) { // no example: no ranker to train
-        const auto &rows = it->second;
-        const bool example = std::any_of(rows.begin(), rows.end(), [](const structured::RankerPage &r) { return r.hasGold; });
-        it = example ? std::next(it) : data->rankerPages.erase(it);
     }
     data->rankersFallbackDir = shippedFieldModelDir();
     if (data->pages.empty()) {
@@ -214,6 +186,37 @@ bool loadFieldTrainingData(Project *project, const std::vector<FieldSpec> &field
         for (const QString &f : data->fieldsWithoutExamples)
             p.gold.erase(f.toStdString());
     return true;
+}
+
+std::map<std::string, std::vector<structured::RankerPage>> rankerRows(const FieldTrainingData &data,
+                                                                      const std::atomic<bool> *cancel)
+{
+    std::map<std::string, std::vector<structured::RankerPage>> rows;
+    for (const FieldTrainingData::RankerSource &page : data.rankerSources) {
+        if (cancel && cancel->load())
+            return {};
+        structured::StructuredData sd;
+        QString ignored; // a page without readable structured data is still a row (structured = none)
+        if (!page.doc.sourcePath.isEmpty())
+            structured::readStructuredDataFile(page.doc.sourcePath, &sd, &ignored);
+        for (const auto &[name, texts] : page.gold) {
+            const std::string field = rankerKey(name);
+            std::vector<std::string> values;
+            for (const std::string &text : texts)
+                if (const auto v = structured::rankedValue(field, text))
+                    values.push_back(*v);
+            if (!texts.empty() && values.empty())
+                continue; // answered with a text that does not read as one ("call us"): not a "no value" page
+            std::vector<structured::RankerPage> &fieldRows = rows[field];
+            fieldRows.push_back(structured::rankerPage(field, structured::findCandidates(field, page.doc, sd), sd, values,
+                                                       "page " + std::to_string(fieldRows.size())));
+        }
+    }
+    for (auto it = rows.begin(); it != rows.end();) { // no example: no ranker to train
+        const bool example = std::any_of(it->second.begin(), it->second.end(), [](const structured::RankerPage &r) { return r.hasGold; });
+        it = example ? std::next(it) : rows.erase(it);
+    }
+    return rows;
 }
 
 FieldTrainingOutcome trainFieldExtractor(const inference::WebFormerTrainOptions &options, const FieldTrainingData &data,
@@ -245,12 +248,17 @@ FieldTrainingOutcome trainFieldExtractor(const inference::WebFormerTrainOptions 
         out.error = QString::fromStdString(r.error);
         return out;
     }
+    const auto rows = rankerRows(data, cancel);
+    if (cancel && cancel->load()) { // the model is written but not offered; its folder gets no ranker
+        out.cancelled = true;
+        return out;
+    }
     out.ok = true;
     out.checkpointDir = QString::fromStdString(options.outputDir);
     for (const std::string &f : data.fields)
         out.fields << QString::fromStdString(f);
     out.bestDevF1 = dev.empty() ? -1 : r.bestDevF1;
-    out.rankerNotes = chooseRankers(data, out.checkpointDir);
+    out.rankerNotes = chooseRankers(data, rows, out.checkpointDir);
     return out;
 }
 

@@ -9,6 +9,7 @@
 // value are left out of training (the model will not know them) and named in the outcome.
 // No exception leaves these functions.
 
+#include "document/document.h"
 #include "document/structured/candidateranker.h"
 #include "inference/webformer/webformer.h"
 #include "pipeline/webfieldset.h"
@@ -42,10 +43,15 @@ struct FieldTrainingData
     std::vector<std::string> fields;   // the fields with at least one example value
     QStringList fieldsWithoutExamples; // of the field set; left out
     int webDocuments = 0;              // web documents in the project
-    // Fields of the set with an example value: the answered pages as candidate-ranker rows
-    // (document/structured/fieldrankers.h; price and sku their own candidates, any other field whole
-    // text nodes), keyed by the ranker's field name (the field name in lower case).
-    std::map<std::string, std::vector<structured::RankerPage>> rankerPages;
+    // The answered pages the rankers learn from (at most kMaxRankerPages, project order): the page
+    // and its accepted values per field of the set (as in WebPage::gold). Their candidates are
+    // found in trainFieldExtractor (the worker), not while loading (the GUI thread).
+    struct RankerSource
+    {
+        Document doc;
+        std::map<std::string, std::vector<std::string>> gold;
+    };
+    std::vector<RankerSource> rankerSources;
     // Where a field's ranker comes from when the project cannot train a better one (the shipped
     // product model by default; empty: nowhere).
     QString rankersFallbackDir;
@@ -68,6 +74,14 @@ struct FieldTrainingOutcome
     long steps = 0;
     QStringList rankerNotes; // per ranked field: which ranker the model folder holds, and why
 };
+
+// The rankers' training rows: per field with an example value, one row per answered page
+// (document/structured/fieldrankers.h; price and sku their own candidates, any other field whole
+// text nodes), keyed by the ranker's field name (the field name in lower case). A value answered
+// with a text that does not read as one ("call us" for a price) leaves that page out of that field.
+// Empty when `cancel` is set on the way.
+std::map<std::string, std::vector<structured::RankerPage>> rankerRows(const FieldTrainingData &data,
+                                                                      const std::atomic<bool> *cancel = nullptr);
 
 // Trains a small WebFormer (every 5th page held out as dev from 5 pages on) into options.outputDir.
 // Then, for each field with examples, the model folder gets the better of two candidate rankers,

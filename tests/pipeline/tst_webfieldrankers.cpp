@@ -81,7 +81,7 @@ inference::WebFormerTrainOptions tinyOptions(const QString &dir)
 // A ranker that learned the wrong thing: the struck-through old price (a bad fallback).
 void writeOldPriceRanker(const pipeline::FieldTrainingData &data, const QString &dir)
 {
-    std::vector<structured::RankerPage> rows = data.rankerPages.at("price");
+    std::vector<structured::RankerPage> rows = pipeline::rankerRows(data).at("price");
     for (int i = 0; i < int(rows.size()); ++i) {
         const Document doc = loadHtmlBytes(shopPage(i), QStringLiteral("shop%1.html").arg(i)).document;
         const auto cands = structured::findCandidates("price", doc, {});
@@ -118,8 +118,10 @@ private Q_SLOTS:
         pipeline::FieldTrainingData data;
         QString error;
         QVERIFY2(pipeline::loadFieldTrainingData(project.get(), fields, &data, &error), qPrintable(error));
-        QCOMPARE(int(data.rankerPages.size()), 2); // "Price" matched case-insensitively; brand is not ranked
-        for (const auto &[field, rows] : data.rankerPages) {
+        QCOMPARE(int(data.rankerSources.size()), 3);
+        const auto rankerRows = pipeline::rankerRows(data);
+        QCOMPARE(int(rankerRows.size()), 2); // "Price" as "price"; brand has no example: no ranker
+        for (const auto &[field, rows] : rankerRows) {
             QCOMPARE(int(rows.size()), 3);
             for (const auto &r : rows) {
                 QVERIFY(r.hasGold);
@@ -135,8 +137,8 @@ private Q_SLOTS:
                                       QStringLiteral("shop3.html")) >= 0,
                  qPrintable(error));
         QVERIFY2(pipeline::loadFieldTrainingData(project.get(), fields, &data, &error), qPrintable(error));
-        QCOMPARE(int(data.rankerPages.at("price").size()), 3);
-        QCOMPARE(int(data.rankerPages.at("sku").size()), 4);
+        QCOMPARE(int(pipeline::rankerRows(data).at("price").size()), 3);
+        QCOMPARE(int(pipeline::rankerRows(data).at("sku").size()), 4);
         QCOMPARE(structured::rankedValue("price", "€ 1.299,00").value(), std::string("1299.00"));
         QCOMPARE(structured::rankedValue("sku", "  KT-1000X ").value(), std::string("KT-1000X"));
         QVERIFY(!structured::rankedValue("price", "call us"));
@@ -233,7 +235,7 @@ private Q_SLOTS:
         pipeline::FieldTrainingData data;
         QString error;
         QVERIFY2(pipeline::loadFieldTrainingData(project.get(), fields, &data, &error), qPrintable(error));
-        QCOMPARE(int(data.rankerPages.at("maker").size()), 6);
+        QCOMPARE(int(pipeline::rankerRows(data).at("maker").size()), 6);
         data.rankersFallbackDir.clear();
         const QString model = dir.filePath(QStringLiteral("model"));
         const pipeline::FieldTrainingOutcome out = pipeline::trainFieldExtractor(tinyOptions(model), data);
