@@ -42,15 +42,15 @@ std::optional<structured::CandidateRanker> fallbackRanker(const QString &dir, co
     return r;
 }
 
-// Puts the better ranker for each ranked field into the model folder; one note per field.
+// Puts the better ranker for each field with examples into the model folder; one note per field.
 QStringList chooseRankers(const FieldTrainingData &data, const std::map<std::string, std::vector<structured::RankerPage>> &rankerPages,
                           const QString &modelDir)
 {
     std::set<std::string> stale(structured::rankedFields().begin(), structured::rankedFields().end());
     for (const std::string &f : data.fields)
-        stale.insert(QString::fromStdString(f).toLower().toStdString());
+        stale.insert(rankerKey(f));
     for (const QString &f : data.fieldsWithoutExamples)
-        stale.insert(f.toLower().toStdString());
+        stale.insert(rankerKey(f.toStdString()));
     for (const std::string &field : stale) // a reused folder keeps no ranker of an earlier training
         QFile::remove(QString::fromStdString(structured::rankerFile(modelDir.toStdString(), field)));
     QStringList notes;

@@ -166,15 +166,36 @@ bool unitFollows(const QString &s, int end)
     return b > a && (b == s.size() || !s[b].isLetter()) && measureUnits().count(s.mid(a, b - a).toLower());
 }
 
+// Each node's index among its parent's children (-1 for the root): one pass over the Document.
+std::vector<int> childPositions(const Document &doc)
+{
+    std::vector<int> position(doc.nodes.size(), -1);
+    for (const Node &n : doc.nodes)
+        for (std::size_t k = 0; k < n.children.size(); ++k)
+            if (n.children[k] >= 0 && std::size_t(n.children[k]) < position.size())
+                position[std::size_t(n.children[k])] = int(k);
+    return position;
+}
+
+// True when s holds nothing but white space from `end` on (stops at the first other character).
+bool onlySpaceAfter(const QString &s, int end)
+{
+    for (int i = end; i < s.size(); ++i)
+        if (!s[i].isSpace())
+            return false;
+    return true;
+}
+
 // The cents of a price written "173<sup>34</sup>": the element right after the text node (white-space
 // text between them skipped) is a <sup> whose whole text is two digits. Empty when it is not.
-QString superscriptCents(const Document &doc, int textNode)
+// `position`: childPositions(doc).
+QString superscriptCents(const Document &doc, const std::vector<int> &position, int textNode)
 {
     const Node &node = doc.nodes[std::size_t(textNode)];
-    if (node.parent < 0)
+    if (node.parent < 0 || position[std::size_t(textNode)] < 0)
         return {};
     const std::vector<int> &siblings = doc.nodes[std::size_t(node.parent)].children;
-    auto it = std::find(siblings.begin(), siblings.end(), textNode);
+    auto it = siblings.begin() + position[std::size_t(textNode)];
     for (++it; it != siblings.end(); ++it) {
         const Node &next = doc.nodes[std::size_t(*it)];
         if (next.kind == NodeKind::Text && next.text.trimmed().isEmpty())
@@ -220,6 +241,7 @@ std::vector<PriceCandidate> findPriceCandidates(const Document &doc, const Struc
 
     // pass 1: the numbers, in document order
     std::vector<Found> found;
+    std::vector<int> positions; // childPositions, built at the first amount
     const TextNodeOrder order = textNodeOrder(doc);
     const int textNodes = int(order.nodes.size()), h1At = order.h1At;
     for (int n : order.nodes) {
@@ -236,8 +258,10 @@ std::vector<PriceCandidate> findPriceCandidates(const Document &doc, const Struc
             const auto price = parsePrice(number.toStdString());
             if (price && !unitFollows(s, *end)) {
                 Found f{n, i, *end, order.number[std::size_t(n)], price->amount};
-                const QString cents = price->amount.find('.') == std::string::npos && s.mid(*end).trimmed().isEmpty()
-                                          ? superscriptCents(doc, n)
+                if (positions.empty())
+                    positions = childPositions(doc);
+                const QString cents = price->amount.find('.') == std::string::npos && onlySpaceAfter(s, *end)
+                                          ? superscriptCents(doc, positions, n)
                                           : QString();
                 if (!cents.isEmpty()) {
                     f.amount += "." + cents.toStdString();
