@@ -5,7 +5,8 @@
 //       train and dev pages together, since the ranker has no epochs to choose);
 //   folio-cli rank-swde --data DIR [--train-pages-per-site K] [--out DIR]   seen sites: the per-site
 //       split of train-webformer (first 60 % of each site's pages train, last 30 % test; the dev 10 %
-//       unused), the first K training pages of each site (all when 0) training one ranker per field. The ranker always answers (no threshold: an inner cross-validation within one site
+//       unused), the first K training pages of each site (all when 0; --draw-seed S: K drawn at random)
+//       training one ranker per field. The ranker always answers (no threshold: an inner cross-validation within one site
 // would choose it on that site's layout). Prints page-level P/R/F1 per field and macro-averaged,
 // scored by the rule of train-webformer (inference/webformereval.h); --out also writes
 // <field>-ranker.json files and rank-swde.json (scores, predictions, the command).
@@ -21,12 +22,14 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <random>
 #include <set>
 
 namespace folio::cli {
@@ -39,14 +42,20 @@ struct RankSwdeArgs
 {
     std::string data, testSite, out;
     int maxPagesPerSite = 0;
-    int trainPagesPerSite = 0; // seen-site split only: the first K training pages of each site (0: all)
+    int trainPagesPerSite = 0; // seen-site split only: K training pages of each site (0: all)
+    unsigned drawSeed = 0;     // 0: the first K; else K drawn at random (std::mt19937 with this seed)
 };
 
-// The first `k` pages of each site (ids "<site>/<page>", in split order); all when k <= 0.
-std::vector<inference::WebPage> firstPagesPerSite(const std::vector<inference::WebPage> &pages, int k)
+// `k` pages of each site (ids "<site>/<page>"): the first ones in split order, or with a seed a
+// random draw (the site's pages shuffled, then the first k); all when k <= 0.
+std::vector<inference::WebPage> pagesPerSite(std::vector<inference::WebPage> pages, int k, unsigned seed)
 {
     if (k <= 0)
         return pages;
+    if (seed != 0) {
+        std::mt19937 rng(seed);
+        std::shuffle(pages.begin(), pages.end(), rng);
+    }
     std::map<std::string, int> taken;
     std::vector<inference::WebPage> out;
     for (const auto &p : pages)
@@ -93,8 +102,8 @@ structured::RankerPage rankerPage(const std::vector<structured::TextCandidate> &
 void rankSwdeCommand(const RankSwdeArgs &a)
 {
     const auto started = std::chrono::steady_clock::now();
-    if (!a.testSite.empty() && a.trainPagesPerSite > 0)
-        throw CliError("rank-swde: --train-pages-per-site is for the seen-site split (without --test-site)", ExitUsage);
+    if (!a.testSite.empty() && (a.trainPagesPerSite > 0 || a.drawSeed != 0))
+        throw CliError("rank-swde: --train-pages-per-site and --draw-seed are for the seen-site split (without --test-site)", ExitUsage);
     inference::SwdeSplit split;
     try {
         split = inference::loadSwdeSplit(a.data, a.maxPagesPerSite,
@@ -102,7 +111,7 @@ void rankSwdeCommand(const RankSwdeArgs &a)
     } catch (const std::exception &e) {
         throw CliError(e.what());
     }
-    std::vector<inference::WebPage> trainPages = firstPagesPerSite(split.train, a.trainPagesPerSite);
+    std::vector<inference::WebPage> trainPages = pagesPerSite(split.train, a.trainPagesPerSite, a.drawSeed);
     if (!a.testSite.empty())
         trainPages.insert(trainPages.end(), split.dev.begin(), split.dev.end());
     int done = 0;
@@ -142,6 +151,7 @@ void rankSwdeCommand(const RankSwdeArgs &a)
     }
     const nlohmann::json score = pageLevelScoreJson(inference::scorePageLevel(predicted, gold));
     nlohmann::json report{{"split", a.testSite.empty() ? "seen sites (per-site 60 / 10 / 30 %)" : "unseen site"},
+                          {"draw_seed", a.drawSeed},
                           {"test_site", a.testSite},
                           {"training_pages", train.size()},
                           {"test_pages", test.size()},
@@ -168,6 +178,7 @@ void registerRankSwdeCommand(CLI::App &app)
                     "the site whose pages are all test (e.g. christianbook); without it, every site's last 30 % is test");
     cmd->add_option("--train-pages-per-site", args->trainPagesPerSite,
                     "without --test-site: train on the first K training pages of each site (0: all)");
+    cmd->add_option("--draw-seed", args->drawSeed, "with --train-pages-per-site: draw the K pages at random with this seed (0: the first K)");
     cmd->add_option("--out", args->out, "folder for <field>-ranker.json and rank-swde.json (optional)");
     cmd->add_option("--max-pages-per-site", args->maxPagesPerSite, "only the first N pages of each site (tests)");
     cmd->callback([args] { rankSwdeCommand(*args); });

@@ -59,6 +59,14 @@ private Q_SLOTS:
         const QJsonObject fields = report["test_page_level"].toObject()["fields"].toObject();
         QVERIFY2(fields["isbn_13"].toObject()["f1"].toDouble() >= 0.9, r.out.constData());
         QVERIFY2(fields["title"].toObject()["f1"].toDouble() >= 0.5, r.out.constData()); // a site's own title place is learnt
+        // a random draw of the two pages: named in the report, the same draw for the same seed
+        const auto drawn = runCli({"rank-swde", "--data", m_data, "--train-pages-per-site", "2", "--draw-seed", "3"});
+        const auto again = runCli({"rank-swde", "--data", m_data, "--train-pages-per-site", "2", "--draw-seed", "3"});
+        QVERIFY2(drawn.code == 0 && again.code == 0, drawn.err.constData());
+        const QJsonObject a = QJsonDocument::fromJson(drawn.out).object(), b = QJsonDocument::fromJson(again.out).object();
+        QCOMPARE(a["draw_seed"].toInt(), 3);
+        QCOMPARE(a["training_pages"].toInt(), 4);
+        QCOMPARE(a["test_page_level"].toObject(), b["test_page_level"].toObject());
     }
 
     void refusals()
@@ -66,6 +74,8 @@ private Q_SLOTS:
         const auto both = runCli({"rank-swde", "--data", m_data, "--test-site", "christianbook", "--train-pages-per-site", "2"});
         QVERIFY(both.code != 0);
         QVERIFY2(both.err.contains("seen-site"), both.err.constData());
+        const auto seeded = runCli({"rank-swde", "--data", m_data, "--test-site", "christianbook", "--draw-seed", "2"});
+        QVERIFY(seeded.code != 0);
         auto r = runCli({"rank-swde", "--data", m_data, "--test-site", "nosuchsite"});
         QVERIFY(r.code != 0);
         QVERIFY2(r.err.contains("nosuchsite"), r.err.constData());
