@@ -110,7 +110,7 @@ void chooseRankedValues(const Document &doc, const structured::StructuredData &s
 {
     const structured::ProductFields fromData = structured::productFields(sd);
     for (auto spec = fields.begin(); spec != fields.end(); ++spec) {
-        const std::string field = spec->name.toLower().toStdString(); // the ranker's name (webfieldtraining.h)
+        const std::string field = structured::rankerKey(spec->name.toStdString());
         const QString name = QString::fromStdString(field);
         const std::string file = structured::rankerFile(dir.toStdString(), field);
         if (!QFileInfo::exists(QString::fromStdString(file)))

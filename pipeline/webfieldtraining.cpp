@@ -21,10 +21,6 @@ namespace folio::pipeline {
 
 namespace {
 
-// The ranker a field gets: its name in lower case ("price" / "sku" their own candidates, any other
-// field text nodes; names matched as Extract Fields matches them).
-std::string rankerKey(const std::string &fieldName) { return QString::fromStdString(fieldName).toLower().toStdString(); }
-
 // The fallback folder's ranker for `field`, if it has one that loads.
 std::optional<structured::CandidateRanker> fallbackRanker(const QString &dir, const std::string &field, QString *why)
 {
@@ -48,9 +44,9 @@ QStringList chooseRankers(const FieldTrainingData &data, const std::map<std::str
 {
     std::set<std::string> stale(structured::rankedFields().begin(), structured::rankedFields().end());
     for (const std::string &f : data.fields)
-        stale.insert(rankerKey(f));
+        stale.insert(structured::rankerKey(f));
     for (const QString &f : data.fieldsWithoutExamples)
-        stale.insert(rankerKey(f.toStdString()));
+        stale.insert(structured::rankerKey(f.toStdString()));
     for (const std::string &field : stale) // a reused folder keeps no ranker of an earlier training
         QFile::remove(QString::fromStdString(structured::rankerFile(modelDir.toStdString(), field)));
     QStringList notes;
@@ -200,7 +196,7 @@ std::map<std::string, std::vector<structured::RankerPage>> rankerRows(const Fiel
         if (!page.doc.sourcePath.isEmpty())
             structured::readStructuredDataFile(page.doc.sourcePath, &sd, &ignored);
         for (const auto &[name, texts] : page.gold) {
-            const std::string field = rankerKey(name);
+            const std::string field = structured::rankerKey(name);
             std::vector<std::string> values;
             for (const std::string &text : texts)
                 if (const auto v = structured::rankedValue(field, text))

@@ -228,7 +228,7 @@ void extractCommand(ExtractArgs &a)
         ranked.insert(ranked.end(), askedFields.begin(), askedFields.end());
         ranked.insert(ranked.end(), structured::rankedFields().begin(), structured::rankedFields().end());
         for (const std::string &field : ranked) {
-            const std::string key = QString::fromStdString(field).toLower().toStdString();
+            const std::string key = structured::rankerKey(field);
             const std::string file = structured::rankerFile(a.checkpoint, key);
             if (a.noRanker || rankers.count(field) || !std::filesystem::exists(file))
                 continue;

@@ -124,6 +124,8 @@ std::vector<int> wordsInRange(const Document &doc, int node, int start, int end)
     return out;
 }
 
+std::string rankerKey(const std::string &fieldName) { return QString::fromStdString(fieldName).toLower().toStdString(); }
+
 std::string rankerFile(const std::string &dir, const std::string &field) { return dir + "/" + field + "-ranker.json"; }
 
 } // namespace folio::structured

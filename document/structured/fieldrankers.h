@@ -41,6 +41,10 @@ RankerPage rankerPage(const std::string &field, const std::vector<TextCandidate>
 // (a candidate's words, to highlight it).
 std::vector<int> wordsInRange(const Document &doc, int node, int start, int end);
 
+// The name a field's ranker goes by: the field name in lower case ("Price" -> "price"), so a field
+// set's "Maker" and its "maker-ranker.json" meet wherever rankers are written and read.
+std::string rankerKey(const std::string &fieldName);
+
 // "<dir>/<field>-ranker.json"
 std::string rankerFile(const std::string &dir, const std::string &field);
 
