@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <random>
 
 namespace folio::structured {
 
@@ -48,6 +49,43 @@ bool usable(const RankerPage &p, std::size_t width)
         if (row.size() != width)
             return false;
     return std::find(p.gold.begin(), p.gold.end(), 1) != p.gold.end();
+}
+
+// Full-batch Adam on the listwise loss from zero weights; features where `mask` is 0 keep weight 0.
+std::vector<double> fitWeights(const std::vector<const RankerPage *> &used, const std::vector<double> &mean,
+                               const std::vector<double> &scale, const RankerOptions &options, const std::vector<char> &mask)
+{
+    const std::size_t width = mean.size();
+    std::vector<double> weights(width, 0), m(width, 0), v(width, 0), grad(width);
+    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    for (int epoch = 1; epoch <= options.epochs; ++epoch) {
+        std::fill(grad.begin(), grad.end(), 0.0);
+        for (const auto *p : used) {
+            std::vector<double> s(p->features.size());
+            for (std::size_t i = 0; i < s.size(); ++i)
+                s[i] = dot(weights, p->features[i], mean, scale);
+            const std::vector<double> prob = softmax(s);
+            double goldMass = 0;
+            for (std::size_t i = 0; i < s.size(); ++i)
+                goldMass += p->gold[i] ? prob[i] : 0;
+            for (std::size_t i = 0; i < s.size(); ++i) {
+                const double q = p->gold[i] ? prob[i] / goldMass : 0;
+                const double d = (prob[i] - q) / double(used.size());
+                for (std::size_t k = 0; k < width; ++k)
+                    grad[k] += d * ((double(p->features[i][k]) - mean[k]) / scale[k]);
+            }
+        }
+        for (std::size_t k = 0; k < width; ++k) {
+            if (!mask[k])
+                continue;
+            const double g = grad[k] + options.l2 * weights[k];
+            m[k] = b1 * m[k] + (1 - b1) * g;
+            v[k] = b2 * v[k] + (1 - b2) * g * g;
+            const double mh = m[k] / (1 - std::pow(b1, epoch)), vh = v[k] / (1 - std::pow(b2, epoch));
+            weights[k] -= options.lr * mh / (std::sqrt(vh) + eps);
+        }
+    }
+    return weights;
 }
 
 // F1 of answering the pages with pmax >= t (best: the page's best probability and whether it was right).
@@ -132,32 +170,21 @@ CandidateRanker CandidateRanker::train(const std::string &field, const std::vect
         const double var = sq[k] / rows - r.mean_[k] * r.mean_[k];
         r.scale_[k] = var > 1e-12 ? std::sqrt(var) : 1.0;
     }
-    // full-batch Adam on the listwise loss
-    std::vector<double> m(width, 0), v(width, 0), grad(width);
-    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
-    for (int epoch = 1; epoch <= options.epochs; ++epoch) {
-        std::fill(grad.begin(), grad.end(), 0.0);
-        for (const auto *p : used) {
-            std::vector<double> s(p->features.size());
-            for (std::size_t i = 0; i < s.size(); ++i)
-                s[i] = dot(r.weights_, p->features[i], r.mean_, r.scale_);
-            const std::vector<double> prob = softmax(s);
-            double goldMass = 0;
-            for (std::size_t i = 0; i < s.size(); ++i)
-                goldMass += p->gold[i] ? prob[i] : 0;
-            for (std::size_t i = 0; i < s.size(); ++i) {
-                const double q = p->gold[i] ? prob[i] / goldMass : 0;
-                const double d = (prob[i] - q) / double(used.size());
-                for (std::size_t k = 0; k < width; ++k)
-                    grad[k] += d * ((double(p->features[i][k]) - r.mean_[k]) / r.scale_[k]);
-            }
-        }
-        for (std::size_t k = 0; k < width; ++k) {
-            const double g = grad[k] + options.l2 * r.weights_[k];
-            m[k] = b1 * m[k] + (1 - b1) * g;
-            v[k] = b2 * v[k] + (1 - b2) * g * g;
-            const double mh = m[k] / (1 - std::pow(b1, epoch)), vh = v[k] / (1 - std::pow(b2, epoch));
-            r.weights_[k] -= options.lr * mh / (std::sqrt(vh) + eps);
+    if (options.subspaces <= 0) {
+        r.weights_ = fitWeights(used, r.mean_, r.scale_, options, std::vector<char>(width, 1));
+    } else {
+        std::mt19937 rng(options.subspaceSeed);
+        const double keep = std::clamp(options.subspaceKeep, 0.0, 1.0);
+        for (int b = 0; b < options.subspaces; ++b) {
+            std::vector<char> mask(width, 0);
+            bool any = false;
+            for (std::size_t k = 0; k < width; ++k)
+                any = (mask[k] = double(rng()) < keep * 4294967296.0 ? 1 : 0) || any;
+            if (!any)
+                mask[std::size_t(rng() % width)] = 1;
+            const std::vector<double> w = fitWeights(used, r.mean_, r.scale_, options, mask);
+            for (std::size_t k = 0; k < width; ++k)
+                r.weights_[k] += w[k] / options.subspaces;
         }
     }
     // abstention threshold from an inner grouped cross-validation

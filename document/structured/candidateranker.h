@@ -53,6 +53,14 @@ struct RankerOptions
     double lr = 0.01;
     double l2 = 1e-4;
     int innerFolds = 4; // 0: threshold 0
+    // Random-subspace averaging (0: off). The weights become the mean of `subspaces` fits, each over
+    // a random share `subspaceKeep` of the features (the others held at zero), drawn with
+    // `subspaceSeed`. A feature that alone separates the training pages (one site's <h1>) then
+    // carries only part of the score, and the features that also hold elsewhere carry the rest:
+    // meant for rankers that will see sites they were not trained on. Deterministic.
+    int subspaces = 0;
+    double subspaceKeep = 0.5;
+    unsigned subspaceSeed = 1;
 };
 
 class CandidateRanker
