@@ -9,7 +9,8 @@
 //       training one ranker per field. The ranker always answers (no threshold: an inner cross-validation within one site
 // would choose it on that site's layout). Prints page-level P/R/F1 per field and macro-averaged,
 // scored by the rule of train-webformer (inference/webformereval.h); --out also writes
-// <field>-ranker.json files and rank-swde.json (scores, predictions, the command).
+// <field>-ranker.json files and rank-swde.json (scores, predictions, the command). --l2 sets the
+// rankers' L2 penalty (RankerOptions::l2).
 #include "app/cli/commands.h"
 
 #include "document/html/htmlloader.h"
@@ -44,6 +45,7 @@ struct RankSwdeArgs
     int maxPagesPerSite = 0;
     int trainPagesPerSite = 0; // seen-site split only: K training pages of each site (0: all)
     unsigned drawSeed = 0;     // 0: the first K; else K drawn at random (std::mt19937 with this seed)
+    double l2 = structured::RankerOptions().l2;
 };
 
 // `k` pages of each site (ids "<site>/<page>"): the first ones in split order, or with a seed a
@@ -120,6 +122,7 @@ void rankSwdeCommand(const RankSwdeArgs &a)
     const std::vector<SwdePage> test = documents(split.test, &done, total);
     structured::RankerOptions options;
     options.innerFolds = 0;
+    options.l2 = a.l2;
     std::map<std::string, std::map<std::string, std::string>> predicted;
     inference::PageFieldValues gold;
     nlohmann::json fields = nlohmann::json::object();
@@ -152,6 +155,7 @@ void rankSwdeCommand(const RankSwdeArgs &a)
     const nlohmann::json score = pageLevelScoreJson(inference::scorePageLevel(predicted, gold));
     nlohmann::json report{{"split", a.testSite.empty() ? "seen sites (per-site 60 / 10 / 30 %)" : "unseen site"},
                           {"draw_seed", a.drawSeed},
+                          {"l2", a.l2},
                           {"test_site", a.testSite},
                           {"training_pages", train.size()},
                           {"test_pages", test.size()},
@@ -179,6 +183,9 @@ void registerRankSwdeCommand(CLI::App &app)
     cmd->add_option("--train-pages-per-site", args->trainPagesPerSite,
                     "without --test-site: train on the first K training pages of each site (0: all)");
     cmd->add_option("--draw-seed", args->drawSeed, "with --train-pages-per-site: draw the K pages at random with this seed (0: the first K)");
+    cmd->add_option("--l2", args->l2,
+                    "the rankers' L2 penalty (default 1e-4; bench_single_source chose 1 for sites not trained on)")
+        ->check(CLI::Range(0.0, 1e6));
     cmd->add_option("--out", args->out, "folder for <field>-ranker.json and rank-swde.json (optional)");
     cmd->add_option("--max-pages-per-site", args->maxPagesPerSite, "only the first N pages of each site (tests)");
     cmd->callback([args] { rankSwdeCommand(*args); });
