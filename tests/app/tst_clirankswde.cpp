@@ -4,6 +4,7 @@
 #include "tests/common/testdata.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -44,6 +45,26 @@ private Q_SLOTS:
                 }())
                     .object()
                     .contains("predictions"));
+        QCOMPARE(report["l2"].toDouble(), 1e-4); // the plain fit by default
+        // --l2: the penalty is named in the report and changes the rankers written
+        QTemporaryDir penalisedOut;
+        const auto p = runCli({"rank-swde", "--data", m_data, "--test-site", "christianbook", "--out", penalisedOut.path(),
+                               "--max-pages-per-site", "20", "--l2", "1"});
+        QVERIFY2(p.code == 0, p.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(p.out).object()["l2"].toDouble(), 1.0);
+        const auto weights = [](const QString &path) {
+            QFile f(path);
+            f.open(QIODevice::ReadOnly);
+            return QJsonDocument::fromJson(f.readAll()).object()["weights"].toArray();
+        };
+        const QJsonArray plainTitle = weights(out.filePath("title-ranker.json")), penalisedTitle = weights(penalisedOut.filePath("title-ranker.json"));
+        QCOMPARE(plainTitle.size(), penalisedTitle.size());
+        double plainNorm = 0, penalisedNorm = 0;
+        for (int i = 0; i < plainTitle.size(); ++i) {
+            plainNorm += plainTitle[i].toDouble() * plainTitle[i].toDouble();
+            penalisedNorm += penalisedTitle[i].toDouble() * penalisedTitle[i].toDouble();
+        }
+        QVERIFY2(penalisedNorm < plainNorm, qPrintable(QStringLiteral("%1 vs %2").arg(penalisedNorm).arg(plainNorm)));
     }
 
     // The seen-site split: each site's own last pages are test; two training pages a site.
@@ -76,6 +97,9 @@ private Q_SLOTS:
         QVERIFY2(both.err.contains("seen-site"), both.err.constData());
         const auto seeded = runCli({"rank-swde", "--data", m_data, "--test-site", "christianbook", "--draw-seed", "2"});
         QVERIFY(seeded.code != 0);
+        const auto negative = runCli({"rank-swde", "--data", m_data, "--test-site", "christianbook", "--l2", "-1"});
+        QVERIFY(negative.code != 0);
+        QVERIFY2(negative.err.contains("--l2"), negative.err.constData());
         auto r = runCli({"rank-swde", "--data", m_data, "--test-site", "nosuchsite"});
         QVERIFY(r.code != 0);
         QVERIFY2(r.err.contains("nosuchsite"), r.err.constData());

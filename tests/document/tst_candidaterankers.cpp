@@ -281,6 +281,38 @@ private Q_SLOTS:
         QVERIFY(!rankCandidates(r, {}));
     }
 
+    void penaltyAndSubspacesShareTheScoreWithWeakerFeatures()
+    {
+        // feature 0 separates every training page alone (one site's <h1>); feature 1 marks the gold
+        // candidate on 80 % of pages (what also holds elsewhere). Asked to choose between a node with
+        // feature 0 only and one with feature 1 only, the plain fit backs feature 0 almost wholly; the
+        // penalised and subspace fits leave feature 1 a larger share of the score.
+        const int width = 4;
+        auto pages = syntheticPages(40, width, 5);
+        std::mt19937 rng(11);
+        for (auto &p : pages)
+            for (std::size_t i = 0; i < p.features.size(); ++i)
+                p.features[i][1] = p.gold[i] ? float(rng() % 5 != 0) : float(rng() % 5 == 0);
+        RankerOptions plain;
+        plain.innerFolds = 0;
+        RankerOptions penalised = plain, subspaces = plain;
+        penalised.l2 = 1;
+        subspaces.subspaces = 32;
+        const std::vector<std::vector<float>> otherSite{{0, 1, 0.5f, 0.5f}, {1, 0, 0.5f, 0.5f}, {0, 0, 0.5f, 0.5f}};
+        const double plainMass = CandidateRanker::train("sku", names(width), pages, plain).probabilities(otherSite)[0];
+        const double penalisedMass = CandidateRanker::train("sku", names(width), pages, penalised).probabilities(otherSite)[0];
+        const auto a = CandidateRanker::train("sku", names(width), pages, subspaces);
+        const double subspaceMass = a.probabilities(otherSite)[0];
+        qInfo("feature-1 node's share: plain %.3f, L2 1 %.3f, 32 subspaces %.3f", plainMass, penalisedMass, subspaceMass);
+        QVERIFY(penalisedMass > plainMass + 0.05);
+        QVERIFY(subspaceMass > plainMass + 0.05);
+        // deterministic, and subspaces = 0 is the plain fit
+        QCOMPARE(CandidateRanker::train("sku", names(width), pages, subspaces).probabilities(otherSite), a.probabilities(otherSite));
+        RankerOptions off = plain;
+        off.subspaceKeep = 0.1;
+        QCOMPARE(CandidateRanker::train("sku", names(width), pages, off).probabilities(otherSite)[0], plainMass);
+    }
+
     void structuredDataWinsWhenItIsRight()
     {
         // every page has a right structured value and a ranker signal that is pure noise: the
