@@ -12,7 +12,9 @@
 // the first run, whose best variant (L2 1) was the grid's edge. Printed: F1 per variant for
 // each (field, source) cell and the mean over the cells; the rule stated in BENCHMARKS.md is that
 // the variant with the best mean is the one tried on SWDE.
-//   bench_single_source [--min-pages 5]
+// --site-texts: brand's candidates get the share of their family's other pages holding the same
+// text (sitetexts.h; all the family's pages, unlabelled, as an extractor would have them).
+//   bench_single_source [--min-pages 5] [--site-texts]
 #include "document/structured/benchmarkscore.h"
 #include "document/structured/candidateranker.h"
 #include "document/structured/fieldrankers.h"
@@ -63,9 +65,13 @@ std::vector<Variant> variants()
 int main(int argc, char **argv)
 {
     int minPages = 5;
-    for (int i = 1; i + 1 < argc; i += 2)
-        if (std::string(argv[i]) == "--min-pages")
-            minPages = std::max(2, std::atoi(argv[i + 1]));
+    bool withSiteTexts = false;
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--min-pages" && i + 1 < argc)
+            minPages = std::max(2, std::atoi(argv[++i]));
+        else if (std::string(argv[i]) == "--site-texts")
+            withSiteTexts = true;
+    }
     const std::string data = FOLIO_SHARED_DIR "/data/product-extraction-benchmark/dataset";
     const structured::BenchmarkTruth truth = structured::readBenchmarkTruth(data + "/ground-truth.json");
     std::ifstream in(data + "/ground-truth.json");
@@ -74,22 +80,35 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "bench_single_source: cannot read %s/ground-truth.json\n", data.c_str());
         return 1;
     }
+    const auto readPage = [&](const std::string &key, structured::PageWithStructuredData *loaded) {
+        QString error;
+        if (structured::readPageWithStructuredData(QString::fromStdString(data + "/html/" + key + ".html.gz"), loaded, &error))
+            return true;
+        std::fprintf(stderr, "bench_single_source: %s\n", qPrintable(error));
+        return false;
+    };
+    std::map<std::string, structured::SiteTexts> siteTexts; // per family, every page of it
+    if (withSiteTexts)
+        for (const auto &page : truth) {
+            structured::PageWithStructuredData loaded;
+            if (!readPage(page.key, &loaded))
+                return 1;
+            siteTexts[inference::siteFamily(gt.at(page.key).at("url").get<std::string>())].addPage(loaded.document);
+        }
     const std::vector<std::string> fields{"brand", "price", "sku"};
     // rows[field][family]: the pages of the family that have the field
     std::map<std::string, std::map<std::string, std::vector<structured::RankerPage>>> rows;
     for (const auto &page : truth) {
         structured::PageWithStructuredData loaded;
-        QString error;
-        if (!structured::readPageWithStructuredData(QString::fromStdString(data + "/html/" + page.key + ".html.gz"), &loaded, &error)) {
-            std::fprintf(stderr, "bench_single_source: %s\n", qPrintable(error));
+        if (!readPage(page.key, &loaded))
             return 1;
-        }
         const std::string family = inference::siteFamily(gt.at(page.key).at("url").get<std::string>());
         for (const std::string &field : fields) {
             const auto it = page.values.find(field);
             if (it == page.values.end() || it->second.empty())
                 continue;
-            structured::RankerPage row = structured::rankerPage(field, structured::findCandidates(field, loaded.document, loaded.data),
+            structured::RankerPage row = structured::rankerPage(field, structured::findCandidates(field, loaded.document, loaded.data,
+                                                                                           withSiteTexts ? &siteTexts[family] : nullptr),
                                                                 loaded.data, it->second, family);
             row.structured = -1; // the ranker alone
             rows[field][family].push_back(std::move(row));

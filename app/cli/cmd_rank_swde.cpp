@@ -10,7 +10,8 @@
 // would choose it on that site's layout). Prints page-level P/R/F1 per field and macro-averaged,
 // scored by the rule of train-webformer (inference/webformereval.h); --out also writes
 // <field>-ranker.json files and rank-swde.json (scores, predictions, the command). --l2 sets the
-// rankers' L2 penalty (RankerOptions::l2).
+// rankers' L2 penalty (RankerOptions::l2); --site-texts gives every candidate the share of its
+// site's other pages with the same text (sitetexts.h).
 #include "app/cli/commands.h"
 
 #include "document/html/htmlloader.h"
@@ -46,6 +47,7 @@ struct RankSwdeArgs
     int trainPagesPerSite = 0; // seen-site split only: K training pages of each site (0: all)
     unsigned drawSeed = 0;     // 0: the first K; else K drawn at random (std::mt19937 with this seed)
     double l2 = structured::RankerOptions().l2;
+    bool siteTexts = false; // candidates get the share of their site's other pages with the same text
 };
 
 // `k` pages of each site (ids "<site>/<page>"): the first ones in split order, or with a seed a
@@ -70,7 +72,23 @@ struct SwdePage
 {
     inference::WebPage page; // id, gold
     Document doc;
+    const structured::SiteTexts *site = nullptr; // its site's pages (--site-texts)
 };
+
+std::string siteOf(const SwdePage &p)
+{
+    return p.page.id.substr(0, p.page.id.find('/'));
+}
+
+// Each page's site texts: every page of the same set and site (training pages among themselves,
+// test pages among themselves: unlabelled pages, as an extractor has them).
+void attachSiteTexts(std::vector<SwdePage> *pages, std::map<std::string, structured::SiteTexts> *sites)
+{
+    for (const SwdePage &p : *pages)
+        (*sites)[siteOf(p)].addPage(p.doc);
+    for (SwdePage &p : *pages)
+        p.site = &sites->at(siteOf(p));
+}
 
 std::vector<SwdePage> documents(const std::vector<inference::WebPage> &pages, int *done, int total)
 {
@@ -118,8 +136,13 @@ void rankSwdeCommand(const RankSwdeArgs &a)
         trainPages.insert(trainPages.end(), split.dev.begin(), split.dev.end());
     int done = 0;
     const int total = int(trainPages.size() + split.test.size());
-    const std::vector<SwdePage> train = documents(trainPages, &done, total);
-    const std::vector<SwdePage> test = documents(split.test, &done, total);
+    std::vector<SwdePage> train = documents(trainPages, &done, total);
+    std::vector<SwdePage> test = documents(split.test, &done, total);
+    std::map<std::string, structured::SiteTexts> trainSites, testSites;
+    if (a.siteTexts) {
+        attachSiteTexts(&train, &trainSites);
+        attachSiteTexts(&test, &testSites);
+    }
     structured::RankerOptions options;
     options.innerFolds = 0;
     options.l2 = a.l2;
@@ -133,7 +156,7 @@ void rankSwdeCommand(const RankSwdeArgs &a)
         int withGold = 0;
         for (const SwdePage &p : train) {
             const auto it = p.page.gold.find(field);
-            rows.push_back(rankerPage(structured::findTextNodeCandidates(p.doc, field),
+            rows.push_back(rankerPage(structured::findTextNodeCandidates(p.doc, field, p.site),
                                       it == p.page.gold.end() ? std::vector<std::string>() : it->second, p.page.id));
             withGold += std::find(rows.back().gold.begin(), rows.back().gold.end(), 1) != rows.back().gold.end() ? 1 : 0;
         }
@@ -141,7 +164,7 @@ void rankSwdeCommand(const RankSwdeArgs &a)
         for (const SwdePage &p : test) {
             const auto it = p.page.gold.find(field);
             gold[p.page.id][field] = it == p.page.gold.end() ? std::vector<std::string>() : it->second;
-            if (const auto best = structured::rankCandidates(ranker, structured::findTextNodeCandidates(p.doc, field)))
+            if (const auto best = structured::rankCandidates(ranker, structured::findTextNodeCandidates(p.doc, field, p.site)))
                 predicted[p.page.id][field] = best->candidate.value;
         }
         fields[field] = {{"training_pages_with_gold_node", withGold}};
@@ -156,6 +179,7 @@ void rankSwdeCommand(const RankSwdeArgs &a)
     nlohmann::json report{{"split", a.testSite.empty() ? "seen sites (per-site 60 / 10 / 30 %)" : "unseen site"},
                           {"draw_seed", a.drawSeed},
                           {"l2", a.l2},
+                          {"site_texts", a.siteTexts},
                           {"test_site", a.testSite},
                           {"training_pages", train.size()},
                           {"test_pages", test.size()},
@@ -186,6 +210,9 @@ void registerRankSwdeCommand(CLI::App &app)
     cmd->add_option("--l2", args->l2,
                     "the rankers' L2 penalty (default 1e-4; bench_single_source chose 1 for sites not trained on)")
         ->check(CLI::Range(0.0, 1e6));
+    cmd->add_flag("--site-texts", args->siteTexts,
+                  "give candidates the share of their site's other pages holding the same text (training and test pages each "
+                  "among their own)");
     cmd->add_option("--out", args->out, "folder for <field>-ranker.json and rank-swde.json (optional)");
     cmd->add_option("--max-pages-per-site", args->maxPagesPerSite, "only the first N pages of each site (tests)");
     cmd->callback([args] { rankSwdeCommand(*args); });

@@ -279,9 +279,15 @@ bool CandidateRanker::load(const std::string &path, const std::string &field, co
         return fail("unsupported ranker version (1 expected)");
     if (j.value("field", std::string()) != field)
         return fail("a ranker for \"" + j.value("field", std::string("?")) + "\", not for \"" + field + "\"");
-    if (!j.contains("features") || j["features"] != nlohmann::json(features))
-        return fail("its features differ from this Folio's " + field + " features: retrain it (folio-cli train-price)");
-    const std::size_t width = features.size();
+    // A file written before features were appended to the list (its list a prefix of this
+    // Folio's) loads with weight 0 for the new ones: it ranks as it did.
+    const auto listed = j.find("features");
+    const bool prefix = listed != j.end() && listed->is_array() && !listed->empty() && listed->size() <= features.size()
+                        && std::equal(listed->begin(), listed->end(), features.begin(),
+                                      [](const nlohmann::json &a, const std::string &b) { return a.is_string() && a.get<std::string>() == b; });
+    if (!prefix)
+        return fail("its features differ from this Folio's " + field + " features: retrain it (Train Field Extractor, folio-cli train-rankers)");
+    const std::size_t width = listed->size();
     std::vector<double> vecs[3];
     const char *names[3] = {"mean", "scale", "weights"};
     for (int i = 0; i < 3; ++i) {
@@ -301,6 +307,11 @@ bool CandidateRanker::load(const std::string &path, const std::string &field, co
         return fail("\"threshold\" must be a number");
     if (j.contains("structured_first") && !j["structured_first"].is_boolean())
         return fail("\"structured_first\" must be true or false");
+    for (std::size_t k = width; k < features.size(); ++k) {
+        vecs[0].push_back(0);
+        vecs[1].push_back(1);
+        vecs[2].push_back(0);
+    }
     field_ = field;
     features_ = features;
     mean_ = std::move(vecs[0]);

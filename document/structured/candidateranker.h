@@ -15,7 +15,8 @@
 // File (JSON, "<field>-ranker.json" beside a product model): {"format": "folio-candidate-ranker",
 // "version": 1, "field": "price", "features": [names], "mean": [...], "scale": [...], "weights": [...],
 // "threshold": t, "structured_first": bool, "training": {...}}. load() checks the format, the field, the feature names (the
-// list the caller computes, in order) and every number before anything is replaced.
+// list the caller computes, in order; a file whose list is a prefix of it, written before features
+// were appended, gets weight 0 for the rest) and every number before anything is replaced.
 
 
 #include <nlohmann/json_fwd.hpp>

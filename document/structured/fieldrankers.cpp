@@ -32,13 +32,14 @@ const std::vector<std::string> &candidateFeatureNames(const std::string &field)
     return field.empty() ? none : textNodeFeatureNames();
 }
 
-std::vector<TextCandidate> findCandidates(const std::string &field, const Document &doc, const StructuredData &sd)
+std::vector<TextCandidate> findCandidates(const std::string &field, const Document &doc, const StructuredData &sd,
+                                          const SiteTexts *site)
 {
     if (field == "price")
         return findPriceCandidates(doc, sd);
     if (field == "sku")
         return findIdentifierCandidates(doc, sd);
-    return field.empty() ? std::vector<TextCandidate>() : findTextNodeCandidates(doc, field);
+    return field.empty() ? std::vector<TextCandidate>() : findTextNodeCandidates(doc, field, site);
 }
 
 namespace {

@@ -7,6 +7,7 @@
 
 #include "document/document.h"
 #include "document/structured/candidateranker.h"
+#include "document/structured/sitetexts.h"
 #include "document/structured/structureddata.h"
 
 #include <optional>
@@ -21,9 +22,10 @@ bool isRankedField(const std::string &field);
 // Any other (non-empty) field name is ranked among whole text nodes (textnodecandidates.h; its label
 // words come from the name): a project's own fields ("brand", "author", "colour") in Train Field
 // Extractor. Its values compare as written, up to case, white space and edge punctuation.
-// Empty for an empty name.
+// Empty for an empty name. `site` (text fields only): the pages of doc's site, doc among them.
 const std::vector<std::string> &candidateFeatureNames(const std::string &field);
-std::vector<TextCandidate> findCandidates(const std::string &field, const Document &doc, const StructuredData &sd);
+std::vector<TextCandidate> findCandidates(const std::string &field, const Document &doc, const StructuredData &sd,
+                                          const SiteTexts *site = nullptr);
 bool candidateMatches(const std::string &field, const std::string &candidateValue, const std::string &goldValue);
 
 // A value as a person wrote or accepted it ("$1,299.00", " AB-12 ") as the candidates of `field`

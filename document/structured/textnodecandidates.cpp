@@ -72,11 +72,12 @@ const std::vector<std::string> &textNodeFeatureNames()
         "node_is_a_label", "leading_colon", "log_words", "log_chars", "digit_share", "letter_share",
         "capitalised_word_share", "valid_isbn13", "has_year", "has_month_name", "in_h1", "in_heading", "in_link",
         "in_bold", "in_title_element", "inside_page_title", "page_position", "after_h1", "log_repeats",
-        "elsewhere_word_near"};
+        "elsewhere_word_near", "share_of_site_pages_with_text"};
     return names;
 }
 
-std::vector<TextCandidate> findTextNodeCandidates(const Document &doc, const std::string &field, int maxCandidates)
+std::vector<TextCandidate> findTextNodeCandidates(const Document &doc, const std::string &field, const SiteTexts *site,
+                                                  int maxCandidates)
 {
     const QRegularExpression label = fieldLabelPattern(field);
     const QRegularExpression labelAtStart(QStringLiteral("^\\W*(") + label.pattern() + QStringLiteral(")"), label.patternOptions());
@@ -147,6 +148,7 @@ std::vector<TextCandidate> findTextNodeCandidates(const Document &doc, const std
             order.h1At >= 0 && number > order.h1At ? 1.f : 0.f,
             float(std::log1p(double(repeats[text]))),
             near ? 1.f : 0.f,
+            site ? float(site->shareOfOtherPages(text)) : 0.f,
         };
         out.push_back(std::move(c));
     }

@@ -9,10 +9,12 @@
 // ancestors; the node being a label itself; a leading ':'; shape (words, characters, digit, letter
 // and capitalised-word shares, a valid ISBN-13, a year, a month name); <h1> / heading / link / bold
 // / <title> ancestors; the node's text inside the page's <title>; position, after the first <h1>,
-// repeats, navigation / footer ancestors.
+// repeats, navigation / footer ancestors; with the site's other pages (sitetexts.h), the share of
+// them that hold the same text (0 without them).
 
 #include "document/document.h"
 #include "document/structured/candidateranker.h"
+#include "document/structured/sitetexts.h"
 
 #include <QRegularExpression>
 
@@ -29,7 +31,8 @@ const std::vector<std::string> &textNodeFeatureNames();
 // words ("release_year" -> "release", "year"). Case-insensitive, word-bounded.
 QRegularExpression fieldLabelPattern(const std::string &field);
 
-std::vector<TextCandidate> findTextNodeCandidates(const Document &doc, const std::string &field,
+// `site`: the pages of doc's site, doc among them (nullptr: none known).
+std::vector<TextCandidate> findTextNodeCandidates(const Document &doc, const std::string &field, const SiteTexts *site = nullptr,
                                                   int maxCandidates = 20000);
 
 } // namespace folio::structured

@@ -365,7 +365,19 @@ private Q_SLOTS:
         const QByteArray bytes = good.readAll();
         auto j = nlohmann::json::parse(bytes.toStdString());
         refuses(bytes, "price", names(width), "not for \"price\"");
-        refuses(bytes, "sku", names(width + 1), "features differ");
+        refuses(bytes, "sku", names(width - 1), "features differ");
+        std::vector<std::string> renamed = names(width);
+        renamed[2] = "other";
+        refuses(bytes, "sku", renamed, "features differ");
+        // a file from before a feature was appended loads; the new feature weighs nothing
+        CandidateRanker widened;
+        QVERIFY2(widened.load(path, "sku", names(width + 1), &error), error.c_str());
+        for (const auto &p : probe) {
+            auto rows = p.features;
+            for (std::size_t i = 0; i < rows.size(); ++i)
+                rows[i].push_back(float(i % 2));
+            QCOMPARE(widened.probabilities(rows), r.probabilities(p.features));
+        }
         refuses(bytes.left(bytes.size() / 2), "sku", names(width), "not a ranker file");
         refuses("[]", "sku", names(width), "not a ranker file");
         refuses(QByteArray(2 << 20, ' '), "sku", names(width), "over 1 MiB");
