@@ -65,6 +65,15 @@ private Q_SLOTS:
             penalisedNorm += penalisedTitle[i].toDouble() * penalisedTitle[i].toDouble();
         }
         QVERIFY2(penalisedNorm < plainNorm, qPrintable(QStringLiteral("%1 vs %2").arg(penalisedNorm).arg(plainNorm)));
+        // --site-texts: named in the report; the new feature gets a weight (it is 0 everywhere without it)
+        QTemporaryDir siteOut;
+        const auto st = runCli({"rank-swde", "--data", m_data, "--test-site", "christianbook", "--out", siteOut.path(),
+                                "--max-pages-per-site", "20", "--site-texts"});
+        QVERIFY2(st.code == 0, st.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(st.out).object()["site_texts"].toBool(), true);
+        QCOMPARE(report["site_texts"].toBool(), false);
+        QVERIFY(weights(siteOut.filePath("title-ranker.json")).last().toDouble() != 0);
+        QCOMPARE(plainTitle.last().toDouble(), 0.0);
     }
 
     // The seen-site split: each site's own last pages are test; two training pages a site.

@@ -248,6 +248,33 @@ private Q_SLOTS:
         QCOMPARE(feature(*withText(digits, "9781420106870"), n, "valid_isbn13"), 0.f); // check digit
     }
 
+    void siteTextsMarkTheTemplate()
+    {
+        // three pages of one site: "Add to Cart" on all (template), the title on one each, the
+        // publisher on two; a text twice on one page counts once for that page
+        const auto bookPage = [](const char *title, const char *publisher) {
+            return page(QByteArray("<html><body><h2>") + title + "</h2><p>" + publisher + "</p><a>Add to Cart</a><a>Add to Cart</a></body></html>");
+        };
+        const Document a = bookPage("Game Over", "Zebra"), b = bookPage("Lydia's Charm", "Zebra"), c = bookPage("Foreign Influence", "Atria");
+        SiteTexts site;
+        QCOMPARE(site.shareOfOtherPages(QStringLiteral("Add to Cart")), 0.0);
+        site.addPage(a);
+        QCOMPARE(site.shareOfOtherPages(QStringLiteral("Add to Cart")), 0.0); // one page: nothing to compare
+        site.addPage(b);
+        site.addPage(c);
+        QCOMPARE(site.pages(), 3);
+        QCOMPARE(site.shareOfOtherPages(QStringLiteral("Add to Cart")), 1.0);
+        QCOMPARE(site.shareOfOtherPages(QStringLiteral("Zebra")), 0.5);
+        QCOMPARE(site.shareOfOtherPages(QStringLiteral("Game Over")), 0.0);
+        QCOMPARE(site.shareOfOtherPages(QStringLiteral("never seen")), 0.0);
+        const auto &n = textNodeFeatureNames();
+        const auto withSite = findTextNodeCandidates(a, "title", &site), without = findTextNodeCandidates(a, "title");
+        QCOMPARE(feature(*withText(withSite, "Add to Cart"), n, "share_of_site_pages_with_text"), 1.f);
+        QCOMPARE(feature(*withText(withSite, "Zebra"), n, "share_of_site_pages_with_text"), 0.5f);
+        QCOMPARE(feature(*withText(withSite, "Game Over"), n, "share_of_site_pages_with_text"), 0.f);
+        QCOMPARE(feature(*withText(without, "Add to Cart"), n, "share_of_site_pages_with_text"), 0.f);
+    }
+
     void rankerLearnsAndChoosesItsRule()
     {
         const int width = 6;
