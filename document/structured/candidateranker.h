@@ -57,8 +57,9 @@ struct RankerOptions
     // Random-subspace averaging (0: off). The weights become the mean of `subspaces` fits, each over
     // a random share `subspaceKeep` of the features (the others held at zero), drawn with
     // `subspaceSeed`. A feature that alone separates the training pages (one site's <h1>) then
-    // carries only part of the score, and the features that also hold elsewhere carry the rest:
-    // meant for rankers that will see sites they were not trained on. Deterministic.
+    // carries only part of the score, and the features that also hold elsewhere carry the rest.
+    // Deterministic. Measured for rankers that meet sites they were not trained on
+    // (bench/bench_single_source) and not chosen there: a larger `l2` did better; no Folio path uses it.
     int subspaces = 0;
     double subspaceKeep = 0.5;
     unsigned subspaceSeed = 1;
