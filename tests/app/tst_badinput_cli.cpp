@@ -3,6 +3,7 @@
 // memory of the children so far (getrusage RUSAGE_CHILDREN: an upper bound for this entry). Then
 // what a row cannot say alone: SIGINT / SIGTERM during a multi-page `ocr` end it with exit 3.
 #include "clirunner.h"
+#include "tests/common/testdata.h"
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -68,14 +69,7 @@ class TestBadInputCli : public QObject
 
     QTemporaryDir m_dir;
 
-    QString write(const QString &name, const QByteArray &bytes)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
-            return QString();
-        return path;
-    }
+    QString write(const QString &name, const QByteArray &bytes) { return folio::test::writeTestFile(m_dir, name, bytes); }
 
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m_dir.isValid()); }

@@ -4,6 +4,7 @@
 #include "tests/pipeline/samplefiles.h"
 
 #include "clirunner.h"
+#include "tests/common/testdata.h"
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -32,13 +33,7 @@ class TestCliPredict : public QObject
         return cli(QStringList{QStringLiteral("-q"), QStringLiteral("predict"), QStringLiteral("--checkpoint"), kModel, file} + extra);
     }
 
-    QString write(const QString &name, const QByteArray &bytes)
-    {
-        QFile f(m_dir.filePath(name));
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
-            qFatal("cannot write %s", qPrintable(f.fileName()));
-        return f.fileName();
-    }
+    QString write(const QString &name, const QByteArray &bytes) { return folio::test::writeTestFile(m_dir, name, bytes); }
 
     // Labels of the entities, and checks every entity's shape.
     static QSet<QString> checkEntities(const QJsonObject &o, int pages)

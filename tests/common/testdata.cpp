@@ -123,6 +123,15 @@ int missingDataCount()
     return int(missingLog().size());
 }
 
+QString writeTestFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
+        qFatal("cannot write the test file %s: %s", qPrintable(path), qPrintable(f.errorString()));
+    return path;
+}
+
 int runTests(int argc, char **argv, int (*exec)(int, char **))
 {
     if (hasOutputOption(argc, argv))

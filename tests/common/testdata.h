@@ -12,8 +12,10 @@
 //    no test function passed or failed and at least one was skipped, so CTest reports "Skipped"
 //    instead of "Passed".
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <QtTest>
 
 namespace folio::test {
@@ -35,6 +37,10 @@ QString missingDataMessage(const QString &path);
 void recordMissingData(const QString &message);
 // How many misses this process has recorded.
 int missingDataCount();
+
+// Writes `bytes` to `name` inside `dir` and returns the file's path; a file that cannot be written
+// stops the test binary (qFatal): every test after it would check nothing.
+QString writeTestFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes);
 
 // Runs `exec` (the QTest main body) with an extra XML logger and maps an all-skipped run to
 // kSkipReturnCode. A failure count of exactly kSkipReturnCode is reported as kSkipReturnCode + 1.

@@ -3,6 +3,7 @@
 #include "ocr/ocr.h"
 #include "ocr/ocrformats.h"
 #include "tests/ocr/testfiles.h"
+#include "tests/common/testdata.h"
 
 #include <QFile>
 #include <QFont>
@@ -54,14 +55,7 @@ class TestOcr : public QObject
     Q_OBJECT
     QTemporaryDir m_dir;
 
-    QString write(const QString &name, const QByteArray &bytes)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        f.open(QIODevice::WriteOnly);
-        f.write(bytes);
-        return path;
-    }
+    QString write(const QString &name, const QByteArray &bytes) { return test::writeTestFile(m_dir, name, bytes); }
 
 private Q_SLOTS:
     void badInput_data()

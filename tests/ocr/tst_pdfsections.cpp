@@ -80,14 +80,7 @@ class TestPdfSections : public QObject
     Q_OBJECT
     QTemporaryDir m_dir;
 
-    QString write(const QString &name, const QByteArray &bytes)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
-            return QString();
-        return path;
-    }
+    QString write(const QString &name, const QByteArray &bytes) { return test::writeTestFile(m_dir, name, bytes); }
 
 private Q_SLOTS:
     void pdfOutlineGivesSections()

@@ -3,6 +3,7 @@
 #include "document/documentjson.h"
 #include "pipeline/documentsource.h"
 #include "tests/pipeline/samplefiles.h"
+#include "tests/common/testdata.h"
 
 #include <QBuffer>
 #include <QFile>
@@ -69,13 +70,7 @@ class TestDocumentSource : public QObject
 
     QTemporaryDir m_dir;
 
-    QString write(const QString &name, const QByteArray &bytes)
-    {
-        QFile f(m_dir.filePath(name));
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
-            qFatal("cannot write %s", qPrintable(f.fileName()));
-        return f.fileName();
-    }
+    QString write(const QString &name, const QByteArray &bytes) { return test::writeTestFile(m_dir, name, bytes); }
 
     static QByteArray funsdJson()
     {

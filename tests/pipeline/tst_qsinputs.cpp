@@ -7,6 +7,7 @@
 #include "pipeline/qsinputs.h"
 #include "pipeline/qsproject.h"
 #include "document/project/project.h"
+#include "tests/common/testdata.h"
 
 #include <QDir>
 #include <QFile>
@@ -25,13 +26,7 @@ class TestQsInputs : public QObject
     QTemporaryDir m_dir;
 
     // A file in the temporary folder (an empty path when it could not be written: the reads fail).
-    QString write(const QString &name, const QByteArray &bytes)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        const bool ok = f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-        return ok ? path : QString();
-    }
+    QString write(const QString &name, const QByteArray &bytes) { return test::writeTestFile(m_dir, name, bytes); }
 
     static Document wordsDocument(int words)
     {
@@ -205,8 +200,13 @@ private Q_SLOTS:
             withTree.name = QStringLiteral("report-a");
             withTree.document.sourcePath = QStringLiteral("report-a.html");
             withTree.annotations.qsSummary = QStringLiteral("The report in short.");
-            QsNode child{QStringLiteral("Why?"), QStringLiteral("Because."), {}, {}, {}};
-            QsNode node{QStringLiteral("What is it?"), QStringLiteral("A report."), {}, {child}, {}};
+            QsNode child;
+            child.question = QStringLiteral("Why?");
+            child.summary = QStringLiteral("Because.");
+            QsNode node;
+            node.question = QStringLiteral("What is it?");
+            node.summary = QStringLiteral("A report.");
+            node.children = {child};
             withTree.annotations.qsRoots = {node};
             NewProjectDocument plain;
             plain.document = wordsDocument(5);
