@@ -268,10 +268,7 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
             };
             long stepsThisEpoch = 0;
             for (const auto &g : groups) {
-                bool cancelNow = detail::cancelRequested(cancel);
-                if (group) // every rank stops at the same step
-                    cancelNow = group->sum(cancelNow ? 1.0 : 0.0) > 0;
-                if (cancelNow) {
+                if (detail::cancelOnAnyRank(cancel, group.get())) { // every rank stops at the same step
                     result.cancelled = true;
                     stop = true;
                     break;

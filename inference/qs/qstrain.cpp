@@ -223,10 +223,7 @@ QsTrainResult trainQsModel(const std::vector<QsTrainExample> &train, const std::
             double lossSum = 0;
             long lossTokens = 0;
             for (std::size_t b = 0; b < order.size() && !stop; b += std::size_t(batch)) {
-                bool cancelNow = detail::cancelRequested(cancel);
-                if (group) // every rank stops at the same step
-                    cancelNow = group->sum(cancelNow ? 1.0 : 0.0) > 0;
-                if (cancelNow) {
+                if (detail::cancelOnAnyRank(cancel, group.get())) { // every rank stops at the same step
                     result.cancelled = true;
                     stop = true;
                     break;

@@ -53,7 +53,7 @@ private Q_SLOTS:
         FOLIO_REQUIRE_DATA(datasetDir());
         int pages = 0, words = 0, entities = 0;
         QSet<QString> links;
-        for (const QString split : {QStringLiteral("train"), QStringLiteral("test")}) {
+        for (const QString &split : {QStringLiteral("train"), QStringLiteral("test")}) {
             for (const QString &path : funsdSplitFiles(datasetDir(), split)) {
                 Document doc;
                 Annotations ann;

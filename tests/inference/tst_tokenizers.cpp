@@ -63,7 +63,7 @@ private Q_SLOTS:
         FOLIO_REQUIRE_DATA(funsd);
         int trainWords = 0;
         QStringList probe;
-        for (const QString split : {QStringLiteral("train"), QStringLiteral("test")}) {
+        for (const QString &split : {QStringLiteral("train"), QStringLiteral("test")}) {
             std::ofstream out(split == QLatin1String("train") ? corpus : probeFile);
             for (const QString &f : folio::funsdSplitFiles(funsd, split)) {
                 folio::Document doc;

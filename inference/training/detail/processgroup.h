@@ -5,6 +5,7 @@
 #include "inference/detail/aten.h"
 #include "inference/training/distributed.h"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <string>
@@ -37,5 +38,13 @@ private:
     DistributedConfig m_config;
     std::unique_ptr<Impl> m_impl;
 };
+
+// A cancel every rank agrees on: true when `cancel` is set on any rank (an all-reduce, so every
+// rank calls it at the same step), or without a group when it is set here.
+inline bool cancelOnAnyRank(const std::atomic<bool> *cancel, ProcessGroup *group)
+{
+    const bool here = cancel && cancel->load();
+    return group ? group->sum(here ? 1.0 : 0.0) > 0 : here;
+}
 
 } // namespace folio::inference::detail
