@@ -9,7 +9,9 @@
 //   own     = a ranker trained on k pages of S drawn at random (inner folds over pages),
 //   chosen  = own when its cross-validated F1 beats shipped's F1 on those k pages, else shipped;
 // each scored (CandidateRanker::ruleF1) on the pages of S not drawn. 20 draws per k, seed 1.
-//   bench_site_ranker [--site amazon] [--field price|sku] [--draws 20]
+// --site-texts: text fields' candidates get the share of their family's other pages holding the same
+// text (sitetexts.h; every page of the family, unlabelled, as a project holds them).
+//   bench_site_ranker [--site amazon] [--field price|sku|brand|...] [--draws 20] [--site-texts]
 #include "document/structured/benchmarkscore.h"
 #include "document/structured/candidateranker.h"
 #include "document/structured/fieldrankers.h"
@@ -22,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -32,35 +35,54 @@ int main(int argc, char **argv)
 {
     std::string site = "amazon", field = "price";
     int draws = 20;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    bool withSiteTexts = false;
+    for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--site")
-            site = argv[i + 1];
+        if (a == "--site-texts")
+            withSiteTexts = true;
+        else if (i + 1 >= argc)
+            break;
+        else if (a == "--site")
+            site = argv[++i];
         else if (a == "--field")
-            field = argv[i + 1];
+            field = argv[++i];
         else if (a == "--draws")
-            draws = std::max(1, std::atoi(argv[i + 1]));
+            draws = std::max(1, std::atoi(argv[++i]));
     }
     if (structured::candidateFeatureNames(field).empty()) {
-        std::fprintf(stderr, "bench_site_ranker: --field price or sku\n");
+        std::fprintf(stderr, "bench_site_ranker: --field needs a name\n");
         return 2;
     }
     const std::string data = FOLIO_SHARED_DIR "/data/product-extraction-benchmark/dataset";
     const structured::BenchmarkTruth truth = structured::readBenchmarkTruth(data + "/ground-truth.json");
     std::ifstream in(data + "/ground-truth.json");
     const auto gt = nlohmann::json::parse(in, nullptr, false);
+    const auto readPage = [&](const std::string &key, structured::PageWithStructuredData *loaded) {
+        QString error;
+        if (structured::readPageWithStructuredData(QString::fromStdString(data + "/html/" + key + ".html.gz"), loaded, &error))
+            return true;
+        std::fprintf(stderr, "bench_site_ranker: %s\n", qPrintable(error));
+        return false;
+    };
+    std::map<std::string, structured::SiteTexts> siteTexts; // per family, every page of it
+    if (withSiteTexts)
+        for (const auto &page : truth) {
+            structured::PageWithStructuredData loaded;
+            if (!readPage(page.key, &loaded))
+                return 1;
+            siteTexts[inference::siteFamily(gt.at(page.key).at("url").get<std::string>())].addPage(loaded.document);
+        }
     std::vector<structured::RankerPage> others, ofSite;
     for (const auto &page : truth) {
         structured::PageWithStructuredData loaded;
-        QString error;
-        if (!structured::readPageWithStructuredData(QString::fromStdString(data + "/html/" + page.key + ".html.gz"), &loaded, &error)) {
-            std::fprintf(stderr, "bench_site_ranker: %s\n", qPrintable(error));
+        if (!readPage(page.key, &loaded))
             return 1;
-        }
         const std::string family = inference::siteFamily(gt.at(page.key).at("url").get<std::string>());
         const auto it = page.values.find(field);
-        const auto row = structured::rankerPage(field, structured::findCandidates(field, loaded.document, loaded.data), loaded.data,
-                                                it != page.values.end() ? it->second : std::vector<std::string>(), family);
+        const auto row = structured::rankerPage(field,
+                                                structured::findCandidates(field, loaded.document, loaded.data,
+                                                                           withSiteTexts ? &siteTexts[family] : nullptr),
+                                                loaded.data, it != page.values.end() ? it->second : std::vector<std::string>(), family);
         (family == site ? ofSite : others).push_back(row);
     }
     if (ofSite.size() < 6) {
