@@ -11,7 +11,8 @@
 // each scored (CandidateRanker::ruleF1) on the pages of S not drawn. 20 draws per k, seed 1.
 // --site-texts: text fields' candidates get the share of their family's other pages holding the same
 // text (sitetexts.h; every page of the family, unlabelled, as a project holds them).
-//   bench_site_ranker [--site amazon] [--field price|sku|brand|...] [--draws 20] [--site-texts]
+// --own-l2 X: the own ranker's L2 penalty (default the plain fit's 1e-4).
+//   bench_site_ranker [--site amazon] [--field price|sku|brand|...] [--draws 20] [--site-texts] [--own-l2 X]
 #include "document/structured/benchmarkscore.h"
 #include "document/structured/candidateranker.h"
 #include "document/structured/fieldrankers.h"
@@ -36,6 +37,7 @@ int main(int argc, char **argv)
     std::string site = "amazon", field = "price";
     int draws = 20;
     bool withSiteTexts = false;
+    structured::RankerOptions ownOptions;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--site-texts")
@@ -48,6 +50,8 @@ int main(int argc, char **argv)
             field = argv[++i];
         else if (a == "--draws")
             draws = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--own-l2")
+            ownOptions.l2 = std::max(0.0, std::atof(argv[++i]));
     }
     if (structured::candidateFeatureNames(field).empty()) {
         std::fprintf(stderr, "bench_site_ranker: --field needs a name\n");
@@ -105,7 +109,7 @@ int main(int argc, char **argv)
             std::vector<structured::RankerPage> train(pages.begin(), pages.begin() + k), rest(pages.begin() + k, pages.end());
             for (std::size_t i = 0; i < train.size(); ++i)
                 train[i].group = "page " + std::to_string(i); // as a project's pages are grouped
-            const structured::CandidateRanker own = structured::CandidateRanker::train(field, names, train);
+            const structured::CandidateRanker own = structured::CandidateRanker::train(field, names, train, ownOptions);
             const bool takeOwn = own.heldOutF1() > 0 && own.heldOutF1() > shipped.ruleF1(train);
             const double s = shipped.ruleF1(rest), o = own.ruleF1(rest);
             sumShipped += s;
