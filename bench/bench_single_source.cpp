@@ -15,17 +15,12 @@
 // --site-texts: brand's candidates get the share of their family's other pages holding the same
 // text (sitetexts.h; all the family's pages, unlabelled, as an extractor would have them).
 //   bench_single_source [--min-pages 5] [--site-texts]
-#include "document/structured/benchmarkscore.h"
+#include "bench/productbenchmark.h"
 #include "document/structured/candidateranker.h"
 #include "document/structured/fieldrankers.h"
-#include "document/structured/structureddata.h"
-#include "inference/webformer/productpages.h"
-
-#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -72,37 +67,20 @@ int main(int argc, char **argv)
         else if (std::string(argv[i]) == "--site-texts")
             withSiteTexts = true;
     }
-    const std::string data = FOLIO_SHARED_DIR "/data/product-extraction-benchmark/dataset";
-    const structured::BenchmarkTruth truth = structured::readBenchmarkTruth(data + "/ground-truth.json");
-    std::ifstream in(data + "/ground-truth.json");
-    const auto gt = nlohmann::json::parse(in, nullptr, false);
-    if (gt.is_discarded() || truth.empty()) {
-        std::fprintf(stderr, "bench_single_source: cannot read %s/ground-truth.json\n", data.c_str());
+    bench::ProductBenchmark benchmark;
+    if (!benchmark.load("bench_single_source"))
         return 1;
-    }
-    const auto readPage = [&](const std::string &key, structured::PageWithStructuredData *loaded) {
-        QString error;
-        if (structured::readPageWithStructuredData(QString::fromStdString(data + "/html/" + key + ".html.gz"), loaded, &error))
-            return true;
-        std::fprintf(stderr, "bench_single_source: %s\n", qPrintable(error));
-        return false;
-    };
     std::map<std::string, structured::SiteTexts> siteTexts; // per family, every page of it
-    if (withSiteTexts)
-        for (const auto &page : truth) {
-            structured::PageWithStructuredData loaded;
-            if (!readPage(page.key, &loaded))
-                return 1;
-            siteTexts[inference::siteFamily(gt.at(page.key).at("url").get<std::string>())].addPage(loaded.document);
-        }
+    if (withSiteTexts && !benchmark.familySiteTexts(&siteTexts, "bench_single_source"))
+        return 1;
     const std::vector<std::string> fields{"brand", "price", "sku"};
     // rows[field][family]: the pages of the family that have the field
     std::map<std::string, std::map<std::string, std::vector<structured::RankerPage>>> rows;
-    for (const auto &page : truth) {
+    for (const auto &page : benchmark.truth) {
         structured::PageWithStructuredData loaded;
-        if (!readPage(page.key, &loaded))
+        if (!benchmark.readPage(page.key, &loaded, "bench_single_source"))
             return 1;
-        const std::string family = inference::siteFamily(gt.at(page.key).at("url").get<std::string>());
+        const std::string family = benchmark.family(page.key);
         for (const std::string &field : fields) {
             const auto it = page.values.find(field);
             if (it == page.values.end() || it->second.empty())

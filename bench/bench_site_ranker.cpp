@@ -13,18 +13,13 @@
 // text (sitetexts.h; every page of the family, unlabelled, as a project holds them).
 // --own-l2 X: the own ranker's L2 penalty (default the plain fit's 1e-4).
 //   bench_site_ranker [--site amazon] [--field price|sku|brand|...] [--draws 20] [--site-texts] [--own-l2 X]
-#include "document/structured/benchmarkscore.h"
+#include "bench/productbenchmark.h"
 #include "document/structured/candidateranker.h"
 #include "document/structured/fieldrankers.h"
-#include "document/structured/structureddata.h"
-#include "inference/webformer/productpages.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <random>
 #include <string>
@@ -57,31 +52,18 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "bench_site_ranker: --field needs a name\n");
         return 2;
     }
-    const std::string data = FOLIO_SHARED_DIR "/data/product-extraction-benchmark/dataset";
-    const structured::BenchmarkTruth truth = structured::readBenchmarkTruth(data + "/ground-truth.json");
-    std::ifstream in(data + "/ground-truth.json");
-    const auto gt = nlohmann::json::parse(in, nullptr, false);
-    const auto readPage = [&](const std::string &key, structured::PageWithStructuredData *loaded) {
-        QString error;
-        if (structured::readPageWithStructuredData(QString::fromStdString(data + "/html/" + key + ".html.gz"), loaded, &error))
-            return true;
-        std::fprintf(stderr, "bench_site_ranker: %s\n", qPrintable(error));
-        return false;
-    };
+    bench::ProductBenchmark benchmark;
+    if (!benchmark.load("bench_site_ranker"))
+        return 1;
     std::map<std::string, structured::SiteTexts> siteTexts; // per family, every page of it
-    if (withSiteTexts)
-        for (const auto &page : truth) {
-            structured::PageWithStructuredData loaded;
-            if (!readPage(page.key, &loaded))
-                return 1;
-            siteTexts[inference::siteFamily(gt.at(page.key).at("url").get<std::string>())].addPage(loaded.document);
-        }
+    if (withSiteTexts && !benchmark.familySiteTexts(&siteTexts, "bench_site_ranker"))
+        return 1;
     std::vector<structured::RankerPage> others, ofSite;
-    for (const auto &page : truth) {
+    for (const auto &page : benchmark.truth) {
         structured::PageWithStructuredData loaded;
-        if (!readPage(page.key, &loaded))
+        if (!benchmark.readPage(page.key, &loaded, "bench_site_ranker"))
             return 1;
-        const std::string family = inference::siteFamily(gt.at(page.key).at("url").get<std::string>());
+        const std::string family = benchmark.family(page.key);
         const auto it = page.values.find(field);
         const auto row = structured::rankerPage(field,
                                                 structured::findCandidates(field, loaded.document, loaded.data,
