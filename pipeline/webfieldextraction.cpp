@@ -109,8 +109,8 @@ void chooseRankedValues(const Document &doc, const structured::StructuredData &s
                         const QString &dir, FieldExtraction *out)
 {
     const structured::ProductFields fromData = structured::productFields(sd);
-    for (auto spec = fields.begin(); spec != fields.end(); ++spec) {
-        const std::string field = structured::rankerKey(spec->name.toStdString());
+    for (const FieldSpec &spec : fields) {
+        const std::string field = structured::rankerKey(spec.name.toStdString());
         const QString name = QString::fromStdString(field);
         const std::string file = structured::rankerFile(dir.toStdString(), field);
         if (!QFileInfo::exists(QString::fromStdString(file)))
@@ -124,14 +124,14 @@ void chooseRankedValues(const Document &doc, const structured::StructuredData &s
         const auto ranked = structured::rankCandidates(ranker, structured::findCandidates(field, doc, sd));
         if (fromData.count(field) && (ranker.structuredFirst() || !ranked)) {
             FieldExtraction answers;
-            addStructuredAnswers(sd, {spec->name}, &answers);
+            addStructuredAnswers(sd, {spec.name}, &answers);
             for (const FieldValue &v : answers.values)
                 placeValue(out, v);
             continue;
         }
         if (!ranked)
             continue;
-        FieldValue v = suggestion(spec->name, name + QStringLiteral("-ranker"), ranked->probability);
+        FieldValue v = suggestion(spec.name, name + QStringLiteral("-ranker"), ranked->probability);
         for (int w : structured::wordsInRange(doc, ranked->candidate.node, ranked->candidate.start, ranked->candidate.end))
             v.wordIds << doc.words[std::size_t(w)].id;
         v.text = QString::fromStdString(ranked->candidate.text);

@@ -33,7 +33,7 @@ public:
     FieldTrainingDialog(Project *project, const std::vector<pipeline::FieldSpec> &fieldSet, QWidget *parent = nullptr);
 
     QString checkpointDir() const { return m_checkpointDir; }
-    // Which price / sku ranker the new model folder holds, and why (pipeline::FieldTrainingOutcome).
+    // Per field: which ranker the new model folder holds, and why (pipeline::FieldTrainingOutcome).
     QStringList rankerNotes() const { return m_rankerNotes; }
     QString summary() const;
     QString log() const;

@@ -50,6 +50,12 @@ struct RankSwdeArgs
     bool siteTexts = false; // candidates get the share of their site's other pages with the same text
 };
 
+// The site of a page id "<site>/<page>".
+std::string siteOf(const std::string &pageId)
+{
+    return pageId.substr(0, pageId.find('/'));
+}
+
 // `k` pages of each site (ids "<site>/<page>"): the first ones in split order, or with a seed a
 // random draw (the site's pages shuffled, then the first k); all when k <= 0.
 std::vector<inference::WebPage> pagesPerSite(std::vector<inference::WebPage> pages, int k, unsigned seed)
@@ -63,7 +69,7 @@ std::vector<inference::WebPage> pagesPerSite(std::vector<inference::WebPage> pag
     std::map<std::string, int> taken;
     std::vector<inference::WebPage> out;
     for (const auto &p : pages)
-        if (taken[p.id.substr(0, p.id.find('/'))]++ < k)
+        if (taken[siteOf(p.id)]++ < k)
             out.push_back(p);
     return out;
 }
@@ -75,19 +81,14 @@ struct SwdePage
     const structured::SiteTexts *site = nullptr; // its site's pages (--site-texts)
 };
 
-std::string siteOf(const SwdePage &p)
-{
-    return p.page.id.substr(0, p.page.id.find('/'));
-}
-
 // Each page's site texts: every page of the same set and site (training pages among themselves,
 // test pages among themselves: unlabelled pages, as an extractor has them).
 void attachSiteTexts(std::vector<SwdePage> *pages, std::map<std::string, structured::SiteTexts> *sites)
 {
     for (const SwdePage &p : *pages)
-        (*sites)[siteOf(p)].addPage(p.doc);
+        (*sites)[siteOf(p.page.id)].addPage(p.doc);
     for (SwdePage &p : *pages)
-        p.site = &sites->at(siteOf(p));
+        p.site = &sites->at(siteOf(p.page.id));
 }
 
 std::vector<SwdePage> documents(const std::vector<inference::WebPage> &pages, int *done, int total)
