@@ -150,8 +150,12 @@ bool QsController::generate(const QString &belowId)
         showMessage(tr("A generation is already running."));
         return false;
     }
-    const pipeline::QsInput input = qsWorkerInput(m_session->document(), m_session->annotations(), belowId);
-    if (!m_worker->generate(checkpointDir(), input, belowId, m_maxLength))
+    const Document &doc = m_session->document();
+    const pipeline::QsInput input = qsWorkerInput(doc, m_session->annotations(), belowId);
+    std::vector<int> evidenceWords; // below an item: the drafter reads that item's evidence
+    if (const QsNode *below = belowId.isEmpty() ? nullptr : qsFind(m_session->annotations().qsRoots, belowId))
+        evidenceWords = qsEvidenceWords(doc, qsWordIndex(doc), *below);
+    if (!m_worker->generate(checkpointDir(), input, belowId, m_maxLength, doc, evidenceWords))
         return false;
     setBusy(true);
     showMessage(belowId.isEmpty() ? tr("Generating a question-summary hierarchy…") : tr("Generating below the item…"));

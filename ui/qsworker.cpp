@@ -2,6 +2,8 @@
 
 #include "document/qstree.h"
 #include "inference/qs/seq2seq.h"
+#include "pipeline/qsdraft/drafter.h"
+#include "pipeline/shippedmodels.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -19,6 +21,8 @@ struct QsWorker::Cache
     QString dir;
     std::unique_ptr<inference::Seq2seqGenerator> generator;
     pipeline::QsVocabulary vocab;
+    QString drafterDir;
+    std::unique_ptr<pipeline::QsDrafter> drafter;
 };
 
 pipeline::QsInput qsWorkerInput(const Document &doc, const Annotations &annotations, const QString &belowId)
@@ -73,19 +77,46 @@ QsWorker::~QsWorker()
 
 QString QsWorker::shippedCheckpoint()
 {
-    QStringList candidates{QCoreApplication::applicationDirPath() + QStringLiteral("/../share/folio/models/qmsum-qs")};
-#ifdef FOLIO_SOURCE_DIR
-    candidates << QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/qmsum-qs");
-#endif
-    for (const QString &dir : candidates)
-        if (QFileInfo::exists(dir + QStringLiteral("/model.safetensors")))
-            return QDir(dir).absolutePath();
-    return {};
+    return pipeline::shippedQsDrafterDir();
+}
+
+// The drafted items as QsNode trees with their evidence: the section (when it is one of the
+// document's) and one span per summary sentence. `wordMap` maps the drafted document's word
+// indices to the open document's (a part drafted below an item), empty when they are the same.
+static std::vector<QsNode> nodesFromDraft(const pipeline::DraftSource &src, const pipeline::QsDraft &draft, const Document &doc,
+                                          const std::vector<int> &wordMap)
+{
+    auto docWord = [&](int w) { return wordMap.empty() ? w : (w >= 0 && w < int(wordMap.size()) ? wordMap[std::size_t(w)] : -1); };
+    std::vector<QsNode> roots;
+    std::vector<QsNode *> open;
+    for (const pipeline::DraftItem &item : draft.items) {
+        QsNode n;
+        n.question = item.question;
+        n.summary = item.summary;
+        n.confidence = item.confidence;
+        const int docSection = src.sections[std::size_t(item.section)].documentSection;
+        if (wordMap.empty() && docSection >= 0 && docSection < int(doc.sections.size()))
+            n.evidenceSections << qsSectionKey(doc, docSection);
+        for (const auto &[s, i] : item.evidence) {
+            const pipeline::DraftSentence &t = src.sections[std::size_t(s)].sentences[std::size_t(i)];
+            const int a = docWord(t.firstWord), b = docWord(t.lastWord);
+            if (a >= 0 && b >= a && b < int(doc.words.size()))
+                n.evidenceSpans.push_back({doc.words[std::size_t(a)].id, doc.words[std::size_t(b)].id, t.text});
+        }
+        const std::size_t depth = std::size_t(std::max(1, item.depth));
+        open.resize(std::min(open.size(), depth - 1));
+        std::vector<QsNode> &list = open.empty() ? roots : open.back()->children;
+        list.push_back(std::move(n));
+        open.push_back(&list.back());
+        // Pointers into `list` stay valid: items are only appended below the last open node.
+    }
+    return roots;
 }
 
 void QsWorker::cancel() { m_cancel->store(true); }
 
-bool QsWorker::generate(const QString &checkpointDir, const pipeline::QsInput &input, const QString &belowId, int maxLength)
+bool QsWorker::generate(const QString &checkpointDir, const pipeline::QsInput &input, const QString &belowId, int maxLength,
+                        const Document &doc, const std::vector<int> &evidenceWords)
 {
     if (m_busy)
         return false;
@@ -94,7 +125,7 @@ bool QsWorker::generate(const QString &checkpointDir, const pipeline::QsInput &i
     QPointer<QsWorker> self(this);
     auto cache = m_cache;
     auto cancelFlag = m_cancel;
-    m_pool.start([self, cache, cancelFlag, checkpointDir, input, belowId, maxLength] {
+    m_pool.start([self, cache, cancelFlag, checkpointDir, input, belowId, maxLength, doc, evidenceWords] {
         QsGeneration result;
         result.belowId = belowId;
         result.checkpoint = QDir(checkpointDir).dirName();
@@ -105,6 +136,37 @@ bool QsWorker::generate(const QString &checkpointDir, const pipeline::QsInput &i
                 error = QObject::tr("No question-summary model: choose a QS checkpoint folder (Model > Choose QS Model).");
             } else if (input.text().trimmed().isEmpty()) {
                 error = QObject::tr("Nothing to summarise: the document has no words.");
+            } else if (pipeline::QsDrafter::isDrafterFolder(checkpointDir)) {
+                if (cache->drafterDir != checkpointDir || !cache->drafter) {
+                    auto drafter = std::make_unique<pipeline::QsDrafter>();
+                    if (drafter->load(checkpointDir, &error)) {
+                        cache->drafter = std::move(drafter);
+                        cache->drafterDir = checkpointDir;
+                    }
+                }
+                if (error.isEmpty()) {
+                    Document part; // below an item: its evidence words alone, drafted as one text
+                    if (!evidenceWords.empty()) {
+                        part.title = input.id;
+                        for (int i : evidenceWords)
+                            part.words.push_back(doc.words[std::size_t(i)]);
+                    }
+                    const Document &source = evidenceWords.empty() ? doc : part;
+                    const pipeline::DraftSource src = pipeline::draftSourceFromDocument(source);
+                    const pipeline::QsDraft draft = cache->drafter->draft(src, cache->drafter->defaults,
+                                                                          [self, cancelFlag](int done, int total) {
+                        QMetaObject::invokeMethod(qApp, [self, done, total] { if (self) Q_EMIT self->progress(done, total); });
+                        return !cancelFlag->load();
+                    });
+                    cancelled = draft.cancelled;
+                    if (!draft.ok && !cancelled)
+                        error = draft.error;
+                    if (draft.ok) {
+                        result.rootSummary = draft.rootSummary;
+                        result.roots = nodesFromDraft(src, draft, doc, evidenceWords);
+                        result.warnings = draft.notes;
+                    }
+                }
             } else {
                 if (cache->dir != checkpointDir || !cache->generator) {
                     cache->generator.reset();

@@ -7,8 +7,10 @@
 //   worker->generate(QsWorker::shippedCheckpoint(), qsWorkerInput(doc, annotations, belowId), belowId);
 //   worker->cancel();   // stops after the current decoding step; cancelled() follows
 //
-// The seq2seq model (folio_pipeline's generateQs over inference/qs) lives in the worker's single
-// pool thread, loaded once per checkpoint folder. Results come back in the GUI thread as plain
+// A drafter folder (drafter.json, the shipped default: pipeline/qsdraft) reads the whole document
+// section by section and attaches each item's evidence (its section and sentence word spans);
+// progress counts sections. A seq2seq checkpoint (folio_pipeline's generateQs over inference/qs)
+// lives in the worker's single pool thread, loaded once per checkpoint folder. Results come back in the GUI thread as plain
 // QsNode trees (no ids, no state: qsedit::mergeGenerated makes them suggestions). Failures (no
 // checkpoint, nothing to summarise, a broken model) come as failed(message); nothing throws.
 #include "document/annotations.h"
@@ -45,10 +47,12 @@ public:
     explicit QsWorker(QObject *parent = nullptr);
     ~QsWorker() override;
 
-    // The shipped model (resources/models/qmsum-qs); empty when it is not there.
+    // The shipped drafter (resources/models/qs-drafter); empty when it is not there.
     static QString shippedCheckpoint();
-    // False (and failed() is not emitted) when a run is already going.
-    bool generate(const QString &checkpointDir, const pipeline::QsInput &input, const QString &belowId, int maxLength = 0);
+    // False (and failed() is not emitted) when a run is already going. A drafter folder drafts
+    // from `doc` (below an item: from that item's evidence words); a seq2seq folder reads `input`.
+    bool generate(const QString &checkpointDir, const pipeline::QsInput &input, const QString &belowId, int maxLength = 0,
+                  const Document &doc = {}, const std::vector<int> &evidenceWords = {});
     void cancel();
     bool isBusy() const { return m_busy; }
 

@@ -1,11 +1,13 @@
 // folio-cli qs: question-summary hierarchies (issue 13).
-//   qs generate --checkpoint DIR FILE   a scan / PDF / HTML / Folio JSON (sections = tree) or a
-//                                       QMSum meeting JSON -> hierarchy JSON with repairs, warnings
+//   qs generate [--checkpoint DIR] FILE a scan / PDF / HTML / Folio JSON (sections = tree) or a
+//                                       QMSum meeting JSON -> hierarchy JSON; the shipped drafter
+//                                       (cmd_qsdraft.cpp) unless DIR is a seq2seq checkpoint
 //   qs eval [--checkpoint DIR] --data DIR --split test   ROUGE / BLEU / hierarchy F1 of the model
 //                                       next to the lead and oracle-shape baselines of the same run
 //   qs train (cmd_qstrain.cpp)
 #include "app/cli/batch.h"
 #include "app/cli/commands.h"
+#include "app/cli/qsdraftcli.h"
 #include "inference/models/modelrunner.h"
 #include "inference/qs/qsmetrics.h"
 #include "inference/qs/seq2seq.h"
@@ -106,6 +108,7 @@ struct GenerateOpts
 {
     std::string checkpoint;
     GenOpts gen;
+    DraftCliOptions draft;
     BatchOptions batch;
 };
 
@@ -156,14 +159,30 @@ void registerGenerate(CLI::App *qs)
     auto *cmd = qs->add_subcommand("generate", "Question-summary hierarchy of documents (scan, PDF, HTML, Folio JSON, QMSum JSON; "
                                                "several files or folders: one JSON line each)");
     auto o = std::make_shared<GenerateOpts>();
-    cmd->add_option("--checkpoint", o->checkpoint, "Seq2seq checkpoint folder (config.json, model.safetensors, tokenizer)")->required();
+    cmd->add_option("--checkpoint", o->checkpoint,
+                    "Drafter folder (drafter.json) or seq2seq checkpoint folder (config.json, model.safetensors, tokenizer); "
+                    "default: the shipped drafter");
     cmd->add_option("file", o->batch.inputs, "Document to summarise; folders, @list.txt");
     addGenOptions(cmd, &o->gen);
+    addDraftOptions(cmd, &o->draft);
     o->batch.threadsOption = cmd->get_option("--threads");
     addBatchOptions(cmd, &o->batch);
     cmd->callback([o]() {
         if (o->batch.inputs.empty() && o->batch.filesFrom.empty() && !o->batch.worker)
             throw CliError("qs generate: a FILE (or folder, @list.txt, --files-from) is required", ExitUsage);
+        if (o->checkpoint.empty() || pipeline::QsDrafter::isDrafterFolder(QString::fromStdString(o->checkpoint))) {
+            const pipeline::QsDrafter drafter = loadDrafter(o->checkpoint);
+            const pipeline::DraftOptions options = draftOptions(drafter, o->draft);
+            const CancelScope scope;
+            if (isBatch(o->batch)) {
+                runBatch("qs generate", o->batch, pipeline::documentFileSuffixes(),
+                         [&](const QString &path, const std::string &arg) { return draftFile(drafter, options, path, arg, false); });
+                return;
+            }
+            const std::string &file = o->batch.inputs.front();
+            std::cout << draftFile(drafter, options, inputPath(file), file, true).dump(2) << std::endl;
+            return;
+        }
         inference::configureThreads(batchThreads(o->batch, o->gen.threads));
         LoadedModel model;
         loadModel(o->checkpoint, &model);
@@ -184,16 +203,21 @@ void registerEval(CLI::App *qs)
     auto *cmd = qs->add_subcommand("eval", "ROUGE / question BLEU / hierarchy F1 on a QMSum split, with lead and oracle-shape baselines");
     struct Opts
     {
-        std::string checkpoint, data = "../shared/data/qmsum", split = "test";
+        std::string checkpoint, drafter, data = "../shared/data/qmsum", split = "test";
         int limit = -1;
+        bool noDrafter = false;
         GenOpts gen;
+        DraftCliOptions draft;
     };
     auto o = std::make_shared<Opts>();
     cmd->add_option("--checkpoint", o->checkpoint, "Seq2seq checkpoint folder (optional: baselines only without it)");
     cmd->add_option("--data", o->data, "QMSum folder (<split>/*.json or data/ALL/<split>/*.json)");
     cmd->add_option("--split", o->split, "train | val | test")->check(CLI::IsMember({"train", "val", "test"}));
     cmd->add_option("--limit", o->limit, "First N meetings only");
+    cmd->add_option("--drafter", o->drafter, "Drafter folder scored beside the baselines (default: the shipped one)");
+    cmd->add_flag("--no-drafter", o->noDrafter, "Baselines (and --checkpoint) only");
     addGenOptions(cmd, &o->gen);
+    addDraftOptions(cmd, &o->draft);
     cmd->callback([o]() {
         std::vector<pipeline::QmsumMeeting> meetings;
         QString error;
@@ -208,7 +232,13 @@ void registerEval(CLI::App *qs)
             loadModel(o->checkpoint, model.get());
             settings = settingsFrom(model->generator, o->gen);
         }
-        pipeline::QsScoreMean lead, oracle, system;
+        std::unique_ptr<pipeline::QsDrafter> drafter;
+        pipeline::DraftOptions draftOpts;
+        if (!o->noDrafter) {
+            drafter = std::make_unique<pipeline::QsDrafter>(loadDrafter(o->drafter));
+            draftOpts = draftOptions(*drafter, o->draft);
+        }
+        pipeline::QsScoreMean lead, oracle, system, drafted;
         nlohmann::json warnings = nlohmann::json::array();
         long repairs = 0;
         const auto t0 = std::chrono::steady_clock::now();
@@ -217,6 +247,12 @@ void registerEval(CLI::App *qs)
             const std::string target = inference::linearizeQsTarget(m.reference);
             lead.add(inference::scoreQs(target, inference::linearizeQsTarget(pipeline::leadBaseline(m.input))));
             oracle.add(inference::scoreQs(target, inference::linearizeQsTarget(pipeline::oracleShapeBaseline(m))));
+            if (drafter) {
+                const pipeline::QsDraft d = drafter->draft(pipeline::draftSourceFromMeeting(m), draftOpts);
+                if (!d.ok)
+                    throw CliError(m.id.toStdString() + ": " + d.error.toStdString());
+                drafted.add(inference::scoreQs(target, inference::linearizeQsTarget(d.hierarchy())));
+            }
             if (model) {
                 const pipeline::QsGenerated g = pipeline::generateQs(model->generator, model->vocab, {m.input}, settings);
                 if (!g.ok)
@@ -235,6 +271,11 @@ void registerEval(CLI::App *qs)
         j["meetings"] = meetings.size();
         j["lead"] = scoresJson(lead.mean());
         j["oracle_shape"] = scoresJson(oracle.mean());
+        if (drafter) {
+            j["drafter"] = scoresJson(drafted.mean());
+            j["drafter"]["max_items"] = draftOpts.maxItems;
+            j["drafter"]["summary_words"] = draftOpts.summaryWords;
+        }
         if (model) {
             j["model"] = scoresJson(system.mean());
             j["model"]["checkpoint"] = o->checkpoint;
@@ -257,6 +298,7 @@ void registerQsCommand(CLI::App &app)
     registerGenerate(qs);
     registerEval(qs);
     registerQsTrainCommand(*qs);
+    registerQsDraftCommands(qs);
 }
 
 } // namespace folio::cli

@@ -1,5 +1,7 @@
 // folio-cli qs generate as scripts use it: the shipped QMSum model on the bundled product page
 // (HTML headings as sections) gives a well-formed, non-empty hierarchy; refusals name the file.
+// Without --checkpoint the shipped drafter answers, with evidence per item and its checks;
+// qs train-drafter writes a drafter folder that generate and check then use.
 #include "clirunner.h"
 #include <QDir>
 #include <QFile>
@@ -62,6 +64,68 @@ private Q_SLOTS:
             const QString q = v.toObject().value("question").toString();
             QVERIFY2(linearised.contains(q.left(q.size() - 1).trimmed()), qPrintable(q));
         }
+    }
+
+    void draftsWithTheShippedDrafterByDefault()
+    {
+        const Run r = cli({QStringLiteral("qs"), QStringLiteral("generate"), kPage});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value("generator").toString(), QStringLiteral("folio-qs-drafter"));
+        QVERIFY2(!o.value("summary").toString().isEmpty(), r.out.constData());
+        const QJsonArray items = o.value("hierarchy").toArray();
+        QVERIFY2(checkNodes(items, 1) >= 2, r.out.constData());
+        for (const QJsonValue &v : items) {
+            const QJsonArray sentences = v.toObject().value("evidence").toObject().value("sentences").toArray();
+            QVERIFY2(!sentences.isEmpty(), r.out.constData());
+            QVERIFY(sentences.first().toObject().value("words").toArray().size() == 2);
+            QVERIFY(v.toObject().value("summary").toString().contains(sentences.first().toObject().value("text").toString()));
+        }
+        const QJsonObject checks = o.value("checks").toObject();
+        QCOMPARE(checks.value("duplicate_questions").toInt(), 0);
+        QCOMPARE(checks.value("supported_sentences").toInt(), checks.value("summary_sentences").toInt());
+        QCOMPARE(checks.value("top_level_covered").toInt(), checks.value("top_level_with_content").toInt());
+
+        const Run limited = cli({QStringLiteral("qs"), QStringLiteral("generate"), kPage, QStringLiteral("--max-items"), QStringLiteral("1")});
+        QVERIFY2(limited.code == 0, limited.err.constData());
+        QCOMPARE(checkNodes(QJsonDocument::fromJson(limited.out).object().value("hierarchy").toArray(), 1), 1);
+        const Run check = cli({QStringLiteral("qs"), QStringLiteral("check"), kPage});
+        QVERIFY2(check.code == 0, check.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(check.out).object().value("documents").toArray().size(), 1);
+    }
+
+    void trainsADrafterOnMeetings()
+    {
+        QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("drafterdata/train")));
+        for (int k = 0; k < 3; ++k) {
+            QFile f(m_dir.filePath(QStringLiteral("drafterdata/train/m%1.json").arg(k)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(R"({"meeting_transcripts": [{"speaker": "A", "content": "The budget grew a lot this year. We agreed on the budget."},
+                                              {"speaker": "B", "content": "The remote needs a new case. The case is blue and made of rubber."}],
+                       "topic_list": [{"topic": "Budget", "relevant_text_span": [["0", "0"]]},
+                                      {"topic": "Remote case", "relevant_text_span": [["1", "1"]]}],
+                       "general_query_list": [{"query": "Summarize", "answer": "The budget grew and the remote case is blue."}],
+                       "specific_query_list": [{"query": "Summarize the discussion about remote case", "answer": "The case is blue rubber.",
+                                                "relevant_text_span": [["1", "1"]]}]})");
+        }
+        const QString out = m_dir.filePath(QStringLiteral("my-drafter"));
+        Run r = cli({QStringLiteral("qs"), QStringLiteral("train-drafter"), QStringLiteral("--data"), m_dir.filePath(QStringLiteral("drafterdata")),
+                     QStringLiteral("--out"), out, QStringLiteral("--min-template-count"), QStringLiteral("2")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value("meetings").toInt(), 3);
+        QCOMPARE(o.value("section_templates").toInt(), 1);
+        QVERIFY(QFile::exists(out + QStringLiteral("/drafter.json")));
+        r = cli({QStringLiteral("qs"), QStringLiteral("generate"), QStringLiteral("--checkpoint"), out,
+                 m_dir.filePath(QStringLiteral("drafterdata/train/m0.json"))});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonArray items = QJsonDocument::fromJson(r.out).object().value("hierarchy").toArray();
+        QVERIFY2(!items.isEmpty(), r.out.constData());
+        QVERIFY2(items.first().toObject().value("question").toString().startsWith(QLatin1String("Summarize the discussion about")), r.out.constData());
+        r = cli({QStringLiteral("qs"), QStringLiteral("train-drafter"), QStringLiteral("--data"), m_dir.filePath(QStringLiteral("nothing")),
+                 QStringLiteral("--out"), out});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("nothing"), r.err.constData());
     }
 
     void evalBaselinesWithoutAModel()

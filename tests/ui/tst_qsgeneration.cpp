@@ -1,4 +1,4 @@
-// Question-summary generation in the GUI (issue 14) with the shipped qmsum-qs model: suggestions
+// Question-summary generation in the GUI (issue 14) with the shipped drafter (issue 31): suggestions
 // accepted / rejected / edited by key and kept by a later run, regenerate below an item, cancel,
 // refusals, what a run reads; screenshots of the editor on a real PDF and a real HTML manual
 // (saved in the build folder, path printed).
@@ -53,7 +53,7 @@ private Q_SLOTS:
     {
         const QString shipped = QsWorker::shippedCheckpoint();
         if (shipped.isEmpty())
-            QSKIP("the shipped model resources/models/qmsum-qs is not there");
+            QSKIP("the shipped drafter resources/models/qs-drafter is not there");
         QTemporaryDir dir;
         MainWindow w;
         w.show();
@@ -83,7 +83,7 @@ private Q_SLOTS:
         QCOMPARE(items[0].node->source.kind, AnnotationSource::User);
         QVERIFY(items.size() >= 2);
         QCOMPARE(items[1].node->state, ReviewState::Suggested);
-        QCOMPARE(items[1].node->source.checkpoint, QStringLiteral("qmsum-qs"));
+        QCOMPARE(items[1].node->source.checkpoint, QDir(shipped).dirName()); // the shipped drafter, qs-drafter
         QVERIFY(panel->model()->indexOf(items[1].node->id, QsTreeModel::StateColumn).data().toString().startsWith(QLatin1String("suggested")));
 
         // Accept the first suggestion with A; the undo step count grows by one.
@@ -225,7 +225,7 @@ private Q_SLOTS:
         if (!QFileInfo::exists(file))
             QSKIP(qPrintable(file + QStringLiteral(" is not installed here")));
         if (QsWorker::shippedCheckpoint().isEmpty())
-            QSKIP("the shipped model resources/models/qmsum-qs is not there");
+            QSKIP("the shipped drafter resources/models/qs-drafter is not there");
         QTemporaryDir dir;
         MainWindow w;
         w.resize(1600, 1000);

@@ -1,0 +1,253 @@
+// folio-cli and the question-summary drafter (issue 31):
+//   qs generate FILE                       the shipped drafter (resources/models/qs-drafter) by default
+//   qs train-drafter --data QMSUM --out DIR  fits sentence salience and mines question templates (train split)
+//   qs check FILE...                       coverage, supported sentences, grounded and duplicate questions
+#include "app/cli/batch.h"
+#include "app/cli/commands.h"
+#include "app/cli/qsdraftcli.h"
+#include "pipeline/documentsource.h"
+#include "pipeline/qmsum.h"
+#include "pipeline/qsdraft/draftchecks.h"
+#include "pipeline/shippedmodels.h"
+
+#include <QDir>
+
+#include <chrono>
+#include <iostream>
+
+namespace folio::cli {
+
+void addDraftOptions(CLI::App *cmd, DraftCliOptions *o)
+{
+    cmd->add_option("--max-items", o->maxItems, "Drafter: most questions (default: the drafter's, 40)")->check(CLI::Range(1, 100000));
+    cmd->add_option("--max-depth", o->maxDepth, "Drafter: deepest question level (default 3)")->check(CLI::Range(1, 64));
+    cmd->add_option("--summary-words", o->summaryWords, "Drafter: words per summary (default 80)")->check(CLI::Range(5, 2000));
+}
+
+pipeline::DraftOptions draftOptions(const pipeline::QsDrafter &drafter, const DraftCliOptions &o)
+{
+    pipeline::DraftOptions d = drafter.defaults;
+    if (o.maxItems > 0)
+        d.maxItems = o.maxItems;
+    if (o.maxDepth > 0)
+        d.maxDepth = o.maxDepth;
+    if (o.summaryWords > 0)
+        d.summaryWords = o.summaryWords;
+    return d;
+}
+
+pipeline::QsDrafter loadDrafter(const std::string &dir)
+{
+    QString folder = QString::fromStdString(dir);
+    if (folder.isEmpty()) {
+        folder = pipeline::shippedQsDrafterDir();
+        if (folder.isEmpty())
+            throw CliError("qs: the shipped drafter resources/models/qs-drafter/drafter.json is missing (give --checkpoint DIR)");
+    }
+    pipeline::QsDrafter d;
+    QString error;
+    if (!d.load(folder, &error))
+        throw CliError(error.toStdString());
+    return d;
+}
+
+namespace {
+
+pipeline::DraftSource sourceOf(const QString &path, const std::string &argument, QStringList *warnings)
+{
+    if (pipeline::looksLikeQmsum(path)) {
+        pipeline::QmsumMeeting m;
+        QString error;
+        if (!pipeline::readQmsumMeeting(path, &m, &error))
+            throw CliError(error.toStdString());
+        return pipeline::draftSourceFromMeeting(m);
+    }
+    const pipeline::LoadedDocument d = pipeline::loadDocumentFile(path);
+    if (!d.ok)
+        throw CliError(d.error.toStdString());
+    *warnings += d.warnings;
+    pipeline::DraftSource src = pipeline::draftSourceFromDocument(d.document);
+    if (src.title.isEmpty())
+        src.title = QString::fromStdString(argument);
+    return src;
+}
+
+nlohmann::json refsJson(const pipeline::DraftSource &src, const std::vector<std::pair<int, int>> &refs)
+{
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto &[s, i] : refs) {
+        const pipeline::DraftSentence &t = src.sections[std::size_t(s)].sentences[std::size_t(i)];
+        nlohmann::json e{{"section", s}, {"text", t.text.toStdString()}};
+        if (t.firstWord >= 0)
+            e["words"] = {t.firstWord, t.lastWord};
+        if (t.unit >= 0)
+            e["turn"] = t.unit;
+        a.push_back(e);
+    }
+    return a;
+}
+
+nlohmann::json checkJson(const pipeline::DraftCheck &c)
+{
+    return {{"top_level_sections", c.topLevelSections},      {"top_level_with_content", c.topLevelWithContent},
+            {"top_level_covered", c.topLevelCovered},        {"items", c.items},
+            {"summary_sentences", c.summarySentences},       {"supported_sentences", c.supportedSentences},
+            {"questions", c.questions},                      {"grounded_questions", c.groundedQuestions},
+            {"duplicate_questions", c.duplicateQuestions}};
+}
+
+} // namespace
+
+nlohmann::json draftFile(const pipeline::QsDrafter &drafter, const pipeline::DraftOptions &options, const QString &path,
+                         const std::string &argument, bool showProgress)
+{
+    QStringList warnings;
+    const pipeline::DraftSource src = sourceOf(path, argument, &warnings);
+    const pipeline::QsDraft draft = drafter.draft(src, options, [showProgress](int done, int total) {
+        if (showProgress)
+            reportProgress("draft", done, total);
+        return !cancelRequested();
+    });
+    if (!draft.ok)
+        throw CliError(argument + ": " + draft.error.toStdString(), draft.cancelled ? ExitCancelled : ExitFailure);
+    // Nested items from the pre-order depths.
+    nlohmann::json roots = nlohmann::json::array();
+    std::vector<nlohmann::json *> open; // open[d-1]: the last item at depth d
+    for (const pipeline::DraftItem &i : draft.items) {
+        const pipeline::DraftSection &sec = src.sections[std::size_t(i.section)];
+        nlohmann::json node{{"question", i.question.toStdString()},
+                            {"summary", i.summary.toStdString()},
+                            {"confidence", std::round(i.confidence * 1000.0) / 1000.0},
+                            {"evidence", {{"section", i.section}, {"section_title", sec.title.toStdString()},
+                                          {"sentences", refsJson(src, i.evidence)}}},
+                            {"children", nlohmann::json::array()}};
+        if (sec.documentSection >= 0)
+            node["evidence"]["document_section"] = sec.documentSection;
+        const std::size_t depth = std::size_t(std::max(1, i.depth));
+        open.resize(std::min(open.size(), depth - 1));
+        nlohmann::json &list = open.empty() ? roots : (*open.back())["children"];
+        list.push_back(std::move(node));
+        open.push_back(&list.back());
+    }
+    nlohmann::json sections = nlohmann::json::array();
+    for (const pipeline::DraftSection &s : src.sections)
+        sections.push_back({{"title", s.title.toStdString()}, {"parent", s.parent}, {"segmented", s.segmented}});
+    nlohmann::json notes = nlohmann::json::array(), warn = nlohmann::json::array();
+    for (const QString &n : draft.notes)
+        notes.push_back(n.toStdString());
+    for (const QString &w : warnings)
+        warn.push_back(w.toStdString());
+    return {{"file", argument},
+            {"generator", "folio-qs-drafter"},
+            {"summary", draft.rootSummary.toStdString()},
+            {"summary_evidence", refsJson(src, draft.rootEvidence)},
+            {"hierarchy", roots},
+            {"sections", sections},
+            {"notes", notes},
+            {"warnings", warn},
+            {"checks", checkJson(pipeline::checkDraft(src, draft))}};
+}
+
+namespace {
+
+void registerTrainDrafter(CLI::App *qs)
+{
+    struct Opts
+    {
+        std::string data = "../shared/data/qmsum", out;
+        double l2 = 1.0;
+        int minCount = 3;
+    };
+    auto o = std::make_shared<Opts>();
+    auto *cmd = qs->add_subcommand("train-drafter", "Fit the drafter's sentence salience and mine its question templates on QMSum's train split");
+    cmd->add_option("--data", o->data, "QMSum folder (<split>/*.json or data/ALL/<split>/*.json)");
+    cmd->add_option("--out", o->out, "Folder for drafter.json")->required();
+    cmd->add_option("--l2", o->l2, "Ridge penalty")->check(CLI::Range(0.0, 1e6));
+    cmd->add_option("--min-template-count", o->minCount, "Keep question templates seen this often")->check(CLI::Range(1, 1000));
+    cmd->callback([o]() {
+        std::vector<pipeline::QmsumMeeting> train;
+        QString error;
+        if (!pipeline::readQmsumSplit(QString::fromStdString(o->data), QStringLiteral("train"), &train, &error))
+            throw CliError(error.toStdString());
+        if (train.empty())
+            throw CliError(o->data + ": no training meetings");
+        const auto t0 = std::chrono::steady_clock::now();
+        const pipeline::SalienceFit fit = pipeline::fitSalience(train, o->l2);
+        pipeline::QsDrafter d;
+        d.salience = fit.model;
+        d.questions = pipeline::mineQuestionTemplates(train, o->minCount);
+        d.trainedOn = QStringLiteral("QMSum train (%1 meetings, %2 sentences; MIT, transcripts CC BY 4.0)")
+                          .arg(train.size())
+                          .arg(fit.sentences);
+        if (!d.save(QString::fromStdString(o->out), &error))
+            throw CliError(error.toStdString());
+        nlohmann::json weights;
+        const QStringList names = pipeline::salienceFeatureNames();
+        for (int i = 0; i < names.size(); ++i)
+            weights[names.at(i).toStdString()] = d.salience.weights[std::size_t(i)];
+        std::cout << nlohmann::json{{"out", o->out},
+                                    {"meetings", train.size()},
+                                    {"sentences", fit.sentences},
+                                    {"mean_target", fit.meanTarget},
+                                    {"weights", weights},
+                                    {"section_templates", d.questions.section.size()},
+                                    {"speaker_templates", d.questions.speaker.size()},
+                                    {"questions_seen", d.questions.questionsSeen},
+                                    {"questions_matched", d.questions.questionsMatched},
+                                    {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}}
+                         .dump(2)
+                  << std::endl;
+    });
+}
+
+void registerCheck(CLI::App *qs)
+{
+    struct Opts
+    {
+        std::string checkpoint;
+        DraftCliOptions draft;
+        BatchOptions batch;
+    };
+    auto o = std::make_shared<Opts>();
+    auto *cmd = qs->add_subcommand("check", "Draft each document and report coverage, supported summary sentences, grounded and duplicate questions, time");
+    cmd->add_option("--checkpoint", o->checkpoint, "Drafter folder (default: the shipped one)");
+    cmd->add_option("file", o->batch.inputs, "Documents")->required();
+    addDraftOptions(cmd, &o->draft);
+    cmd->callback([o]() {
+        const pipeline::QsDrafter drafter = loadDrafter(o->checkpoint);
+        const pipeline::DraftOptions options = draftOptions(drafter, o->draft);
+        nlohmann::json rows = nlohmann::json::array();
+        pipeline::DraftCheck total;
+        for (const std::string &file : o->batch.inputs) {
+            const auto t0 = std::chrono::steady_clock::now();
+            nlohmann::json j = draftFile(drafter, options, inputPath(file), file, false);
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            nlohmann::json row = j["checks"];
+            row["file"] = file;
+            row["seconds"] = s;
+            row["notes"] = j["notes"];
+            rows.push_back(row);
+            const nlohmann::json &c = j["checks"];
+            total.topLevelSections += c["top_level_sections"].get<int>();
+            total.topLevelWithContent += c["top_level_with_content"].get<int>();
+            total.topLevelCovered += c["top_level_covered"].get<int>();
+            total.items += c["items"].get<int>();
+            total.summarySentences += c["summary_sentences"].get<int>();
+            total.supportedSentences += c["supported_sentences"].get<int>();
+            total.questions += c["questions"].get<int>();
+            total.groundedQuestions += c["grounded_questions"].get<int>();
+            total.duplicateQuestions += c["duplicate_questions"].get<int>();
+        }
+        std::cout << nlohmann::json{{"documents", rows}, {"total", checkJson(total)}}.dump(2) << std::endl;
+    });
+}
+
+} // namespace
+
+void registerQsDraftCommands(CLI::App *qs)
+{
+    registerTrainDrafter(qs);
+    registerCheck(qs);
+}
+
+} // namespace folio::cli

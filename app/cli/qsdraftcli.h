@@ -1,0 +1,31 @@
+#pragma once
+// The drafter in folio-cli (cmd_qsdraft.cpp): options shared by `qs generate` and `qs eval`, one
+// document -> JSON with evidence, and the `qs train-drafter` / `qs check` subcommands.
+#include "pipeline/qsdraft/drafter.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <QString>
+
+#include <string>
+
+namespace folio::cli {
+
+struct DraftCliOptions
+{
+    int maxItems = -1, maxDepth = -1, summaryWords = -1;
+};
+
+void addDraftOptions(CLI::App *cmd, DraftCliOptions *o);
+pipeline::DraftOptions draftOptions(const pipeline::QsDrafter &drafter, const DraftCliOptions &o);
+// Loads `dir` (empty: the shipped drafter); CliError naming the folder when it cannot.
+pipeline::QsDrafter loadDrafter(const std::string &dir);
+// A document (scan, PDF, HTML, Folio JSON) or a QMSum meeting file -> the hierarchy JSON
+// (summary, nested items with question / summary / confidence / evidence, notes, checks).
+nlohmann::json draftFile(const pipeline::QsDrafter &drafter, const pipeline::DraftOptions &options, const QString &path,
+                         const std::string &argument, bool showProgress);
+
+void registerQsDraftCommands(CLI::App *qs); // qs train-drafter, qs check
+
+} // namespace folio::cli

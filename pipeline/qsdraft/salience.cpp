@@ -1,0 +1,251 @@
+#include "pipeline/qsdraft/salience.h"
+
+#include "pipeline/qsdraft/topicsegments.h"
+
+#include <QHash>
+#include <QSet>
+
+#include <cmath>
+
+namespace folio::pipeline {
+
+QStringList salienceFeatureNames()
+{
+    return {QStringLiteral("bias"),           QStringLiteral("log_words"),      QStringLiteral("content_share"),
+            QStringLiteral("cos_section"),    QStringLiteral("cos_document"),   QStringLiteral("title_overlap"),
+            QStringLiteral("position"),       QStringLiteral("speaker_share"),  QStringLiteral("is_question"),
+            QStringLiteral("short"),          QStringLiteral("length_capped"),  QStringLiteral("mean_idf")};
+}
+
+namespace {
+
+using Vec = QHash<QString, double>;
+
+Vec tfidf(const QStringList &tokens, const QHash<QString, double> &idf)
+{
+    Vec v;
+    for (const QString &t : tokens)
+        if (!isDraftStopword(t))
+            v[t] += idf.value(t, 1.0);
+    return v;
+}
+
+void addInto(Vec &a, const Vec &b)
+{
+    for (auto it = b.cbegin(); it != b.cend(); ++it)
+        a[it.key()] += it.value();
+}
+
+double norm(const Vec &v)
+{
+    double s = 0;
+    for (double x : v)
+        s += x * x;
+    return std::sqrt(s);
+}
+
+double cosine(const Vec &a, double na, const Vec &b, double nb)
+{
+    if (na <= 0 || nb <= 0)
+        return 0.0;
+    double dot = 0;
+    const Vec &small = a.size() < b.size() ? a : b, &large = a.size() < b.size() ? b : a;
+    for (auto it = small.cbegin(); it != small.cend(); ++it)
+        if (auto jt = large.constFind(it.key()); jt != large.cend())
+            dot += it.value() * jt.value();
+    return dot / (na * nb);
+}
+
+} // namespace
+
+std::vector<std::vector<SentenceFeatures>> salienceFeatures(const DraftSource &source)
+{
+    // Tokens and the document's sentence frequencies.
+    std::vector<std::vector<QStringList>> tokens(source.sections.size());
+    QHash<QString, int> df;
+    int sentences = 0;
+    for (std::size_t s = 0; s < source.sections.size(); ++s)
+        for (const DraftSentence &t : source.sections[s].sentences) {
+            tokens[s].push_back(draftTokens(t.text));
+            const QSet<QString> seen(tokens[s].back().cbegin(), tokens[s].back().cend());
+            for (const QString &w : seen)
+                ++df[w];
+            ++sentences;
+        }
+    QHash<QString, double> idf;
+    for (auto it = df.cbegin(); it != df.cend(); ++it)
+        idf.insert(it.key(), std::log(double(sentences) / (1.0 + it.value())) + 1.0);
+    const double unknownIdf = std::log(double(std::max(1, sentences))) + 1.0;
+
+    std::vector<std::vector<Vec>> vecs(source.sections.size());
+    std::vector<Vec> sectionVec(source.sections.size());
+    Vec docVec;
+    for (std::size_t s = 0; s < source.sections.size(); ++s) {
+        for (const QStringList &t : tokens[s]) {
+            vecs[s].push_back(tfidf(t, idf));
+            addInto(sectionVec[s], vecs[s].back());
+        }
+        addInto(docVec, sectionVec[s]);
+    }
+    const double docNorm = norm(docVec);
+
+    std::vector<std::vector<SentenceFeatures>> out(source.sections.size());
+    for (std::size_t s = 0; s < source.sections.size(); ++s) {
+        const DraftSection &sec = source.sections[s];
+        const double secNorm = norm(sectionVec[s]);
+        QSet<QString> titleWords;
+        for (const QString &w : draftTokens(sec.title))
+            if (!isDraftStopword(w))
+                titleWords.insert(w);
+        QHash<QString, long> speakerWords;
+        long sectionWords = 0;
+        for (const DraftSentence &t : sec.sentences) {
+            speakerWords[t.speaker] += t.wordCount;
+            sectionWords += t.wordCount;
+        }
+        const std::size_t n = sec.sentences.size();
+        for (std::size_t i = 0; i < n; ++i) {
+            const DraftSentence &t = sec.sentences[i];
+            const QStringList &tok = tokens[s][i];
+            int content = 0, titleHits = 0;
+            double idfSum = 0;
+            QSet<QString> seenTitle;
+            for (const QString &w : tok) {
+                if (isDraftStopword(w))
+                    continue;
+                ++content;
+                idfSum += idf.value(w, unknownIdf);
+                if (titleWords.contains(w) && !seenTitle.contains(w)) {
+                    seenTitle.insert(w);
+                    ++titleHits;
+                }
+            }
+            const double words = double(tok.size());
+            const double vn = norm(vecs[s][i]);
+            SentenceFeatures f{1.0,
+                               std::log1p(words),
+                               content / std::max(1.0, words),
+                               cosine(vecs[s][i], vn, sectionVec[s], secNorm),
+                               cosine(vecs[s][i], vn, docVec, docNorm),
+                               titleWords.isEmpty() ? 0.0 : double(titleHits) / titleWords.size(),
+                               n > 1 ? double(i) / double(n - 1) : 0.0,
+                               t.speaker.isEmpty() ? 0.0 : double(speakerWords.value(t.speaker)) / std::max(1L, sectionWords),
+                               t.text.endsWith(QLatin1Char('?')) ? 1.0 : 0.0,
+                               words < 5 ? 1.0 : 0.0,
+                               std::min(words, 40.0) / 40.0,
+                               idfSum / std::max(1.0, words)};
+            out[s].push_back(std::move(f));
+        }
+    }
+    return out;
+}
+
+double SalienceModel::score(const SentenceFeatures &f) const
+{
+    double s = 0;
+    for (std::size_t i = 0; i < f.size() && i < weights.size(); ++i)
+        s += weights[i] * f[i];
+    return s;
+}
+
+double salienceTarget(const QString &sentence, const QSet<QString> &referenceContent)
+{
+    QSet<QString> words;
+    for (const QString &w : draftTokens(sentence))
+        if (!isDraftStopword(w))
+            words.insert(w);
+    if (words.isEmpty())
+        return 0.0;
+    int hits = 0;
+    for (const QString &w : words)
+        hits += referenceContent.contains(w) ? 1 : 0;
+    return double(hits) / words.size();
+}
+
+namespace {
+
+QSet<QString> contentSet(const QString &text)
+{
+    QSet<QString> s;
+    for (const QString &w : draftTokens(text))
+        if (!isDraftStopword(w))
+            s.insert(w);
+    return s;
+}
+
+// Solves A x = b (A symmetric positive definite, small) by Gaussian elimination with pivoting.
+std::vector<double> solve(std::vector<std::vector<double>> a, std::vector<double> b)
+{
+    const std::size_t n = b.size();
+    for (std::size_t c = 0; c < n; ++c) {
+        std::size_t p = c;
+        for (std::size_t r = c + 1; r < n; ++r)
+            if (std::abs(a[r][c]) > std::abs(a[p][c]))
+                p = r;
+        std::swap(a[c], a[p]);
+        std::swap(b[c], b[p]);
+        if (std::abs(a[c][c]) < 1e-12)
+            continue;
+        for (std::size_t r = c + 1; r < n; ++r) {
+            const double f = a[r][c] / a[c][c];
+            for (std::size_t k = c; k < n; ++k)
+                a[r][k] -= f * a[c][k];
+            b[r] -= f * b[c];
+        }
+    }
+    std::vector<double> x(n, 0.0);
+    for (std::size_t c = n; c-- > 0;) {
+        double s = b[c];
+        for (std::size_t k = c + 1; k < n; ++k)
+            s -= a[c][k] * x[k];
+        x[c] = std::abs(a[c][c]) < 1e-12 ? 0.0 : s / a[c][c];
+    }
+    return x;
+}
+
+} // namespace
+
+SalienceFit fitSalience(const std::vector<QmsumMeeting> &meetings, double l2)
+{
+    const std::size_t k = std::size_t(salienceFeatureNames().size());
+    std::vector<std::vector<double>> xtx(k, std::vector<double>(k, 0.0));
+    std::vector<double> xty(k, 0.0);
+    SalienceFit fit;
+    double targetSum = 0;
+    for (const QmsumMeeting &m : meetings) {
+        const DraftSource src = draftSourceFromMeeting(m);
+        const auto features = salienceFeatures(src);
+        for (std::size_t s = 0; s < src.sections.size(); ++s) {
+            // The section's reference: the root summary and the answers resting on its turns.
+            QString reference = QString::fromStdString(m.reference.rootSummary);
+            const auto &spans = s < m.sectionSpans.size() ? m.sectionSpans[s] : std::vector<std::pair<int, int>>{};
+            for (std::size_t q = 0; q < m.reference.items.size() && q < m.evidence.size(); ++q) {
+                bool overlaps = false;
+                for (const auto &a : m.evidence[q])
+                    for (const auto &b : spans)
+                        overlaps = overlaps || (a.first <= b.second && b.first <= a.second);
+                if (overlaps)
+                    reference += QLatin1Char(' ') + QString::fromStdString(m.reference.items[q].summary);
+            }
+            const QSet<QString> ref = contentSet(reference);
+            for (std::size_t i = 0; i < src.sections[s].sentences.size(); ++i) {
+                const double y = salienceTarget(src.sections[s].sentences[i].text, ref);
+                const SentenceFeatures &x = features[s][i];
+                for (std::size_t a = 0; a < k; ++a) {
+                    xty[a] += x[a] * y;
+                    for (std::size_t b = 0; b < k; ++b)
+                        xtx[a][b] += x[a] * x[b];
+                }
+                targetSum += y;
+                ++fit.sentences;
+            }
+        }
+    }
+    for (std::size_t a = 0; a < k; ++a)
+        xtx[a][a] += l2;
+    fit.model.weights = solve(xtx, xty);
+    fit.meanTarget = fit.sentences > 0 ? targetSum / double(fit.sentences) : 0.0;
+    return fit;
+}
+
+} // namespace folio::pipeline

@@ -1,0 +1,52 @@
+#pragma once
+// Sentence salience for the question-summary drafter (issue 31): a linear model over twelve cheap
+// features of a sentence in its section and document, fitted by ridge regression to how much of
+// the sentence's content vocabulary a reference summary of its section uses.
+//
+//   std::vector<std::vector<SentenceFeatures>> f = salienceFeatures(source);   // [section][sentence]
+//   const double s = model.score(f[sec][i]);
+//   SalienceModel m = fitSalience(trainingMeetings, 1.0);                    // QMSum train
+//
+// Features (salienceFeatureNames()): bias, log(1 + words), share of content words, tf-idf cosine to
+// its section and to the document, share of the section title's content words it contains,
+// relative position in the section, its speaker's share of the section's words (0 without
+// speakers), ends with '?', fewer than 5 words, min(words, 40) / 40, mean idf of its content
+// words. Idf is computed over the document's own sentences, so no vocabulary is stored and any
+// language with spaces between words works.
+#include "pipeline/qmsum.h"
+#include "pipeline/qsdraft/draftsource.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace folio::pipeline {
+
+using SentenceFeatures = std::vector<double>;
+
+QStringList salienceFeatureNames();
+std::vector<std::vector<SentenceFeatures>> salienceFeatures(const DraftSource &source);
+
+struct SalienceModel
+{
+    std::vector<double> weights; // one per feature name
+    bool isValid() const { return int(weights.size()) == int(salienceFeatureNames().size()); }
+    double score(const SentenceFeatures &f) const;
+};
+
+struct SalienceFit
+{
+    SalienceModel model;
+    long sentences = 0;
+    double meanTarget = 0.0;
+};
+
+// The target of one sentence: the share of its content words (draftTokens minus stop words)
+// found in `reference`'s content words.
+double salienceTarget(const QString &sentence, const QSet<QString> &referenceContent);
+// Ridge regression over every sentence of every meeting (reference of a section: the root summary
+// plus the answers whose evidence turns overlap the section's turns).
+SalienceFit fitSalience(const std::vector<QmsumMeeting> &meetings, double l2);
+
+} // namespace folio::pipeline

@@ -1,0 +1,17 @@
+#pragma once
+// Where the models Folio ships are found (one resolver for folio-cli and the GUI):
+//  1. $FOLIO_MODELS_DIR/<name> (a packaged or relocated install),
+//  2. <executable dir>/../share/folio/models/<name> (cmake --install layout),
+//  3. <source tree>/resources/models/<name> (a build run from its checkout).
+// The first folder that exists and holds `marker` (a file name inside it) wins.
+#include <QString>
+
+namespace folio::pipeline {
+
+// Empty when no candidate holds the marker.
+QString shippedModelDir(const QString &name, const QString &marker);
+
+// The default question-summary drafter (resources/models/qs-drafter).
+QString shippedQsDrafterDir();
+
+} // namespace folio::pipeline

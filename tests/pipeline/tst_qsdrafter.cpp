@@ -1,0 +1,358 @@
+// The question-summary drafter (issue 31) without any data set: sentences tied to their words,
+// sections from the section tree, topic segmentation of an unstructured text, the drafted tree
+// (items per section with content, follow-ups for subsections, limits, no duplicate questions,
+// evidence, extractive summaries), drafter.json round trip and refusals, cancel, and the bad
+// inputs of the issue: no sections, a one-word section, 10,000 sections, non-English text, a
+// document of table cells only, too little text. With QMSum present: fitting and mining on a few
+// training meetings gives weights and the two template kinds.
+#include "pipeline/qsdraft/draftchecks.h"
+#include "pipeline/qsdraft/drafter.h"
+#include "pipeline/qsdraft/topicsegments.h"
+#include "tests/common/testdata.h"
+
+#include <QElapsedTimer>
+#include <algorithm>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace folio;
+using namespace folio::pipeline;
+
+namespace {
+
+void addText(Document &d, const QString &text)
+{
+    for (const QString &t : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        Word w;
+        w.id = QStringLiteral("w%1").arg(d.words.size());
+        w.text = t;
+        d.words.push_back(w);
+    }
+}
+
+// A section starting at the next word: its heading words, then `body`.
+void addSection(Document &d, const QString &title, int parent, const QString &body)
+{
+    Section s;
+    s.title = title;
+    s.parent = parent;
+    s.level = parent < 0 ? 1 : d.sections[std::size_t(parent)].level + 1;
+    s.firstWord = int(d.words.size());
+    addText(d, title);
+    addText(d, body);
+    s.endWord = int(d.words.size());
+    if (parent >= 0)
+        d.sections[std::size_t(parent)].children.push_back(int(d.sections.size()));
+    d.sections.push_back(s);
+}
+
+QString paragraph(const QString &topic, int sentences)
+{
+    QStringList out;
+    for (int i = 0; i < sentences; ++i)
+        out << QStringLiteral("The %1 setting number %2 controls how the %1 engine stores its cache files on disk.").arg(topic).arg(i);
+    return out.join(QLatin1Char(' '));
+}
+
+QsDrafter simpleDrafter()
+{
+    QsDrafter d;
+    // Prefer sentences close to their section, as a fitted model does.
+    d.salience.weights = std::vector<double>(std::size_t(salienceFeatureNames().size()), 0.0);
+    d.salience.weights[3] = 1.0; // cos_section
+    d.salience.weights[5] = 0.3; // title_overlap
+    d.questions.section = {{QStringLiteral("Summarize the discussion about {topic}"), 5}};
+    d.questions.speaker = {{QStringLiteral("What did {speaker} think about {topic}?"), 3}};
+    d.questions.written = defaultWrittenTemplates();
+    return d;
+}
+
+Document manual()
+{
+    Document d;
+    d.title = QStringLiteral("Engine manual");
+    addSection(d, QStringLiteral("Installation"), -1, paragraph(QStringLiteral("installer"), 6));
+    addSection(d, QStringLiteral("Configuration"), -1, paragraph(QStringLiteral("config"), 3));
+    addSection(d, QStringLiteral("Cache options"), 1, paragraph(QStringLiteral("cache"), 5));
+    addSection(d, QStringLiteral("Network options"), 1, paragraph(QStringLiteral("network"), 5));
+    addSection(d, QStringLiteral("Notes"), -1, QStringLiteral("Tiny."));
+    return d;
+}
+
+} // namespace
+
+class TestQsDrafter : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void sentencesKeepTheirWords()
+    {
+        Document d;
+        addText(d, QStringLiteral("First sentence here. Second one, e.g. with an abbreviation, ends here! Third?"));
+        const DraftSource src = draftSourceFromDocument(d);
+        QCOMPARE(int(src.sections.size()), 1);
+        const auto &s = src.sections[0].sentences;
+        QCOMPARE(int(s.size()), 3);
+        QCOMPARE(s[0].text, QStringLiteral("First sentence here."));
+        QCOMPARE(s[0].firstWord, 0);
+        QCOMPARE(s[0].lastWord, 2);
+        QCOMPARE(s[1].text, QStringLiteral("Second one, e.g. with an abbreviation, ends here!"));
+        QCOMPARE(s[2].firstWord, s[1].lastWord + 1);
+        QCOMPARE(splitDraftSentences(QStringLiteral("a b c d e"), 2), QStringList({"a b", "c d", "e"}));
+        QCOMPARE(cleanSpokenText(QStringLiteral("Um , we we {disfmarker} need the uh remote .")), QStringLiteral("we need the remote."));
+    }
+
+    void draftFollowsTheSectionTree()
+    {
+        const Document d = manual();
+        const DraftSource src = draftSourceFromDocument(d);
+        QCOMPARE(int(src.sections.size()), 5);
+        const QsDrafter drafter = simpleDrafter();
+        QList<int> progress;
+        const QsDraft draft = drafter.draft(src, drafter.defaults, [&](int done, int) { progress << done; return true; });
+        QVERIFY2(draft.ok, qPrintable(draft.error));
+        QVERIFY(!draft.rootSummary.isEmpty());
+        QCOMPARE(progress.size(), 6); // once per section, and the end
+        // Installation, Configuration (with Cache and Network as follow-ups); "Notes" is too short.
+        QCOMPARE(int(draft.items.size()), 4);
+        QCOMPARE(draft.items[0].question, QStringLiteral("What does the document say about installation?"));
+        QCOMPARE(draft.items[0].depth, 1);
+        QCOMPARE(draft.items[1].question, QStringLiteral("What does the document say about configuration?"));
+        QCOMPARE(draft.items[2].depth, 2);
+        QCOMPARE(draft.items[2].question, QStringLiteral("What does the document say about cache options?"));
+        QCOMPARE(draft.items[3].depth, 2);
+        // Summaries are the section's own sentences (its subtree's for a parent), evidence attached.
+        QVERIFY(draft.items[2].summary.contains(QLatin1String("cache engine")));
+        QVERIFY(!draft.items[2].summary.contains(QLatin1String("network")));
+        for (const DraftItem &i : draft.items) {
+            QVERIFY(!i.evidence.empty());
+            for (const auto &[s, k] : i.evidence)
+                QVERIFY(i.summary.contains(src.sections[std::size_t(s)].sentences[std::size_t(k)].text));
+            QVERIFY(!i.summary.contains(QLatin1String("Installation Installation")));
+        }
+        const DraftCheck c = checkDraft(src, draft);
+        QCOMPARE(c.topLevelWithContent, 2);
+        QCOMPARE(c.topLevelCovered, 2);
+        QCOMPARE(c.supportedSentences, c.summarySentences);
+        QCOMPARE(c.groundedQuestions, c.questions);
+        QCOMPARE(c.duplicateQuestions, 0);
+        // Limits: one level, then one item.
+        DraftOptions o = drafter.defaults;
+        o.maxDepth = 1;
+        QCOMPARE(int(drafter.draft(src, o).items.size()), 2);
+        o.maxItems = 1;
+        const QsDraft one = drafter.draft(src, o);
+        QCOMPARE(int(one.items.size()), 1);
+        QVERIFY(one.notes.join(QLatin1Char(' ')).contains(QLatin1String("item limit")));
+        // Cancel.
+        const QsDraft cancelled = drafter.draft(src, drafter.defaults, [](int done, int) { return done < 2; });
+        QVERIFY(cancelled.cancelled);
+        QVERIFY(!cancelled.ok);
+    }
+
+    void duplicateTitlesAskDistinctQuestions()
+    {
+        Document d;
+        addSection(d, QStringLiteral("Alpha"), -1, paragraph(QStringLiteral("alpha"), 4));
+        addSection(d, QStringLiteral("Usage"), 0, paragraph(QStringLiteral("first"), 4));
+        addSection(d, QStringLiteral("Beta"), -1, paragraph(QStringLiteral("beta"), 4));
+        addSection(d, QStringLiteral("Usage"), 2, paragraph(QStringLiteral("second"), 4));
+        const QsDrafter drafter = simpleDrafter();
+        const QsDraft draft = drafter.draft(draftSourceFromDocument(d), drafter.defaults);
+        QSet<QString> questions;
+        for (const DraftItem &i : draft.items)
+            questions.insert(i.question);
+        QCOMPARE(questions.size(), int(draft.items.size()));
+        QVERIFY(questions.contains(QStringLiteral("What does the document say about usage in beta?")));
+    }
+
+    void unstructuredTextIsSegmentedByTopic()
+    {
+        Document d; // no sections: three topics, 30 sentences each
+        d.title = QStringLiteral("News");
+        for (const char *topic : {"printer", "garden", "violin"})
+            for (int i = 0; i < 30; ++i)
+                addText(d, QStringLiteral("The %1 %2 needs %1 care and %1 parts every week %3.")
+                               .arg(QLatin1String(topic), QStringLiteral("model%1").arg(i % 3), QString::number(i)));
+        const DraftSource src = draftSourceFromDocument(d);
+        QVERIFY2(src.sections.size() >= 3, qPrintable(src.notes.join(QLatin1Char(';'))));
+        QVERIFY(src.sections[1].segmented);
+        QCOMPARE(src.sections[1].parent, 0);
+        QVERIFY(src.sections[1].title.contains(QLatin1String("printer")));
+        QVERIFY(src.sections.back().title.contains(QLatin1String("violin")));
+        const QsDrafter drafter = simpleDrafter();
+        const QsDraft draft = drafter.draft(src, drafter.defaults);
+        QVERIFY(draft.ok);
+        QVERIFY(draft.items.size() >= 3);
+
+        // TextTiling alone on token lists: the boundaries fall between the topics.
+        std::vector<QStringList> sentences;
+        for (const char *topic : {"alpha", "beta"})
+            for (int i = 0; i < 40; ++i)
+                sentences.push_back(draftTokens(QStringLiteral("%1 %1 word%2 more %1").arg(QLatin1String(topic)).arg(i % 5)));
+        const std::vector<int> starts = topicSegmentStarts(sentences, 150, 60);
+        QVERIFY(std::find(starts.begin(), starts.end(), 40) != starts.end());
+    }
+
+    void headingLikeLinesSplitAPlainText()
+    {
+        Document d;
+        Node root;
+        d.nodes.push_back(root);
+        auto line = [&](const QString &text) { // one "line" node per call
+            Node n;
+            n.kind = NodeKind::Line;
+            n.parent = 0;
+            d.nodes.push_back(n);
+            const int lineNode = int(d.nodes.size()) - 1;
+            for (const QString &t : text.split(QLatin1Char(' '))) {
+                Node wn;
+                wn.kind = NodeKind::Word;
+                wn.parent = lineNode;
+                d.nodes.push_back(wn);
+                Word w;
+                w.id = QStringLiteral("w%1").arg(d.words.size());
+                w.text = t;
+                w.node = int(d.nodes.size()) - 1;
+                d.words.push_back(w);
+            }
+        };
+        for (const char *h : {"1. Getting started", "2. Advanced use", "3. Troubleshooting"}) {
+            line(QString::fromLatin1(h));
+            for (int i = 0; i < 25; ++i)
+                line(QStringLiteral("This line explains step %1 of the part in plain words for readers.").arg(i));
+        }
+        const DraftSource src = draftSourceFromDocument(d);
+        QStringList titles;
+        for (const DraftSection &s : src.sections)
+            titles << s.title;
+        QVERIFY2(titles.contains(QStringLiteral("2. Advanced use")), qPrintable(titles.join(QLatin1Char('|'))));
+    }
+
+    void badInputsGiveADraftOrAMessage()
+    {
+        const QsDrafter drafter = simpleDrafter();
+        // Too little text.
+        Document tiny;
+        addText(tiny, QStringLiteral("Hello"));
+        QsDraft t = drafter.draft(draftSourceFromDocument(tiny), drafter.defaults);
+        QVERIFY(!t.ok);
+        QVERIFY(t.error.contains(QLatin1String("too little text")));
+        QVERIFY(!drafter.draft(draftSourceFromDocument(Document{}), drafter.defaults).ok);
+        // A section of one word beside one with content; short documents still get one item.
+        Document d;
+        addSection(d, QStringLiteral("One"), -1, QStringLiteral("word"));
+        addSection(d, QStringLiteral("Two"), -1, QStringLiteral("A short text of a dozen words that says something about two."));
+        QsDraft s = drafter.draft(draftSourceFromDocument(d), drafter.defaults);
+        QVERIFY(s.ok);
+        QCOMPARE(int(s.items.size()), 1);
+        QVERIFY(s.items[0].question.contains(QLatin1String("two")));
+        // Non-English text (German): words with umlauts count, the question uses the title.
+        Document de;
+        addSection(de, QStringLiteral("Übersicht"), -1,
+                   QStringLiteral("Die Größe der Dateien wird täglich geprüft. Für jede Änderung gibt es einen Eintrag im Protokoll. "
+                                  "Das Protokoll enthält die Größe, das Datum und den Namen der geänderten Datei. "
+                                  "Ältere Einträge werden nach dreißig Tagen gelöscht, damit das Protokoll klein bleibt."));
+        const QsDraft g = drafter.draft(draftSourceFromDocument(de), drafter.defaults);
+        QVERIFY(g.ok);
+        QVERIFY(g.items.front().summary.contains(QStringLiteral("Größe")));
+        // A document of table cells only (no sentence punctuation): sentences are capped, a draft comes out.
+        Document table;
+        for (int r = 0; r < 200; ++r)
+            addText(table, QStringLiteral("row%1 12.5 EUR blue large").arg(r));
+        QVERIFY(drafter.draft(draftSourceFromDocument(table), drafter.defaults).ok);
+        // 10,000 sections: linear, items limited.
+        Document many;
+        for (int i = 0; i < 10000; ++i)
+            addSection(many, QStringLiteral("S%1").arg(i), i % 10 == 0 || i == 0 ? -1 : (i / 10) * 10,
+                       QStringLiteral("Section %1 holds a sentence of some words about part %1.").arg(i));
+        QElapsedTimer timer;
+        timer.start();
+        const DraftSource manySrc = draftSourceFromDocument(many);
+        const QsDraft m = drafter.draft(manySrc, drafter.defaults);
+        QVERIFY(m.ok);
+        QVERIFY(int(m.items.size()) <= drafter.defaults.maxItems);
+        qInfo("10,000 sections drafted in %lld ms", timer.elapsed());
+        QVERIFY(timer.elapsed() < 60000);
+    }
+
+    void conversationsAskWhatSpeakersThought()
+    {
+        QmsumMeeting m;
+        m.id = QStringLiteral("meeting");
+        QsSectionText sec;
+        sec.title = QStringLiteral("Remote control design");
+        m.input.sections.push_back(sec);
+        for (int i = 0; i < 20; ++i)
+            m.turns << QStringLiteral("Marketing: um the remote control {disfmarker} should have rubber buttons number %1 .").arg(i)
+                    << QStringLiteral("Project Manager: okay .");
+        m.sectionSpans = {{{0, int(m.turns.size()) - 1}}};
+        const DraftSource src = draftSourceFromMeeting(m);
+        QVERIFY(src.conversation);
+        const QsDrafter drafter = simpleDrafter();
+        const QsDraft d = drafter.draft(src, drafter.defaults);
+        QVERIFY(d.ok);
+        QCOMPARE(int(d.items.size()), 2);
+        QCOMPARE(d.items[0].question, QStringLiteral("Summarize the discussion about remote control design"));
+        QCOMPARE(d.items[1].question, QStringLiteral("What did Marketing think about remote control design?"));
+        QCOMPARE(d.items[1].depth, 1);
+        QVERIFY(d.items[1].summary.startsWith(QLatin1String("Marketing: the remote control should have rubber buttons")));
+        QVERIFY(!d.rootSummary.contains(QLatin1String("disfmarker")));
+    }
+
+    void drafterFileRoundTripAndRefusals()
+    {
+        QTemporaryDir dir;
+        QsDrafter d = simpleDrafter();
+        d.trainedOn = QStringLiteral("test");
+        QString error;
+        QVERIFY2(d.save(dir.path(), &error), qPrintable(error));
+        QVERIFY(QsDrafter::isDrafterFolder(dir.path()));
+        QsDrafter back;
+        QVERIFY2(back.load(dir.path(), &error), qPrintable(error));
+        QCOMPARE(back.salience.weights, d.salience.weights);
+        QCOMPARE(back.questions.section.front().text, d.questions.section.front().text);
+        QCOMPARE(back.trainedOn, QStringLiteral("test"));
+        const QString path = dir.filePath(QsDrafter::fileName());
+        const QList<QPair<QByteArray, QString>> bad{
+            {"not json", QStringLiteral("not a Folio drafter file")},
+            {R"({"kind":"folio-qs-drafter","salience":{"features":["bias"],"weights":[1]}})", QStringLiteral("salience needs")},
+            {R"({"kind":"something-else"})", QStringLiteral("not a Folio drafter file")},
+        };
+        for (const auto &[bytes, message] : bad) {
+            test::writeTestFile(dir, QsDrafter::fileName(), bytes);
+            QsDrafter x;
+            QVERIFY(!x.load(dir.path(), &error));
+            QVERIFY2(error.contains(message) && error.contains(path), qPrintable(error));
+        }
+        // A template without {topic} is refused.
+        QsDrafter noTopic = simpleDrafter();
+        noTopic.questions.section = {{QStringLiteral("Why?"), 1}};
+        QVERIFY(noTopic.save(dir.path(), &error));
+        QsDrafter x;
+        QVERIFY(!x.load(dir.path(), &error));
+        QVERIFY2(error.contains(QLatin1String("{topic}")), qPrintable(error));
+    }
+
+    void fitsAndMinesOnQmsumTrain()
+    {
+        const QString data = test::sharedPath(QStringLiteral("data/qmsum"));
+        FOLIO_REQUIRE_DATA(data);
+        std::vector<QmsumMeeting> train;
+        QString error;
+        QVERIFY2(readQmsumSplit(data, QStringLiteral("train"), &train, &error, 12), qPrintable(error));
+        const SalienceFit fit = fitSalience(train, 1.0);
+        QVERIFY(fit.model.isValid());
+        QVERIFY(fit.sentences > 1000);
+        QVERIFY(fit.model.weights[3] > 0.0); // closeness to the section predicts summary words
+        const QuestionTemplates t = mineQuestionTemplates(train, 2);
+        QVERIFY(!t.section.empty());
+        QVERIFY(t.section.front().text.contains(QLatin1String("{topic}")));
+        QVERIFY(t.questionsMatched > 0 && t.questionsMatched <= t.questionsSeen);
+    }
+};
+
+FOLIO_TEST_GUILESS_MAIN(TestQsDrafter)
+#include "tst_qsdrafter.moc"
