@@ -218,9 +218,19 @@ void registerCheck(CLI::App *qs)
         const pipeline::DraftOptions options = draftOptions(drafter, o->draft);
         nlohmann::json rows = nlohmann::json::array();
         pipeline::DraftCheck total;
+        bool failed = false;
         for (const std::string &file : o->batch.inputs) {
             const auto t0 = std::chrono::steady_clock::now();
-            nlohmann::json j = draftFile(drafter, options, inputPath(file), file, false);
+            nlohmann::json j;
+            try {
+                j = draftFile(drafter, options, inputPath(file), file, false);
+            } catch (const CliError &e) { // one unreadable document is a row, not the end of the check
+                if (e.code() == ExitCancelled)
+                    throw;
+                rows.push_back({{"file", file}, {"error", e.what()}});
+                failed = true;
+                continue;
+            }
             const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             nlohmann::json row = j["checks"];
             row["file"] = file;
@@ -239,6 +249,8 @@ void registerCheck(CLI::App *qs)
             total.duplicateQuestions += c["duplicate_questions"].get<int>();
         }
         std::cout << nlohmann::json{{"documents", rows}, {"total", checkJson(total)}}.dump(2) << std::endl;
+        if (failed)
+            throw CliError("qs check: some documents could not be read (their rows say why)");
     });
 }
 

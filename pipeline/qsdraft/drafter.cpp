@@ -1,5 +1,6 @@
 #include "pipeline/qsdraft/drafter.h"
 
+#include "document/layoutsections.h"
 #include "pipeline/qsdraft/topicsegments.h"
 
 #include <QDir>
@@ -331,6 +332,9 @@ QsDraft QsDrafter::draft(const DraftSource &src, const DraftOptions &options, co
     };
     auto topicOf = [&](int s) {
         const DraftSection &sec = src.sections[std::size_t(s)];
+        QString unnumbered; // "2.3. Subclassing" asks about "subclassing"
+        if (sectionNumberingDepth(sec.title, &unnumbered) > 0 && !unnumbered.trimmed().isEmpty())
+            return unnumbered.trimmed();
         if (!sec.title.trimmed().isEmpty())
             return sec.title;
         std::vector<QStringList> part;

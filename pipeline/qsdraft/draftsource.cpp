@@ -124,6 +124,41 @@ std::vector<DraftSentence> documentSentences(const Document &doc, int begin, int
     return out;
 }
 
+// The heading's own words open a section's range: they title it and are no summary material. When
+// they ran into the first sentence (no line information), they are split off as a sentence of their own.
+void splitOffHeading(std::vector<DraftSentence> *sentences, const QString &title)
+{
+    if (sentences->empty() || title.isEmpty())
+        return;
+    DraftSentence &first = sentences->front();
+    QString rest;
+    sectionNumberingDepth(title, &rest);
+    for (const QString &heading : {title.simplified(), rest.simplified()}) {
+        const int n = int(heading.count(QLatin1Char(' '))) + 1;
+        if (heading.isEmpty() || n > first.wordCount)
+            continue;
+        const QStringList words = first.text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        if (words.mid(0, n).join(QLatin1Char(' ')).compare(heading, Qt::CaseInsensitive) != 0)
+            continue;
+        if (n == first.wordCount) {
+            first.heading = true;
+            return;
+        }
+        DraftSentence body = first;
+        body.text = words.mid(n).join(QLatin1Char(' '));
+        body.wordCount = first.wordCount - n;
+        first.text = words.mid(0, n).join(QLatin1Char(' '));
+        first.wordCount = n;
+        first.heading = true;
+        if (first.firstWord >= 0) { // word ranges follow the non-empty words the sentence was built from
+            first.lastWord = first.firstWord + n - 1;
+            body.firstWord = first.lastWord + 1;
+        }
+        sentences->insert(sentences->begin() + 1, body);
+        return;
+    }
+}
+
 void tokensOf(const std::vector<DraftSentence> &sentences, std::vector<QStringList> *tokens, QHash<QString, int> *df)
 {
     for (const DraftSentence &s : sentences) {
@@ -145,9 +180,17 @@ void segmentSection(DraftSource *src, int index, const DraftSegmenting &opt,
     QHash<QString, int> unused;
     tokensOf(all, &tokens, &unused);
     // 1. Heading-like lines with text under them.
+    // Running page headers and footers repeat (with other page numbers): they are no headings.
+    static const QRegularExpression digits(QStringLiteral("\\d+"));
+    auto furnitureKey = [](const QString &text) { return QString(text).remove(digits).simplified().toLower(); };
+    QHash<QString, int> repeats;
+    for (const DraftSentence &t : all)
+        if (t.heading)
+            ++repeats[furnitureKey(t.text)];
     std::vector<int> starts;
     for (std::size_t i = 0; i < all.size(); ++i)
-        if (all[i].heading && i + 1 < all.size() && !all[i + 1].heading)
+        if (all[i].heading && i + 1 < all.size() && !all[i + 1].heading && repeats.value(furnitureKey(all[i].text)) == 1 &&
+            all[i].text.compare(sec.title, Qt::CaseInsensitive) != 0)
             starts.push_back(int(i));
     bool byHeadings = starts.size() >= 2 && src->wordCount() / long(starts.size() + 1) >= opt.minSegmentWords / 2;
     if (!byHeadings)
@@ -241,9 +284,7 @@ DraftSource draftSourceFromDocument(const Document &doc, const DraftSegmenting &
         s.parent = sec.parent < 0 || sec.parent >= int(i) ? -1 : sec.parent + offset;
         s.documentSection = int(i);
         s.sentences = documentSentences(doc, sec.firstWord, sec.endWord);
-        // The heading's own words open the range: they title the section, not its summary.
-        if (!s.sentences.empty() && s.sentences.front().text.simplified() == s.title)
-            s.sentences.front().heading = true;
+        splitOffHeading(&s.sentences, s.title);
         src.sections.push_back(std::move(s));
     }
     // Topic segmentation of long sections without subsections (documents without marked-up headings).
