@@ -11,6 +11,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSet>
+#include <QSplitter>
+#include <QTextBrowser>
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -19,7 +21,7 @@ namespace folio {
 
 QsPanel::QsPanel(AnnotationSession *session, QWidget *parent)
     : QWidget(parent), m_session(session), m_model(new QsTreeModel(this)), m_view(new QTreeView(this)),
-      m_rootSummary(new QLineEdit(this)), m_message(new QLabel(this))
+      m_rootSummary(new QLineEdit(this)), m_message(new QLabel(this)), m_detail(new QTextBrowser(this))
 {
     setObjectName(QStringLiteral("qsPanel"));
     m_view->setObjectName(QStringLiteral("qsTree"));
@@ -39,6 +41,9 @@ QsPanel::QsPanel(AnnotationSession *session, QWidget *parent)
     m_rootSummary->setPlaceholderText(tr("Summary of the whole document"));
     m_message->setObjectName(QStringLiteral("qsMessage"));
     m_message->setWordWrap(true);
+    m_detail->setObjectName(QStringLiteral("qsDetail"));
+    m_detail->setOpenLinks(false);
+    m_detail->setPlaceholderText(tr("The current question, its summary and evidence appear here in full."));
 
     auto *bar = new QToolBar(this);
     const auto add = [&](const QString &text, const QString &keys, auto slot) {
@@ -59,7 +64,13 @@ QsPanel::QsPanel(AnnotationSession *session, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(bar);
     layout->addWidget(m_rootSummary);
-    layout->addWidget(m_view, 1);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("qsSplitter"));
+    split->addWidget(m_view);
+    split->addWidget(m_detail);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
     layout->addWidget(m_message);
 
     connect(m_model, &QsTreeModel::textEdited, this, [this](const QString &id, const QString &q, const QString &s) {
@@ -70,6 +81,7 @@ QsPanel::QsPanel(AnnotationSession *session, QWidget *parent)
         if (m_refreshing)
             return;
         m_current = m_model->idOf(current);
+        showDetail();
         Q_EMIT currentItemChanged(m_current);
     });
     connect(m_rootSummary, &QLineEdit::editingFinished, this, [this] { setRootSummary(m_rootSummary->text()); });
@@ -132,7 +144,31 @@ void QsPanel::refresh()
     }
     if (!m_rootSummary->hasFocus() && m_rootSummary->text() != a.qsSummary)
         m_rootSummary->setText(a.qsSummary);
+    m_rootSummary->setToolTip(a.qsSummary);
+    showDetail();
     setEnabled(m_session && m_session->currentDocumentId() >= 0);
+}
+
+void QsPanel::showDetail()
+{
+    const QsNode *n = m_session ? qsFind(m_session->annotations().qsRoots, m_current) : nullptr;
+    if (!n) {
+        m_detail->clear();
+        return;
+    }
+    QString html = QStringLiteral("<p><b>%1</b></p><p>%2</p>")
+                       .arg(n->question.toHtmlEscaped(), n->summary.isEmpty() ? tr("<i>no summary</i>") : n->summary.toHtmlEscaped());
+    QStringList facts;
+    if (!n->evidenceSpans.empty() || !n->evidenceSections.isEmpty())
+        facts << tr("Evidence: %n passage(s)", nullptr, int(n->evidenceSpans.size())) +
+                     (n->evidenceSections.isEmpty() ? QString() : tr(", %n section(s)", nullptr, int(n->evidenceSections.size()))) +
+                     tr(" (highlighted on the page)");
+    else
+        facts << tr("No evidence attached (select words or a section and press E).");
+    if (n->source.kind == AnnotationSource::Model)
+        facts << tr("Suggested by %1, confidence %2").arg(n->source.checkpoint).arg(n->confidence, 0, 'f', 2);
+    html += QStringLiteral("<p style='color:gray'>%1</p>").arg(facts.join(QStringLiteral("<br>")).toHtmlEscaped().replace(QStringLiteral("&lt;br&gt;"), QStringLiteral("<br>")));
+    m_detail->setHtml(html);
 }
 
 void QsPanel::startEditing(const QString &id, int column)

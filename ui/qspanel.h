@@ -22,6 +22,7 @@
 #include <functional>
 
 class QLabel;
+class QTextBrowser;
 class QLineEdit;
 class QTreeView;
 
@@ -39,6 +40,8 @@ public:
     QTreeView *view() const { return m_view; }
     QsTreeModel *model() const { return m_model; }
     QLineEdit *rootSummaryEdit() const { return m_rootSummary; }
+    // The current item in full beneath the tree: question, summary, evidence, source (word-wrapped).
+    QTextBrowser *detailView() const { return m_detail; }
     QString currentId() const;
     void setCurrentId(const QString &id);
     QString message() const;
@@ -85,6 +88,8 @@ private:
     QTreeView *m_view;
     QLineEdit *m_rootSummary;
     QLabel *m_message;
+    QTextBrowser *m_detail = nullptr;
+    void showDetail();
     QString m_current;
     int m_pickedSection = -1;
     QStringList m_pickedWords;

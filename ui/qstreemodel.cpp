@@ -129,7 +129,10 @@ QVariant QsTreeModel::data(const QModelIndex &index, int role) const
             return QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
         return {};
     case Qt::ToolTipRole: {
-        QStringList lines;
+        QStringList lines; // the full text first: the columns cut long questions and summaries
+        const QString full = index.column() == SummaryColumn ? n.summary : n.question;
+        if (!full.isEmpty())
+            lines << full;
         if (n.evidenceMissing) {
             lines << tr("Some evidence of this item no longer exists (the page was re-read or its sections changed).");
             for (const QsEvidenceSpan &s : n.evidenceSpans)

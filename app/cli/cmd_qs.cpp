@@ -226,6 +226,10 @@ void registerEval(CLI::App *qs)
             throw CliError(error.toStdString());
         std::unique_ptr<LoadedModel> model;
         inference::GenerationSettings settings;
+        if (!o->checkpoint.empty() && pipeline::QsDrafter::isDrafterFolder(QString::fromStdString(o->checkpoint))) {
+            o->drafter = o->checkpoint; // a drafter folder given as the checkpoint is scored as the drafter
+            o->checkpoint.clear();
+        }
         if (!o->checkpoint.empty()) {
             inference::configureThreads(o->gen.threads);
             model = std::make_unique<LoadedModel>();

@@ -1,6 +1,7 @@
 // folio-cli and the question-summary drafter (issue 31):
 //   qs generate FILE                       the shipped drafter (resources/models/qs-drafter) by default
 //   qs train-drafter --data QMSUM --out DIR  fits sentence salience and mines question templates (train split)
+//   qs train-drafter --data x.folio --out DIR  moves the shipped drafter towards a project's reviewed items
 //   qs check FILE...                       coverage, supported sentences, grounded and duplicate questions
 #include "app/cli/batch.h"
 #include "app/cli/commands.h"
@@ -8,9 +9,11 @@
 #include "pipeline/documentsource.h"
 #include "pipeline/qmsum.h"
 #include "pipeline/qsdraft/draftchecks.h"
+#include "pipeline/qsdraft/draftcorrections.h"
 #include "pipeline/shippedmodels.h"
 
 #include <QDir>
+#include <QFileInfo>
 
 #include <chrono>
 #include <iostream>
@@ -150,53 +153,99 @@ nlohmann::json draftFile(const pipeline::QsDrafter &drafter, const pipeline::Dra
 
 namespace {
 
+nlohmann::json weightsJson(const pipeline::SalienceModel &m)
+{
+    nlohmann::json weights;
+    const QStringList names = pipeline::salienceFeatureNames();
+    for (int i = 0; i < names.size() && i < int(m.weights.size()); ++i)
+        weights[names.at(i).toStdString()] = m.weights[std::size_t(i)];
+    return weights;
+}
+
+// QMSum train from scratch: the salience fit and the mined templates.
+nlohmann::json trainOnQmsum(const std::string &data, double l2, int minCount, pipeline::QsDrafter *d)
+{
+    std::vector<pipeline::QmsumMeeting> train;
+    QString error;
+    if (!pipeline::readQmsumSplit(QString::fromStdString(data), QStringLiteral("train"), &train, &error))
+        throw CliError(error.toStdString());
+    if (train.empty())
+        throw CliError(data + ": no training meetings");
+    const pipeline::SalienceFit fit = pipeline::fitSalience(train, l2);
+    d->salience = fit.model;
+    d->questions = pipeline::mineQuestionTemplates(train, minCount);
+    d->trainedOn = QStringLiteral("QMSum train (%1 meetings, %2 sentences; MIT, transcripts CC BY 4.0)").arg(train.size()).arg(fit.sentences);
+    return {{"meetings", train.size()},
+            {"sentences", fit.sentences},
+            {"mean_target", fit.meanTarget},
+            {"section_templates", d->questions.section.size()},
+            {"speaker_templates", d->questions.speaker.size()},
+            {"questions_seen", d->questions.questionsSeen},
+            {"questions_matched", d->questions.questionsMatched}};
+}
+
+// A project's reviewed items move a drafter (`init`) towards what its users accepted.
+nlohmann::json trainOnProject(const std::string &project, double l2, int minCount, pipeline::QsDrafter *d)
+{
+    pipeline::SalienceFitter fitter;
+    QHash<QString, int> templates;
+    pipeline::CorrectionStats stats;
+    QString error;
+    if (!pipeline::addProjectCorrections(QString::fromStdString(project), &fitter, &templates, &stats, &error))
+        throw CliError(error.toStdString());
+    if (stats.accepted + stats.rejected == 0)
+        throw CliError(project + ": no accepted, edited or rejected question-summary item with evidence to learn from (" +
+                       std::to_string(stats.documents) + " documents with a hierarchy, " + std::to_string(stats.withoutEvidence) +
+                       " reviewed items without evidence)");
+    const std::vector<double> prior = d->salience.weights;
+    d->salience = fitter.solve(l2, prior).model;
+    pipeline::mergeTemplates(&d->questions.written, templates, minCount);
+    d->trainedOn = d->trainedOn + QStringLiteral("; then corrections of %1 (%2 accepted / edited, %3 rejected items)")
+                                      .arg(QString::fromStdString(project))
+                                      .arg(stats.accepted)
+                                      .arg(stats.rejected);
+    return {{"documents", stats.documents},       {"accepted_items", stats.accepted},
+            {"rejected_items", stats.rejected},   {"items_without_evidence", stats.withoutEvidence},
+            {"sentences", stats.sentences},       {"question_forms_found", stats.templatesFound},
+            {"written_templates", d->questions.written.size()}, {"first_written_template", d->questions.written.front().text.toStdString()}};
+}
+
 void registerTrainDrafter(CLI::App *qs)
 {
     struct Opts
     {
-        std::string data = "../shared/data/qmsum", out;
-        double l2 = 1.0;
-        int minCount = 3;
+        std::string data = "../shared/data/qmsum", out, init;
+        double l2 = -1.0;
+        int minCount = -1;
     };
     auto o = std::make_shared<Opts>();
-    auto *cmd = qs->add_subcommand("train-drafter", "Fit the drafter's sentence salience and mine its question templates on QMSum's train split");
-    cmd->add_option("--data", o->data, "QMSum folder (<split>/*.json or data/ALL/<split>/*.json)");
+    auto *cmd = qs->add_subcommand("train-drafter", "Fit the drafter on QMSum's train split, or move one towards the items a project's users "
+                                                    "accepted, edited and rejected");
+    cmd->add_option("--data", o->data, "QMSum folder (<split>/*.json or data/ALL/<split>/*.json), or a project (.folio, postgresql://)");
     cmd->add_option("--out", o->out, "Folder for drafter.json")->required();
-    cmd->add_option("--l2", o->l2, "Ridge penalty")->check(CLI::Range(0.0, 1e6));
-    cmd->add_option("--min-template-count", o->minCount, "Keep question templates seen this often")->check(CLI::Range(1, 1000));
+    cmd->add_option("--init", o->init, "Project data: the drafter to start from (default: the shipped one)");
+    cmd->add_option("--l2", o->l2, "Ridge penalty (default 1 for QMSum; 10 for a project, towards --init's weights)")->check(CLI::Range(0.0, 1e6));
+    cmd->add_option("--min-template-count", o->minCount, "Keep question forms seen this often (default 3 for QMSum, 2 for a project)")
+        ->check(CLI::Range(1, 1000));
     cmd->callback([o]() {
-        std::vector<pipeline::QmsumMeeting> train;
-        QString error;
-        if (!pipeline::readQmsumSplit(QString::fromStdString(o->data), QStringLiteral("train"), &train, &error))
-            throw CliError(error.toStdString());
-        if (train.empty())
-            throw CliError(o->data + ": no training meetings");
+        const QString data = QString::fromStdString(o->data);
+        const bool meetings = QFileInfo(data).isDir();
         const auto t0 = std::chrono::steady_clock::now();
-        const pipeline::SalienceFit fit = pipeline::fitSalience(train, o->l2);
         pipeline::QsDrafter d;
-        d.salience = fit.model;
-        d.questions = pipeline::mineQuestionTemplates(train, o->minCount);
-        d.trainedOn = QStringLiteral("QMSum train (%1 meetings, %2 sentences; MIT, transcripts CC BY 4.0)")
-                          .arg(train.size())
-                          .arg(fit.sentences);
+        nlohmann::json report;
+        if (meetings) {
+            report = trainOnQmsum(o->data, o->l2 >= 0 ? o->l2 : 1.0, o->minCount > 0 ? o->minCount : 3, &d);
+        } else {
+            d = loadDrafter(o->init);
+            report = trainOnProject(o->data, o->l2 >= 0 ? o->l2 : 10.0, o->minCount > 0 ? o->minCount : 2, &d);
+        }
+        QString error;
         if (!d.save(QString::fromStdString(o->out), &error))
             throw CliError(error.toStdString());
-        nlohmann::json weights;
-        const QStringList names = pipeline::salienceFeatureNames();
-        for (int i = 0; i < names.size(); ++i)
-            weights[names.at(i).toStdString()] = d.salience.weights[std::size_t(i)];
-        std::cout << nlohmann::json{{"out", o->out},
-                                    {"meetings", train.size()},
-                                    {"sentences", fit.sentences},
-                                    {"mean_target", fit.meanTarget},
-                                    {"weights", weights},
-                                    {"section_templates", d.questions.section.size()},
-                                    {"speaker_templates", d.questions.speaker.size()},
-                                    {"questions_seen", d.questions.questionsSeen},
-                                    {"questions_matched", d.questions.questionsMatched},
-                                    {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}}
-                         .dump(2)
-                  << std::endl;
+        report["out"] = o->out;
+        report["weights"] = weightsJson(d.salience);
+        report["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::cout << report.dump(2) << std::endl;
     });
 }
 

@@ -174,7 +174,7 @@ QSet<QString> contentSet(const QString &text)
 }
 
 // Solves A x = b (A symmetric positive definite, small) by Gaussian elimination with pivoting.
-std::vector<double> solve(std::vector<std::vector<double>> a, std::vector<double> b)
+std::vector<double> solveLinear(std::vector<std::vector<double>> a, std::vector<double> b)
 {
     const std::size_t n = b.size();
     for (std::size_t c = 0; c < n; ++c) {
@@ -205,47 +205,67 @@ std::vector<double> solve(std::vector<std::vector<double>> a, std::vector<double
 
 } // namespace
 
+SalienceFitter::SalienceFitter()
+    : m_xtx(std::size_t(salienceFeatureNames().size()), std::vector<double>(std::size_t(salienceFeatureNames().size()), 0.0)),
+      m_xty(std::size_t(salienceFeatureNames().size()), 0.0)
+{
+}
+
+void SalienceFitter::add(const SentenceFeatures &x, double target)
+{
+    const std::size_t k = m_xty.size();
+    for (std::size_t a = 0; a < k && a < x.size(); ++a) {
+        m_xty[a] += x[a] * target;
+        for (std::size_t b = 0; b < k && b < x.size(); ++b)
+            m_xtx[a][b] += x[a] * x[b];
+    }
+    m_targetSum += target;
+    ++m_n;
+}
+
+void SalienceFitter::addMeeting(const QmsumMeeting &m)
+{
+    const DraftSource src = draftSourceFromMeeting(m);
+    const auto features = salienceFeatures(src);
+    for (std::size_t s = 0; s < src.sections.size(); ++s) {
+        QString reference = QString::fromStdString(m.reference.rootSummary);
+        const auto &spans = s < m.sectionSpans.size() ? m.sectionSpans[s] : std::vector<std::pair<int, int>>{};
+        for (std::size_t q = 0; q < m.reference.items.size() && q < m.evidence.size(); ++q) {
+            bool overlaps = false;
+            for (const auto &a : m.evidence[q])
+                for (const auto &b : spans)
+                    overlaps = overlaps || (a.first <= b.second && b.first <= a.second);
+            if (overlaps)
+                reference += QLatin1Char(' ') + QString::fromStdString(m.reference.items[q].summary);
+        }
+        const QSet<QString> ref = contentSet(reference);
+        for (std::size_t i = 0; i < src.sections[s].sentences.size(); ++i)
+            add(features[s][i], salienceTarget(src.sections[s].sentences[i].text, ref));
+    }
+}
+
+SalienceFit SalienceFitter::solve(double l2, const std::vector<double> &prior) const
+{
+    std::vector<std::vector<double>> a = m_xtx;
+    std::vector<double> b = m_xty;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        a[i][i] += l2;
+        if (i < prior.size())
+            b[i] += l2 * prior[i];
+    }
+    SalienceFit fit;
+    fit.model.weights = solveLinear(a, b);
+    fit.sentences = m_n;
+    fit.meanTarget = m_n > 0 ? m_targetSum / double(m_n) : 0.0;
+    return fit;
+}
+
 SalienceFit fitSalience(const std::vector<QmsumMeeting> &meetings, double l2)
 {
-    const std::size_t k = std::size_t(salienceFeatureNames().size());
-    std::vector<std::vector<double>> xtx(k, std::vector<double>(k, 0.0));
-    std::vector<double> xty(k, 0.0);
-    SalienceFit fit;
-    double targetSum = 0;
-    for (const QmsumMeeting &m : meetings) {
-        const DraftSource src = draftSourceFromMeeting(m);
-        const auto features = salienceFeatures(src);
-        for (std::size_t s = 0; s < src.sections.size(); ++s) {
-            // The section's reference: the root summary and the answers resting on its turns.
-            QString reference = QString::fromStdString(m.reference.rootSummary);
-            const auto &spans = s < m.sectionSpans.size() ? m.sectionSpans[s] : std::vector<std::pair<int, int>>{};
-            for (std::size_t q = 0; q < m.reference.items.size() && q < m.evidence.size(); ++q) {
-                bool overlaps = false;
-                for (const auto &a : m.evidence[q])
-                    for (const auto &b : spans)
-                        overlaps = overlaps || (a.first <= b.second && b.first <= a.second);
-                if (overlaps)
-                    reference += QLatin1Char(' ') + QString::fromStdString(m.reference.items[q].summary);
-            }
-            const QSet<QString> ref = contentSet(reference);
-            for (std::size_t i = 0; i < src.sections[s].sentences.size(); ++i) {
-                const double y = salienceTarget(src.sections[s].sentences[i].text, ref);
-                const SentenceFeatures &x = features[s][i];
-                for (std::size_t a = 0; a < k; ++a) {
-                    xty[a] += x[a] * y;
-                    for (std::size_t b = 0; b < k; ++b)
-                        xtx[a][b] += x[a] * x[b];
-                }
-                targetSum += y;
-                ++fit.sentences;
-            }
-        }
-    }
-    for (std::size_t a = 0; a < k; ++a)
-        xtx[a][a] += l2;
-    fit.model.weights = solve(xtx, xty);
-    fit.meanTarget = fit.sentences > 0 ? targetSum / double(fit.sentences) : 0.0;
-    return fit;
+    SalienceFitter fitter;
+    for (const QmsumMeeting &m : meetings)
+        fitter.addMeeting(m);
+    return fitter.solve(l2);
 }
 
 } // namespace folio::pipeline

@@ -16,6 +16,7 @@
 #include "pipeline/qmsum.h"
 #include "pipeline/qsdraft/draftsource.h"
 
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -45,8 +46,29 @@ struct SalienceFit
 // The target of one sentence: the share of its content words (draftTokens minus stop words)
 // found in `reference`'s content words.
 double salienceTarget(const QString &sentence, const QSet<QString> &referenceContent);
-// Ridge regression over every sentence of every meeting (reference of a section: the root summary
-// plus the answers whose evidence turns overlap the section's turns).
+// Accumulates the normal equations of a ridge regression, one sentence at a time (memory does not
+// grow with the data).
+class SalienceFitter
+{
+public:
+    SalienceFitter();
+    void add(const SentenceFeatures &x, double target);
+    // Every sentence of a meeting; the reference of a section is the root summary plus the answers
+    // whose evidence turns overlap the section's turns.
+    void addMeeting(const QmsumMeeting &meeting);
+    long sentences() const { return m_n; }
+    // Minimises |Xw - y|^2 + l2 |w - prior|^2 (prior empty: zeros), so a small set of corrections
+    // moves a fitted model instead of replacing it.
+    SalienceFit solve(double l2, const std::vector<double> &prior = {}) const;
+
+private:
+    std::vector<std::vector<double>> m_xtx;
+    std::vector<double> m_xty;
+    double m_targetSum = 0.0;
+    long m_n = 0;
+};
+
+// SalienceFitter over every sentence of every meeting.
 SalienceFit fitSalience(const std::vector<QmsumMeeting> &meetings, double l2);
 
 } // namespace folio::pipeline

@@ -5,12 +5,16 @@
 // inputs of the issue: no sections, a one-word section, 10,000 sections, non-English text, a
 // document of table cells only, too little text. With QMSum present: fitting and mining on a few
 // training meetings gives weights and the two template kinds.
+#include "document/project/project.h"
+#include "document/qstree.h"
 #include "pipeline/qsdraft/draftchecks.h"
+#include "pipeline/qsdraft/draftcorrections.h"
 #include "pipeline/qsdraft/drafter.h"
 #include "pipeline/qsdraft/topicsegments.h"
 #include "tests/common/testdata.h"
 
 #include <QElapsedTimer>
+#include <cmath>
 #include <algorithm>
 #include <QSet>
 #include <QTemporaryDir>
@@ -334,6 +338,66 @@ private Q_SLOTS:
         QsDrafter x;
         QVERIFY(!x.load(dir.path(), &error));
         QVERIFY2(error.contains(QLatin1String("{topic}")), qPrintable(error));
+    }
+
+    void learnsFromAProjectsReviewedItems()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("corrections.folio"));
+        QString error;
+        auto project = Project::create(path, &error);
+        QVERIFY2(project, qPrintable(error));
+        Document d = manual();
+        d.sourcePath = QStringLiteral("manual.html");
+        d.kind = SourceKind::Html;
+        d.pages.push_back(Page{QSizeF(800, 1000), {}, 0});
+        Annotations a;
+        // Accepted items asked the user's way, with their section as evidence; one rejected item.
+        auto item = [&](int section, const QString &question, const QString &summary, ReviewState state) {
+            QsNode n;
+            n.question = question;
+            n.summary = summary;
+            n.state = state;
+            n.source = {AnnotationSource::Model, QStringLiteral("qs-drafter")};
+            n.evidenceSections << qsSectionKey(d, section);
+            a.qsRoots.push_back(n);
+        };
+        item(0, QStringLiteral("How do I set up installation?"), QStringLiteral("The installer setting controls the cache files."), ReviewState::Accepted);
+        item(2, QStringLiteral("How do I set up cache options?"), QStringLiteral("The cache engine stores its files on disk."), ReviewState::Edited);
+        item(3, QStringLiteral("Network?"), QStringLiteral("Nothing."), ReviewState::Rejected);
+        QsNode unreviewed; // a suggestion nobody looked at teaches nothing
+        unreviewed.question = QStringLiteral("What about notes?");
+        unreviewed.state = ReviewState::Suggested;
+        a.qsRoots.push_back(unreviewed);
+        qsAssignIds(a.qsRoots);
+        QVERIFY2(project->addDocument(d, a, &error) >= 0, qPrintable(error));
+        project.reset();
+
+        SalienceFitter fitter;
+        QHash<QString, int> templates;
+        CorrectionStats stats;
+        QVERIFY2(addProjectCorrections(path, &fitter, &templates, &stats, &error), qPrintable(error));
+        QCOMPARE(stats.documents, 1);
+        QCOMPARE(stats.accepted, 2);
+        QCOMPARE(stats.rejected, 1);
+        QCOMPARE(templates.value(QStringLiteral("How do I set up {topic}?")), 2);
+        QVERIFY(stats.sentences >= 15);
+        const std::vector<double> prior = simpleDrafter().salience.weights;
+        const SalienceFit strong = fitter.solve(1e9, prior), weak = fitter.solve(0.1, prior);
+        for (std::size_t i = 0; i < prior.size(); ++i)
+            QVERIFY(std::abs(strong.model.weights[i] - prior[i]) < 1e-6); // a huge penalty keeps the prior
+        QVERIFY(weak.model.weights != prior);
+
+        std::vector<QuestionTemplate> written = defaultWrittenTemplates();
+        mergeTemplates(&written, templates, 2);
+        QCOMPARE(written.front().text, QStringLiteral("How do I set up {topic}?"));
+        QsDrafter taught = simpleDrafter();
+        taught.questions.written = written;
+        const QsDraft draft = taught.draft(draftSourceFromDocument(d), taught.defaults);
+        QCOMPARE(draft.items.front().question, QStringLiteral("How do I set up installation?"));
+
+        QVERIFY(!addProjectCorrections(dir.filePath(QStringLiteral("missing.folio")), &fitter, &templates, &stats, &error));
+        QVERIFY(error.contains(QLatin1String("missing.folio")));
     }
 
     void fitsAndMinesOnQmsumTrain()
