@@ -374,14 +374,14 @@ private Q_SLOTS:
     void readOnlyMediaListsAndExports()
     {
         if (backend.isPostgres())
-            QSKIP("a file-only case: read-only media");
+            FOLIO_SKIP_CASE("a file-only case: read-only media");
         const QString source = seedProject(QStringLiteral("ro-source.folio"));
         const QString mount = m_dir.filePath(QStringLiteral("ro"));
         QVERIFY(QDir().mkpath(mount));
         const bool root = geteuid() == 0;
         if (root) {
             if (QProcess::execute(QStringLiteral("mount"), {"-t", "tmpfs", "tmpfs", mount}) != 0)
-                QSKIP("running as root without the right to mount a read-only tmpfs: no read-only location to test");
+                FOLIO_SKIP_CASE("running as root without the right to mount a read-only tmpfs: no read-only location to test");
         }
         const QString path = mount + QStringLiteral("/p.folio");
         QVERIFY(QFile::copy(source, path));

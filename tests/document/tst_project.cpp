@@ -33,10 +33,10 @@ static QByteArray annotationsText(const Annotations &a)
 
 #define SQLITE_ONLY()                                                                              \
     if (backend.isPostgres())                                                                      \
-    QSKIP("a file-only case (its PostgreSQL counterpart runs instead)")
+    FOLIO_SKIP_CASE("a file-only case (its PostgreSQL counterpart runs instead)")
 #define POSTGRES_ONLY()                                                                            \
     if (!backend.isPostgres())                                                                     \
-    QSKIP("a PostgreSQL-only case (runs in tst_project_postgres)")
+    FOLIO_SKIP_CASE("a PostgreSQL-only case (runs in tst_project_postgres)")
 
 class TestProject : public QObject
 {

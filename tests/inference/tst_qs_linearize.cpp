@@ -4,6 +4,7 @@
 // the target side on hand-written cases, both depth
 // conventions, and a parser that never fails.
 #include "inference/checkpoint/modelconfig.h"
+#include "tests/common/testdata.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/qs/qslinearize.h"
 #include "inference/qs/seq2seq.h"
@@ -41,9 +42,8 @@ private Q_SLOTS:
     void sourceMatchesReferenceCollate()
     {
         QFETCH(QString, name);
-        const QString dir = QStringLiteral(FOLIO_SHARED_DIR "/fixtures/parity-next/") + name;
-        if (!QFileInfo::exists(dir + "/inputs.safetensors"))
-            QSKIP("parity-next fixtures not present");
+        const QString dir = folio::test::sharedPath(QStringLiteral("fixtures/parity-next/") + name);
+        FOLIO_REQUIRE_DATA(dir + QStringLiteral("/inputs.safetensors"));
         const TensorMap in = readSafetensors((dir + "/inputs.safetensors").toStdString());
         const ModelConfig cfg = ModelConfig::fromDirectory(dir.toStdString());
         const auto &trees = cfg.json()["hibrids"]["trees"];
@@ -196,5 +196,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestQsLinearize)
+FOLIO_TEST_GUILESS_MAIN(TestQsLinearize)
 #include "tst_qs_linearize.moc"

@@ -6,6 +6,7 @@
 #include "inference/checkpoint/safetensors.h"
 #include "inference/qs/seq2seq.h"
 #include "tensorcompare.h"
+#include "tests/common/testdata.h"
 
 #include <QFileInfo>
 #include <QtTest>
@@ -17,7 +18,7 @@ namespace {
 
 QString caseDir(const QString &name)
 {
-    return QStringLiteral(FOLIO_SHARED_DIR "/fixtures/parity-next/") + name;
+    return folio::test::sharedPath(QStringLiteral("fixtures/parity-next/") + name);
 }
 
 std::vector<std::int64_t> row(const Tensor &t, std::int64_t r, std::int64_t n = -1)
@@ -101,8 +102,9 @@ private Q_SLOTS:
         QFETCH(bool, cache);
         Seq2seqGenerator gen;
         TensorMap in, out;
+        FOLIO_REQUIRE_DATA(caseDir(name) + QStringLiteral("/model.safetensors"));
         if (!loadCase(name, &gen, &in, &out))
-            QSKIP("parity-next fixtures not present");
+            QFAIL(qPrintable(caseDir(name) + QStringLiteral(": the case does not load")));
         QCOMPARE(QString::fromStdString(gen.hibridsVariant()), name.endsWith("enc") ? QString("encoder") : QString("decoder"));
         GenerationSettings s = fixtureBeam(caseDir(name));
         s.useCache = cache;
@@ -128,8 +130,9 @@ private Q_SLOTS:
         QFETCH(QString, name);
         Seq2seqGenerator gen;
         TensorMap in, out;
+        FOLIO_REQUIRE_DATA(caseDir(name) + QStringLiteral("/model.safetensors"));
         if (!loadCase(name, &gen, &in, &out))
-            QSKIP("parity-next fixtures not present");
+            QFAIL(qPrintable(caseDir(name) + QStringLiteral(": the case does not load")));
         GenerationSettings s;
         s.maxLength = 13;
         s.stopAtEos = false; // the fixture's loop never stops early
@@ -146,8 +149,9 @@ private Q_SLOTS:
     {
         Seq2seqGenerator gen;
         TensorMap in, out;
-        if (!loadCase("hibrids_led_dec", &gen, &in, &out))
-            QSKIP("parity-next fixtures not present");
+        FOLIO_REQUIRE_DATA(caseDir(QStringLiteral("hibrids_led_dec")) + QStringLiteral("/model.safetensors"));
+        if (!loadCase(QStringLiteral("hibrids_led_dec"), &gen, &in, &out))
+            QFAIL("the case does not load");
         const GenerationSettings s = fixtureBeam(caseDir("hibrids_led_dec"));
         const GenerationResult r = gen.generate(fixtureSources(in), s);
         QVERIFY2(r.ok, r.error.c_str());
@@ -159,8 +163,9 @@ private Q_SLOTS:
     {
         Seq2seqGenerator gen;
         TensorMap in, out;
-        if (!loadCase("hibrids_led_enc", &gen, &in, &out))
-            QSKIP("parity-next fixtures not present");
+        FOLIO_REQUIRE_DATA(caseDir(QStringLiteral("hibrids_led_enc")) + QStringLiteral("/model.safetensors"));
+        if (!loadCase(QStringLiteral("hibrids_led_enc"), &gen, &in, &out))
+            QFAIL("the case does not load");
         GenerationSettings s = fixtureBeam(caseDir("hibrids_led_enc"));
         std::vector<int> steps;
         std::size_t lastPartial = 0;
@@ -184,8 +189,9 @@ private Q_SLOTS:
     {
         Seq2seqGenerator gen;
         TensorMap in, out;
-        if (!loadCase("hibrids_led_enc", &gen, &in, &out))
-            QSKIP("parity-next fixtures not present");
+        FOLIO_REQUIRE_DATA(caseDir(QStringLiteral("hibrids_led_enc")) + QStringLiteral("/model.safetensors"));
+        if (!loadCase(QStringLiteral("hibrids_led_enc"), &gen, &in, &out))
+            QFAIL("the case does not load");
         GenerationSettings s;
         s.maxLength = 5;
 
@@ -248,5 +254,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSeq2seq)
+FOLIO_TEST_GUILESS_MAIN(TestSeq2seq)
 #include "tst_seq2seq.moc"

@@ -5,6 +5,7 @@
 // compared up to their real decoder length: the full forward masks padded decoder keys, the cache
 // path (generation) has none.
 #include "inference/checkpoint/detail/convert.h"
+#include "tests/common/testdata.h"
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/checkpoint/safetensors.h"
@@ -33,9 +34,8 @@ private Q_SLOTS:
     void cachedStepsEqualReferenceLogits()
     {
         QFETCH(QString, name);
-        const QString dir = QStringLiteral(FOLIO_SHARED_DIR "/fixtures/parity-next/") + name;
-        if (!QFileInfo::exists(dir + "/model.safetensors"))
-            QSKIP("parity-next fixtures not present");
+        const QString dir = folio::test::sharedPath(QStringLiteral("fixtures/parity-next/") + name);
+        FOLIO_REQUIRE_DATA(dir + QStringLiteral("/model.safetensors"));
         c10::InferenceMode guard;
         const ModelConfig config = ModelConfig::fromDirectory(dir.toStdString());
         ParamStore params((dir + "/model.safetensors").toStdString());
@@ -86,5 +86,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSeq2seqCache)
+FOLIO_TEST_GUILESS_MAIN(TestSeq2seqCache)
 #include "tst_seq2seq_cache.moc"

@@ -98,7 +98,7 @@ private Q_SLOTS:
                   QString::fromStdString(prefix + ".model"), QString::fromStdString(probeFile)});
         QVERIFY(py.waitForFinished(120000));
         if (py.exitCode() != 0)
-            QSKIP("python3-sentencepiece not available");
+            FOLIO_DATA_MISSING(QStringLiteral("python3-sentencepiece not available"));
         const QStringList lines = QString::fromUtf8(py.readAllStandardOutput()).split(QLatin1Char('\n'));
         QVERIFY(lines.size() >= probe.size());
         int mismatches = 0;

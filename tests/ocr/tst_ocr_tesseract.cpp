@@ -36,7 +36,7 @@ private Q_SLOTS:
         FOLIO_REQUIRE_DATA(image);
         const QString tesseract = QStandardPaths::findExecutable(QStringLiteral("tesseract"));
         if (tesseract.isEmpty())
-            QSKIP("the tesseract command is not installed");
+            FOLIO_DATA_MISSING(QStringLiteral("the tesseract command is not installed"));
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("OMP_THREAD_LIMIT"), QStringLiteral("1"));

@@ -184,7 +184,7 @@ private Q_SLOTS:
         // out of minimal systems: then there is nothing to read).
         const QString path = QStringLiteral("/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf");
         if (!QFile::exists(path))
-            QSKIP("shared-mime-info-spec.pdf is not installed (documentation excluded)");
+            FOLIO_DATA_MISSING(QStringLiteral("shared-mime-info-spec.pdf is not installed (documentation excluded)"));
         OcrOptions o;
         o.dpi = 72; // the text layer only: the resolution does not matter
         const OcrResult r = runOcr(path, o);
@@ -216,7 +216,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, path);
         if (!QFile::exists(path))
-            QSKIP("not installed (documentation excluded)");
+            FOLIO_DATA_MISSING(QStringLiteral("not installed (documentation excluded)"));
         OcrOptions o;
         o.dpi = 72;
         const OcrResult r = runOcr(path, o);

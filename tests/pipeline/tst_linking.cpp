@@ -157,7 +157,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, content);
         QFETCH(QString, message);
         if (!QFile::exists(m_withHead + "/link_head.json"))
-            QSKIP("needs the head trained by trainsOnFunsdAndPredicts (FUNSD data)");
+            FOLIO_DATA_MISSING(QStringLiteral("needs the head trained by trainsOnFunsdAndPredicts (FUNSD data)"));
         const QString broken = m_dir.filePath(QStringLiteral("broken-%1").arg(QTest::currentDataTag()).replace(' ', '-'));
         QVERIFY(QDir().mkpath(broken) && copyTagger(broken));
         QVERIFY(QFile::copy(m_withHead + "/link_head.json", broken + "/link_head.json"));
@@ -188,7 +188,7 @@ private Q_SLOTS:
     void suggestionsRespectTheUsersLinks()
     {
         if (!QFile::exists(m_withHead + "/link_head.json"))
-            QSKIP("needs the head trained by trainsOnFunsdAndPredicts (FUNSD data)");
+            FOLIO_DATA_MISSING(QStringLiteral("needs the head trained by trainsOnFunsdAndPredicts (FUNSD data)"));
         const QString file = test::sharedPath(QStringLiteral("data/funsd/dataset/training_data/annotations/0000971160.json"));
         FOLIO_REQUIRE_DATA(file);
         Document doc;

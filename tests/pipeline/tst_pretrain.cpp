@@ -126,7 +126,7 @@ private Q_SLOTS:
     void sampledCorpusIsNestedAndRecounted()
     {
         if (m_pages.empty())
-            QSKIP("FUNSD data not found");
+            FOLIO_DATA_MISSING(QStringLiteral("FUNSD data not found"));
         pipeline::PretrainCorpus full;
         for (const inference::TrainPage &p : m_pages) {
             full.pages.push_back(p);
@@ -211,7 +211,7 @@ private Q_SLOTS:
     {
         const QString pretrained = m_dir.filePath(QStringLiteral("straight"));
         if (!QFile::exists(pretrained + "/model.safetensors"))
-            QSKIP("needs the encoder lossFallsAndResumeIsExact pretrained (FUNSD data)");
+            FOLIO_DATA_MISSING(QStringLiteral("needs the encoder lossFallsAndResumeIsExact pretrained (FUNSD data)"));
         std::vector<inference::TrainPage> labelled;
         QString error;
         QVERIFY(pipeline::loadFunsdSplit(test::sharedPath(QStringLiteral("data/funsd/dataset")), QStringLiteral("dev"),

@@ -321,7 +321,7 @@ static int runCli(const QStringList &args, QByteArray *out, QByteArray *err)
 void TestAttentionParity::cliExportsPngSvgSafetensors()
 {
 #ifndef FOLIO_CLI_PATH
-    QSKIP("folio-cli is not built with the attention command");
+    FOLIO_DATA_MISSING(QStringLiteral("folio-cli is not built with the attention command"));
 #else
     const QString dir = fixture("layoutlmv3_tokcls");
     QByteArray out, err;
@@ -370,7 +370,7 @@ void TestAttentionParity::cliExportsPngSvgSafetensors()
 void TestAttentionParity::cliBadInputs()
 {
 #ifndef FOLIO_CLI_PATH
-    QSKIP("folio-cli is not built with the attention command");
+    FOLIO_DATA_MISSING(QStringLiteral("folio-cli is not built with the attention command"));
 #else
     const QString dir = fixture("layoutlmv3_tokcls");
     QByteArray out, err;

@@ -140,7 +140,7 @@ private Q_SLOTS:
         QFETCH(QString, expectedFile);
         const QString project = m_dir.filePath(QStringLiteral("import.folio"));
         if (documents(project) != 3)
-            QSKIP("needs the project importsThroughTheDialog filled (FUNSD data)");
+            FOLIO_DATA_MISSING(QStringLiteral("needs the project importsThroughTheDialog filled (FUNSD data)"));
         const QString out = m_dir.filePath(QStringLiteral("out-") + format);
         DatasetDialog dialog(DatasetDialog::Direction::Export, project);
         dialog.setFormat(format);

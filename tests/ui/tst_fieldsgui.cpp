@@ -507,7 +507,7 @@ private Q_SLOTS:
         FOLIO_REQUIRE_DATA(benchmarkPage());
         const QString shipped = pipeline::shippedFieldModelDir();
         if (shipped.isEmpty())
-            QSKIP("no WebFormer under resources/models (the shipped product model is not built in this checkout)");
+            FOLIO_DATA_MISSING(QStringLiteral("no WebFormer under resources/models (the shipped product model is not built in this checkout)"));
         QTemporaryDir dir;
         const QString page = dir.filePath(kPageKey + QStringLiteral(".html.gz"));
         QVERIFY(QFile::copy(benchmarkPage(), page));

@@ -306,7 +306,7 @@ void TestFormTaggerTrace::cliWritesPngAndSafetensors()
     QVERIFY(cli({"-q", "attention", "--checkpoint", m_checkpoint, m_checkpoint + "/model.safetensors", "--out", st}, &err) != 0);
     QVERIFY2(err.contains("folio-formtagger"), err.constData());
 #else
-    QSKIP("folio-cli is not built (no GUI build)");
+    FOLIO_DATA_MISSING(QStringLiteral("folio-cli is not built (no GUI build)"));
 #endif
 }
 

@@ -53,7 +53,7 @@ private Q_SLOTS:
     {
         const QString shipped = QsWorker::shippedCheckpoint();
         if (shipped.isEmpty())
-            QSKIP("the shipped drafter resources/models/qs-drafter is not there");
+            FOLIO_DATA_MISSING(QStringLiteral("the shipped drafter resources/models/qs-drafter is not there"));
         QTemporaryDir dir;
         MainWindow w;
         w.show();
@@ -223,9 +223,9 @@ private Q_SLOTS:
         QFETCH(QString, file);
         QFETCH(QString, name);
         if (!QFileInfo::exists(file))
-            QSKIP(qPrintable(file + QStringLiteral(" is not installed here")));
+            FOLIO_DATA_MISSING(file + QStringLiteral(" is not installed here"));
         if (QsWorker::shippedCheckpoint().isEmpty())
-            QSKIP("the shipped drafter resources/models/qs-drafter is not there");
+            FOLIO_DATA_MISSING(QStringLiteral("the shipped drafter resources/models/qs-drafter is not there"));
         QTemporaryDir dir;
         MainWindow w;
         w.resize(1600, 1000);
