@@ -7,7 +7,9 @@
 
 namespace folio::pipeline {
 
-QString shippedModelDir(const QString &name, const QString &marker)
+namespace {
+
+QStringList candidateRoots()
 {
     QStringList roots;
     const QString env = qEnvironmentVariable("FOLIO_MODELS_DIR");
@@ -16,7 +18,22 @@ QString shippedModelDir(const QString &name, const QString &marker)
     if (QCoreApplication::instance())
         roots << QCoreApplication::applicationDirPath() + QStringLiteral("/../share/folio/models");
     roots << QStringLiteral(FOLIO_SOURCE_DIR "/resources/models");
-    for (const QString &root : roots) {
+    return roots;
+}
+
+} // namespace
+
+QString shippedModelsRoot()
+{
+    for (const QString &root : candidateRoots())
+        if (QFileInfo(root).isDir())
+            return QDir(root).absolutePath();
+    return {};
+}
+
+QString shippedModelDir(const QString &name, const QString &marker)
+{
+    for (const QString &root : candidateRoots()) {
         const QString dir = QDir(root).filePath(name);
         if (QFileInfo::exists(QDir(dir).filePath(marker)))
             return QDir(dir).absolutePath();

@@ -10,6 +10,8 @@ namespace folio::pipeline {
 
 // Empty when no candidate holds the marker.
 QString shippedModelDir(const QString &name, const QString &marker);
+// The first of the candidate roots above that exists (the folder holding every shipped model).
+QString shippedModelsRoot();
 
 // The default question-summary drafter (resources/models/qs-drafter).
 QString shippedQsDrafterDir();

@@ -1,5 +1,7 @@
 #include "pipeline/webfieldextraction.h"
 
+#include "pipeline/shippedmodels.h"
+
 #include "document/structured/fieldrankers.h"
 #include "document/structured/structureddata.h"
 #include "inference/webformer/productpages.h"
@@ -366,10 +368,13 @@ QStringList checkpointFields(const QString &checkpointDir)
 
 QString shippedFieldModelDir()
 {
-    QDir models(QStringLiteral(FOLIO_SOURCE_DIR "/resources/models"));
-    for (const QString &sub : models.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
-        if (checkpointModelType(models.filePath(sub)) == QLatin1String("webformer"))
-            return models.filePath(sub);
+    const QString models = shippedModelsRoot();
+    if (models.isEmpty())
+        return {};
+    const QDir dir(models);
+    for (const QString &sub : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+        if (checkpointModelType(dir.filePath(sub)) == QLatin1String("webformer"))
+            return dir.filePath(sub);
     return {};
 }
 

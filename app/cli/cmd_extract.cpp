@@ -30,6 +30,7 @@
 #include "inference/webformer/productpages.h"
 #include "inference/webformer/webformer.h"
 #include "inference/webformer/webformerdata.h"
+#include "pipeline/shippedmodels.h"
 #include "pipeline/webfieldextraction.h"
 
 #include <CLI/CLI.hpp>
@@ -69,8 +70,7 @@ bool usesCandidates(const std::string &dir)
 
 std::string defaultCheckpoint()
 {
-    const std::filesystem::path p = std::filesystem::path(FOLIO_SOURCE_DIR) / "resources" / "models" / kShippedModel;
-    return std::filesystem::exists(p / "config.json") ? p.string() : std::string();
+    return pipeline::shippedModelDir(QString::fromLatin1(kShippedModel), QStringLiteral("config.json")).toStdString();
 }
 
 // Character range of page words [first, last] in their text nodes (Document order).
