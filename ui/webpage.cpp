@@ -7,10 +7,15 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QMutexLocker>
+#include <QHash>
+#include <QSet>
 #include <QTemporaryDir>
+#include <QWebEngineLoadingInfo>
 #include <QWebEngineProfile>
 #include <QWebEngineSettings>
 #include <QWebEngineUrlRequestInfo>
+
+#include <algorithm>
 
 namespace folio {
 
@@ -84,6 +89,100 @@ void OfflineUrlInterceptor::clearLog()
     m_log.clear();
 }
 
+// ---- blocked requests in words -------------------------------------------
+
+QString webResourceTypeName(int type, int n)
+{
+    const bool one = n == 1;
+    switch (QWebEngineUrlRequestInfo::ResourceType(type)) {
+    case QWebEngineUrlRequestInfo::ResourceTypeMainFrame:
+        return one ? QStringLiteral("page") : QStringLiteral("pages");
+    case QWebEngineUrlRequestInfo::ResourceTypeSubFrame:
+        return one ? QStringLiteral("frame") : QStringLiteral("frames");
+    case QWebEngineUrlRequestInfo::ResourceTypeStylesheet:
+        return one ? QStringLiteral("style sheet") : QStringLiteral("style sheets");
+    case QWebEngineUrlRequestInfo::ResourceTypeScript:
+        return one ? QStringLiteral("script") : QStringLiteral("scripts");
+    case QWebEngineUrlRequestInfo::ResourceTypeImage:
+    case QWebEngineUrlRequestInfo::ResourceTypeFavicon:
+        return one ? QStringLiteral("image") : QStringLiteral("images");
+    case QWebEngineUrlRequestInfo::ResourceTypeFontResource:
+        return one ? QStringLiteral("font") : QStringLiteral("fonts");
+    case QWebEngineUrlRequestInfo::ResourceTypeMedia:
+        return one ? QStringLiteral("media file") : QStringLiteral("media files");
+    case QWebEngineUrlRequestInfo::ResourceTypeXhr:
+        return one ? QStringLiteral("script fetch") : QStringLiteral("script fetches");
+    case QWebEngineUrlRequestInfo::ResourceTypePing:
+    case QWebEngineUrlRequestInfo::ResourceTypeCspReport:
+        return one ? QStringLiteral("tracking ping") : QStringLiteral("tracking pings");
+    case QWebEngineUrlRequestInfo::ResourceTypePrefetch:
+        return one ? QStringLiteral("prefetch") : QStringLiteral("prefetches");
+    case QWebEngineUrlRequestInfo::ResourceTypeWorker:
+    case QWebEngineUrlRequestInfo::ResourceTypeSharedWorker:
+    case QWebEngineUrlRequestInfo::ResourceTypeServiceWorker:
+        return one ? QStringLiteral("worker") : QStringLiteral("workers");
+    default:
+        return one ? QStringLiteral("other request") : QStringLiteral("other requests");
+    }
+}
+
+// Blocked entries, each URL once (a page asks for the same blocked image many times).
+static QList<WebRequestRecord> distinctBlocked(const QList<WebRequestRecord> &log)
+{
+    QList<WebRequestRecord> out;
+    QSet<QString> seen;
+    for (const WebRequestRecord &r : log) {
+        if (r.allowed)
+            continue;
+        const QString key = r.url.toString();
+        if (seen.contains(key))
+            continue;
+        seen.insert(key);
+        out.append(r);
+    }
+    return out;
+}
+
+QStringList blockedRequestLines(const QList<WebRequestRecord> &log, int maxLines)
+{
+    const QList<WebRequestRecord> blocked = distinctBlocked(log);
+    QStringList lines;
+    for (const WebRequestRecord &r : blocked) {
+        if (maxLines > 0 && lines.size() == maxLines) {
+            lines << QStringLiteral("... and %1 more").arg(blocked.size() - maxLines);
+            break;
+        }
+        QString url = r.url.toString();
+        if (url.size() > 160)
+            url = url.left(157) + QStringLiteral("...");
+        lines << QStringLiteral("%1  %2").arg(webResourceTypeName(r.resourceType), url);
+    }
+    return lines;
+}
+
+QString blockedRequestKinds(const QList<WebRequestRecord> &log)
+{
+    // Counted by plural name (images and favicons together), each with one of its types.
+    QHash<QString, QPair<int, int>> counts; // name -> (count, a resource type of it)
+    QStringList order;
+    for (const WebRequestRecord &r : distinctBlocked(log)) {
+        const QString name = webResourceTypeName(r.resourceType, 2);
+        if (!counts.contains(name)) {
+            order << name;
+            counts.insert(name, {0, r.resourceType});
+        }
+        ++counts[name].first;
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](const QString &a, const QString &b) { return counts[a].first > counts[b].first; });
+    QStringList parts;
+    for (const QString &name : order) {
+        const auto [n, type] = counts[name];
+        parts << QStringLiteral("%1 %2").arg(n).arg(webResourceTypeName(type, n));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
 // ---- page ------------------------------------------------------------------
 
 // One off-the-record profile for every untrusted page: nothing is written to disk.
@@ -119,6 +218,26 @@ WebPage::WebPage(QObject *parent)
     // connection is made, scripts on or off).
     settings()->setAttribute(QWebEngineSettings::LocalContentCanAccessRemoteUrls, true);
     settings()->setAttribute(QWebEngineSettings::LocalContentCanAccessFileUrls, true);
+    // Chromium's own account of the page's document load (loadFinished(false) alone does not say
+    // why, and comes for refused navigations too).
+    connect(this, &QWebEnginePage::loadingChanged, this, [this](const QWebEngineLoadingInfo &info) {
+        if (info.url().adjusted(QUrl::RemoveFragment) != m_url)
+            return;
+        switch (info.status()) {
+        case QWebEngineLoadingInfo::LoadStartedStatus:
+            m_outcome = WebLoadOutcome{WebLoadOutcome::State::Loading, {}, 0, false};
+            break;
+        case QWebEngineLoadingInfo::LoadSucceededStatus:
+            m_outcome = WebLoadOutcome{WebLoadOutcome::State::Succeeded, {}, 0, info.isErrorPage()};
+            break;
+        case QWebEngineLoadingInfo::LoadFailedStatus:
+            m_outcome = WebLoadOutcome{WebLoadOutcome::State::Failed, info.errorString(), info.errorCode(), info.isErrorPage()};
+            break;
+        case QWebEngineLoadingInfo::LoadStoppedStatus:
+            m_outcome = WebLoadOutcome{WebLoadOutcome::State::Stopped, info.errorString(), info.errorCode(), info.isErrorPage()};
+            break;
+        }
+    });
 }
 
 WebPage::~WebPage() = default;
@@ -167,6 +286,7 @@ bool WebPage::loadLocalFile(const QString &path, QString *error)
     }
     m_path = path;
     m_url = QUrl::fromLocalFile(local);
+    m_outcome = WebLoadOutcome{WebLoadOutcome::State::Loading, {}, 0, false};
     m_interceptor->setAllowedRoot(QFileInfo(local).absolutePath());
     load(m_url);
     return true;

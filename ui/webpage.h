@@ -6,6 +6,7 @@
 //   page->loadLocalFile("/data/page.html");           // .html/.htm/.xhtml (.gz inflated to a temp copy)
 //   connect(page, &QWebEnginePage::loadFinished, ...);
 //   page->requestLog();                               // every request the page tried, and the verdict
+//   page->loadOutcome();                              // how the page's own document load ended
 //
 // Safety:
 //  - OfflineUrlInterceptor blocks every request whose scheme is not file:, data:, qrc:, blob: or
@@ -35,6 +36,25 @@ struct WebRequestRecord
     bool allowed = false;
     int resourceType = 0; // QWebEngineUrlRequestInfo::ResourceType
 };
+
+// How the load of the page's own document ended, from Chromium's loading info (the main frame,
+// the loaded URL only: refused navigations elsewhere do not count).
+struct WebLoadOutcome
+{
+    enum class State { None, Loading, Succeeded, Failed, Stopped };
+    State state = State::None;
+    QString errorString; // Chromium's words, e.g. "net::ERR_FILE_NOT_FOUND"
+    int errorCode = 0;
+    bool errorPage = false; // Chromium showed its own error page in place of the file
+};
+
+// A resource type in words, plural when n != 1: "image", "style sheets", "script", ...
+QString webResourceTypeName(int resourceType, int n = 1);
+// The blocked entries of a request log, one line each ("image  https://cdn.example.com/a.png"),
+// in request order, repeated URLs once; at most maxLines (0 = all), then "... and N more".
+QStringList blockedRequestLines(const QList<WebRequestRecord> &log, int maxLines = 0);
+// "5 images, 3 style sheets, 1 script": the blocked entries counted by type, most first.
+QString blockedRequestKinds(const QList<WebRequestRecord> &log);
 
 class OfflineUrlInterceptor : public QWebEngineUrlRequestInterceptor
 {
@@ -76,6 +96,7 @@ public:
     QString localFile() const { return m_path; }
 
     QList<WebRequestRecord> requestLog() const { return m_interceptor->log(); }
+    WebLoadOutcome loadOutcome() const { return m_outcome; }
     OfflineUrlInterceptor *interceptor() const { return m_interceptor; }
 
 protected:
@@ -89,6 +110,7 @@ private:
     std::unique_ptr<QTemporaryDir> m_inflated;
     QString m_path;
     QUrl m_url;
+    WebLoadOutcome m_outcome;
 };
 
 } // namespace folio

@@ -5,11 +5,16 @@
 #include "ui/websnapshot.h"
 
 #include <QCheckBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPlainTextEdit>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QWebEngineScript>
 #include <QWebEngineView>
@@ -21,7 +26,13 @@ WebPagePanel::WebPagePanel(QWidget *parent)
     , m_view(new QWebEngineView(this))
     , m_scripts(new QCheckBox(tr("Run page scripts"), this))
     , m_status(new QLabel(this))
+    , m_blocked(new QToolButton(this))
 {
+    m_status->setObjectName(QStringLiteral("webStatus"));
+    m_blocked->setObjectName(QStringLiteral("blockedRequests"));
+    m_blocked->setAutoRaise(true);
+    m_blocked->hide();
+    connect(m_blocked, &QToolButton::clicked, this, &WebPagePanel::showBlockedRequests);
     m_page = new WebPage(m_view);
     m_view->setPage(m_page);
     m_view->setContextMenuPolicy(Qt::NoContextMenu);
@@ -32,6 +43,7 @@ WebPagePanel::WebPagePanel(QWidget *parent)
     bar->addWidget(m_scripts);
     bar->addStretch(1);
     bar->addWidget(m_status);
+    bar->addWidget(m_blocked);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
@@ -73,6 +85,9 @@ void WebPagePanel::setScriptsEnabled(bool enabled)
 void WebPagePanel::load()
 {
     m_rendered = false;
+    m_loadStatus = WebLoadStatus();
+    m_blocked->hide();
+    m_status->setToolTip(QString());
     m_page->setJavaScriptEnabled(m_scriptsAllowed.contains(m_doc.sourcePath));
     if (m_doc.kind != SourceKind::Html || m_doc.sourcePath.isEmpty()) {
         m_page->setHtml(QString());
@@ -80,21 +95,79 @@ void WebPagePanel::load()
         return;
     }
     QString error;
-    m_status->setText(tr("Loading..."));
+    m_status->setText(tr("Loading %1 offline…").arg(QFileInfo(m_doc.sourcePath).fileName()));
     if (!m_page->loadLocalFile(m_doc.sourcePath, &error)) {
-        m_status->setText(error);
-        Q_EMIT failed(error);
+        WebLoadStatus s;
+        s.failed = true;
+        s.text = tr("Could not render %1").arg(error);
+        s.toolTip = tr("The page view and the node boxes are missing; the text, the DOM tree and the fields are "
+                       "read from the project. Put the file back where it was, or open it again from its new place.");
+        showStatus(s);
+        Q_EMIT failed(s.text);
     }
+}
+
+void WebPagePanel::showStatus(const WebLoadStatus &status)
+{
+    m_loadStatus = status;
+    m_status->setText(status.text);
+    m_status->setToolTip(status.toolTip);
+    m_blocked->setVisible(status.blocked > 0);
+    m_blocked->setText(status.blockedText);
+    m_blocked->setToolTip(status.blockedToolTip);
+}
+
+void WebPagePanel::finishLoad(const WebLoadFacts &facts)
+{
+    const WebLoadStatus status = describeWebLoad(facts);
+    showStatus(status);
+    if (status.failed)
+        Q_EMIT failed(status.text);
+}
+
+void WebPagePanel::showBlockedRequests()
+{
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("blockedRequestsDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Requests blocked for %1").arg(QFileInfo(m_doc.sourcePath).fileName()));
+    auto *layout = new QVBoxLayout(dialog);
+    auto *intro = new QLabel(tr("Folio shows saved pages offline and blocked these requests, so nothing was fetched "
+                                "from the web. To see the page with its own styles and images, save it from the "
+                                "browser as \"Web Page, complete\" and open that."),
+                             dialog);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+    auto *list = new QPlainTextEdit(m_loadStatus.blockedLines.join(QLatin1Char('\n')), dialog);
+    list->setObjectName(QStringLiteral("blockedRequestsList"));
+    list->setReadOnly(true);
+    list->setLineWrapMode(QPlainTextEdit::NoWrap);
+    layout->addWidget(list, 1);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+    layout->addWidget(buttons);
+    dialog->resize(760, 420);
+    dialog->show();
 }
 
 void WebPagePanel::onLoadFinished(bool ok)
 {
-    if (m_doc.sourcePath.isEmpty())
-        return;
-    if (!ok) {
-        const QString message = tr("%1: the page failed to load").arg(m_doc.sourcePath);
-        m_status->setText(message);
-        Q_EMIT failed(message);
+    if (m_doc.sourcePath.isEmpty() || m_rendered)
+        return; // a later loadFinished(false) is a refused navigation: the page stays as it was
+    WebLoadFacts facts;
+    facts.fileName = QFileInfo(m_doc.sourcePath).fileName();
+    facts.outcome = m_page->loadOutcome();
+    facts.scriptsOn = m_page->javaScriptEnabled();
+    facts.log = m_page->requestLog();
+    if (!ok && facts.outcome.errorCode == -3)
+        return; // ERR_ABORTED: this load was replaced by a newer one, whose own verdict follows
+    // loadFinished(false) also comes when the page's own document loaded but something else did
+    // not (a refused navigation, a blocked frame): only Chromium's account of the document decides.
+    const bool documentFailed = facts.outcome.state == WebLoadOutcome::State::Failed
+                                || facts.outcome.state == WebLoadOutcome::State::Stopped || facts.outcome.errorPage;
+    if (documentFailed || (!ok && facts.outcome.state != WebLoadOutcome::State::Succeeded
+                           && facts.outcome.state != WebLoadOutcome::State::Loading)) {
+        finishLoad(facts);
         return;
     }
     // Clicks: the view's render widget appears after the first load.
@@ -103,24 +176,25 @@ void WebPagePanel::onLoadFinished(bool ok)
         m_filtered = proxy;
     }
     const QString path = m_doc.sourcePath;
-    captureDomSnapshot(m_page, this, [this, path](const QByteArray &json, const QString &error) {
-        if (path != m_doc.sourcePath)
-            return; // a newer document replaced this one
+    captureDomSnapshot(m_page, this, [this, path, facts](const QByteArray &json, const QString &error) mutable {
+        if (path != m_doc.sourcePath || m_rendered)
+            return; // a newer document replaced this one, or this load was handled already
         DomSnapshot snapshot;
         QString why = error;
         if (why.isEmpty() && !parseDomSnapshotJson(json, &snapshot, &why))
-            why = QStringLiteral("bad snapshot: ") + why;
+            why = tr("its layout could not be read (%1)").arg(why);
+        facts.log = m_page->requestLog(); // requests made while the page settled count too
         if (!why.isEmpty()) {
-            m_status->setText(why);
-            Q_EMIT failed(QStringLiteral("%1: %2").arg(path, why));
+            facts.snapshotError = why;
+            finishLoad(facts);
             return;
         }
         const SnapshotMergeStats stats = mergeDomSnapshot(&m_doc, snapshot);
         m_rendered = true;
-        m_status->setText(tr("%1 nodes boxed, %2 unmatched; blocked requests: %3")
-                              .arg(stats.nodesMatchedByXPath + stats.textNodesMatchedByText)
-                              .arg(stats.nodesUnmatched)
-                              .arg(m_page->interceptor()->blockedCount()));
+        facts.rendered = true;
+        facts.nodesPlaced = stats.nodesMatchedByXPath + stats.textNodesMatchedByText;
+        facts.nodesUnplaced = stats.nodesUnmatched;
+        finishLoad(facts);
         if (m_selected > 0)
             drawOutline(m_selected);
         drawNodeColors();

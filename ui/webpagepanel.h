@@ -13,9 +13,12 @@
 // scrolls to it; a click on the page selects the smallest visible node under the pointer and
 // emits nodeSelected() (links are not followed). The "Run page scripts" box turns page
 // JavaScript on for this document only (the page reloads); network access stays blocked.
-// Failures come as failed(message); nothing throws.
+// The header says what happened (ui/webloadstatus.h): "Rendered offline ..." with a button naming
+// the outside requests it blocked (their list in its tooltip and on click), or "Could not render
+// ...: why". Only a page that did not render comes as failed(message); nothing throws.
 
 #include "document/document.h"
+#include "ui/webloadstatus.h"
 
 #include <QColor>
 #include <QHash>
@@ -24,6 +27,7 @@
 
 class QCheckBox;
 class QLabel;
+class QToolButton;
 class QWebEngineView;
 
 namespace folio {
@@ -47,6 +51,10 @@ public:
     int nodeAt(const QPointF &pagePoint) const;
     // Page JavaScript for the current document (reloads it).
     void setScriptsEnabled(bool enabled);
+    // What the header says about the last load (text, tooltip, blocked requests).
+    const WebLoadStatus &loadStatus() const { return m_loadStatus; }
+    // The list of blocked requests as the button's click shows it (a dialog; for tests, no exec).
+    void showBlockedRequests();
 
 public Q_SLOTS:
     void selectNode(int node);
@@ -66,11 +74,15 @@ private:
     void load();
     void onLoadFinished(bool ok);
     void drawOutline(int node);
+    void showStatus(const WebLoadStatus &status);
+    void finishLoad(const WebLoadFacts &facts);
 
     QWebEngineView *m_view = nullptr;
     WebPage *m_page = nullptr;
     QCheckBox *m_scripts = nullptr;
     QLabel *m_status = nullptr;
+    QToolButton *m_blocked = nullptr;
+    WebLoadStatus m_loadStatus;
     Document m_doc;
     bool m_rendered = false;
     int m_selected = -1;

@@ -166,8 +166,15 @@ void OffscreenSnapshot::start(const QString &path, bool javaScript, int viewport
     connect(m_page, &QWebEnginePage::loadFinished, this, [this](bool ok) {
         if (m_done)
             return;
-        if (!ok) {
-            fail(QStringLiteral("%1: the page failed to load").arg(m_path));
+        // loadFinished(false) also comes when the document loaded but a navigation it tried was
+        // refused: only Chromium's account of the document itself makes it a failure.
+        const WebLoadOutcome o = m_page->loadOutcome();
+        const bool documentFailed = o.state == WebLoadOutcome::State::Failed || o.state == WebLoadOutcome::State::Stopped
+                                    || o.errorPage;
+        if (documentFailed || (!ok && o.state != WebLoadOutcome::State::Succeeded && o.state != WebLoadOutcome::State::Loading)) {
+            fail(QStringLiteral("%1: the page could not be rendered: %2 (error %3)")
+                     .arg(m_path, o.errorString.isEmpty() ? QStringLiteral("no reason given") : o.errorString)
+                     .arg(o.errorCode));
             return;
         }
         captureDomSnapshot(m_page, this, [this](const QByteArray &json, const QString &error) {

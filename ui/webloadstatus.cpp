@@ -1,0 +1,76 @@
+#include "ui/webloadstatus.h"
+
+#include <QCoreApplication>
+
+namespace folio {
+
+static QString tr(const char *text)
+{
+    return QCoreApplication::translate("WebLoadStatus", text);
+}
+
+// Chromium's error in plain words where we know it, its own string otherwise.
+static QString loadErrorInWords(const WebLoadOutcome &o)
+{
+    QString why = o.errorString.trimmed();
+    if (o.errorCode == -6)
+        why = tr("the file was not found (it may have been moved or deleted)");
+    else if (o.errorCode == -10)
+        why = tr("access to the file was refused");
+    else if (o.errorCode == -3 || o.state == WebLoadOutcome::State::Stopped)
+        why = tr("the load was cancelled before the page finished");
+    else if (why.isEmpty())
+        why = tr("the web engine gave no reason");
+    if (o.errorCode != 0)
+        why += QStringLiteral(" (error %1)").arg(o.errorCode);
+    return why;
+}
+
+WebLoadStatus describeWebLoad(const WebLoadFacts &f)
+{
+    WebLoadStatus s;
+    s.blockedLines = blockedRequestLines(f.log);
+    s.blocked = int(s.blockedLines.size());
+    if (s.blocked > 0) {
+        s.blockedText = s.blocked == 1 ? tr("1 outside request blocked") : tr("%1 outside requests blocked").arg(s.blocked);
+        QStringList tip;
+        tip << tr("Folio shows saved pages offline: every request that leaves the page's folder is blocked, "
+                  "so nothing is fetched from the web.")
+            << tr("This page asked for %1:").arg(blockedRequestKinds(f.log));
+        tip += blockedRequestLines(f.log, 15);
+        tip << QString()
+            << tr("Missing style sheets and images change only how the page looks, not its text, DOM tree "
+                  "or fields. To see it as it looked, save it from the browser as \"Web Page, complete\" "
+                  "(the HTML with its _files folder) and open that. Click for the full list.");
+        s.blockedToolTip = tip.join(QLatin1Char('\n'));
+    }
+
+    if (f.rendered) {
+        s.text = tr("Rendered offline: %1 nodes placed on the page").arg(f.nodesPlaced);
+        if (f.nodesUnplaced > 0)
+            s.text += tr(", %1 not drawn").arg(f.nodesUnplaced);
+        QStringList tip;
+        tip << tr("%1 is shown as saved, with page scripts %2.").arg(f.fileName, f.scriptsOn ? tr("on") : tr("off"));
+        if (f.nodesUnplaced > 0)
+            tip << tr("Nodes not drawn are in the file but not on the rendered page (hidden, or added or "
+                      "removed by styles or scripts); they stay in the DOM tree without a box.");
+        if (!f.scriptsOn)
+            tip << tr("If parts of the page are missing because it builds them with JavaScript, tick "
+                      "\"Run page scripts\" (network access stays blocked).");
+        s.toolTip = tip.join(QLatin1Char('\n'));
+        return s;
+    }
+
+    s.failed = true;
+    const bool loadFailed = f.outcome.state == WebLoadOutcome::State::Failed || f.outcome.state == WebLoadOutcome::State::Stopped
+                            || f.outcome.errorPage;
+    const QString why = loadFailed ? loadErrorInWords(f.outcome)
+                                   : (f.snapshotError.isEmpty() ? tr("the page gave no layout") : f.snapshotError);
+    s.text = tr("Could not render %1: %2").arg(f.fileName, why);
+    s.toolTip = tr("The page view and the node boxes are missing; the text, the DOM tree and the fields are read "
+                   "from the file itself and still work. Check that the file opens in a browser, then open it "
+                   "again (File > Open Document) or tick \"Run page scripts\" to reload it.");
+    return s;
+}
+
+} // namespace folio
