@@ -19,10 +19,13 @@ ParamStore ParamStore::fromDirectory(const std::string &dir)
     const std::string safetensors = dir + "/model.safetensors", bin = dir + "/pytorch_model.bin";
     if (std::filesystem::exists(safetensors) || !std::filesystem::exists(bin))
         return ParamStore(safetensors);
+    // Each tensor is dropped once converted, so the load holds one copy of a tensor at a time
+    // beside the read ones (the reader bounds those, torchpickle.h).
     std::map<std::string, at::Tensor> tensors;
-    for (const auto &[name, t] : readTorchCheckpoint(bin)) {
-        at::Tensor a = toAten(t);
-        tensors[name] = a.is_floating_point() ? a.to(at::kFloat) : a;
+    TensorMap read = readTorchCheckpoint(bin);
+    for (auto it = read.begin(); it != read.end(); it = read.erase(it)) {
+        at::Tensor a = toAten(it->second);
+        tensors[it->first] = a.is_floating_point() ? a.to(at::kFloat) : a;
     }
     return fromTensors(std::move(tensors), bin);
 }

@@ -1,43 +1,28 @@
 #include "inference/checkpoint/torchpickle.h"
 
+#include "inference/checkpoint/detail/picklevalue.h"
 #include "inference/checkpoint/torchzip.h"
 #include "inference/errors.h"
 
 #include <cstring>
 #include <map>
-#include <memory>
 
 namespace folio::inference {
+
+using detail::PickleArena;
+using detail::PickleValue;
 
 namespace {
 
 constexpr std::size_t kMaxPickle = 256u << 20;
 constexpr std::size_t kMaxStack = 1u << 22;
 constexpr std::size_t kMaxMemo = 1u << 22;
+// Values one pickle may build (104 bytes each, so at most ~110 MB): a state dict takes about 20 a
+// tensor, so this is some 50,000 tensors in one file.
+constexpr std::size_t kMaxValues = 1u << 20;
 
-struct Value;
-using ValuePtr = std::shared_ptr<Value>;
-
-struct Value
-{
-    enum Kind { None, Bool, Int, Float, String, Tuple, List, Dict, Global, Storage, TensorValue, Mark } kind = None;
-    bool b = false;
-    long long i = 0;
-    double f = 0;
-    std::string s;                                 // String; Global: "module.name"; Storage: key
-    std::vector<ValuePtr> items;                   // Tuple, List
-    std::vector<std::pair<ValuePtr, ValuePtr>> dict; // Dict (insertion order)
-    DType dtype = DType::F32;                      // Storage
-    long long numel = 0;                           // Storage
-    std::shared_ptr<Tensor> tensor;                // TensorValue
-};
-
-ValuePtr make(Value::Kind k)
-{
-    auto v = std::make_shared<Value>();
-    v->kind = k;
-    return v;
-}
+using Value = PickleValue;
+using ValuePtr = PickleValue *;
 
 bool storageDType(const std::string &global, DType *out)
 {
@@ -59,10 +44,7 @@ const char *const kAllowed[] = {"collections.OrderedDict", "torch._utils._rebuil
 class Unpickler
 {
 public:
-    Unpickler(const std::string &data, const std::string &source, const std::function<std::string(const std::string &)> &storage)
-        : m_data(data), m_source(source), m_storage(storage)
-    {
-    }
+    Unpickler(const std::string &data, const std::string &source) : m_data(data), m_source(source) {}
 
     ValuePtr run()
     {
@@ -82,7 +64,7 @@ public:
             }
             case '(': push(make(Value::Mark)); break;
             case 'N': push(make(Value::None)); break;
-            case 0x88: case 0x89: { auto v = make(Value::Bool); v->b = op == 0x88; push(v); break; }
+            case 0x88: case 0x89: { auto v = make(Value::Bool); v->i = op == 0x88; push(v); break; }
             case 'K': pushInt((long long)byte()); break;
             case 'M': pushInt((long long)le(2)); break;
             case 'J': pushInt((long long)std::int32_t(std::uint32_t(le(4)))); break;
@@ -211,6 +193,12 @@ private:
             fail("the pickle's stack grows past " + std::to_string(kMaxStack) + " items");
         m_stack.push_back(std::move(v));
     }
+    ValuePtr make(Value::Kind kind)
+    {
+        if (m_values.size() >= kMaxValues)
+            fail("the pickle builds more than " + std::to_string(kMaxValues) + " values (a state dict needs about 20 a tensor)");
+        return m_values.make(kind);
+    }
     void pushInt(long long i) { auto v = make(Value::Int); v->i = i; push(v); }
     void pushString(std::string s) { auto v = make(Value::String); v->s = std::move(s); push(v); }
     void pushGlobal(const std::string &name)
@@ -295,9 +283,9 @@ private:
         if (!storageDType(pid->items[1]->s, &v->dtype))
             fail("storage type " + pid->items[1]->s + " is not a tensor storage");
         v->s = pid->items[2]->s;
-        v->numel = intOf(pid->items[4], "a storage's size");
-        if (v->numel < 0)
-            fail("a storage with a negative size");
+        v->i = intOf(pid->items[4], "a storage's size");
+        if (v->i < 0)
+            fail("storage " + v->s + " declares a negative size");
         return v;
     }
 
@@ -311,7 +299,7 @@ private:
             return make(Value::Dict);
         }
         if (f->s == "torch._utils._rebuild_parameter") { // (tensor, requires_grad, hooks)
-            if (args->items.empty() || args->items[0]->kind != Value::TensorValue)
+            if (args->items.empty() || args->items[0]->kind != Value::TensorRef)
                 fail("_rebuild_parameter without a tensor");
             return args->items[0];
         }
@@ -320,87 +308,56 @@ private:
         fail("global " + f->s + " cannot be called here");
     }
 
-    // (storage, storage_offset, size, stride, requires_grad, backward_hooks[, metadata])
+    // (storage, storage_offset, size, stride, requires_grad, backward_hooks[, metadata]): kept as a
+    // reference; the numbers are checked and the bytes copied once the tensor's name is known
+    // (detail::materialiseStateDict).
     ValuePtr rebuildTensor(const std::vector<ValuePtr> &a)
     {
         if (a.size() < 4 || a[0]->kind != Value::Storage || a[2]->kind != Value::Tuple || a[3]->kind != Value::Tuple ||
-            a[2]->items.size() != a[3]->items.size() || a[2]->items.size() > 8)
+            a[2]->items.size() != a[3]->items.size())
             fail("_rebuild_tensor_v2 with arguments that are not (storage, offset, size, stride, ...)");
-        const Value &st = *a[0];
-        const std::size_t elem = dtypeSize(st.dtype);
-        const std::string data = m_storage(st.s);
-        if (std::uint64_t(data.size()) < std::uint64_t(st.numel) * elem)
-            fail("storage " + st.s + " holds " + std::to_string(data.size()) + " bytes, fewer than its " +
-                 std::to_string(st.numel) + " elements");
-        const long long offset = intOf(a[1], "a storage offset");
-        std::vector<std::int64_t> shape, stride;
-        long long extent = 0, numel = 1;
+        intOf(a[1], "a storage offset");
         for (std::size_t d = 0; d < a[2]->items.size(); ++d) {
-            const long long n = intOf(a[2]->items[d], "a tensor size"), s = intOf(a[3]->items[d], "a tensor stride");
-            if (n < 0 || s < 0 || n > (1LL << 40) || s > (1LL << 40))
-                fail("a tensor size or stride out of range");
-            shape.push_back(n);
-            stride.push_back(s);
-            numel *= n;
-            if (numel > (1LL << 40))
-                fail("a tensor with too many elements");
-            if (n > 0)
-                extent += (n - 1) * s;
+            intOf(a[2]->items[d], "a tensor size");
+            intOf(a[3]->items[d], "a tensor stride");
         }
-        if (offset < 0 || (numel > 0 && offset + extent >= st.numel))
-            fail("a tensor reaches past its storage " + st.s);
-        auto t = std::make_shared<Tensor>(Tensor::zeros(st.dtype, shape));
-        const std::size_t dims = shape.size();
-        std::vector<std::int64_t> index(dims, 0);
-        for (long long k = 0; k < numel; ++k) {
-            long long src = offset;
-            for (std::size_t d = 0; d < dims; ++d)
-                src += index[d] * stride[d];
-            std::memcpy(t->bytes.data() + std::size_t(k) * elem, data.data() + std::size_t(src) * elem, elem);
-            for (std::size_t d = dims; d-- > 0;) {
-                if (++index[d] < shape[d])
-                    break;
-                index[d] = 0;
-            }
-        }
-        auto v = make(Value::TensorValue);
-        v->tensor = std::move(t);
+        auto v = make(Value::TensorRef);
+        v->items = {a[0], a[1], a[2], a[3]};
         return v;
     }
 
+    PickleArena m_values;
     const std::string &m_data;
     const std::string &m_source;
-    const std::function<std::string(const std::string &)> &m_storage;
     std::size_t m_at = 0;
     std::vector<ValuePtr> m_stack, m_memo;
 };
 
 } // namespace
 
+namespace {
+
+TensorMap readPickle(const std::string &pickle, const std::string &source, const detail::StorageBytes &storage)
+{
+    Unpickler unpickler(pickle, source); // owns the values until the tensors are copied out
+    const ValuePtr root = unpickler.run();
+    if (root->kind != Value::Dict)
+        throw InferenceError(source + ": the pickle is not a state dict (its result is not a dict)");
+    return detail::materialiseStateDict(*root, source, storage);
+}
+
+} // namespace
+
 TensorMap readStateDictPickle(const std::string &pickle, const std::string &source,
                               const std::function<std::string(const std::string &key)> &storage)
 {
-    std::map<std::string, std::string> cache;
-    const std::function<std::string(const std::string &)> cached = [&](const std::string &key) -> std::string {
+    std::map<std::string, std::string> cache; // one copy of each storage, handed out as views
+    return readPickle(pickle, source, [&](const std::string &key) -> std::string_view {
         auto it = cache.find(key);
         if (it == cache.end())
             it = cache.emplace(key, storage(key)).first;
         return it->second;
-    };
-    const ValuePtr root = Unpickler(pickle, source, cached).run();
-    if (root->kind != Value::Dict)
-        throw InferenceError(source + ": the pickle is not a state dict (its result is not a dict)");
-    TensorMap out;
-    for (const auto &[k, v] : root->dict) {
-        if (k->kind != Value::String)
-            throw InferenceError(source + ": a state dict key is not a string");
-        if (v->kind != Value::TensorValue)
-            throw InferenceError(source + ": state dict entry \"" + k->s + "\" is not a tensor");
-        out[k->s] = *v->tensor;
-    }
-    if (out.empty())
-        throw InferenceError(source + ": the state dict holds no tensors");
-    return out;
+    });
 }
 
 TensorMap readTorchCheckpoint(const std::string &path)
@@ -418,12 +375,13 @@ TensorMap readTorchCheckpoint(const std::string &path)
         throw InferenceError(path + ": no <name>/data.pkl in the archive (not a torch.save file)");
     if (zip.has(prefix + "byteorder") && zip.read(prefix + "byteorder") != "little")
         throw InferenceError(path + ": big-endian tensors are not supported");
-    return readStateDictPickle(zip.read(prefix + "data.pkl"), path + " (" + prefix + "data.pkl)",
-                               [&](const std::string &key) {
-                                   if (key.find('/') != std::string::npos || key.find("..") != std::string::npos)
-                                       throw InferenceError(path + ": storage key \"" + key + "\" is not a plain name");
-                                   return zip.read(prefix + "data/" + key);
-                               });
+    // Storages are views of the archive in memory (no copies); StoredZip refuses entries that share
+    // bytes, so the storages together are at most the file's size.
+    return readPickle(zip.read(prefix + "data.pkl"), path + " (" + prefix + "data.pkl)", [&](const std::string &key) {
+        if (key.find('/') != std::string::npos || key.find("..") != std::string::npos)
+            throw InferenceError(path + ": storage key \"" + key + "\" is not a plain name");
+        return zip.view(prefix + "data/" + key);
+    });
 }
 
 } // namespace folio::inference

@@ -6,6 +6,13 @@
 // location, numel) and torch._utils._rebuild_tensor_v2 / _rebuild_parameter). Any other GLOBAL
 // (os.system, builtins.eval, ...) or opcode, or a pickle whose result is not a dict of tensors,
 // is refused with an InferenceError naming the file and the opcode or global. Torch-free.
+//
+// Hostile numbers (issue 36): every size, stride, offset and count is checked without overflow;
+// each storage's declared size against the bytes its entry holds; and the bytes the state dict's
+// tensors need together against 4 x the bytes of the storages they come from + 64 MiB (tied
+// weights take a storage two to four times), all before a tensor is allocated. The pickle's values
+// are at most 1,048,576, live in one arena and are freed flatly (no recursion however deep the
+// nesting). See inference/README.md "Checkpoint limits".
 
 #include "inference/checkpoint/tensor.h"
 

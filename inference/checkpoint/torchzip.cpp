@@ -2,6 +2,7 @@
 
 #include "inference/errors.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -136,6 +137,38 @@ StoredZip::StoredZip(const std::string &path) : m_path(path)
         if (!m_entries.emplace(name, e).second)
             throw InferenceError(path + ": zip entry \"" + name + "\" appears twice");
     }
+    locateData();
+}
+
+// Each entry's local header is read and its data placed; entries whose header-plus-data ranges
+// overlap are refused, so that no byte of the file is handed out twice (250 directory records
+// naming one 16 MB entry were 250 copies of it before, issue 36).
+void StoredZip::locateData()
+{
+    std::vector<std::pair<std::uint64_t, const std::string *>> starts;
+    for (auto &[name, e] : m_entries) {
+        Cursor local(m_bytes, e.localOffset, m_path);
+        if (local.le(4) != kLocalHeader)
+            throw InferenceError(m_path + ": zip entry \"" + name + "\" has no local header");
+        local.skip(22);
+        const std::uint64_t nameLength = local.le(2), extraLength = local.le(2);
+        local.skip(nameLength + extraLength);
+        e.dataStart = local.at();
+        local.skip(e.compressedSize); // throws when the data run past the end of the file
+        starts.emplace_back(e.localOffset, &name);
+    }
+    std::sort(starts.begin(), starts.end(), [](const auto &a, const auto &b) {
+        return a.first != b.first ? a.first < b.first : *a.second < *b.second;
+    });
+    for (std::size_t i = 1; i < starts.size(); ++i) {
+        const Entry &before = m_entries.at(*starts[i - 1].second);
+        const std::uint64_t end = before.dataStart + before.compressedSize;
+        if (starts[i].first < end)
+            throw InferenceError(m_path + ": zip entries \"" + *starts[i - 1].second + "\" and \"" + *starts[i].second +
+                                 "\" overlap (bytes " + std::to_string(before.localOffset) + ".." + std::to_string(end) +
+                                 " and from " + std::to_string(starts[i].first) +
+                                 "); each entry must have its own data, refused");
+    }
 }
 
 std::vector<std::string> StoredZip::names() const
@@ -148,6 +181,11 @@ std::vector<std::string> StoredZip::names() const
 
 std::string StoredZip::read(const std::string &name) const
 {
+    return std::string(view(name));
+}
+
+std::string_view StoredZip::view(const std::string &name) const
+{
     const auto it = m_entries.find(name);
     if (it == m_entries.end())
         throw InferenceError(m_path + ": no zip entry \"" + name + "\"");
@@ -157,13 +195,7 @@ std::string StoredZip::read(const std::string &name) const
                              "); torch.save stores entries uncompressed");
     if (e.flags & 1)
         throw InferenceError(m_path + ": zip entry \"" + name + "\" is encrypted");
-    Cursor local(m_bytes, e.localOffset, m_path);
-    if (local.le(4) != kLocalHeader)
-        throw InferenceError(m_path + ": zip entry \"" + name + "\" has no local header");
-    local.skip(22);
-    const std::uint64_t nameLength = local.le(2), extraLength = local.le(2);
-    local.skip(nameLength + extraLength);
-    return local.take(e.size);
+    return std::string_view(m_bytes).substr(std::size_t(e.dataStart), std::size_t(e.size)); // placed by locateData
 }
 
 } // namespace folio::inference
