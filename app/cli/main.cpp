@@ -53,9 +53,12 @@ void reportProgress(const std::string &label, long done, long total)
 
 } // namespace folio::cli
 
+// OMP_WAIT_POLICY=PASSIVE before libgomp initialises (inference/openmpenv.h): no re-exec at start.
+FOLIO_PASSIVE_OPENMP_AT_LOAD();
+
 int main(int argc, char **argv)
 {
-    folio::inference::ensurePassiveOpenMpWait(argv); // before any library starts threads
+    folio::inference::ensurePassiveOpenMpWait(argv); // fallback: only re-executes when the pre-init hook did not run
     folio::cli::installCancelHandlers();             // Ctrl-C / SIGTERM: exit 3 (cancelled)
     // `attention` paints text into PNG/SVG, which needs a QGuiApplication (offscreen: no display).
     bool wantsGui = false;

@@ -12,9 +12,12 @@
 
 #include <unistd.h>
 
+// OMP_WAIT_POLICY=PASSIVE before libgomp initialises (inference/openmpenv.h): no re-exec at start.
+FOLIO_PASSIVE_OPENMP_AT_LOAD();
+
 int main(int argc, char **argv)
 {
-    folio::inference::ensurePassiveOpenMpWait(argv); // before any library starts threads
+    folio::inference::ensurePassiveOpenMpWait(argv); // fallback: only re-executes when the pre-init hook did not run
     // QtWebEngine refuses to start as root with its sandbox on (see ../shared/ENVIRONMENT.md);
     // this must be in the environment before the first WebEngine object exists.
     if (geteuid() == 0 && !qEnvironmentVariableIsSet("QTWEBENGINE_DISABLE_SANDBOX"))
