@@ -3,12 +3,15 @@
 // quickly with a message naming config.json and the key, before anything of the lying size is
 // allocated. Plus: non-finite weights and truncated weights are refused with the tensor / file
 // named; the unmutated copies load (so a loader that refuses everything fails this test); peak RSS
-// of the whole catalogue stays under 1 GB.
+// of the whole catalogue stays under 1 GB. And a LayoutLMv3 folder whose weights are a generated
+// pytorch_model.bin (issue 36): the faithful file loads, hostile numbers in one tensor are refused
+// naming the file and the tensor.
 #include "inference/checkpoint/configcheck.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/errors.h"
 #include "inference/formtagger/trainer.h"
 #include "inference/models/modelrunner.h"
+#include "tests/inference/torchbinwriter.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -283,6 +286,51 @@ private Q_SLOTS:
             QVERIFY2(error.find("past the end") != std::string::npos || error.find("too short") != std::string::npos,
                      error.c_str());
         }
+    }
+
+    void hostilePytorchBin_data()
+    {
+        QTest::addColumn<QString>("edit");
+        QTest::addColumn<QString>("expected"); // "" = loads
+        QTest::newRow("faithful") << "" << "";
+        QTest::newRow("bias offset 2^63-1 (read 4 bytes before the buffer, exit 0)") << "offset"
+                                                                                      << "tensor 'classifier.bias': offset 9223372036854775807 + extent 6 reaches past its storage '";
+        QTest::newRow("bias 32768 x 32768 stride 0 (4.2 GB)") << "broadcast" << "tensor 'classifier.bias' (4294967296 bytes) takes";
+        QTest::newRow("bias storage 2^62 floats") << "storage" << "tensor 'classifier.bias': storage '";
+    }
+    void hostilePytorchBin()
+    {
+        QFETCH(QString, edit);
+        QFETCH(QString, expected);
+        const QString src = ::fixture("layoutlmv3_tokcls");
+        QVERIFY2(!src.isEmpty(), "fixture missing: layoutlmv3_tokcls");
+        QTemporaryDir tmp;
+        writeJson(tmp.path() + "/config.json", copyCheckpoint(src, tmp.path()));
+        QVERIFY(QFile::remove(tmp.path() + "/model.safetensors"));
+        const TensorMap weights = readSafetensors((src + "/model.safetensors").toStdString());
+        const std::string bin = folio::test::torchBinOf(weights, [&](const std::string &name, folio::test::BinTensor &t) {
+            if (name != "classifier.bias")
+                return;
+            if (edit == "offset")
+                t.offset = std::numeric_limits<std::int64_t>::max();
+            if (edit == "broadcast") {
+                t.size = {32768, 32768};
+                t.stride = {0, 0};
+            }
+            if (edit == "storage")
+                t.storageNumel = std::int64_t(1) << 62;
+        });
+        const std::string path = (tmp.path() + "/pytorch_model.bin").toStdString();
+        QVERIFY(folio::test::writeBinary(path, bin));
+        const long rssBefore = peakRssKb();
+        const std::string error = loadError(tmp.path(), false);
+        if (expected.isEmpty()) {
+            QVERIFY2(error.empty(), error.c_str());
+            return;
+        }
+        QVERIFY2(error.find(path + " (archive/data.pkl): ") != std::string::npos, error.c_str());
+        QVERIFY2(error.find(expected.toStdString()) != std::string::npos, error.c_str());
+        QVERIFY2(peakRssKb() - rssBefore < 256 * 1024, qPrintable(QString("peak RSS grew %1 kB").arg(peakRssKb() - rssBefore)));
     }
 
     void peakMemoryBounded()
