@@ -170,7 +170,8 @@ void tokensOf(const std::vector<DraftSentence> &sentences, std::vector<QStringLi
 }
 
 // Splits section `index` into parts at heading-like lines or by topic; the parts become its
-// subsections (the section keeps the sentences before the first part when it has a title).
+// subsections (the section keeps the sentences before the first part when it has a title), or the
+// top-level sections when the section is the whole document.
 void segmentSection(DraftSource *src, int index, const DraftSegmenting &opt,
                     const QHash<QString, int> &df, int sentenceCount)
 {
@@ -198,6 +199,8 @@ void segmentSection(DraftSource *src, int index, const DraftSegmenting &opt,
     if (starts.size() < 2 && !(byHeadings && !starts.empty()))
         return;
     const bool keepLead = !sec.title.isEmpty();
+    // A document that is one implicit section: its parts are the document's top-level sections.
+    const bool wholeDocument = sec.documentSection < 0 && sec.parent < 0 && src->sections.size() == 1;
     std::vector<DraftSection> parts;
     const std::size_t leadEnd = keepLead ? std::size_t(starts.front()) : 0;
     if (!keepLead)
@@ -205,7 +208,7 @@ void segmentSection(DraftSource *src, int index, const DraftSegmenting &opt,
     for (std::size_t p = 0; p < starts.size(); ++p) {
         const std::size_t a = std::size_t(starts[p]), b = p + 1 < starts.size() ? std::size_t(starts[p + 1]) : all.size();
         DraftSection part;
-        part.parent = index;
+        part.parent = wholeDocument ? -1 : index;
         part.segmented = true;
         if (byHeadings && all[a].heading) {
             part.title = all[a].text;
