@@ -186,19 +186,12 @@ WordLabelling HfTokenClassifier::label(const std::vector<std::string> &words, co
             throw InferenceError("label: " + std::to_string(words.size()) + " words but " + std::to_string(boxes.size()) + " boxes");
         const HfLayoutTokenizer &tok = *m_loaded->tokenizer;
         const int maxTokens = m_loaded->maxTokens;
-        std::vector<WordWindow> windows{{0, int(words.size())}};
-        if (longPages == LongPages::Slide) {
-            std::vector<int> counts;
-            for (const std::string &w : words)
-                counts.push_back(int(tok.tokenizer().encodeWord(w).size()));
-            windows = wordWindows(counts, maxTokens - 2);
-        }
         out.words.assign(words.size(), WordLabel{});
         std::vector<int> bestDistance(words.size(), -1);
-        for (const WordWindow &win : windows) {
-            const std::vector<std::string> ws(words.begin() + win.begin, words.begin() + win.end);
-            const std::vector<WordBox> bs(boxes.begin() + win.begin, boxes.begin() + win.end);
-            const LayoutTokens t = tok.encode(ws, bs, nullptr, maxTokens, true, false);
+        // Runs one encoded window of words [begin, ...) and labels each word whose first token it
+        // holds, from `labelFrom` on, where the word sits farther from the window's edges than in
+        // any window before (`wordCount`: the window's words, for that distance).
+        auto runWindow = [&](const LayoutTokens &t, int begin, int wordCount, int labelFrom) {
             const TensorMap inputs = windowInputs(t, pixelValues);
             RunResult r = m_loaded->runner->run(inputs, options);
             if (!r.ok)
@@ -207,12 +200,12 @@ WordLabelling HfTokenClassifier::label(const std::vector<std::string> &words, co
             std::vector<int> globalIds;
             for (std::size_t p = 0; p < t.wordIds.size(); ++p) {
                 const int local = t.wordIds[p];
-                globalIds.push_back(local < 0 ? -1 : win.begin + local);
+                globalIds.push_back(local < 0 ? -1 : begin + local);
                 if (local < 0 || (p > 0 && t.wordIds[p - 1] == local))
                     continue; // not the word's first token
-                const int w = win.begin + local;
-                const int distance = std::min(local, int(ws.size()) - 1 - local);
-                if (distance > bestDistance[std::size_t(w)]) {
+                const int w = begin + local;
+                const int distance = std::min(local, wordCount - 1 - local);
+                if (w >= labelFrom && distance > bestDistance[std::size_t(w)]) {
                     bestDistance[std::size_t(w)] = distance;
                     out.words[std::size_t(w)] = labelAt(logits, std::int64_t(p), m_labels);
                 }
@@ -223,6 +216,34 @@ WordLabelling HfTokenClassifier::label(const std::vector<std::string> &words, co
                 record[kv.first] = std::move(kv.second);
             out.windows.push_back(std::move(record));
             out.windowWordIds.push_back(std::move(globalIds));
+        };
+        // The first window is the reference's own call: every word, truncated at model_max_length
+        // (it may cut inside a word). Each word with a token there is labelled from it, as the
+        // reference labels it.
+        const LayoutTokens first = tok.encode(words, boxes, nullptr, maxTokens, true, false);
+        runWindow(first, 0, int(words.size()), 0);
+        int cut = 0; // the first word the reference truncates away
+        for (const int w : first.wordIds)
+            cut = std::max(cut, w + 1);
+        if (longPages == LongPages::Slide && first.tokensWithoutTruncation > maxTokens - 2) {
+            // Sliding windows for the truncated words only; they start a quarter window before the
+            // cut so that its first words have context on both sides.
+            std::vector<int> counts;
+            for (const std::string &w : words)
+                counts.push_back(w.empty() ? 0 : int(tok.tokenizer().encodeWord(w).size()));
+            const int budget = maxTokens - 2;
+            int start = cut, context = 0;
+            while (start > 0 && context + counts[std::size_t(start - 1)] <= budget / 4)
+                context += counts[std::size_t(--start)];
+            const std::vector<int> rest(counts.begin() + start, counts.end());
+            for (const WordWindow &win : wordWindows(rest, budget)) {
+                const int b = start + win.begin, e = start + win.end;
+                if (e <= cut)
+                    continue; // context only: every word there already has its reference label
+                const std::vector<std::string> ws(words.begin() + b, words.begin() + e);
+                const std::vector<WordBox> bs(boxes.begin() + b, boxes.begin() + e);
+                runWindow(tok.encode(ws, bs, nullptr, maxTokens, true, false), b, e - b, cut);
+            }
         }
         out.ok = true;
     } catch (const std::exception &e) {

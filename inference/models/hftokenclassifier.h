@@ -4,10 +4,14 @@
 // with 0-1000 boxes: its own tokenizer, the model, and the first sub-token's argmax per word.
 // Torch-free facade; no exception leaves it.
 //
-// Long pages: LongPages::Truncate does what Hugging Face does (one call, words past
-// model_max_length - 2 tokens get no label: the parity fixture's behaviour); LongPages::Slide runs
-// overlapping word windows that each fit the model and takes every word from the window where it
-// sits farthest from an edge, so every non-empty word is labelled.
+// Every word is fed as given (a white-space-only word is a token, an empty one has none). The first
+// window is always the reference's own call (`tokenizer(words, boxes, truncation=True)`: cut at
+// model_max_length - 2 tokens, maybe inside a word), and every word with a token there is labelled
+// from it. Long pages: LongPages::Truncate stops there, as Hugging Face does (the words past the
+// cut get no label: the parity fixture's behaviour); LongPages::Slide labels the words past the cut,
+// and only those, from overlapping word windows that each fit the model (the first starting a
+// quarter window before the cut), each word from the window where it sits farthest from an edge,
+// so every non-empty word is labelled.
 
 #include "inference/checkpoint/tensor.h"
 #include "inference/models/runoptions.h"

@@ -1,8 +1,11 @@
 // A Hugging Face LayoutLMv3 token-classification checkpoint folder (fixtures/parity-next/
-// layoutlmv3_pipeline) beyond the reference: sliding windows label every word of long pages; bad
-// checkpoint folders are refused and leave the previous model loaded. Parity with the reference
-// (inputs, word ids, logits, labels) is checked by tst_inference_parity (layoutlmv3cases.h).
+// layoutlmv3_pipeline) beyond the reference: sliding windows label every word of long pages, but
+// only the words the reference truncates (its own call is the first window, white-space-only words
+// fed as tokens: layoutlmv3variants.h); bad checkpoint folders are refused and leave the previous
+// model loaded. Parity with the reference (inputs, word ids, logits, labels) is checked by
+// tst_inference_parity (layoutlmv3cases.h).
 #include "inference/models/hftokenclassifier.h"
+#include "layoutlmv3variants.h"
 #include "tests/common/testdata.h"
 
 #include <nlohmann/json.hpp>
@@ -13,6 +16,7 @@
 
 using namespace folio::inference;
 using nlohmann::json;
+namespace hft = folio::inference::test;
 
 namespace {
 
@@ -95,6 +99,58 @@ private Q_SLOTS:
             if (m_expected["documents"][i]["truncated"].get<bool>())
                 QVERIFY(slide.windows.size() > 1);
         }
+    }
+
+    // Slide labels every word the reference labels from the reference's own (truncated) call, the
+    // first window, white-space-only words fed as one token each; only the words past the cut come
+    // from later windows. Originals against expected.json; variants against their constructed
+    // reference window and the labels of that call.
+    void theFirstWindowIsTheReferenceCall()
+    {
+        FOLIO_REQUIRE_DATA(caseDir() + QStringLiteral("/documents.json"));
+        const std::vector<hft::PipelineDocCase> cases = hft::pipelineDocCases(
+            caseDir(), m_classifier.maxTokens(), [&](const hft::PipelineDocCase &c) { return hft::withoutNearTies(m_classifier, c); });
+        QVERIFY(cases.size() > m_docs["documents"].size()); // the variants were built
+        int variants = 0, truncatedVariants = 0;
+        for (const hft::PipelineDocCase &c : cases) {
+            const WordLabelling slide = m_classifier.label(c.words, c.boxes, HfTokenClassifier::LongPages::Slide);
+            const WordLabelling cut = m_classifier.label(c.words, c.boxes, HfTokenClassifier::LongPages::Truncate);
+            QVERIFY2(slide.ok && cut.ok, (c.name + ": " + slide.error + cut.error).c_str());
+            const TensorMap &first = slide.windows.front();
+            std::vector<std::int64_t> ids(c.inputIds.begin(), c.inputIds.end()), box;
+            for (const WordBox &b : c.tokenBoxes)
+                box.insert(box.end(), {b.x0, b.y0, b.x1, b.y1});
+            QVERIFY2(hft::tensorInts(first.at("input_ids")) == ids, c.name.c_str());
+            QVERIFY2(hft::tensorInts(first.at("bbox")) == box, c.name.c_str());
+            QVERIFY2(slide.windowWordIds.front() == c.wordIds, c.name.c_str());
+            std::vector<bool> inFirst(c.words.size(), false);
+            for (int w : c.wordIds)
+                if (w >= 0)
+                    inFirst[std::size_t(w)] = true;
+            float smallestMargin = 1e9f;
+            for (std::size_t k = 0; k < c.words.size(); ++k) {
+                const std::string where = c.name + ", word " + std::to_string(k);
+                QVERIFY2((slide.words[k].labelId < 0) == c.words[k].empty(), where.c_str());
+                QVERIFY2((cut.words[k].labelId >= 0) == inFirst[k], where.c_str());
+                if (inFirst[k]) {
+                    QVERIFY2(slide.words[k].label == cut.words[k].label, where.c_str());
+                    QCOMPARE(slide.words[k].margin, cut.words[k].margin); // the same window, not a later one
+                    smallestMargin = std::min(smallestMargin, cut.words[k].margin);
+                }
+                if (!c.variant)
+                    QVERIFY2(cut.words[k].label == c.labels[k] && (!inFirst[k] || slide.words[k].label == c.labels[k]),
+                             (where + ": " + slide.words[k].label + " vs the reference's " + c.labels[k]).c_str());
+            }
+            if (c.variant) {
+                ++variants;
+                if (cut.windows.size() == 1 && slide.windows.size() > 1)
+                    ++truncatedVariants;
+                qInfo("%s: %d windows, smallest margin in the reference window %.4f", c.name.c_str(), int(slide.windows.size()),
+                      double(smallestMargin));
+            }
+        }
+        QVERIFY(variants >= int(m_docs["documents"].size()));
+        QVERIFY(truncatedVariants >= 1); // a long page with a tab inside the reference's window
     }
 
     void badCheckpointsAreRefused()
