@@ -107,10 +107,12 @@ const char *const kFormTagger = "folio-formtagger";
 
 // Word-page runs (folio-formtagger and Hugging Face token classifiers): the document's word pages,
 // trace-on options and an empty label per Document word; false + *error when every word is blank.
+// `keepBlankWords`: white-space-only words stay on the pages (Hugging Face folders, as in predict).
 bool startWordPageRun(const Document &document, std::uint32_t disabledBiases, std::vector<inf::DocumentTrainPage> *pages,
-                      inf::RunOptions *options, QStringList *labels, QString *error, bool layoutOrder = false)
+                      inf::RunOptions *options, QStringList *labels, QString *error, bool layoutOrder = false,
+                      bool keepBlankWords = false)
 {
-    *pages = inf::trainPagesOfDocument(document, nullptr, layoutOrder);
+    *pages = inf::trainPagesOfDocument(document, nullptr, layoutOrder, keepBlankWords);
     if (pages->empty()) {
         *error = QStringLiteral("%1: the document has only blank words").arg(document.sourcePath);
         return false;
@@ -195,7 +197,7 @@ AttentionRunResult runHfOnDocument(const QString &checkpointDir, const Document 
     std::vector<inf::DocumentTrainPage> pages;
     inf::RunOptions options;
     QStringList labels;
-    if (!startWordPageRun(document, disabledBiases, &pages, &options, &labels, &r.error))
+    if (!startWordPageRun(document, disabledBiases, &pages, &options, &labels, &r.error, false, true))
         return r;
     const inf::HfTokenClassifier &classifier = labeller.classifier();
     for (const inf::DocumentTrainPage &p : pages) {

@@ -36,17 +36,19 @@ struct DocumentTagger::Impl
     inference::LinkPredictor links; // their key -> value link head, when the folder has one
     HfPageLabeller hf;              // Hugging Face token classifiers (isLoaded() tells which)
 
-    // One page's entities (indices into page.trainPage.words); false + *why on failure. With
-    // `states` (folio-formtagger only), also the encoder's word states of the same pass.
+    // One page's entities (indices into page.trainPage.words) and word labels (one per page word,
+    // "" for none); false + *why on failure. With `states` (folio-formtagger only), also the
+    // encoder's word states of the same pass.
     bool predictPage(const inference::DocumentTrainPage &page, const Document &document, bool viterbi,
-                     std::vector<inference::PredictedEntity> *entities, std::string *why,
-                     inference::WordStates *states = nullptr) const
+                     std::vector<inference::PredictedEntity> *entities, std::vector<std::string> *labels,
+                     std::string *why, inference::WordStates *states = nullptr) const
     {
         if (!hf.isLoaded()) {
             inference::PagePrediction prediction;
             if (!predictor.predict(page.trainPage, &prediction, why, viterbi, nullptr, nullptr, states))
                 return false;
             *entities = std::move(prediction.entities);
+            *labels = std::move(prediction.tags);
             return true;
         }
         const inference::WordLabelling labelling = hf.labelPage(page, document);
@@ -54,13 +56,13 @@ struct DocumentTagger::Impl
             *why = labelling.error;
             return false;
         }
-        std::vector<std::string> labels;
+        labels->clear();
         std::vector<float> confidences;
         for (const inference::WordLabel &w : labelling.words) {
-            labels.push_back(w.labelId < 0 ? std::string() : w.label);
+            labels->push_back(w.labelId < 0 ? std::string() : w.label);
             confidences.push_back(w.confidence);
         }
-        for (const WordEntity &e : entitiesFromWordLabels(labels, confidences)) {
+        for (const WordEntity &e : entitiesFromWordLabels(*labels, confidences)) {
             inference::PredictedEntity p;
             p.label = e.label;
             p.firstWord = e.firstWord;
@@ -149,7 +151,9 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
         return out;
     }
     try {
-        const std::vector<inference::DocumentTrainPage> pages = inference::trainPagesOfDocument(document, nullptr, options.layoutOrder || usesLayoutOrder());
+        // A Hugging Face folder is fed every word, as its tokenizer is (a tab is a token there).
+        const std::vector<inference::DocumentTrainPage> pages = inference::trainPagesOfDocument(
+            document, nullptr, options.layoutOrder || usesLayoutOrder(), m_impl->hf.isLoaded());
         if (pages.empty()) {
             out.error = name + QStringLiteral(": empty document (no words to label)");
             return out;
@@ -158,6 +162,8 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
         std::shared_ptr<EncoderStates> states;
         if (options.links && hasLinkHead())
             states = std::make_shared<EncoderStates>();
+        for (std::size_t i = 0; i < document.words.size(); ++i)
+            out.wordLabels << QString();
         for (std::size_t i = 0; i < pages.size(); ++i) {
             if (options.cancel && options.cancel->load()) {
                 out.cancelled = true;
@@ -166,12 +172,15 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
             }
             const inference::DocumentTrainPage &page = pages[i];
             std::vector<inference::PredictedEntity> entities;
+            std::vector<std::string> labels;
             std::string why;
             inference::WordStates *pageStates = states ? &states->pages.emplace_back() : nullptr;
-            if (!m_impl->predictPage(page, document, options.viterbi, &entities, &why, pageStates)) {
+            if (!m_impl->predictPage(page, document, options.viterbi, &entities, &labels, &why, pageStates)) {
                 out.error = QStringLiteral("%1, page %2: %3").arg(name).arg(page.page + 1).arg(QString::fromStdString(why));
                 return out;
             }
+            for (std::size_t w = 0; w < labels.size() && w < page.wordIndex.size(); ++w)
+                out.wordLabels[page.wordIndex[w]] = QString::fromStdString(labels[w]);
             PagePredictionInfo info{page.page, int(page.wordIndex.size()), 0};
             for (const inference::PredictedEntity &e : entities) {
                 PredictedSpan span{page.page, QString::fromStdString(e.label), e.confidence, {}};

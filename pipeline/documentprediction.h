@@ -12,7 +12,8 @@
 //   folio::pipeline::appendSuggestions(p, document, tagger.checkpointName(), &annotations);
 //
 // Each Document page with non-blank words is one model page (inference::trainPagesOfDocument);
-// an entity never runs across a page break. Not thread-safe: use one DocumentTagger per thread.
+// a Hugging Face folder is fed every word of the page, white-space-only ones too, as its reference
+// tokenizer is. An entity never runs across a page break. Not thread-safe: use one DocumentTagger per thread.
 // No exception leaves these functions.
 
 #include "document/annotations.h"
@@ -39,7 +40,7 @@ struct PredictedSpan
 struct PagePredictionInfo
 {
     int page = 0;  // Document page
-    int words = 0; // non-blank words the model saw
+    int words = 0; // words the model saw (non-blank ones; every word for a Hugging Face folder)
     int entities = 0;
 };
 
@@ -53,6 +54,9 @@ struct DocumentPrediction
     QString error; // names the document or checkpoint
     std::vector<PagePredictionInfo> pages;
     std::vector<PredictedSpan> entities; // page by page
+    // The model's own label of each Document word (index as Document::words): the tagger's tag or
+    // the Hugging Face word label (its first sub-token's argmax), "" for a word it did not label.
+    QStringList wordLabels;
     // Kept when options.links is on and the checkpoint has a link head: suggestLinks() then reads
     // these instead of running the encoder a second time.
     std::shared_ptr<const EncoderStates> encoderStates;

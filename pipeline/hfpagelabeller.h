@@ -1,8 +1,10 @@
 #pragma once
 // A Hugging Face token-classification checkpoint (inference::HfTokenClassifier) labelling Document
-// pages: the page's non-blank words in reading order with their 0-1000 boxes, sliding windows for
-// long pages, and pixel_values from the page image when the checkpoint has an image branch
-// (pipeline/pagepixels.h). Used by DocumentTagger and the attention runs. No exception leaves it.
+// pages: every word of the page (white-space-only ones too: trainPagesOfDocument(..., keepBlankWords))
+// with its 0-1000 box, the reference's own truncated call first and sliding windows only for the
+// words it cuts off (inference/models/hftokenclassifier.h), and pixel_values from the page image
+// when the checkpoint has an image branch (pipeline/pagepixels.h). Used by DocumentTagger and the
+// attention runs. No exception leaves it.
 
 #include "inference/formtagger/trainpages.h"
 #include "inference/models/hftokenclassifier.h"

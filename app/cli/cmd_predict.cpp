@@ -52,7 +52,7 @@ nlohmann::json linksJson(const Annotations &own)
 struct PredictOpts
 {
     std::string checkpoint, order = "annotation", lang = "eng";
-    bool argmax = false;
+    bool argmax = false, wordLabels = false;
     int threads = 2, dpi = 300;
     std::string project;
     BatchOptions batch;
@@ -92,6 +92,8 @@ nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &
         j["words"] = 0;
         j["pages"] = pages;
         j["entities"] = nlohmann::json::array();
+        if (o.wordLabels)
+            j["word_labels"] = nlohmann::json::array();
         return j;
     }
     pipeline::PredictOptions options;
@@ -123,6 +125,15 @@ nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &
     j["words"] = prediction.words();
     j["pages"] = pages;
     j["entities"] = entities;
+    if (o.wordLabels) {
+        nlohmann::json labels = nlohmann::json::array();
+        for (std::size_t w = 0; w < loaded.document.words.size(); ++w) {
+            const QString label = w < std::size_t(prediction.wordLabels.size()) ? prediction.wordLabels[int(w)] : QString();
+            labels.push_back({{"word", loaded.document.words[w].id.toStdString()},
+                              {"label", label.isEmpty() ? nlohmann::json() : nlohmann::json(label.toStdString())}});
+        }
+        j["word_labels"] = labels;
+    }
     if (tagger.hasLinkHead())
         j["links"] = linksJson(own);
     return j;
@@ -143,6 +154,8 @@ void registerPredictCommand(CLI::App &app)
     cmd->add_option("--dpi", o->dpi, "PDF rasterisation (dots per inch)")->check(CLI::Range(30, 1200));
     o->batch.threadsOption = cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
     cmd->add_flag("--argmax", o->argmax, "Argmax decoding instead of constrained Viterbi");
+    cmd->add_flag("--word-labels", o->wordLabels, "Also print every word's own label as \"word_labels\" (the tagger's tag, or a "
+                                                  "Hugging Face folder's first sub-token argmax; null: none)");
     cmd->add_option("--project", o->project, "Also store the documents and their suggestions in this .folio project");
     addBatchOptions(cmd, &o->batch);
     cmd->callback([o]() {

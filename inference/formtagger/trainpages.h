@@ -46,14 +46,19 @@ inline void serialiseByLayout(DocumentTrainPage &p)
 
 // One DocumentTrainPage per Document page that has non-blank words (multi-page scans are labelled
 // page by page), ids "<source>#<page>"; tags from `annotations` when given. `layoutOrder`: each
-// page's words in the layout-aware order instead of the Document's (OCR) order.
+// page's words in the layout-aware order instead of the Document's (OCR) order. `keepBlankWords`:
+// every word of the page, white-space-only and empty ones too, and a page as soon as one word has
+// text (what a Hugging Face tokenizer is fed: a tab is a token there, pipeline/hfpagelabeller.h).
 inline std::vector<DocumentTrainPage> trainPagesOfDocument(const Document &doc, const Annotations *annotations,
-                                                           bool layoutOrder = false)
+                                                           bool layoutOrder = false, bool keepBlankWords = false)
 {
     std::map<int, DocumentTrainPage> byPage;
+    std::map<int, bool> pageHasText;
     for (size_t i = 0; i < doc.words.size(); ++i) {
         const Word &w = doc.words[i];
-        if (w.text.trimmed().isEmpty())
+        if (keepBlankWords)
+            pageHasText[w.page] = pageHasText[w.page] || !w.text.isEmpty();
+        else if (w.text.trimmed().isEmpty())
             continue;
         DocumentTrainPage &p = byPage[w.page];
         p.page = w.page;
@@ -65,6 +70,8 @@ inline std::vector<DocumentTrainPage> trainPagesOfDocument(const Document &doc, 
     std::vector<DocumentTrainPage> out;
     for (auto &entry : byPage) {
         DocumentTrainPage &p = entry.second;
+        if (keepBlankWords && !pageHasText[entry.first])
+            continue;
         if (layoutOrder)
             serialiseByLayout(p);
         p.trainPage.id = (doc.sourcePath + QStringLiteral("#%1").arg(p.page)).toStdString();
