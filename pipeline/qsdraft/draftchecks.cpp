@@ -8,15 +8,6 @@ namespace folio::pipeline {
 
 namespace {
 
-QSet<QString> contentWords(const QString &text)
-{
-    QSet<QString> s;
-    for (const QString &w : draftTokens(text))
-        if (!isDraftStopword(w))
-            s.insert(w);
-    return s;
-}
-
 // Sections [s, end) of a pre-order list: s and its descendants.
 int subtreeEnd(const DraftSource &src, int s)
 {
@@ -38,9 +29,9 @@ QSet<QString> subtreeWords(const DraftSource &src, int s, bool withTitles)
     const int end = s < 0 ? int(src.sections.size()) : subtreeEnd(src, s);
     for (int t = std::max(0, s); t < end; ++t) {
         if (withTitles)
-            words.unite(contentWords(src.sections[std::size_t(t)].title));
+            words.unite(draftContentWords(src.sections[std::size_t(t)].title));
         for (const DraftSentence &d : src.sections[std::size_t(t)].sentences)
-            words.unite(contentWords(d.text + QLatin1Char(' ') + d.speaker));
+            words.unite(draftContentWords(d.text + QLatin1Char(' ') + d.speaker));
     }
     return words;
 }
@@ -49,7 +40,7 @@ void countSupported(const QString &summary, const QSet<QString> &evidence, Draft
 {
     for (const QString &sentence : splitDraftSentences(summary)) {
         ++c->summarySentences;
-        const QSet<QString> w = contentWords(sentence);
+        const QSet<QString> w = draftContentWords(sentence);
         bool all = true;
         for (const QString &x : w)
             all = all && evidence.contains(x);
@@ -90,11 +81,11 @@ DraftCheck checkDraft(const DraftSource &src, const QsDraft &draft, int minWords
         seen.insert(norm);
         // Key terms: the question's content words that its template did not bring.
         const QSet<QString> evidence = subtreeWords(src, i.section, true);
-        static const QSet<QString> templateWords = contentWords(
+        static const QSet<QString> templateWords = draftContentWords(
             QStringLiteral("summarize summarise discussion discuss discussed group team document say said think thought "
                            "decision decide decided part meeting"));
         bool grounded = true;
-        for (const QString &w : contentWords(i.question))
+        for (const QString &w : draftContentWords(i.question))
             if (!templateWords.contains(w) && !evidence.contains(w))
                 grounded = false;
         c.groundedQuestions += grounded ? 1 : 0;

@@ -13,15 +13,6 @@ namespace folio::pipeline {
 
 namespace {
 
-QSet<QString> contentWords(const QString &text)
-{
-    QSet<QString> s;
-    for (const QString &w : draftTokens(text))
-        if (!isDraftStopword(w))
-            s.insert(w);
-    return s;
-}
-
 // Draft sections an item rests on: those its section keys name, and those holding its evidence words.
 QSet<int> evidenceSections(const Document &doc, const DraftSource &src, const QsNode &node, const QHash<QString, int> &wordIndex)
 {
@@ -120,7 +111,7 @@ bool addProjectCorrections(const QString &projectPath, SalienceFitter *fitter, Q
                 continue;
             }
             (rejected ? stats->rejected : stats->accepted) += 1;
-            const QSet<QString> reference = contentWords(n.summary + QLatin1Char(' ') + ann.qsSummary);
+            const QSet<QString> reference = draftContentWords(n.summary + QLatin1Char(' ') + ann.qsSummary);
             for (int s : sections) {
                 for (std::size_t i = 0; i < src.sections[std::size_t(s)].sentences.size(); ++i) {
                     const DraftSentence &t = src.sections[std::size_t(s)].sentences[i];

@@ -150,10 +150,7 @@ double SalienceModel::score(const SentenceFeatures &f) const
 
 double salienceTarget(const QString &sentence, const QSet<QString> &referenceContent)
 {
-    QSet<QString> words;
-    for (const QString &w : draftTokens(sentence))
-        if (!isDraftStopword(w))
-            words.insert(w);
+    const QSet<QString> words = draftContentWords(sentence);
     if (words.isEmpty())
         return 0.0;
     int hits = 0;
@@ -163,15 +160,6 @@ double salienceTarget(const QString &sentence, const QSet<QString> &referenceCon
 }
 
 namespace {
-
-QSet<QString> contentSet(const QString &text)
-{
-    QSet<QString> s;
-    for (const QString &w : draftTokens(text))
-        if (!isDraftStopword(w))
-            s.insert(w);
-    return s;
-}
 
 // Solves A x = b (A symmetric positive definite, small) by Gaussian elimination with pivoting.
 std::vector<double> solveLinear(std::vector<std::vector<double>> a, std::vector<double> b)
@@ -238,7 +226,7 @@ void SalienceFitter::addMeeting(const QmsumMeeting &m)
             if (overlaps)
                 reference += QLatin1Char(' ') + QString::fromStdString(m.reference.items[q].summary);
         }
-        const QSet<QString> ref = contentSet(reference);
+        const QSet<QString> ref = draftContentWords(reference);
         for (std::size_t i = 0; i < src.sections[s].sentences.size(); ++i)
             add(features[s][i], salienceTarget(src.sections[s].sentences[i].text, ref));
     }

@@ -44,6 +44,15 @@ bool isDraftStopword(const QString &token)
     return token.size() < 2 || stop.contains(token);
 }
 
+QSet<QString> draftContentWords(const QString &text)
+{
+    QSet<QString> s;
+    for (const QString &w : draftTokens(text))
+        if (!isDraftStopword(w))
+            s.insert(w);
+    return s;
+}
+
 namespace {
 
 using Bag = QHash<QString, int>;

@@ -13,6 +13,7 @@
 #include <QStringList>
 
 #include <QHash>
+#include <QSet>
 #include <vector>
 
 namespace folio::pipeline {
@@ -20,6 +21,8 @@ namespace folio::pipeline {
 // Lower-cased letters-and-digits tokens (Unicode letters kept), as every drafter feature counts words.
 QStringList draftTokens(const QString &text);
 bool isDraftStopword(const QString &token);
+// The distinct content words of a text: draftTokens minus stop words.
+QSet<QString> draftContentWords(const QString &text);
 
 std::vector<int> topicSegmentStarts(const std::vector<QStringList> &sentenceTokens, int targetWords, int minWords);
 
