@@ -2,12 +2,13 @@
 // of it under $FOLIO_PARITY_DIR) and its white-space variants (tests/inference/layoutlmv3variants.h:
 // a tab inside the reference's window, a newline past its cut, one-space words turned into tabs)
 // through every path that labels a document (issue 32): DocumentTagger with the suggestions it
-// merges (Suggest Labels), and folio-cli predict --word-labels on Document JSON files, one file and
-// a batch with --jobs 2. Each path gives the reference's label to every word the reference labels
+// merges (Suggest Labels), the attention run (Show Attention), and folio-cli predict --word-labels
+// on Document JSON files, one file and a batch with --jobs 2. Each path gives the reference's label to every word the reference labels
 // and, past the reference's cut, the sliding windows' label, the same in every path.
 #include "document/documentjson.h"
 #include "document/formats/datasetformat.h"
 #include "inference/models/hftokenclassifier.h"
+#include "pipeline/attentionrun.h"
 #include "pipeline/documentprediction.h"
 #include "tests/app/clirunner.h"
 #include "tests/common/testdata.h"
@@ -207,6 +208,22 @@ private Q_SLOTS:
         qInfo("DocumentTagger / Suggest Labels: %d of %d reference word labels", agree, total);
         QCOMPARE(agree, total);
         QVERIFY(tabs >= 3); // the variants reached the tagger with their tabs
+    }
+
+    // Show Attention labels the words of its trace the same way (the same pages and windows).
+    void showAttentionGivesTheReferenceLabels()
+    {
+        FOLIO_REQUIRE_DATA(caseDir() + QStringLiteral("/documents.json"));
+        for (const Expected &e : m_cases) {
+            const AttentionRunResult r = runAttentionOnDocument(checkpointDir(), e.document, 0);
+            QVERIFY2(r.ok, qPrintable(r.error));
+            std::vector<std::string> got;
+            for (const QString &l : r.labels)
+                got.push_back(l.toStdString());
+            std::string diff;
+            QCOMPARE(agreeing(e, got, &diff), referenceWords(e));
+            QVERIFY2(diff.empty(), diff.c_str());
+        }
     }
 
     void predictGivesTheReferenceLabels()
