@@ -19,9 +19,10 @@
 //
 // Hugging Face token-classification folders (model_type "layoutlmv3" with vocab.json + merges.txt and
 // id2label, as DocumentTagger runs them) go through pipeline/hfpagelabeller.h: one word page per
-// Document page, HfTokenClassifier's sliding windows run with the trace on and stitched (a word in
-// two overlapping windows has tokens in both), specials mapped to no word; labels are the words'
-// labels (first sub-token's argmax). maxWindow is not used for them.
+// Document page (every word, white-space-only ones too), HfTokenClassifier's windows (the
+// reference's truncated call, then sliding windows past its cut) run with the trace on and stitched
+// (a word in two overlapping windows has tokens in both), specials mapped to no word; labels are
+// the words' labels (first sub-token's argmax). maxWindow is not used for them.
 
 #include "attention/attentiontrace.h"
 #include "attention/attentionviewmodel.h"
