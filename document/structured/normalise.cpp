@@ -122,9 +122,34 @@ std::string detectCurrency(const std::string &text)
     return {};
 }
 
+std::string priceNotationProblem(const std::string &text)
+{
+    // Only the number parsePrice would read: the first run of digits and marks.
+    std::size_t start = 0;
+    while (start < text.size() && !isDigit(text[start]))
+        ++start;
+    if (start == text.size())
+        return {};
+    std::size_t end = start;
+    while (end < text.size() && (isDigit(text[end]) || text[end] == '.' || text[end] == ','))
+        ++end;
+    const auto hex = [](char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
+    if (end == start + 1 && text[start] == '0' && end + 1 < text.size() && (text[end] == 'x' || text[end] == 'X')
+        && hex(text[end + 1]))
+        return "a hexadecimal number, not a price";
+    if (end < text.size() && (text[end] == 'e' || text[end] == 'E')) {
+        std::size_t k = end + 1;
+        if (k < text.size() && (text[k] == '+' || text[k] == '-'))
+            ++k;
+        if (k < text.size() && isDigit(text[k]))
+            return "a number in exponent notation, not a price";
+    }
+    return {};
+}
+
 std::optional<PriceValue> parsePrice(const std::string &text)
 {
-    if (text.size() > 4096)
+    if (text.size() > 4096 || !priceNotationProblem(text).empty())
         return std::nullopt;
     // The first run of digits and separators.
     std::size_t start = 0;

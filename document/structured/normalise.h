@@ -30,7 +30,13 @@ struct PriceValue
     std::string currency; // ISO code, empty when none was recognised
 };
 
+// Refuses (std::nullopt) text without digits, over 4096 bytes, or a number in a notation a price
+// is never written in (priceNotationProblem).
 std::optional<PriceValue> parsePrice(const std::string &text);
+// Why `text` holds a number that is not a price: exponent notation ("1e308", "2.5E-3") or a
+// hexadecimal number ("0x1p3", "0xFF"); empty when it holds neither. Read digit by digit these
+// became "1" and "0", so they are refused instead (issue 36).
+std::string priceNotationProblem(const std::string &text);
 // ISO code of a currency symbol or code anywhere in `text` (empty when none).
 std::string detectCurrency(const std::string &text);
 // Schema.org availability name, empty when `text` is not recognised.

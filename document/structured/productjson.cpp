@@ -204,8 +204,13 @@ void addCandidate(ProductSink &sink, const std::string &field, const std::string
     std::string value;
     if (field == "price") {
         const auto p = parsePrice(raw);
-        if (!p)
+        if (!p) {
+            const std::string problem = priceNotationProblem(raw);
+            if (!problem.empty() && sink.out->notes.size() < 100)
+                sink.out->notes.push_back((sink.where.empty() ? sink.source + " " + sink.location : sink.where) + ": price \""
+                                          + cleanText(raw, 64) + "\" ignored: " + problem);
             return;
+        }
         value = p->amount;
         if (!p->currency.empty())
             sink.out->candidates.push_back({"currency", p->currency, raw, sink.source, sink.location, item});

@@ -17,6 +17,7 @@ struct ProductSink
     const StructuredLimits *limits = nullptr;
     std::string source, location; // for every value added
     int *productCounter = nullptr; // products of this source so far (item index)
+    std::string where;             // for notes: "page.html: JSON-LD block 2"; empty: source + location
 };
 
 // Finds every Product (Product, ProductGroup, ProductModel, IndividualProduct, also under @graph,

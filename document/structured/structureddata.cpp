@@ -244,7 +244,7 @@ void readJsonLdBlock(const xmlNode *script, int index, const QString &name, cons
         return;
     }
     ++out->jsonLdBlocks;
-    detail::ProductSink sink{out, &limits, "json-ld", xpathOf(script), counter};
+    detail::ProductSink sink{out, &limits, "json-ld", xpathOf(script), counter, where};
     detail::collectProducts(json, sink);
 }
 

@@ -218,6 +218,29 @@ private Q_SLOTS:
         QCOMPARE(valueOf(d, "price"), std::string()); // "NaN" is no price
     }
 
+    // JSON-LD prices in exponent or hexadecimal notation were read digit by digit ("1e308" -> "1",
+    // "0x1p3" -> "0"): now no price, with a note naming the page and the value (issue 36).
+    void priceNotations()
+    {
+        for (const char *text : {"1e308", "1e400", "0x1p3", "2.5E-3", "0XFF", "USD 1e+5"}) {
+            QVERIFY2(!parsePrice(text), text);
+            QVERIFY2(!priceNotationProblem(text).empty(), text);
+        }
+        for (const char *text : {"12 EUR", "1,234.50", "EUR 0", "9.99e", "10 each", "9.99 (model 2e5)", "0 x 5"}) {
+            QVERIFY2(priceNotationProblem(text).empty(), text);
+            QVERIFY2(parsePrice(text), text);
+        }
+        for (const char *price : {"\"1e308\"", "\"1e400\"", "\"0x1p3\"", "1e308"}) {
+            const QByteArray html = QByteArray("<html><head><script type=\"application/ld+json\">{\"@type\": \"Product\", "
+                                               "\"sku\": \"P-1\", \"offers\": {\"price\": ") +
+                                    price + "}}</script></head><body></body></html>";
+            const StructuredData d = readStructuredData(html, "notation.html");
+            QCOMPARE(valueOf(d, "sku"), std::string("P-1"));
+            QVERIFY2(valueOf(d, "price").empty(), price);
+            QVERIFY2(notesContain(d, "notation.html") && notesContain(d, "not a price"), price);
+        }
+    }
+
     void deepElementsAndEmptyPages()
     {
         QByteArray deep;
