@@ -1,5 +1,6 @@
 // folio-cli qs eval on the first 2 QMSum test meetings with the shipped model: every metric of the
-// model and of both baselines is printed and lies in [0, 100]; the lead baseline has ROUGE overlap.
+// model, of the shipped drafter and of both baselines is printed and lies in [0, 100]; the lead
+// baseline has ROUGE overlap, and the drafter more of it than the lead.
 #include "tests/common/testdata.h"
 
 #include <QJsonDocument>
@@ -28,7 +29,7 @@ private Q_SLOTS:
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         const QJsonObject o = QJsonDocument::fromJson(out).object();
         QCOMPARE(o.value("meetings").toInt(), 2);
-        for (const char *system : {"model", "lead", "oracle_shape"}) {
+        for (const char *system : {"model", "drafter", "lead", "oracle_shape"}) {
             const QJsonObject s = o.value(system).toObject();
             for (const char *metric : {"rouge1", "rouge2", "rougeLsum", "question_bleu4", "hierarchy_p", "hierarchy_r", "hierarchy_f1"}) {
                 QVERIFY2(s.value(metric).isDouble(), qPrintable(QStringLiteral("%1.%2").arg(system, metric)));
@@ -39,6 +40,7 @@ private Q_SLOTS:
         QVERIFY(o.value("lead").toObject().value("rouge1").toDouble() > 5);
         QVERIFY(o.value("model").toObject().value("rouge1").toDouble() > 0);
         QVERIFY(o.value("model").toObject().value("parser_repairs").isDouble());
+        QVERIFY(o.value("drafter").toObject().value("rouge1").toDouble() > o.value("lead").toObject().value("rouge1").toDouble());
         qInfo().noquote() << out;
     }
 };
