@@ -87,9 +87,14 @@ HeatmapLayout HeatmapLayout::compute(const QRectF &b, const AttentionMatrixView 
     l.legend = QRectF(b.right() - legendW, b.top() + titleH, legendW, b.height() - titleH - infoH);
     QRectF avail(b.left() + labelW, b.top() + titleH, b.width() - labelW - legendW - 6, b.height() - titleH - infoH - 4);
     if (m.rows > 0 && m.cols > 0 && avail.width() > 0 && avail.height() > 0) {
-        // Square cells, as large as fit.
-        const double cell = std::min(avail.width() / m.cols, avail.height() / m.rows);
-        l.grid = QRectF(avail.left(), avail.top(), cell * m.cols, cell * m.rows);
+        // The grid fills the room it has (a wide dock gets a wide heatmap, not a square in its
+        // corner); a cell is at most kMaxAspect times wider than tall or taller than wide, so a
+        // small matrix in a long strip still reads as a matrix.
+        constexpr double kMaxAspect = 4.0;
+        double cellW = avail.width() / m.cols, cellH = avail.height() / m.rows;
+        cellW = std::min(cellW, cellH * kMaxAspect);
+        cellH = std::min(cellH, cellW * kMaxAspect);
+        l.grid = QRectF(avail.left(), avail.top(), cellW * m.cols, cellH * m.rows);
         l.legend.moveLeft(l.grid.right() + 8); // the scale sits next to the grid
     }
     return l;

@@ -30,7 +30,8 @@ struct HeatmapScale
 // One pixel per cell, ARGB32 (cols x rows). Uses a 256-entry lookup table.
 QImage heatmapCells(const AttentionMatrixView &m, const HeatmapScale &scale);
 
-// Where the parts go inside `bounds` (shared by painting and hit-testing).
+// Where the parts go inside `bounds` (shared by painting and hit-testing). The grid fills the
+// room left by the title, labels and legend; cells are not square (at most 4:1 either way).
 struct HeatmapLayout
 {
     QRectF title, grid, legend, info;

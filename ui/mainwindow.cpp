@@ -24,6 +24,7 @@
 #include "ui/recentfiles.h"
 #include "ui/trainingdialog.h"
 #include "ui/webpagepanel.h"
+#include "ui/windowlayout.h"
 
 #include <QAction>
 #include <QApplication>
@@ -175,9 +176,7 @@ MainWindow::MainWindow(QWidget *parent)
         statusBar()->showMessage(message, 10000);
     });
 
-    // The page gets the room: the attention dock starts low, the side docks narrow.
-    resizeDocks({m_attentionDock}, {220}, Qt::Vertical);
-    resizeDocks({m_documentsDock, m_structureDock}, {230, 340}, Qt::Horizontal);
+    applyDefaultLayout();
     restoreSettings();
     statusBar()->showMessage(tr("Ready"));
 }
@@ -265,6 +264,36 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_annotationsDock, m_qs->dock());
 }
 
+void MainWindow::applyDefaultLayout()
+{
+    // The page gets the room; the side docks are wide enough for a question or a field value to be
+    // read; the Attention dock stays closed until Show Attention (or View > Attention) asks for it.
+    const QList<QDockWidget *> docks = {m_documentsDock, m_structureDock, m_annotationsDock, m_fieldsDock, m_qs->dock(), m_attentionDock};
+    for (QDockWidget *dock : docks)
+        dock->setFloating(false);
+    addDockWidget(Qt::LeftDockWidgetArea, m_documentsDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_structureDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_annotationsDock);
+    tabifyDockWidget(m_annotationsDock, m_fieldsDock);
+    tabifyDockWidget(m_annotationsDock, m_qs->dock());
+    addDockWidget(Qt::BottomDockWidgetArea, m_attentionDock);
+    for (QDockWidget *dock : docks)
+        dock->setVisible(dock != m_attentionDock);
+    m_annotationsDock->raise();
+    const int w = qMax(width(), 1200);
+    resizeDocks({m_documentsDock, m_structureDock}, {qBound(200, w / 7, 260), qBound(kSideDockWidth, w * 3 / 10, 560)}, Qt::Horizontal);
+    resizeDocks({m_structureDock, m_annotationsDock}, {qMax(200, height() * 2 / 5), qMax(300, height() * 3 / 5)}, Qt::Vertical);
+    windowlayout::resetSplitters(this);
+}
+
+void MainWindow::resetLayout()
+{
+    applyDefaultLayout();
+    statusBar()->showMessage(tr("Layout reset: the docks are back where they start; the Attention dock opens with "
+                                "Model > Show Attention"),
+                             6000);
+}
+
 void MainWindow::runDatasetDialog(DatasetDialog::Direction direction)
 {
     if (!m_projects->ensureOpen())
@@ -321,8 +350,16 @@ void MainWindow::createActions()
     view->addAction(m_structureDock->toggleViewAction());
     view->addAction(m_annotationsDock->toggleViewAction());
     view->addAction(m_attentionDock->toggleViewAction());
+    // Opened from the View menu: the same room as Show Attention gives it.
+    connect(m_attentionDock->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
+        if (on)
+            giveAttentionRoom();
+    });
     view->addAction(m_fieldsDock->toggleViewAction());
     view->addAction(m_qs->dock()->toggleViewAction());
+    view->addSeparator();
+    QAction *reset = view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+    reset->setObjectName(QStringLiteral("resetLayoutAction"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Folio"), this, &MainWindow::showAbout);
@@ -343,16 +380,14 @@ void MainWindow::rebuildRecentMenu()
 void MainWindow::restoreSettings()
 {
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
+    windowlayout::restore(this); // geometry, docks, splitters: per user, when saved by this layout version
     m_modelDir = settings.value(QStringLiteral("model/directory")).toString();
 }
 
 void MainWindow::saveSettings()
 {
+    windowlayout::save(this);
     QSettings settings;
-    settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("mainWindow/state"), saveState());
     settings.setValue(QStringLiteral("model/directory"), m_modelDir);
 }
 
@@ -508,9 +543,25 @@ void MainWindow::showAttention()
         statusBar()->showMessage(tr("Open a document and choose a model first"), 5000);
         return;
     }
+    openAttentionDock();
+    m_attention->runOn(m_modelDir);
+}
+
+void MainWindow::openAttentionDock()
+{
+    const bool wasOpen = m_attentionDock->isVisible();
     m_attentionDock->show();
     m_attentionDock->raise();
-    m_attention->runOn(m_modelDir);
+    if (!wasOpen)
+        giveAttentionRoom();
+}
+
+void MainWindow::giveAttentionRoom()
+{
+    // Docked at the bottom (or top): 45% of the window's height for the heatmap and its controls.
+    const Qt::DockWidgetArea area = dockWidgetArea(m_attentionDock);
+    if (!m_attentionDock->isFloating() && (area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea))
+        resizeDocks({m_attentionDock}, {qMax(320, height() * 9 / 20)}, Qt::Vertical);
 }
 
 void MainWindow::showAbout()

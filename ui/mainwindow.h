@@ -6,8 +6,10 @@
 // their undo history and autosave, and every feature brings its own panel.
 //
 // Layout: Documents dock (left), central page area (welcome / scan page / rendered web page),
-// Structure dock (OCR tree or DOM tree) and Annotations dock (palette + entity/link lists) on the
-// right, Attention dock (bottom), status bar with progress + cancel.
+// Structure dock (OCR tree or DOM tree) above the Annotations / Fields / Questions tabs on the
+// right (at least kSideDockWidth wide), Attention dock (bottom, closed until Show Attention),
+// status bar with progress + cancel. The layout (geometry, docks, splitters) is saved per user
+// on close and restored on start (ui/windowlayout.h); View > Reset Layout brings the defaults back.
 
 #include "ui/datasetdialog.h"
 
@@ -51,6 +53,9 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
+    // The right-hand docks' default width: a question or a field value reads in full.
+    static constexpr int kSideDockWidth = 440;
+
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
@@ -85,6 +90,8 @@ public Q_SLOTS:
     // Runs the current model with tracing on and shows its attention in the Attention dock.
     void showAttention();
     void showAbout();
+    // View > Reset Layout: docks back where they start (Attention closed), default sizes, splitters.
+    void resetLayout();
 
 Q_SIGNALS:
     // Model > Choose Model refused a folder (the previous model stays selected).
@@ -101,6 +108,9 @@ private:
     void createDocks();
     void rebuildRecentMenu();
     void restoreSettings();
+    void applyDefaultLayout();
+    void openAttentionDock(); // shown, and given room when it was closed
+    void giveAttentionRoom();
     void saveSettings();
     void onLoaded(const QString &path, const Document &document, const Annotations &annotations);
     void onFailed(const QString &path, const QString &message);

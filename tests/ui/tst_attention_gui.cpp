@@ -176,8 +176,8 @@ void TestAttentionGui::heatmapClickHoverAndKeyboard()
     HeatmapView *heat = panel.heatmap();
     const HeatmapLayout l = HeatmapLayout::compute(QRectF(heat->rect()), heat->matrix());
     QVERIFY(!l.grid.isEmpty());
-    const double cell = l.grid.width() / 12;
-    const QPoint row3col7 = QPointF(l.grid.left() + cell * 7.5, l.grid.top() + cell * 3.5).toPoint();
+    const double cellW = l.grid.width() / 12, cellH = l.grid.height() / 12; // cells fill the view, not square
+    const QPoint row3col7 = QPointF(l.grid.left() + cellW * 7.5, l.grid.top() + cellH * 3.5).toPoint();
     QTest::mouseMove(heat, row3col7);
     QTRY_VERIFY(!heat->hoverText().isEmpty());
     QVERIFY2(heat->hoverText().startsWith("word3 → word7: "), qPrintable(heat->hoverText()));
