@@ -21,6 +21,7 @@
 #include "ui/regionocr.h"
 #include "ui/scanpanel.h"
 #include "ui/sectionspanel.h"
+#include "ui/shortcutsdialog.h"
 #include "ui/recentfiles.h"
 #include "ui/trainingdialog.h"
 #include "ui/webpagepanel.h"
@@ -362,7 +363,10 @@ void MainWindow::createActions()
     reset->setObjectName(QStringLiteral("resetLayoutAction"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Folio"), this, &MainWindow::showAbout);
+    QAction *keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    keys->setShortcut(QKeySequence::HelpContents);
+    keys->setObjectName(QStringLiteral("shortcutsAction"));
+    help->addAction(tr("&About Folio"), this, &MainWindow::showAbout)->setObjectName(QStringLiteral("aboutAction"));
 }
 
 void MainWindow::rebuildRecentMenu()
@@ -562,6 +566,19 @@ void MainWindow::giveAttentionRoom()
     const Qt::DockWidgetArea area = dockWidgetArea(m_attentionDock);
     if (!m_attentionDock->isFloating() && (area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea))
         resizeDocks({m_attentionDock}, {qMax(320, height() * 9 / 20)}, Qt::Vertical);
+}
+
+void MainWindow::showShortcuts()
+{
+    // Not modal: it stays open beside the window while the keys are tried.
+    auto *dialog = findChild<ShortcutsDialog *>();
+    if (!dialog) {
+        dialog = new ShortcutsDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
 }
 
 void MainWindow::showAbout()

@@ -90,6 +90,8 @@ public Q_SLOTS:
     // Runs the current model with tracing on and shows its attention in the Attention dock.
     void showAttention();
     void showAbout();
+    // Help > Keyboard Shortcuts (F1): every key, where it works, what it does (not modal).
+    void showShortcuts();
     // View > Reset Layout: docks back where they start (Attention closed), default sizes, splitters.
     void resetLayout();
 
