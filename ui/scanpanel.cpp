@@ -48,7 +48,15 @@ ScanPanel::ScanPanel(AnnotationSession *session, QWidget *parent)
     link->setText(tr("Link"));
     link->setCheckable(true);
     link->setToolTip(tr("Drag from a key (question) to its value (answer) to link the two entities"));
+    auto *labels = new QToolButton(this);
+    labels->setObjectName(QStringLiteral("labelsToggle"));
+    labels->setText(tr("Labels"));
+    labels->setCheckable(true);
+    labels->setChecked(true);
+    labels->setToolTip(tr("Show the entity labels on the page (a label without room, or any when zoomed out, is a "
+                          "colour bar: hover it for the text)"));
     bar->addStretch();
+    bar->addWidget(labels);
     bar->addWidget(link);
     bar->addWidget(region);
     bar->addWidget(zoomOut);
@@ -59,6 +67,7 @@ ScanPanel::ScanPanel(AnnotationSession *session, QWidget *parent)
     layout->addLayout(bar);
     layout->addWidget(m_canvas, 1);
 
+    connect(labels, &QToolButton::toggled, m_canvas, &PageCanvas::setLabelsVisible);
     connect(fit, &QToolButton::clicked, m_canvas, &PageCanvas::fitToWindow);
     connect(zoomIn, &QToolButton::clicked, m_canvas, &PageCanvas::zoomIn);
     connect(zoomOut, &QToolButton::clicked, m_canvas, &PageCanvas::zoomOut);

@@ -179,6 +179,45 @@ int PageCanvas::wordAt(const QPointF &widgetPos) const
     return best;
 }
 
+std::vector<LabelChip> PageCanvas::placeChips(const QFont &font) const
+{
+    std::vector<LabelChipRequest> requests;
+    std::vector<QRectF> obstacles;
+    const QRectF view(rect());
+    for (const Box &b : m_boxes) {
+        const QRectF r = wordRectInWidget(b.word);
+        if (!r.intersects(view.adjusted(-200, -60, 200, 60)))
+            continue;
+        obstacles.push_back(r);
+        const auto label = m_labels.constFind(b.word);
+        if (label != m_labels.constEnd() && !label->isEmpty() && r.intersects(view))
+            requests.push_back({b.word, r, *label, m_colors.value(b.word)});
+    }
+    return placeLabelChips(requests, QFontMetricsF(font), obstacles, view, m_zoom >= m_labelMinZoom);
+}
+
+int PageCanvas::chipAt(const QPointF &pos) const
+{
+    for (const LabelChip &chip : m_chips)
+        if (chip.rect.adjusted(0, chip.collapsed ? -2 : 0, 0, chip.collapsed ? 2 : 0).contains(pos))
+            return chip.word;
+    return -1;
+}
+
+void PageCanvas::setLabelsVisible(bool visible)
+{
+    if (m_showLabels == visible)
+        return;
+    m_showLabels = visible;
+    update();
+}
+
+void PageCanvas::setLabelMinZoom(double zoom)
+{
+    m_labelMinZoom = zoom;
+    update();
+}
+
 QString PageCanvas::toolTipFor(int wordIndex) const
 {
     const Box *b = boxFor(wordIndex);
@@ -293,15 +332,17 @@ void PageCanvas::paintEvent(QPaintEvent *)
         p.drawRect(r);
         if (m_highlight.contains(b.word)) // evidence of the current question: a band over the word
             p.fillRect(r.adjusted(-1, -1, 1, 1), QColor(40, 170, 60, 80));
-        const auto label = m_labels.constFind(b.word);
-        if (label != m_labels.constEnd() && !label->isEmpty()) {
-            p.setFont(labelFont);
-            const QRectF lr(r.left(), r.top() - QFontMetricsF(labelFont).height(), QFontMetricsF(labelFont).horizontalAdvance(*label) + 4,
-                            QFontMetricsF(labelFont).height());
-            p.fillRect(lr, color != m_colors.constEnd() ? QColor(color->red(), color->green(), color->blue(), 220) : QColor(60, 60, 60, 200));
-            p.setPen(Qt::white);
-            p.drawText(lr.adjusted(2, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, *label);
-        }
+    }
+    // Label chips after every box, placed so that they cover neither each other nor a word.
+    m_chips = m_showLabels ? placeChips(labelFont) : std::vector<LabelChip>();
+    p.setFont(labelFont);
+    for (const LabelChip &chip : m_chips) {
+        const QColor c = chip.color.isValid() ? QColor(chip.color.red(), chip.color.green(), chip.color.blue(), 230) : QColor(60, 60, 60, 220);
+        p.fillRect(chip.rect, chip.collapsed ? QColor(c.red(), c.green(), c.blue()) : c);
+        if (chip.collapsed)
+            continue;
+        p.setPen(qGray(c.rgb()) > 150 ? Qt::black : Qt::white);
+        p.drawText(chip.rect.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, chip.text);
     }
     // Links: an arrow from the centre of the key's first box to the value's.
     p.setRenderHint(QPainter::Antialiasing, true);
@@ -425,7 +466,9 @@ void PageCanvas::mouseMoveEvent(QMouseEvent *event)
         update();
         return;
     }
-    const int w = wordAt(pos);
+    int w = wordAt(pos);
+    if (w < 0)
+        w = chipAt(pos); // a chip (or its bar) stands for its word: the tooltip gives the full label
     if (w != m_hover) {
         m_hover = w;
         update();

@@ -16,8 +16,12 @@
 // Shift/Ctrl+click toggles it, a left drag on empty page selects by rubber band, double-click or
 // F2 edits the word's text (Enter commits, Esc cancels). Words with confidence below
 // lowConfidenceThreshold() (0..100) are tinted; words without confidence (-1) never are.
+// Labels (setBoxLabels) are chips placed beside their word so that they cover neither each other
+// nor another word (widgets/labelchips.h); one with no room, or any below labelMinZoom(), is a
+// colour bar; hovering a word or its chip shows the full label. setLabelsVisible(false) hides them.
 
 #include "document/document.h"
+#include "widgets/labelchips.h"
 
 #include <QColor>
 #include <QHash>
@@ -51,6 +55,13 @@ public:
     // Overlays, keyed by word index; replace the previous set. Colours are drawn filled (use alpha).
     void setBoxColors(const QHash<int, QColor> &colors);
     void setBoxLabels(const QHash<int, QString> &labels);
+    void setLabelsVisible(bool visible);
+    bool labelsVisible() const { return m_showLabels; }
+    // Below this zoom every label is a colour bar (default 0.5: smaller text would not read).
+    void setLabelMinZoom(double zoom);
+    double labelMinZoom() const { return m_labelMinZoom; }
+    // The chips as last painted (widget pixels), for tests.
+    const std::vector<LabelChip> &labelChips() const { return m_chips; }
     // Key -> value links drawn as arrows between word boxes (word indices; both ends on this page);
     // a model's suggested links dashed.
     void setLinks(const QList<QPair<int, int>> &links, const QList<QPair<int, int>> &suggested = {});
@@ -134,6 +145,8 @@ private:
     void emitSelection();
     QList<int> wordsIn(const QRectF &widgetRect) const;
     const Box *boxFor(int wordIndex) const;
+    std::vector<LabelChip> placeChips(const QFont &font) const;
+    int chipAt(const QPointF &widgetPos) const; // the word whose chip is there, -1 if none
 
     QImage m_image;
     QSizeF m_pageSize;
@@ -143,6 +156,9 @@ private:
     QHash<int, int> m_boxOfWord;
     QHash<int, QColor> m_colors;
     QHash<int, QString> m_labels;
+    bool m_showLabels = true;
+    double m_labelMinZoom = 0.5;
+    std::vector<LabelChip> m_chips;
     QSet<int> m_highlight;
     QList<int> m_selection;
     int m_hover = -1;
