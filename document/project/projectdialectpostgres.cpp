@@ -5,6 +5,8 @@
 // fills an empty database inside one transaction (PostgreSQL's DDL is transactional, so a half
 // created project never exists). A table folio_project marks the database as Folio's, the way
 // SQLite's application_id does. Commits are durable when they return (synchronous_commit on).
+// Every session sets lock_timeout (30 s) and statement_timeout (10 min), so a table another
+// connection keeps locked gives an error naming the project instead of a silent wait.
 #include "document/project/projectdialect.h"
 #include "document/project/projectlocation.h"
 
@@ -12,6 +14,7 @@
 #include <QSqlQuery>
 #include <QStringList>
 #include <QVariant>
+#include <QtGlobal>
 
 namespace folio {
 
@@ -43,10 +46,25 @@ public:
         db.setConnectOptions(options);
     }
 
+    // A lock another connection holds (LOCK ... ACCESS EXCLUSIVE, a long migration) or a
+    // statement that never returns is given up after a while with a message (describeError)
+    // instead of waiting forever. $FOLIO_PG_LOCK_TIMEOUT_MS / $FOLIO_PG_STATEMENT_TIMEOUT_MS
+    // change the limits (tests, very slow servers); 0 waits forever, as PostgreSQL does by default.
+    static int timeoutMs(const char *variable, int fallback)
+    {
+        bool ok = false;
+        const int v = qEnvironmentVariableIntValue(variable, &ok);
+        return ok && v >= 0 ? v : fallback;
+    }
+    static int lockTimeoutMs() { return timeoutMs("FOLIO_PG_LOCK_TIMEOUT_MS", 30'000); }
+    static int statementTimeoutMs() { return timeoutMs("FOLIO_PG_STATEMENT_TIMEOUT_MS", 600'000); }
+
     QStringList sessionStatements(bool readOnly) const override
     {
         QStringList s = {QStringLiteral("SET client_min_messages = warning"),
-                         QStringLiteral("SET synchronous_commit = on")};
+                         QStringLiteral("SET synchronous_commit = on"),
+                         QStringLiteral("SET lock_timeout = %1").arg(lockTimeoutMs()),
+                         QStringLiteral("SET statement_timeout = %1").arg(statementTimeoutMs())};
         if (readOnly)
             s << QStringLiteral("SET default_transaction_read_only = on");
         return s;
@@ -104,6 +122,17 @@ public:
             return QStringLiteral("disk full on the database server (%1)").arg(text);
         if (state == QLatin1String("25006"))
             return QStringLiteral("read-only (%1)").arg(text);
+        if (state == QLatin1String("55P03") && text.contains(QLatin1String("lock timeout"), Qt::CaseInsensitive))
+            return QStringLiteral("waited %1 s for a lock another connection holds on the project's tables (lock_timeout); "
+                                  "try again when it is released (pg_locks / pg_stat_activity show who holds it), "
+                                  "or raise FOLIO_PG_LOCK_TIMEOUT_MS (%2)")
+                .arg(lockTimeoutMs() / 1000.0)
+                .arg(text);
+        if (state == QLatin1String("57014") && text.contains(QLatin1String("statement timeout"), Qt::CaseInsensitive))
+            return QStringLiteral("a statement ran longer than %1 s and was cancelled (statement_timeout); the server may be "
+                                  "overloaded: try again, or raise FOLIO_PG_STATEMENT_TIMEOUT_MS (%2)")
+                .arg(statementTimeoutMs() / 1000.0)
+                .arg(text);
         if (state == QLatin1String("55P03") || state == QLatin1String("40P01") || state == QLatin1String("40001"))
             return QStringLiteral("project is locked by another writer, try again (%1)").arg(text);
         if (state == QLatin1String("3D000")
