@@ -33,7 +33,7 @@ void registerImportCommand(CLI::App &app)
     cmd->add_flag("--create", *create, "Create the project when it does not exist");
     cmd->callback([format, files, project, create] {
         // Parse everything first: a bad file leaves the project untouched.
-        std::vector<DatasetItem> items;
+        std::vector<std::vector<DatasetItem>> perFile;
         const QString fmt = QString::fromStdString(*format);
         long done = 0;
         for (const std::string &f : *files) {
@@ -42,8 +42,7 @@ void registerImportCommand(CLI::App &app)
             std::vector<DatasetItem> parsed;
             if (!createDatasetFormat(fmt)->importFile(path, &parsed, &error))
                 throw CliError(error.toStdString());
-            for (DatasetItem &i : parsed)
-                items.push_back(std::move(i));
+            perFile.push_back(std::move(parsed));
             reportProgress("parsed", ++done, long(files->size()));
         }
         QString error;
@@ -52,6 +51,14 @@ void registerImportCommand(CLI::App &app)
         std::unique_ptr<Project> p = *create ? Project::openOrCreate(projectPath, &error) : Project::open(projectPath, &error);
         if (!p)
             throw CliError(error.toStdString());
+        // Evidence spans against the documents they will rest on, per file so the message names it.
+        std::vector<DatasetItem> items;
+        for (size_t i = 0; i < perFile.size(); ++i) {
+            if (!checkItemEvidence(*p, perFile[i], QString::fromStdString((*files)[i]), &error))
+                throw CliError(error.toStdString());
+            for (DatasetItem &item : perFile[i])
+                items.push_back(std::move(item));
+        }
         ImportReport report;
         if (!importItemsIntoProject(*p, items, &report, &error))
             throw CliError(error.toStdString());

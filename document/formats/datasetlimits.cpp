@@ -106,14 +106,28 @@ static bool checkQs(const Checker &c, const Annotations &a)
         stack.pop_back();
         if (!c.text(node->question, path + QStringLiteral(".question")) || !c.text(node->summary, path + QStringLiteral(".summary")))
             return false;
-        for (const QString &e : node->evidenceSections)
-            if (!c.text(e, path + QStringLiteral(".evidence")))
+        for (qsizetype k = 0; k < node->evidenceSections.size(); ++k) {
+            const QString &e = node->evidenceSections[k];
+            const QString at = path + QStringLiteral(".evidence[%1]").arg(k);
+            if (!c.text(e, at))
                 return false;
+            // "", "  ", "node:", "word:", "title:" name no section (issue 36).
+            const qsizetype colon = e.indexOf(QLatin1Char(':'));
+            const bool typed = e.startsWith(QLatin1String("node:")) || e.startsWith(QLatin1String("word:")) ||
+                               e.startsWith(QLatin1String("title:"));
+            if (e.trimmed().isEmpty() || (typed && e.mid(colon + 1).trimmed().isEmpty()))
+                return c.fail(at, QStringLiteral("\"%1\" names no section").arg(e));
+        }
         if (!c.text(node->id, path + QStringLiteral(".id")) || !c.count(node->evidenceSpans.size(), size_t(DatasetLimits::maxWords), path + QStringLiteral(".spans")))
             return false;
-        for (const QsEvidenceSpan &s : node->evidenceSpans)
-            if (!c.text(s.firstWord, path + QStringLiteral(".spans")) || !c.text(s.lastWord, path + QStringLiteral(".spans")) || !c.text(s.text, path + QStringLiteral(".spans")))
+        for (size_t k = 0; k < node->evidenceSpans.size(); ++k) {
+            const QsEvidenceSpan &s = node->evidenceSpans[k];
+            const QString at = path + QStringLiteral(".spans[%1]").arg(k);
+            if (!c.text(s.firstWord, at) || !c.text(s.lastWord, at) || !c.text(s.text, at))
                 return false;
+            if (s.firstWord.trimmed().isEmpty() || s.lastWord.trimmed().isEmpty())
+                return c.fail(at, QStringLiteral("a span that names no word (first \"%1\", last \"%2\")").arg(s.firstWord, s.lastWord));
+        }
         for (size_t k = 0; k < node->children.size(); ++k)
             stack.emplace_back(&node->children[k], path + QStringLiteral(".children[%1]").arg(k));
     }

@@ -1,6 +1,7 @@
 #include "document/project/projectio.h"
 
 #include "document/formats/datasetlimits.h"
+#include "document/qstree.h"
 
 #include <QFileInfo>
 #include <QHash>
@@ -49,11 +50,85 @@ QString canonicalSourcePath(const QString &source)
     return canonical.isEmpty() ? info.absoluteFilePath() : canonical;
 }
 
+static bool hasEvidenceSpans(const std::vector<QsNode> &roots)
+{
+    std::vector<const QsNode *> stack;
+    for (const QsNode &r : roots)
+        stack.push_back(&r);
+    while (!stack.empty()) {
+        const QsNode *n = stack.back();
+        stack.pop_back();
+        if (!n->evidenceSpans.empty())
+            return true;
+        for (const QsNode &c : n->children)
+            stack.push_back(&c);
+    }
+    return false;
+}
+
+static bool checkSpans(const Document &doc, const std::vector<QsNode> &roots, const QString &where, QString *error)
+{
+    const QHash<QString, int> index = qsWordIndex(doc);
+    std::vector<std::pair<const QsNode *, QString>> stack;
+    for (size_t i = 0; i < roots.size(); ++i)
+        stack.emplace_back(&roots[i], QStringLiteral("qs.nodes[%1]").arg(i));
+    while (!stack.empty()) {
+        const auto [node, path] = stack.back();
+        stack.pop_back();
+        for (size_t k = 0; k < node->evidenceSpans.size() && !node->evidenceMissing; ++k) {
+            const QsEvidenceSpan &s = node->evidenceSpans[k];
+            const QString at = QStringLiteral("%1: %2.spans[%3]").arg(where, path).arg(k);
+            for (const QString &w : {s.firstWord, s.lastWord})
+                if (!index.contains(w)) {
+                    *error = QStringLiteral("%1: names the word \"%2\", which the document does not have (%3 words)%4")
+                                 .arg(at, w)
+                                 .arg(doc.words.size())
+                                 .arg(doc.words.empty() ? QStringLiteral("; import the document with its words first")
+                                                        : QString());
+                    return false;
+                }
+            if (index.value(s.lastWord) < index.value(s.firstWord)) {
+                *error = QStringLiteral("%1: a reversed span: its last word \"%2\" comes before its first \"%3\"")
+                             .arg(at, s.lastWord, s.firstWord);
+                return false;
+            }
+        }
+        for (size_t c = 0; c < node->children.size(); ++c)
+            stack.emplace_back(&node->children[c], path + QStringLiteral(".children[%1]").arg(c));
+    }
+    return true;
+}
+
+bool checkItemEvidence(const Project &project, const std::vector<DatasetItem> &items, const QString &where,
+                       QString *error)
+{
+    for (const DatasetItem &item : items) {
+        if (!hasEvidenceSpans(item.annotations.qsRoots))
+            continue;
+        const QString source = canonicalSourcePath(item.document.sourcePath.isEmpty() ? item.name : item.document.sourcePath);
+        const qint64 existing = project.findDocument(source);
+        const QString at = QStringLiteral("%1: record \"%2\"").arg(where, item.name);
+        if (existing < 0) {
+            if (!checkSpans(item.document, item.annotations.qsRoots, at, error))
+                return false;
+            continue;
+        }
+        Document doc;
+        Annotations ignored;
+        if (!project.loadDocument(existing, &doc, &ignored, error))
+            return false;
+        if (!checkSpans(doc, item.annotations.qsRoots, at, error))
+            return false;
+    }
+    return true;
+}
+
 bool importItemsIntoProject(Project &project, const std::vector<DatasetItem> &items, ImportReport *report,
                             QString *error)
 {
-    // The same check as every export, before anything is written.
-    if (!checkDatasetItems(items, QStringLiteral("import"), error))
+    // The same check as every export, before anything is written; then the evidence against the
+    // documents it will rest on.
+    if (!checkDatasetItems(items, QStringLiteral("import"), error) || !checkItemEvidence(project, items, QStringLiteral("import"), error))
         return false;
     ImportReport r;
     ProjectBatch batch;

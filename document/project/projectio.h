@@ -43,4 +43,13 @@ struct ImportReport
 bool importItemsIntoProject(Project &project, const std::vector<DatasetItem> &items, ImportReport *report,
                             QString *error);
 
+// The evidence spans of each item's question-summary nodes against the document they will land
+// on (the project's document of the same source, else the item's own): false and
+// *error = "<where>: record \"<name>\": qs.nodes[0].children[1].spans[0]: ..." when a span names a word
+// that document does not have or runs backwards (its last word before its first). A node marked
+// evidenceMissing (its words are known to be gone) is not checked. importItemsIntoProject runs it
+// with where "import"; folio-cli import runs it per file first, so the message names the file.
+bool checkItemEvidence(const Project &project, const std::vector<DatasetItem> &items, const QString &where,
+                       QString *error);
+
 } // namespace folio

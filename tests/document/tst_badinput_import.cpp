@@ -92,6 +92,9 @@ bool importInto(Project &project, const QString &format, const QString &path, Im
     } else if (!createDatasetFormat(format)->importFile(path, &items, error)) {
         return false;
     }
+    // As folio-cli import does: evidence against the project's documents per file, so the message names it.
+    if (!checkItemEvidence(project, items, path, error))
+        return false;
     return importItemsIntoProject(project, items, report, error);
 }
 
@@ -186,6 +189,27 @@ private Q_SLOTS:
         row("qs tree 300 levels", "qs", "deep.qs.jsonl", nestedQsJson(300), "deeper than 64 levels");
         row("qs linearised 300 levels", "qs", "lin300.qs.jsonl", linearisedQs(300), "deeper than 64 levels");
         row("qs linearised 30000 levels", "qs", "lin30000.qs.jsonl", linearisedQs(30000), "deeper than 64 levels");
+        // Question-summary evidence that names nothing, or words the document does not have (issue 36);
+        // a.png is a seeded document with words w0..w23.
+        const auto qsRecord = [](const char *id, const char *evidence, const char *spans) {
+            return QByteArray("{\"id\":\"") + id + "\",\"summary\":\"R\",\"hierarchy\":[{\"question\":\"Q?\",\"summary\":\"S\","
+                   "\"evidence\":[],\"children\":[{\"question\":\"Q2?\",\"summary\":\"S2\",\"evidence\":" + evidence +
+                   ",\"children\":[],\"spans\":" + spans + "}]}]}\n";
+        };
+        row("qs evidence empty", "qs", "ev1.qs.jsonl", qsRecord("a.png", "[\"Intro\", \"\"]", "[]"),
+            "ev1.qs.jsonl:1: qs.nodes[0].children[0].evidence[1]: \"\" names no section");
+        row("qs evidence key without a name", "qs", "ev2.qs.jsonl", qsRecord("a.png", "[\"node: \"]", "[]"),
+            "qs.nodes[0].children[0].evidence[0]: \"node: \" names no section");
+        row("qs span naming no word", "qs", "sp0.qs.jsonl", qsRecord("a.png", "[]", "[{\"first\":\" \",\"last\":\"w2\",\"text\":\"x\"}]"),
+            "qs.nodes[0].children[0].spans[0]: a span that names no word");
+        row("qs span word not in the document", "qs", "sp1.qs.jsonl",
+            qsRecord("a.png", "[]", "[{\"first\":\"w3\",\"last\":\"w999\",\"text\":\"x\"}]"),
+            "record \"a.png\": qs.nodes[0].children[0].spans[0]: names the word \"w999\", which the document does not have (24 words)");
+        row("qs span reversed", "qs", "sp2.qs.jsonl", qsRecord("a.png", "[]", "[{\"first\":\"w9\",\"last\":\"w2\",\"text\":\"x\"}]"),
+            "record \"a.png\": qs.nodes[0].children[0].spans[0]: a reversed span: its last word \"w2\" comes before its first \"w9\"");
+        row("qs span into a document without words", "qs", "sp3.qs.jsonl",
+            qsRecord("fresh-record", "[]", "[{\"first\":\"w1\",\"last\":\"w1\",\"text\":\"x\"}]"),
+            "which the document does not have (0 words); import the document with its words first");
         row("labelstudio negative page", "labelstudio", "neg.json", labelStudioTask("[-1, 1e12]", "[1, 2, 3, 4]"),
             "$[0].data.folio_page[0]: page size -1 x 1e+12 is outside 1..1000000");
         row("labelstudio huge page", "labelstudio", "huge.json", labelStudioTask("[1000, 1e12]", "[1, 2, 3, 4]"),
@@ -232,6 +256,42 @@ private Q_SLOTS:
         QVERIFY2(error.contains(expected), qPrintable(error.left(400)));
         QVERIFY2(error.contains(fileName), qPrintable(error.left(400)));
         QCOMPARE(projectChecksum(projectPath), before);
+    }
+
+    // importItemsIntoProject checks the evidence itself too (the GUI's import calls it alone), and a
+    // span marked evidenceMissing (its words known to be gone) is kept as it is.
+    void qsEvidenceCheckedByTheImportItself()
+    {
+        const QString projectPath = seedProject(QStringLiteral("evidence.folio"));
+        QVERIFY(!projectPath.isEmpty());
+        const QByteArray before = projectChecksum(projectPath);
+        const QString path = m_dir.filePath(QStringLiteral("rev.qs.jsonl"));
+        const QByteArray reversed = "{\"id\":\"b.png\",\"summary\":\"R\",\"hierarchy\":[{\"question\":\"Q?\",\"summary\":\"S\","
+                                    "\"evidence\":[],\"children\":[],\"spans\":[{\"first\":\"w5\",\"last\":\"w1\",\"text\":\"x\"}]}]}\n";
+        QVERIFY(writeFile(path, reversed));
+        std::vector<DatasetItem> items;
+        QString error;
+        QVERIFY2(createDatasetFormat(QStringLiteral("qs"))->importFile(path, &items, &error), qPrintable(error));
+        {
+            auto project = Project::open(projectPath, &error);
+            QVERIFY2(project, qPrintable(error));
+            QVERIFY(!importItemsIntoProject(*project, items, nullptr, &error));
+            QVERIFY2(error.contains(QLatin1String("import: record \"b.png\": qs.nodes[0].spans[0]: a reversed span")), qPrintable(error));
+        }
+        QCOMPARE(projectChecksum(projectPath), before);
+        QByteArray flagged = reversed;
+        flagged.replace("\"spans\"", "\"evidenceMissing\":true,\"spans\"");
+        QVERIFY(writeFile(path, flagged));
+        ImportReport report;
+        auto project = Project::open(projectPath, &error);
+        QVERIFY2(project, qPrintable(error));
+        QVERIFY2(importInto(*project, QStringLiteral("qs"), path, &report, &error), qPrintable(error));
+        QCOMPARE(report.updated, 1);
+        // A correct span onto the document's own words is taken.
+        QByteArray good = reversed;
+        good.replace("\"last\":\"w1\"", "\"last\":\"w7\"");
+        QVERIFY(writeFile(path, good));
+        QVERIFY2(importInto(*project, QStringLiteral("qs"), path, &report, &error), qPrintable(error));
     }
 
     // One 17 MiB JSON Lines record: refused by its size, before it is parsed, naming file and line.
