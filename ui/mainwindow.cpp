@@ -178,6 +178,10 @@ MainWindow::MainWindow(QWidget *parent)
     });
 
     applyDefaultLayout();
+    // The docks, as they are added, raise the window's minimum for a moment and grow it (it stayed
+    // 1212 px tall, past a 1050 px screen): the layout settles, then the default size is set again.
+    layout()->activate();
+    resize(1400, 900);
     restoreSettings();
     statusBar()->showMessage(tr("Ready"));
 }
@@ -192,7 +196,8 @@ Project *MainWindow::project() const { return m_projects->project(); }
 
 bool MainWindow::isBusy() const
 {
-    return m_opener->isBusy() || m_modelWorker->isBusy() || m_attention->isRunning();
+    return m_opener->isBusy() || m_modelWorker->isBusy() || m_attention->isRunning()
+           || (m_central->currentWidget() == m_webPanel && m_webPanel->isLoading());
 }
 
 int MainWindow::documentCount() const { return m_projects->documentCount(); }
@@ -270,8 +275,14 @@ void MainWindow::applyDefaultLayout()
     // The page gets the room; the side docks are wide enough for a question or a field value to be
     // read; the Attention dock stays closed until Show Attention (or View > Attention) asks for it.
     const QList<QDockWidget *> docks = {m_documentsDock, m_structureDock, m_annotationsDock, m_fieldsDock, m_qs->dock(), m_attentionDock};
+    // Moving the docks stacks them for a moment, which can grow the window: it gets its size back.
+    const QSize windowSize = size();
     for (QDockWidget *dock : docks)
         dock->setFloating(false);
+    // The side columns run the window's full height; the Attention dock sits under the page only,
+    // so opening it takes height from the page, not from the Structure and Annotations docks.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     addDockWidget(Qt::LeftDockWidgetArea, m_documentsDock);
     addDockWidget(Qt::RightDockWidgetArea, m_structureDock);
     addDockWidget(Qt::RightDockWidgetArea, m_annotationsDock);
@@ -281,9 +292,10 @@ void MainWindow::applyDefaultLayout()
     for (QDockWidget *dock : docks)
         dock->setVisible(dock != m_attentionDock);
     m_annotationsDock->raise();
+    resize(windowSize);
     const int w = qMax(width(), 1200);
     resizeDocks({m_documentsDock, m_structureDock}, {qBound(200, w / 7, 260), qBound(kSideDockWidth, w * 3 / 10, 560)}, Qt::Horizontal);
-    resizeDocks({m_structureDock, m_annotationsDock}, {qMax(200, height() * 2 / 5), qMax(300, height() * 3 / 5)}, Qt::Vertical);
+    resizeDocks({m_structureDock}, {qMax(200, height() * 2 / 5)}, Qt::Vertical); // the Annotations tabs take the rest
     windowlayout::resetSplitters(this);
 }
 
@@ -489,10 +501,12 @@ void MainWindow::showCurrentDocument()
     const Document &doc = m_session->document();
     setWindowTitle(tr("%1 — Folio").arg(QFileInfo(doc.sourcePath).fileName()));
     if (doc.kind == SourceKind::Html) {
-        m_webPanel->setDocument(doc);
-        m_domPanel->setDocument(doc);
+        // Shown before it loads: Chromium throttles a hidden view, and the page then took 15-20 s
+        // instead of under one to render (seen after a scan had been on screen).
         m_central->setCurrentWidget(m_webPanel);
         m_structure->setCurrentWidget(m_domPanel);
+        m_webPanel->setDocument(doc);
+        m_domPanel->setDocument(doc);
     } else {
         m_central->setCurrentWidget(m_scanPanel);
         m_structure->setCurrentWidget(m_ocrTree);

@@ -69,7 +69,7 @@ public:
     int documentCount() const;
     const Document *currentDocument() const; // nullptr when none is open
     QString modelDirectory() const { return m_modelDir; }
-    // True while a document is loading or a model is running.
+    // True while a document is loading (a web page until it is rendered or failed) or a model is running.
     bool isBusy() const;
 
 public Q_SLOTS:

@@ -47,13 +47,11 @@ WebLoadStatus describeWebLoad(const WebLoadFacts &f)
 
     if (f.rendered) {
         s.text = tr("Rendered offline: %1 nodes placed on the page").arg(f.nodesPlaced);
-        if (f.nodesUnplaced > 0)
-            s.text += tr(", %1 not drawn").arg(f.nodesUnplaced);
         QStringList tip;
         tip << tr("%1 is shown as saved, with page scripts %2.").arg(f.fileName, f.scriptsOn ? tr("on") : tr("off"));
-        if (f.nodesUnplaced > 0)
-            tip << tr("Nodes not drawn are in the file but not on the rendered page (hidden, or added or "
-                      "removed by styles or scripts); they stay in the DOM tree without a box.");
+        if (f.nodesUnplaced > 0) // <head> content, comments, hidden parts: no cause for alarm in the header line
+            tip << tr("%1 nodes of the file are not on the rendered page (the head, hidden parts, or parts styles "
+                      "or scripts change); they stay in the DOM tree without a box.").arg(f.nodesUnplaced);
         if (!f.scriptsOn)
             tip << tr("If parts of the page are missing because it builds them with JavaScript, tick "
                       "\"Run page scripts\" (network access stays blocked).");

@@ -85,6 +85,7 @@ void WebPagePanel::setScriptsEnabled(bool enabled)
 void WebPagePanel::load()
 {
     m_rendered = false;
+    m_loading = false;
     m_loadStatus = WebLoadStatus();
     m_blocked->hide();
     m_status->setToolTip(QString());
@@ -96,7 +97,9 @@ void WebPagePanel::load()
     }
     QString error;
     m_status->setText(tr("Loading %1 offline…").arg(QFileInfo(m_doc.sourcePath).fileName()));
+    m_loading = true;
     if (!m_page->loadLocalFile(m_doc.sourcePath, &error)) {
+        m_loading = false;
         WebLoadStatus s;
         s.failed = true;
         s.text = tr("Could not render %1").arg(error);
@@ -119,6 +122,7 @@ void WebPagePanel::showStatus(const WebLoadStatus &status)
 
 void WebPagePanel::finishLoad(const WebLoadFacts &facts)
 {
+    m_loading = false;
     const WebLoadStatus status = describeWebLoad(facts);
     showStatus(status);
     if (status.failed)

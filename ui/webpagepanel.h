@@ -44,6 +44,8 @@ public:
     void setDocument(const Document &doc);
     const Document &document() const { return m_doc; }
     bool isRendered() const { return m_rendered; }
+    // True from setDocument() until the header has its verdict (rendered or failed).
+    bool isLoading() const { return m_loading; }
     WebPage *page() const { return m_page; }
     QWebEngineView *view() const { return m_view; }
 
@@ -85,6 +87,7 @@ private:
     WebLoadStatus m_loadStatus;
     Document m_doc;
     bool m_rendered = false;
+    bool m_loading = false;
     int m_selected = -1;
     QHash<int, QColor> m_nodeColors;
     void drawNodeColors();
