@@ -11,6 +11,7 @@
 #include "tests/common/testdata.h"
 
 #include <QAction>
+#include <QDir>
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QElapsedTimer>
@@ -123,6 +124,38 @@ private Q_SLOTS:
         QVERIFY(attention->features() & QDockWidget::DockWidgetFloatable);
         toggle->trigger();
         QVERIFY(!attention->isVisible());
+    }
+
+    void showAttentionOnTheSampleFormFillsTheDock()
+    {
+        // The real thing: the shipped tagger traced on the OCRed sample form, heatmap in the dock.
+        const QString model = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout-reading");
+        MainWindow w;
+        w.resize(1680, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTemporaryDir dir;
+        QVERIFY(w.openProject(dir.filePath(QStringLiteral("attention.folio"))));
+        QSignalSpy shown(&w, &MainWindow::documentShown);
+        w.openFile(QStringLiteral(FOLIO_SOURCE_DIR "/resources/samples/sample-form.png"));
+        QVERIFY(shown.wait(60000));
+        w.setModelDirectory(model);
+        auto *panel = w.findChild<AttentionPanel *>(QStringLiteral("attentionPanel"));
+        QSignalSpy finished(panel, &AttentionPanel::runFinished);
+        w.showAttention();
+        QVERIFY(finished.wait(120000));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(panel->statusText()));
+        QTest::qWait(100);
+        QDockWidget *attention = dock(w, "attentionDock");
+        QVERIFY(attention->isVisible());
+        QVERIFY2(attention->height() >= w.height() * 2 / 5, qPrintable(QString::number(attention->height())));
+        HeatmapView *heat = panel->heatmap();
+        QVERIFY(heat->matrix().rows > 10);
+        const HeatmapLayout l = HeatmapLayout::compute(QRectF(heat->rect()), heat->matrix());
+        QVERIFY2(l.grid.width() >= heat->width() * 3 / 4 || l.grid.height() >= heat->height() * 3 / 4,
+                 qPrintable(QStringLiteral("grid %1 x %2 in %3 x %4").arg(l.grid.width()).arg(l.grid.height()).arg(heat->width()).arg(heat->height())));
+        QDir().mkpath(QStringLiteral(FOLIO_BINARY_DIR "/screenshots"));
+        QVERIFY(w.grab().save(QStringLiteral(FOLIO_BINARY_DIR "/screenshots/attention-dock.png")));
     }
 
     void launchAndFirstPageTimes()
