@@ -96,7 +96,7 @@ void runBatch(const std::string &command, const BatchOptions &batch, const QStri
     const std::vector<std::string> inputs = expandBatchInputs(batch, extensions);
     if (inputs.empty())
         throw CliError(command + ": no inputs to run", ExitUsage);
-    BatchJournal journal(command, batch.out, batch.manifest);
+    BatchJournal journal(command, batch.out, batch.manifest, inputs);
     std::vector<std::string> pending;
     for (const std::string &in : inputs)
         if (!journal.done(in))

@@ -1,14 +1,19 @@
 // The out file and manifest of a batch (batchjournal.h).
-// Manifest lines (JSON): a header {"folio_batch_manifest": 1, "command": ..., "out": <absolute out>}
-// then one {"input": ..., "ok": bool, "out_bytes": <out file length after its line>} per input.
+// Manifest lines (JSON): a header {"folio_batch_manifest": 1, "command": ..., "out": <absolute out>,
+// "inputs": <sha256 of the sorted input keys>, "input_count": n} then one
+// {"input": ..., "ok": bool, "out_bytes": <out file length after its line>} per input.
 #include "app/cli/batchjournal.h"
 #include "app/cli/commands.h"
 
 #include <nlohmann/json.hpp>
 
+#include <QCryptographicHash>
+#include <QDir>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cstdio>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace folio::cli {
@@ -25,11 +30,46 @@ void syncToDisk(QFile &f, const std::string &what)
 
 QString qpath(const std::string &p) { return QFile::decodeName(QByteArray::fromStdString(p)); }
 
+// The same file after resolving: equal cleaned absolute paths, equal canonical paths (links), or,
+// when both exist, the same device and inode (hard links, bind mounts).
+bool sameFile(const std::string &a, const std::string &b)
+{
+    const QFileInfo ia(qpath(a)), ib(qpath(b));
+    if (QDir::cleanPath(ia.absoluteFilePath()) == QDir::cleanPath(ib.absoluteFilePath()))
+        return true;
+    const QString ca = ia.canonicalFilePath(), cb = ib.canonicalFilePath();
+    if (!ca.isEmpty() && ca == cb)
+        return true;
+    struct stat sa{}, sb{};
+    return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+// What identifies a batch's input set in its manifest: the SHA-256 of its sorted input keys.
+std::string inputSetHash(const std::vector<std::string> &inputs)
+{
+    std::vector<std::string> keys;
+    keys.reserve(inputs.size());
+    for (const std::string &in : inputs)
+        keys.push_back(BatchJournal::key(in));
+    std::sort(keys.begin(), keys.end());
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (const std::string &k : keys) {
+        hash.addData(QByteArrayView(k.data(), qsizetype(k.size())));
+        hash.addData(QByteArrayView("\n", 1));
+    }
+    return hash.result().toHex().toStdString();
+}
+
 } // namespace
 
-BatchJournal::BatchJournal(const std::string &command, const std::string &outPath, const std::string &manifestPath)
+BatchJournal::BatchJournal(const std::string &command, const std::string &outPath, const std::string &manifestPath,
+                           const std::vector<std::string> &inputs)
     : m_outPath(outPath), m_manifestPath(manifestPath)
 {
+    if (!outPath.empty() && !manifestPath.empty() && sameFile(outPath, manifestPath))
+        throw CliError("--out " + outPath + " is the --manifest " + manifestPath +
+                           ": results and manifest records would be mixed in one file; give them different files",
+                       ExitUsage);
     if (!outPath.empty()) {
         m_out = std::make_unique<QFile>(qpath(outPath));
         // Without a manifest a batch starts afresh; with one, the out file is resumed below.
@@ -39,7 +79,7 @@ BatchJournal::BatchJournal(const std::string &command, const std::string &outPat
             throw CliError(outPath + ": cannot write the batch output (" + m_out->errorString().toStdString() + ")");
     }
     if (!manifestPath.empty())
-        openManifest(command);
+        openManifest(command, inputSetHash(inputs), inputs.size());
 }
 
 BatchJournal::~BatchJournal() = default;
@@ -49,7 +89,7 @@ std::string BatchJournal::key(const std::string &input)
     return QString::fromUtf8(QByteArray::fromStdString(input)).toStdString();
 }
 
-void BatchJournal::openManifest(const std::string &command)
+void BatchJournal::openManifest(const std::string &command, const std::string &inputSet, std::size_t inputCount)
 {
     if (!m_out)
         throw CliError("--manifest needs --out: a resumed run appends to its out file", ExitUsage);
@@ -77,6 +117,12 @@ void BatchJournal::openManifest(const std::string &command)
             if (j.value("command", std::string()) != command || j.value("out", std::string()) != absOut)
                 throw CliError(m_manifestPath + ": the manifest of another run (" + j.value("command", std::string()) +
                                " writing " + j.value("out", std::string()) + ")");
+            // Manifests written before the input set was recorded carry no "inputs": resumed as they are.
+            if (j.contains("inputs") && j.value("inputs", std::string()) != inputSet)
+                throw CliError(m_manifestPath + ": the manifest of a run on another set of inputs (" +
+                               std::to_string(j.value("input_count", 0)) +
+                               " input(s), not these); resuming it would mix both sets in " + m_outPath +
+                               ". Give this run its own --manifest and --out, or remove both to start again");
             header = true;
         } else {
             if (!j.contains("input") || !j["input"].is_string() || !j.contains("out_bytes") || !j["out_bytes"].is_number_integer())
@@ -97,7 +143,12 @@ void BatchJournal::openManifest(const std::string &command)
     m_out->seek(outBytes);
     m_manifest->seek(goodBytes);
     if (!header)
-        appendManifestLine(nlohmann::json{{"folio_batch_manifest", 1}, {"command", command}, {"out", absOut}}.dump());
+        appendManifestLine(nlohmann::json{{"folio_batch_manifest", 1},
+                                          {"command", command},
+                                          {"out", absOut},
+                                          {"inputs", inputSet},
+                                          {"input_count", inputCount}}
+                               .dump());
     if (!m_done.empty() && !quiet())
         std::fprintf(stderr, "folio-cli: resuming %s: %zu input(s) already done\n", m_manifestPath.c_str(), m_done.size());
 }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace folio::cli {
 
@@ -16,9 +17,12 @@ class BatchJournal
 {
 public:
     // Opens (creating or resuming) the out file and the manifest; throws CliError when they cannot
-    // be written, when the manifest belongs to another command or out file, or when the out file
-    // is shorter than the manifest says (it was changed by someone else).
-    BatchJournal(const std::string &command, const std::string &outPath, const std::string &manifestPath);
+    // be written, when the manifest belongs to another command, out file or input set (`inputs`,
+    // the expanded list: the manifest records a hash of it), or when the out file is shorter than
+    // the manifest says (it was changed by someone else). An out file that is the manifest itself
+    // (same file after resolving links) is refused with ExitUsage before either is opened.
+    BatchJournal(const std::string &command, const std::string &outPath, const std::string &manifestPath,
+                 const std::vector<std::string> &inputs);
     ~BatchJournal();
 
     // Inputs are keyed by their UTF-8 form (bytes that are not UTF-8 become U+FFFD) as written.
@@ -29,7 +33,7 @@ public:
     void record(const std::string &input, const std::string &jsonLine, bool ok);
 
 private:
-    void openManifest(const std::string &command);
+    void openManifest(const std::string &command, const std::string &inputSet, std::size_t inputCount);
     void appendManifestLine(const std::string &line);
 
     std::string m_outPath, m_manifestPath;

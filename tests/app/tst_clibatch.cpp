@@ -221,6 +221,57 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
     }
 
+    // An --out that is the manifest (by the same name, or through a link) is refused before either
+    // is written: the two kinds of line would be interleaved in one file (issue 36).
+    void outIsTheManifest()
+    {
+        const QString same = path(QStringLiteral("same.jsonl"));
+        folio::test::CliRun r = cli({QStringLiteral("predict"), QStringLiteral("--checkpoint"), kModel, path(QStringLiteral("docs")),
+                                     QStringLiteral("--jobs"), QStringLiteral("2"), QStringLiteral("--manifest"), same,
+                                     QStringLiteral("--out"), same});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("is the --manifest"), r.err.constData());
+        QVERIFY(!QFile::exists(same));
+        // The same file by another spelling and through a symbolic link.
+        write(QStringLiteral("real.manifest"), QByteArray());
+        QVERIFY(QFile::link(path(QStringLiteral("real.manifest")), path(QStringLiteral("link.jsonl"))));
+        for (const QString &out : {path(QStringLiteral("docs/../real.manifest")), path(QStringLiteral("link.jsonl"))}) {
+            r = cli({QStringLiteral("predict"), QStringLiteral("--checkpoint"), kModel, path(QStringLiteral("docs")), QStringLiteral("--out"),
+                     out, QStringLiteral("--manifest"), path(QStringLiteral("real.manifest"))});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains("is the --manifest"), r.err.constData());
+        }
+        QCOMPARE(QFileInfo(path(QStringLiteral("real.manifest"))).size(), 0);
+    }
+
+    // A manifest records its input set: a run on set B given the manifest and --out of a run on
+    // set A is refused (naming the manifest), nothing appended; set A again, in another order, resumes.
+    void manifestOfAnotherInputSet()
+    {
+        const QString out = path(QStringLiteral("set.jsonl")), manifest = path(QStringLiteral("set.manifest"));
+        const auto run = [&](const QStringList &inputs) {
+            return cli(QStringList{QStringLiteral("predict"), QStringLiteral("--checkpoint"), kModel} + inputs +
+                       QStringList{QStringLiteral("--out"), out, QStringLiteral("--manifest"), manifest});
+        };
+        const QString d0 = path(QStringLiteral("docs/d0.json")), d1 = path(QStringLiteral("docs/d1.json"));
+        QCOMPARE(run({d0, d1}).code, 0);
+        const QByteArray outBefore = [&] { QFile f(out); return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray(); }();
+        QCOMPARE(lines(out).size(), 2);
+        const folio::test::CliRun other = run({path(QStringLiteral("docs/d2.json")), path(QStringLiteral("docs/d3.json"))});
+        QCOMPARE(other.code, 1);
+        QVERIFY2(other.err.contains("another set of inputs"), other.err.constData());
+        QVERIFY2(other.err.contains(manifest.toUtf8()), other.err.constData());
+        // A superset is another set too.
+        QCOMPARE(run({d0, d1, path(QStringLiteral("docs/d2.json"))}).code, 1);
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), outBefore);
+        f.close();
+        const folio::test::CliRun again = run({d1, d0});
+        QCOMPARE(again.code, 0);
+        QCOMPARE(lines(out).size(), 2);
+    }
+
     // --project: ocr adds each scan once; predict suggests on the project's copies, and a second
     // run replaces its suggestions instead of adding more.
     void projectResults()
