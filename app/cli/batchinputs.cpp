@@ -9,7 +9,10 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <set>
+#include <sys/stat.h>
 
 namespace folio::cli {
 
@@ -24,8 +27,31 @@ bool hasSuffix(const QString &name, const QStringList &extensions)
                        [&lower](const QString &e) { return lower.endsWith(QLatin1Char('.') + e); });
 }
 
+// What a path that is not a regular file is, for the message (a FIFO would block the read,
+// /dev/zero would never end it).
+const char *notRegularKind(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a folder";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
 std::vector<std::string> readList(const std::string &listPath)
 {
+    struct stat st{};
+    if (::stat(listPath.c_str(), &st) != 0)
+        throw CliError(listPath + ": no such list of inputs (" + std::strerror(errno) + ")");
+    if (!S_ISREG(st.st_mode))
+        throw CliError(listPath + ": the list of inputs is " + notRegularKind(st.st_mode) +
+                       ", not a regular file; give a file with one path per line");
     QFile f(QFile::decodeName(QByteArray::fromStdString(listPath)));
     if (!f.open(QIODevice::ReadOnly))
         throw CliError(listPath + ": cannot read the list of inputs (" + f.errorString().toStdString() + ")");

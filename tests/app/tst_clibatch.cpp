@@ -14,6 +14,8 @@
 #include <QTest>
 #include <QThread>
 
+#include <sys/stat.h>
+
 static const QString kModel = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout");
 static const QString kQsModel = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/qmsum-qs");
 static const QString kForm = QStringLiteral(FOLIO_SOURCE_DIR "/resources/samples/sample-form.png");
@@ -143,6 +145,30 @@ private Q_SLOTS:
         QCOMPARE(out.size(), 2);
         QVERIFY(QJsonDocument::fromJson(out[0]).object().value(QStringLiteral("ok")).toBool());
         QVERIFY(!QJsonDocument::fromJson(out[1]).object().value(QStringLiteral("ok")).toBool(true));
+    }
+
+    // A list that is not a regular file is refused for what it is, without reading it (a FIFO
+    // would block, /dev/zero never ends): issue 36.
+    void listThatIsNotAFile()
+    {
+        const QString fifo = path(QStringLiteral("inputs.fifo"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        const struct
+        {
+            QString list;
+            const char *expected;
+        } cases[] = {{fifo, "is a FIFO (named pipe), not a regular file"},
+                     {QStringLiteral("/dev/zero"), "is a character device, not a regular file"},
+                     {path(QStringLiteral("docs")), "is a folder, not a regular file"},
+                     {path(QStringLiteral("no-such.list")), "no such list of inputs"}};
+        for (const auto &c : cases) {
+            const folio::test::CliRun r = cli({QStringLiteral("predict"), QStringLiteral("--checkpoint"), kModel, QLatin1Char('@') + c.list});
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.contains(c.expected) && r.err.contains(QFile::encodeName(c.list)), r.err.constData());
+        }
+        const folio::test::CliRun r = cli({QStringLiteral("predict"), QStringLiteral("--checkpoint"), kModel, QStringLiteral("--files-from"), fifo});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("a FIFO"), r.err.constData());
     }
 
     // A run killed after its out file got a line the manifest does not name yet (the moment
