@@ -17,7 +17,10 @@
 #include "inference/errors.h"
 #include "inference/training/detail/trainkit.h"
 
+#include <c10/util/Exception.h>
+
 #include <cmath>
+#include <string>
 
 namespace folio::inference::detail {
 
@@ -38,6 +41,38 @@ std::vector<at::Tensor> splitProjection(const at::Tensor &x, int n, std::int64_t
     for (const at::Tensor &c : x.split(D, 1))
         out.push_back(c.reshape({x.size(0), H, D / H}));
     return out;
+}
+
+// LibTorch warns once per process that "scatter_reduce() is in beta" (on stderr through glog, even
+// under folio-cli -q). The segment max below relies only on the documented "amax" reduction, so
+// that one warning is dropped; every other warning goes on to the handler that was installed.
+class ScatterReduceBetaFilter : public c10::WarningHandler
+{
+public:
+    explicit ScatterReduceBetaFilter(c10::WarningHandler *next) : m_next(next) {}
+    void process(const c10::SourceLocation &where, const std::string &msg, const bool verbatim) override
+    {
+        if (msg.find("scatter_reduce() is in beta") != std::string::npos)
+            return;
+        if (m_next)
+            m_next->process(where, msg, verbatim);
+        else
+            c10::WarningHandler::process(where, msg, verbatim);
+    }
+
+private:
+    c10::WarningHandler *m_next;
+};
+
+void dropScatterReduceBetaWarning()
+{
+    // Installed once, for the life of the process (the handler is global in c10).
+    static ScatterReduceBetaFilter *const filter = [] {
+        auto *f = new ScatterReduceBetaFilter(c10::Warning::get_warning_handler());
+        c10::Warning::set_warning_handler(f);
+        return f;
+    }();
+    (void)filter;
 }
 
 } // namespace
@@ -220,6 +255,7 @@ at::Tensor WebFormerModel::layerBlockwise(int layer, const at::Tensor &x, const 
         const at::Tensor ke = keys.index_select(0, in.edgeKey) + relE.index_select(0, in.edgeType);
         const at::Tensor s = (qe * ke).sum(-1); // [E, H]
         const at::Tensor qIdx = in.edgeQuery.view({-1, 1}).expand({s.size(0), H});
+        dropScatterReduceBetaWarning();
         const at::Tensor mx = at::full({N, H}, kNeg, s.options()).scatter_reduce(0, qIdx, s.detach(), "amax", true);
         const at::Tensor e = at::exp(s - mx.index_select(0, in.edgeQuery));
         const at::Tensor z = at::zeros({N, H}, s.options()).index_add(0, in.edgeQuery, e);

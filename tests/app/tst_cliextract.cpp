@@ -77,6 +77,15 @@ private Q_SLOTS:
         qInfo("model spans on the sample page: %d", spans);
     }
 
+    // -q leaves stderr empty: LibTorch's "scatter_reduce() is in beta" warning is not printed (issue 36).
+    void quietMeansQuiet()
+    {
+        const auto r = runCli({"-q", "extract", "--threads", "1", m_product});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        QCOMPARE(lines(r.out).size(), 1);
+    }
+
     void spansPointIntoThePage()
     {
         // a page the model has never seen, values only in the text: offsets must cut out the value text
