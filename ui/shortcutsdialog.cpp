@@ -107,7 +107,9 @@ ShortcutsDialog::ShortcutsDialog(QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
-    m_table->resizeRowsToContents();
+    // Rows follow their text as the dialog is resized (sized once, in the constructor, they were
+    // measured against a narrow column and came out uneven).
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     layout->addWidget(m_table, 1);
     connect(filter, &QLineEdit::textChanged, this, [this](const QString &text) {
         for (int r = 0; r < m_table->rowCount(); ++r) {
