@@ -142,8 +142,10 @@ void QsPanel::refresh()
     } else if (!m_current.isEmpty()) {
         Q_EMIT currentItemChanged(m_current); // its evidence may have changed
     }
-    if (!m_rootSummary->hasFocus() && m_rootSummary->text() != a.qsSummary)
+    if (!m_rootSummary->hasFocus() && m_rootSummary->text() != a.qsSummary) {
         m_rootSummary->setText(a.qsSummary);
+        m_rootSummary->setCursorPosition(0); // show its beginning, not the end setText leaves the cursor at
+    }
     m_rootSummary->setToolTip(a.qsSummary);
     showDetail();
     setEnabled(m_session && m_session->currentDocumentId() >= 0);

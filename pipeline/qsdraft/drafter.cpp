@@ -185,11 +185,33 @@ struct Scored
 };
 
 // Best sentences of `pool` (any order) up to `words`, redundancy-checked against each other, in document order.
+// Sentences that are mostly words come before table rows, codes and number runs
+// ("2 CARD16 2 CARD16 4 CARD32"), whatever their salience: those are picked only when nothing else is left.
+bool mostlyWords(const DraftSentence &s)
+{
+    int words = 0, tokens = 0;
+    for (const QString &t : draftTokens(s.text)) {
+        ++tokens;
+        bool letters = true;
+        for (const QChar c : t)
+            letters = letters && c.isLetter();
+        words += letters ? 1 : 0;
+    }
+    return tokens > 0 && words * 10 >= tokens * 6;
+}
+
 std::vector<Ref> pick(const Scored &sc, std::vector<Ref> pool, int words, const std::vector<Ref> &firstChoices = {})
 {
-    std::stable_sort(pool.begin(), pool.end(), [&](Ref a, Ref b) {
-        return sc.score[std::size_t(a.first)][std::size_t(a.second)] > sc.score[std::size_t(b.first)][std::size_t(b.second)];
-    });
+    auto key = [&](Ref r) {
+        return sc.score[std::size_t(r.first)][std::size_t(r.second)] - (mostlyWords(sc.sentence(r)) ? 0.0 : 10.0);
+    };
+    std::vector<std::pair<double, Ref>> keyed;
+    keyed.reserve(pool.size());
+    for (Ref r : pool)
+        keyed.push_back({key(r), r});
+    std::stable_sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    for (std::size_t i = 0; i < keyed.size(); ++i)
+        pool[i] = keyed[i].second;
     std::vector<Ref> order = firstChoices;
     order.insert(order.end(), pool.begin(), pool.end());
     std::vector<Ref> chosen;
