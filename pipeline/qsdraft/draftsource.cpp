@@ -106,7 +106,7 @@ std::vector<DraftSentence> documentSentences(const Document &doc, int begin, int
     const int stop = std::min<int>(end, int(doc.words.size()));
     for (int i = std::max(0, begin); i < stop; ++i) {
         const QString t = doc.words[std::size_t(i)].text.simplified();
-        if (t.isEmpty())
+        if (t.isEmpty() || t == QStringLiteral("\u00B6")) // pilcrows: the heading anchors documentation generators add
             continue;
         if (first < 0)
             first = i;

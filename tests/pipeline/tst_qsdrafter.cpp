@@ -105,6 +105,9 @@ private Q_SLOTS:
         QCOMPARE(s[1].text, QStringLiteral("Second one, e.g. with an abbreviation, ends here!"));
         QCOMPARE(s[2].firstWord, s[1].lastWord + 1);
         QCOMPARE(splitDraftSentences(QStringLiteral("a b c d e"), 2), QStringList({"a b", "c d", "e"}));
+        Document anchors; // a documentation generator's heading anchors are not text
+        addText(anchors, QStringLiteral("Install \u00B6 the tool first. Then run it."));
+        QCOMPARE(draftSourceFromDocument(anchors).sections[0].sentences[0].text, QStringLiteral("Install the tool first."));
         QCOMPARE(cleanSpokenText(QStringLiteral("Um , we we {disfmarker} need the uh remote .")), QStringLiteral("we need the remote."));
     }
 
