@@ -1,5 +1,7 @@
 #include "pipeline/qmsum.h"
 
+#include <algorithm>
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -170,6 +172,25 @@ bool readQmsumSplit(const QString &dir, const QString &split, std::vector<QmsumM
         meetings->push_back(std::move(m));
     }
     return true;
+}
+
+int evidenceSection(const QmsumMeeting &m, std::size_t item)
+{
+    if (item >= m.evidence.size())
+        return -1;
+    int best = -1;
+    long bestOverlap = 0;
+    for (std::size_t s = 0; s < m.sectionSpans.size(); ++s) {
+        long overlap = 0;
+        for (const auto &a : m.evidence[item])
+            for (const auto &b : m.sectionSpans[s])
+                overlap += std::max(0, std::min(a.second, b.second) - std::max(a.first, b.first) + 1);
+        if (overlap > bestOverlap) {
+            bestOverlap = overlap;
+            best = int(s);
+        }
+    }
+    return best;
 }
 
 } // namespace folio::pipeline

@@ -29,6 +29,10 @@ struct QmsumMeeting
     QStringList extraGeneral;
 };
 
+// The section whose turn spans the reference item's evidence overlaps most (the first on ties),
+// -1 when the evidence overlaps none.
+int evidenceSection(const QmsumMeeting &meeting, std::size_t item);
+
 // True for a JSON object with "meeting_transcripts" (cheap check on parsed content).
 bool looksLikeQmsum(const QString &path);
 bool readQmsumMeeting(const QString &path, QmsumMeeting *meeting, QString *error);

@@ -57,18 +57,7 @@ inference::QsHierarchy oracleShapeBaseline(const QmsumMeeting &m, int sentences)
     h.rootSummary = leadSentences(m.input.text(), sentences).toStdString();
     for (std::size_t k = 0; k < m.reference.items.size(); ++k) {
         const std::vector<std::pair<int, int>> ev = k < m.evidence.size() ? m.evidence[k] : std::vector<std::pair<int, int>>{};
-        int best = 0;
-        long bestOverlap = -1;
-        for (std::size_t s = 0; s < m.sectionSpans.size(); ++s) {
-            long overlap = 0;
-            for (const auto &a : ev)
-                for (const auto &b : m.sectionSpans[s])
-                    overlap += std::max(0, std::min(a.second, b.second) - std::max(a.first, b.first) + 1);
-            if (overlap > bestOverlap) {
-                bestOverlap = overlap;
-                best = int(s);
-            }
-        }
+        const int best = std::max(0, evidenceSection(m, k)); // no overlap: the first section
         QStringList evidenceText;
         for (const auto &a : ev)
             for (int t = a.first; t <= a.second && t < int(m.turns.size()); ++t)

@@ -29,26 +29,6 @@ QString stripEnd(QString s)
     return s.trimmed();
 }
 
-// The section whose turns the item's evidence overlaps most, -1 when none.
-int evidenceSection(const QmsumMeeting &m, std::size_t item)
-{
-    if (item >= m.evidence.size())
-        return -1;
-    int best = -1;
-    long bestOverlap = 0;
-    for (std::size_t s = 0; s < m.sectionSpans.size(); ++s) {
-        long overlap = 0;
-        for (const auto &a : m.evidence[item])
-            for (const auto &b : m.sectionSpans[s])
-                overlap += std::max(0, std::min(a.second, b.second) - std::max(a.first, b.first) + 1);
-        if (overlap > bestOverlap) {
-            bestOverlap = overlap;
-            best = int(s);
-        }
-    }
-    return best;
-}
-
 std::vector<QuestionTemplate> ranked(const QHash<QString, int> &counts, int minCount)
 {
     std::vector<QuestionTemplate> out;
