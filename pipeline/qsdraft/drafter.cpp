@@ -1,10 +1,10 @@
 #include "pipeline/qsdraft/drafter.h"
 
+#include "document/formats/datasetformat.h"
 #include "document/layoutsections.h"
 #include "pipeline/qsdraft/topicsegments.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -75,17 +75,11 @@ bool QsDrafter::isDrafterFolder(const QString &dir)
 bool QsDrafter::load(const QString &dir, QString *error)
 {
     const QString path = QDir(dir).filePath(fileName());
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = path + QStringLiteral(": cannot read: ") + f.errorString();
+    QByteArray bytes;
+    if (!formats::readWholeFile(path, &bytes, error, kMaxFileBytes))
         return false;
-    }
-    if (f.size() > kMaxFileBytes) {
-        *error = path + QStringLiteral(": larger than 4 MiB");
-        return false;
-    }
     QJsonParseError pe;
-    const QJsonDocument json = QJsonDocument::fromJson(f.readAll(), &pe);
+    const QJsonDocument json = QJsonDocument::fromJson(bytes, &pe);
     const QJsonObject o = json.object();
     if (!json.isObject() || o.value(QStringLiteral("kind")).toString() != QLatin1String("folio-qs-drafter")) {
         *error = path + QStringLiteral(": not a Folio drafter file (\"kind\": \"folio-qs-drafter\") ") + pe.errorString();
