@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     parser.setApplicationDescription(QStringLiteral("Folio: structure-aware document extraction studio"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Documents to open (HTML, images, PDF, Folio JSON)"));
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Documents to open (HTML, images, PDF, Folio JSON) or a .folio project"));
     QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                   QStringLiteral("Save a screenshot of the window to <png> once the files are open, then quit"),
                                   QStringLiteral("png"));
@@ -61,8 +61,13 @@ int main(int argc, char **argv)
             });
         }
     }
-    for (const QString &file : parser.positionalArguments())
-        window.openFile(QFileInfo(file).absoluteFilePath());
+    for (const QString &file : parser.positionalArguments()) {
+        // A project (.folio, what the desktop entry passes when one is opened from a file manager).
+        if (file.endsWith(QLatin1String(".folio"), Qt::CaseInsensitive) && !parser.isSet(project))
+            window.openProject(QFileInfo(file).absoluteFilePath());
+        else
+            window.openFile(QFileInfo(file).absoluteFilePath());
+    }
 
     if (parser.isSet(screenshot)) {
         const QString out = parser.value(screenshot);
