@@ -19,6 +19,7 @@
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QListWidget>
 #include <QMainWindow>
 #include <QMenu>
 #include <QProgressBar>
@@ -43,9 +44,17 @@ QsController::QsController(QMainWindow *window, AnnotationSession *session, Scan
     auto *busyRow = new QHBoxLayout;
     busyRow->addWidget(m_progress, 1);
     busyRow->addWidget(m_cancel);
+    // While a drafter run goes on, its questions appear here as they are drafted (the items, with
+    // their evidence, replace this list as suggestions when the run ends).
+    m_arrivals = new QListWidget(page);
+    m_arrivals->setObjectName(QStringLiteral("qsArrivals"));
+    m_arrivals->setWordWrap(true);
+    m_arrivals->setMaximumHeight(160);
+    m_arrivals->setToolTip(tr("Questions drafted so far"));
     auto *layout = new QVBoxLayout(page);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_panel, 1);
+    layout->addWidget(m_arrivals);
     layout->addLayout(busyRow);
     setBusy(false);
     m_dock = new QDockWidget(tr("Questions"), window);
@@ -64,6 +73,13 @@ QsController::QsController(QMainWindow *window, AnnotationSession *session, Scan
     connect(m_worker, &QsWorker::progress, this, [this](int step, int max) {
         m_progress->setRange(0, std::max(1, max));
         m_progress->setValue(step);
+    });
+    connect(m_worker, &QsWorker::drafted, this, [this](int count, int depth, const QString &question) {
+        auto *row = new QListWidgetItem(QString(std::max(0, depth - 1) * 4, QLatin1Char(' ')) + question, m_arrivals);
+        row->setToolTip(question);
+        m_arrivals->setVisible(true);
+        m_arrivals->scrollToItem(row);
+        m_progress->setFormat(tr("%1 drafted \u2014 %p%").arg(count));
     });
     connect(m_worker, &QsWorker::generated, this, &QsController::onGenerated);
     connect(m_worker, &QsWorker::failed, this, [this](const QString &message) {
@@ -138,6 +154,9 @@ void QsController::setBusy(bool busy)
     m_progress->setVisible(busy);
     m_cancel->setVisible(busy);
     m_progress->setRange(0, 0);
+    m_progress->resetFormat();
+    m_arrivals->clear();
+    m_arrivals->setVisible(false); // shown once the first draft arrives
 }
 
 bool QsController::generate(const QString &belowId)

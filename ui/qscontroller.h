@@ -19,6 +19,7 @@
 class QDockWidget;
 class QMainWindow;
 class QMenu;
+class QListWidget;
 class QProgressBar;
 class QPushButton;
 
@@ -43,6 +44,7 @@ public:
     QDockWidget *dock() const { return m_dock; }
     QsWorker *worker() const { return m_worker; }
     QProgressBar *progressBar() const { return m_progress; }
+    QListWidget *arrivals() const { return m_arrivals; } // drafts as they arrive, while a run goes on
     void addModelActions(QMenu *model);
 
     QString checkpointDir() const; // the chosen QS checkpoint, else the shipped one
@@ -80,6 +82,7 @@ private:
     QsWorker *m_worker = nullptr;
     QProgressBar *m_progress = nullptr;
     QPushButton *m_cancel = nullptr;
+    QListWidget *m_arrivals = nullptr;
     QString m_checkpoint;
     QString m_lastMessage;
     int m_maxLength = 0;

@@ -153,11 +153,21 @@ bool QsWorker::generate(const QString &checkpointDir, const pipeline::QsInput &i
                     }
                     const Document &source = evidenceWords.empty() ? doc : part;
                     const pipeline::DraftSource src = pipeline::draftSourceFromDocument(source);
-                    const pipeline::QsDraft draft = cache->drafter->draft(src, cache->drafter->defaults,
-                                                                          [self, cancelFlag](int done, int total) {
-                        QMetaObject::invokeMethod(qApp, [self, done, total] { if (self) Q_EMIT self->progress(done, total); });
-                        return !cancelFlag->load();
-                    });
+                    int count = 0;
+                    const pipeline::QsDraft draft = cache->drafter->draft(
+                        src, cache->drafter->defaults,
+                        [self, cancelFlag](int done, int total) {
+                            QMetaObject::invokeMethod(qApp, [self, done, total] { if (self) Q_EMIT self->progress(done, total); });
+                            return !cancelFlag->load();
+                        },
+                        [self, &count](const pipeline::DraftItem &item) {
+                            const int n = ++count, depth = item.depth;
+                            const QString question = item.question;
+                            QMetaObject::invokeMethod(qApp, [self, n, depth, question] {
+                                if (self)
+                                    Q_EMIT self->drafted(n, depth, question);
+                            });
+                        });
                     cancelled = draft.cancelled;
                     if (!draft.ok && !cancelled)
                         error = draft.error;

@@ -58,6 +58,9 @@ public:
 
 Q_SIGNALS:
     void progress(int step, int maxSteps);
+    // A drafter run: each item as it is drafted (1-based count, its depth and question), before
+    // generated() brings them all with their evidence.
+    void drafted(int count, int depth, const QString &question);
     void generated(const folio::QsGeneration &result);
     void failed(const QString &message);
     void cancelled();

@@ -265,7 +265,8 @@ QString normalisedQuestion(const QString &q)
 
 } // namespace
 
-QsDraft QsDrafter::draft(const DraftSource &src, const DraftOptions &options, const DraftProgress &progress) const
+QsDraft QsDrafter::draft(const DraftSource &src, const DraftOptions &options, const DraftProgress &progress,
+                         const DraftItemSink &itemDrafted) const
 {
     QsDraft out;
     out.notes = src.notes;
@@ -407,6 +408,8 @@ QsDraft QsDrafter::draft(const DraftSource &src, const DraftOptions &options, co
         while (!pendingSpeaker.empty() && pendingSpeaker.back().first <= before) {
             out.items.push_back(std::move(pendingSpeaker.back().second));
             pendingSpeaker.pop_back();
+            if (itemDrafted)
+                itemDrafted(out.items.back());
         }
     };
     for (int s = 0; s < n; ++s) {
@@ -440,6 +443,8 @@ QsDraft QsDrafter::draft(const DraftSource &src, const DraftOptions &options, co
         if (item.question.isEmpty())
             continue;
         out.items.push_back(item);
+        if (itemDrafted)
+            itemDrafted(out.items.back());
         if (speakers) {
             QHash<QString, long> words;
             for (Ref r : subtreePool(s))

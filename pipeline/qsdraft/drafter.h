@@ -17,7 +17,8 @@
 //    ask what the section's most active speaker thought (same depth); no two items share a question
 //    (a repeated one names its parent section, or is dropped);
 //  - evidence: the section and the sentences of the summary (word ranges).
-// Progress is reported once per section; returning false cancels. Linear in the document.
+// Progress is reported once per section; returning false cancels; `itemDrafted` sees each item as it
+// is drafted. Linear in the document.
 #include "inference/qs/qslinearize.h"
 #include "pipeline/qsdraft/draftsource.h"
 #include "pipeline/qsdraft/questiontemplates.h"
@@ -64,6 +65,9 @@ struct QsDraft
 };
 
 using DraftProgress = std::function<bool(int done, int total)>;
+// Called with each item as it is drafted (pre-order, the order of QsDraft::items), from the
+// drafting thread: a view can show drafts as they arrive.
+using DraftItemSink = std::function<void(const DraftItem &item)>;
 
 class QsDrafter
 {
@@ -78,7 +82,8 @@ public:
     bool load(const QString &dir, QString *error);
     bool save(const QString &dir, QString *error) const;
 
-    QsDraft draft(const DraftSource &source, const DraftOptions &options, const DraftProgress &progress = {}) const;
+    QsDraft draft(const DraftSource &source, const DraftOptions &options, const DraftProgress &progress = {},
+                  const DraftItemSink &itemDrafted = {}) const;
 };
 
 } // namespace folio::pipeline

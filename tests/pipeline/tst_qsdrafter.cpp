@@ -118,8 +118,15 @@ private Q_SLOTS:
         QCOMPARE(int(src.sections.size()), 5);
         const QsDrafter drafter = simpleDrafter();
         QList<int> progress;
-        const QsDraft draft = drafter.draft(src, drafter.defaults, [&](int done, int) { progress << done; return true; });
+        QStringList arrived; // items as they are drafted, with the section count reached at that moment
+        const QsDraft draft = drafter.draft(src, drafter.defaults, [&](int done, int) { progress << done; return true; },
+                                            [&](const DraftItem &i) { arrived << QStringLiteral("%1@%2").arg(i.question).arg(progress.size()); });
         QVERIFY2(draft.ok, qPrintable(draft.error));
+        // Each item arrives once, in the final order, while the sections are still being read.
+        QCOMPARE(arrived.size(), int(draft.items.size()));
+        for (std::size_t k = 0; k < draft.items.size(); ++k)
+            QVERIFY(arrived[int(k)].startsWith(draft.items[k].question + QLatin1Char('@')));
+        QVERIFY(arrived.front().section(QLatin1Char('@'), -1).toInt() < int(src.sections.size()));
         QVERIFY(!draft.rootSummary.isEmpty());
         QCOMPARE(progress.size(), 6); // once per section, and the end
         // Installation, Configuration (with Cache and Network as follow-ups); "Notes" is too short.

@@ -28,6 +28,7 @@
 #include <QProcess>
 #include <QProgressBar>
 #include <QTabWidget>
+#include <QListWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTreeView>
@@ -68,6 +69,10 @@ private Q_SLOTS:
         QVERIFY(pushQsEdit(s, QStringLiteral("add"), [](Annotations &a) { return !qsedit::addChild(a, {}, QStringLiteral("Mine?")).isEmpty(); }));
         QSignalSpy finished(qs, &QsController::generationFinished);
         QSignalSpy progress(qs->worker(), &QsWorker::progress);
+        QSignalSpy drafted(qs->worker(), &QsWorker::drafted);
+        int arrivalsShown = 0; // rows in the arrivals list when each draft came in
+        // Connected after the controller's own slot, so it sees the list that slot filled.
+        connect(qs->worker(), &QsWorker::drafted, qs, [&] { arrivalsShown = std::max(arrivalsShown, qs->arrivals()->count()); });
         QElapsedTimer t;
         t.start();
         QVERIFY(qs->generate());
@@ -77,7 +82,11 @@ private Q_SLOTS:
         qInfo("generation of the 12-word page with %s (max 40 tokens): %lld ms", qPrintable(shipped), t.elapsed());
         QVERIFY2(finished.first().first().toInt() > 0, qPrintable(qs->lastMessage()));
         QVERIFY(progress.count() > 0);
+        QVERIFY(drafted.count() > 0); // drafts arrived one by one before the run ended
+        QCOMPARE(drafted.first().at(0).toInt(), 1);
+        QVERIFY(arrivalsShown > 0);
         QVERIFY(!qs->progressBar()->isVisible());
+        QVERIFY(!qs->arrivals()->isVisible()); // replaced by the suggestions
         std::vector<QsItem> items = qsItems(s->annotations().qsRoots);
         QCOMPARE(items[0].node->question, QStringLiteral("Mine?"));
         QCOMPARE(items[0].node->source.kind, AnnotationSource::User);
