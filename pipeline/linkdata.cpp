@@ -50,6 +50,18 @@ inference::LinkPage linkPageOf(const inference::TrainPage &page, const QStringLi
 bool loadFunsdLinkPages(const QString &datasetDir, const QString &split, FunsdWordOrder order,
                         std::vector<inference::LinkPage> *pages, QString *error)
 {
+    if (isXfundFile(datasetDir)) {
+        std::vector<XfundPage> docs;
+        if (!loadXfundSplitDocuments(datasetDir, split, order, &docs, error))
+            return false;
+        pages->clear();
+        for (const XfundPage &d : docs) {
+            QStringList wordIds;
+            const inference::TrainPage page = inference::trainPageFromDocument(d.document, nullptr, d.document.title.toStdString(), &wordIds);
+            pages->push_back(linkPageOf(page, wordIds, d.annotations));
+        }
+        return true;
+    }
     // The split's page ids, exactly as the tagger's data loader cuts it.
     std::vector<inference::TrainPage> chosen;
     if (!loadFunsdSplit(datasetDir, split, order, &chosen, error))

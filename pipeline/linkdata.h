@@ -20,7 +20,8 @@ namespace folio::pipeline {
 inference::LinkPage linkPageOf(const inference::TrainPage &page, const QStringList &pageWordIds,
                                const Annotations &annotations, bool acceptedOnly = false);
 
-// A FUNSD split (train, train-dev, dev, test; the same pages as loadFunsdSplit) as link pages.
+// A FUNSD split (train, train-dev, dev, test; the same pages as loadFunsdSplit; an XFUND file too)
+// as link pages.
 bool loadFunsdLinkPages(const QString &datasetDir, const QString &split, FunsdWordOrder order,
                         std::vector<inference::LinkPage> *pages, QString *error);
 

@@ -34,13 +34,69 @@ bool funsdWordOrderFromName(const QString &name, FunsdWordOrder *order)
     return true;
 }
 
-bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOrder order,
-                    std::vector<inference::TrainPage> *pages, QString *error)
+namespace {
+
+bool knownSplit(const QString &split, QString *error)
 {
     const QStringList splits{QStringLiteral("train"), QStringLiteral("train-dev"), QStringLiteral("dev"), QStringLiteral("test")};
-    if (!splits.contains(split)) {
-        *error = QStringLiteral("split must be train, train-dev, dev or test, not \"%1\"").arg(split);
+    if (splits.contains(split))
+        return true;
+    *error = QStringLiteral("split must be train, train-dev, dev or test, not \"%1\"").arg(split);
+    return false;
+}
+
+} // namespace
+
+bool loadXfundSplitDocuments(const QString &path, const QString &split, FunsdWordOrder order, std::vector<XfundPage> *pages,
+                             QString *error, XfundReport *report)
+{
+    if (!knownSplit(split, error))
         return false;
+    std::vector<XfundPage> all;
+    XfundReport r;
+    if (!importXfundFile(path, order, &all, &r, error))
+        return false;
+    if (report)
+        *report = r;
+    if (split == QLatin1String("train") || split == QLatin1String("test")) {
+        *pages = std::move(all);
+        return true;
+    }
+    // The same shuffle as FUNSD's dev split (splitTrainDev, seed 13), applied to page indices.
+    std::vector<inference::TrainPage> index;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        inference::TrainPage p;
+        p.id = std::to_string(i);
+        index.push_back(std::move(p));
+    }
+    std::vector<inference::TrainPage> train, dev;
+    inference::splitTrainDev(std::move(index), &train, &dev, 13, std::max(1, int(all.size()) * 15 / 100));
+    pages->clear();
+    for (const inference::TrainPage &p : split == QLatin1String("dev") ? dev : train)
+        pages->push_back(std::move(all[std::size_t(std::stoul(p.id))]));
+    return true;
+}
+
+QString formSourceLicence(const QString &datasetDir)
+{
+    if (isXfundFile(datasetDir))
+        return QStringLiteral("XFUND: CC BY-NC-SA 4.0 (non-commercial)");
+    return QStringLiteral("FUNSD: non-commercial research and educational use");
+}
+
+bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOrder order,
+                    std::vector<inference::TrainPage> *pages, QString *error, XfundReport *report)
+{
+    if (!knownSplit(split, error))
+        return false;
+    if (isXfundFile(datasetDir)) {
+        std::vector<XfundPage> docs;
+        if (!loadXfundSplitDocuments(datasetDir, split, order, &docs, error, report))
+            return false;
+        pages->clear();
+        for (const XfundPage &d : docs)
+            pages->push_back(inference::trainPageFromDocument(d.document, &d.annotations, d.document.title.toStdString()));
+        return true;
     }
     const QStringList files = funsdSplitFiles(datasetDir, split == QLatin1String("test") ? split : QStringLiteral("train"));
     if (files.isEmpty()) {

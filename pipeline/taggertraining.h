@@ -4,6 +4,7 @@
 // dev share carved from them. Blocking; no exception leaves these functions.
 
 #include "document/formats/funsd.h"
+#include "document/formats/xfund.h"
 #include "inference/formtagger/trainer.h"
 
 #include <QString>
@@ -22,8 +23,18 @@ bool funsdWordOrderFromName(const QString &name, FunsdWordOrder *order);
 
 // split: "train" (all 149 pages), "train-dev" (the 129 after the seed-13 dev split), "dev" (its
 // 20), "test" (50). False + *error naming the folder or file on failure.
+// `datasetDir` may also be an XFUND file (FUNSD's labels in another language, one file per split):
+// "train" and "test" are then the whole file, "train-dev" / "dev" its seed-13 split with 15 % of
+// the pages (at least one) as dev; the file's repairs are reported on stderr-free *report.
 bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOrder order,
-                    std::vector<inference::TrainPage> *pages, QString *error);
+                    std::vector<inference::TrainPage> *pages, QString *error, XfundReport *report = nullptr);
+
+// The documents of an XFUND file's split as above (Document + Annotations, for link pages).
+bool loadXfundSplitDocuments(const QString &path, const QString &split, FunsdWordOrder order, std::vector<XfundPage> *pages,
+                             QString *error, XfundReport *report = nullptr);
+
+// Licence line of a labelled-form source, recorded in checkpoints trained on it.
+QString formSourceLicence(const QString &datasetDir);
 
 struct TaggerTrainOutcome
 {

@@ -25,7 +25,8 @@ void registerEvalCommand(CLI::App &app)
     };
     auto o = std::make_shared<Opts>();
     cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder")->required();
-    cmd->add_option("--data", o->data, "FUNSD dataset root (default ../shared/data/funsd/dataset)");
+    cmd->add_option("--data", o->data, "FUNSD dataset root (default ../shared/data/funsd/dataset) or an XFUND file (its whole file for "
+                                     "--split test or train)");
     cmd->add_option("--split", o->split, "test | dev | train-dev | train")->check(CLI::IsMember({"test", "dev", "train-dev", "train"}));
     cmd->add_option("--order", o->order, "Word order: annotation, reading or layout (XY-cut serialisation)")->check(CLI::IsMember({"annotation", "reading", "layout"}));
     cmd->add_option("--threads", o->threads, "Torch / BLAS threads");

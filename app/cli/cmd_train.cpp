@@ -1,5 +1,6 @@
 // folio-cli train: trains the word-level layout tagger on FUNSD (the recipe in
-// ../shared/recipes/funsd-from-scratch.md) and writes a Hugging Face style checkpoint.
+// ../shared/recipes/funsd-from-scratch.md), XFUND files, several of these at once (--data A --data B
+// [--weight 1 --weight 2]), or a project, and writes a Hugging Face style checkpoint.
 #include "app/cli/commands.h"
 #include "app/cli/ranklauncher.h"
 #include "document/project/projectlocation.h"
@@ -27,7 +28,9 @@ void registerTrainCommand(CLI::App &app)
     auto *cmd = app.add_subcommand("train", "Train the layout token classifier on FUNSD (entity labelling, BIO)");
     struct Opts
     {
-        std::string data, split = "train-dev", order = "annotation";
+        std::vector<std::string> data;
+        std::vector<int> weights;
+        std::string split = "train-dev", order = "annotation";
         inference::TrainConfig cfg;
         bool ship = false;
         int trainPages = 0;
@@ -36,7 +39,11 @@ void registerTrainCommand(CLI::App &app)
     auto o = std::make_shared<Opts>();
     cmd->add_option("--out", o->cfg.outputDir, "Checkpoint folder to write")->required();
     cmd->add_option("--data", o->data,
-                    "FUNSD dataset root (default ../shared/data/funsd/dataset), or a .folio project (its accepted labels and label set)");
+                    "FUNSD dataset root (default ../shared/data/funsd/dataset), an XFUND file (e.g. de.train.json), or a .folio project "
+                    "(its accepted labels and label set). Repeat to train on several sources: the first is the target (its dev split "
+                    "picks the best epoch), the others add all their pages");
+    cmd->add_option("--weight", o->weights, "Pages of each --data repeated this many times per epoch (one per --data; default 1)")
+        ->check(CLI::Range(1, 20));
     cmd->add_option("--arch", o->cfg.architecture, "Structure-bias architecture: layoutlmv3 | layoutlmv2 | ernie | text (recorded in config.json)")
         ->check(CLI::IsMember({"layoutlmv3", "layoutlmv2", "ernie", "text"}));
     cmd->add_option("--order", o->order, "Word order: annotation (the FUNSD protocol), reading (lines, as OCR gives them) or layout (XY-cut serialisation: columns, cells, lines)")
@@ -78,11 +85,17 @@ void registerTrainCommand(CLI::App &app)
         if (runLocalRanks(o->ranks))
             return; // the ranks did the work; rank 0 printed the result
         o->cfg.distributed = o->ranks.distributed;
-        const QString dataDir = o->data.empty() ? pipeline::defaultFunsdDir() : QString::fromStdString(o->data);
+        const QString dataDir = o->data.empty() ? pipeline::defaultFunsdDir() : QString::fromStdString(o->data.front());
+        if (!o->weights.empty() && o->weights.size() != std::max<std::size_t>(1, o->data.size()))
+            throw CliError("--weight: give one per --data (" + std::to_string(o->data.size()) + "), not " + std::to_string(o->weights.size()));
+        auto weightOf = [&](std::size_t k) { return o->weights.empty() ? 1 : o->weights[k]; };
         FunsdWordOrder order = FunsdWordOrder::Annotation;
         pipeline::funsdWordOrderFromName(QString::fromStdString(o->order), &order);
         std::vector<inference::TrainPage> train, dev;
         QString error;
+        for (std::size_t k = 1; k < o->data.size(); ++k)
+            if (looksLikeProjectLocation(QString::fromStdString(o->data[k])) || looksLikeProjectLocation(dataDir))
+                throw CliError("--data " + o->data[k] + ": a project trains on its own (one --data); several sources are FUNSD roots or XFUND files");
         if (looksLikeProjectLocation(dataDir)) {
             if (o->trainPages > 0)
                 throw CliError("--train-pages applies to FUNSD data, not to a project");
@@ -109,9 +122,14 @@ void registerTrainCommand(CLI::App &app)
                       << std::endl;
             return;
         }
-        if (!pipeline::loadFunsdSplit(dataDir, QStringLiteral("train-dev"), order, &train, &error)
+        // The first --data is the target: its dev split picks the best epoch. Further sources add
+        // all their pages to training, each page `--weight` times.
+        XfundReport report;
+        if (!pipeline::loadFunsdSplit(dataDir, QStringLiteral("train-dev"), order, &train, &error, &report)
             || !pipeline::loadFunsdSplit(dataDir, QStringLiteral("dev"), order, &dev, &error))
             throw CliError(error.toStdString());
+        if (report.documents > 0 && !quiet())
+            std::fprintf(stderr, "%s: %s\n", qPrintable(dataDir), qPrintable(report.summary()));
         const size_t trainAvailable = train.size();
         if (o->trainPages > 0) {
             if (size_t(o->trainPages) > trainAvailable)
@@ -119,19 +137,49 @@ void registerTrainCommand(CLI::App &app)
                                std::to_string(trainAvailable) + " pages");
             train = inference::nestedSample(std::move(train), o->trainPages);
         }
+        const std::size_t targetPages = train.size();
+        std::vector<inference::TrainPage> targetTrain;
+        for (int r = 0; r < weightOf(0); ++r)
+            targetTrain.insert(targetTrain.end(), train.begin(), train.end());
+        train = std::move(targetTrain);
+        QStringList licences{pipeline::formSourceLicence(dataDir)};
+        std::string more;
+        for (std::size_t k = 1; k < o->data.size(); ++k) {
+            const QString path = QString::fromStdString(o->data[k]);
+            std::vector<inference::TrainPage> extra;
+            XfundReport extraReport;
+            if (!pipeline::loadFunsdSplit(path, QStringLiteral("train"), order, &extra, &error, &extraReport))
+                throw CliError(error.toStdString());
+            if (extraReport.documents > 0 && !quiet())
+                std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(extraReport.summary()));
+            for (int r = 0; r < weightOf(k); ++r)
+                train.insert(train.end(), extra.begin(), extra.end());
+            more += "; + " + o->data[k] + " (" + std::to_string(extra.size()) + " pages, all" +
+                    (weightOf(k) > 1 ? ", weight " + std::to_string(weightOf(k)) : std::string()) + ")";
+            if (!licences.contains(pipeline::formSourceLicence(path)))
+                licences << pipeline::formSourceLicence(path);
+        }
         inference::TrainConfig cfg = o->cfg;
         cfg.wordOrder = o->order;
-        cfg.dataDescription = "FUNSD " + dataDir.toStdString() + ": training_data minus the seed-13 dev split (" +
-                              (o->trainPages > 0 ? std::to_string(train.size()) + " of " + std::to_string(trainAvailable) + " (sampled)"
-                                                 : std::to_string(train.size())) +
-                              " train / " + std::to_string(dev.size()) + " dev pages), word order " + o->order;
+        cfg.dataDescription = dataDir.toStdString() + ": its training pages minus the seed-13 dev split (" +
+                              (o->trainPages > 0 ? std::to_string(targetPages) + " of " + std::to_string(trainAvailable) + " (sampled)"
+                                                 : std::to_string(targetPages)) +
+                              " train" + (weightOf(0) > 1 ? ", weight " + std::to_string(weightOf(0)) : std::string()) + " / " +
+                              std::to_string(dev.size()) + " dev pages)" + more + ", word order " + o->order +
+                              "; data licences: " + licences.join(QLatin1String("; ")).toStdString();
         std::string command = "folio-cli";
         for (const std::string &a : {std::string("train")})
             command += " " + a;
         const auto args = app.get_subcommand("train")->get_options();
         for (const auto *opt : args)
-            if (opt->count() > 0 && opt->get_name() != "--help")
-                command += " " + opt->get_name() + (opt->get_expected_min() > 0 ? " " + opt->as<std::string>() : "");
+            if (opt->count() > 0 && opt->get_name() != "--help") {
+                if (opt->get_expected_min() == 0) {
+                    command += " " + opt->get_name();
+                    continue;
+                }
+                for (const std::string &value : opt->as<std::vector<std::string>>())
+                    command += " " + opt->get_name() + " " + value;
+            }
         cfg.command = command;
         s_cancel = false;
         auto previous = std::signal(SIGINT, onSigint);

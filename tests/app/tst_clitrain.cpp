@@ -14,6 +14,8 @@
 #include <QTest>
 
 static const QString kFunsd = folio::test::sharedPath(QStringLiteral("data/funsd/dataset"));
+static const QString kXfundTrain = folio::test::sharedPath(QStringLiteral("data/xfund-de/de.train.json"));
+static const QString kXfundVal = folio::test::sharedPath(QStringLiteral("data/xfund-de/de.val.json"));
 
 using Run = folio::test::CliRun;
 
@@ -119,6 +121,48 @@ private Q_SLOTS:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("only 129 pages"), r.err.constData());
         QVERIFY(!QDir(dir.filePath(QStringLiteral("big"))).exists());
+    }
+
+    // Several sources (issue 37): FUNSD as the target (its dev split), XFUND German pages added with
+    // a weight; the checkpoint records both and their licences; eval reads an XFUND file.
+    void trainsOnSeveralSources()
+    {
+        FOLIO_REQUIRE_DATA(kFunsd + QStringLiteral("/training_data/annotations/0000971160.json"));
+        FOLIO_REQUIRE_DATA(kXfundTrain);
+        QTemporaryDir dir;
+        const QString ckpt = dir.filePath(QStringLiteral("ckpt"));
+        const QStringList tiny{QStringLiteral("--epochs"), QStringLiteral("1"), QStringLiteral("--max-steps"), QStringLiteral("2"),
+                               QStringLiteral("--hidden"), QStringLiteral("32"), QStringLiteral("--layers"), QStringLiteral("1"),
+                               QStringLiteral("--heads"), QStringLiteral("2"), QStringLiteral("--intermediate"), QStringLiteral("64"),
+                               QStringLiteral("--vocab-size"), QStringLiteral("400"), QStringLiteral("--threads"), QStringLiteral("1")};
+        Run r = cli(QStringList{QStringLiteral("-q"), QStringLiteral("train"), QStringLiteral("--out"), ckpt, QStringLiteral("--data"), kFunsd,
+                                QStringLiteral("--data"), kXfundTrain, QStringLiteral("--weight"), QStringLiteral("1"),
+                                QStringLiteral("--weight"), QStringLiteral("2")} + tiny);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QFile f(ckpt + QStringLiteral("/folio.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject folio = QJsonDocument::fromJson(f.readAll()).object();
+        const QString data = folio.value(QStringLiteral("data")).toString();
+        QVERIFY2(data.contains(QStringLiteral("(129 train / 20 dev pages)")), qPrintable(data));
+        QVERIFY2(data.contains(QStringLiteral("de.train.json (149 pages, all, weight 2)")), qPrintable(data));
+        QVERIFY2(data.contains(QStringLiteral("XFUND: CC BY-NC-SA 4.0")) && data.contains(QStringLiteral("FUNSD: non-commercial")), qPrintable(data));
+        const QString command = folio.value(QStringLiteral("command")).toString();
+        QVERIFY2(command.contains(QStringLiteral("--data ") + kXfundTrain) && command.contains(QStringLiteral("--weight 2")), qPrintable(command));
+
+        r = cli({QStringLiteral("-q"), QStringLiteral("eval"), QStringLiteral("--checkpoint"), ckpt, QStringLiteral("--data"), kXfundVal,
+                 QStringLiteral("--threads"), QStringLiteral("1")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QStringLiteral("pages")).toInt(), 50);
+
+        // One weight per source; a project does not mix with other sources.
+        r = cli(QStringList{QStringLiteral("-q"), QStringLiteral("train"), QStringLiteral("--out"), dir.filePath(QStringLiteral("w")),
+                            QStringLiteral("--data"), kFunsd, QStringLiteral("--data"), kXfundTrain, QStringLiteral("--weight"), QStringLiteral("2")} + tiny);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("one per --data"), r.err.constData());
+        r = cli(QStringList{QStringLiteral("-q"), QStringLiteral("train"), QStringLiteral("--out"), dir.filePath(QStringLiteral("p")),
+                            QStringLiteral("--data"), kFunsd, QStringLiteral("--data"), dir.filePath(QStringLiteral("x.folio"))} + tiny);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("a project trains on its own"), r.err.constData());
     }
 
     void vocab()
