@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/resource.h>
 #include <zlib.h>
 
 using namespace folio;
@@ -380,6 +381,26 @@ private Q_SLOTS:
         QVERIFY(!refused.ok);
         QVERIFY2(refused.error.startsWith(QLatin1String("p.html: more than")), qPrintable(refused.error));
         QVERIFY2(refused.error.contains(QLatin1String("counted before parsing")), qPrintable(refused.error));
+    }
+
+    // 2.5 M <b>x</b> (20 MB) took 3.7 GB before "more than 5000000 nodes": refused now from the
+    // count before parsing, the process growing by little more than the page itself.
+    void tooManyNodesRefusedBeforeParsing()
+    {
+        const QByteArray html = "<html><body>" + QByteArray("<b>x</b>").repeated(2'500'000) + "</body></html>";
+        rusage before{};
+        getrusage(RUSAGE_SELF, &before);
+        QElapsedTimer t;
+        t.start();
+        const HtmlLoadResult r = loadHtmlBytes(html, QStringLiteral("many.html"));
+        rusage after{};
+        getrusage(RUSAGE_SELF, &after);
+        const long growthMiB = (after.ru_maxrss - before.ru_maxrss) / 1024;
+        qInfo("%lld ms, peak grew by %ld MiB (peak %ld MiB): %s", (long long)t.elapsed(), growthMiB, after.ru_maxrss / 1024,
+              qPrintable(r.error));
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.startsWith(QLatin1String("many.html: more than 5000000 nodes")), qPrintable(r.error));
+        QVERIFY2(growthMiB < 100, qPrintable(QString::number(growthMiB)));
     }
 
     void gzipFiles()
