@@ -365,7 +365,8 @@ HtmlLoadResult loadHtmlBytes(const QByteArray &bytes, const QString &sourcePath,
                                .arg(name).arg(options.maxNodes).arg(estimate);
             return result;
         }
-        result.document.nodes.reserve(size_t(estimate) + 8);
+        // slack for what the parser adds (html, head, body) and the count misses
+        result.document.nodes.reserve(size_t(qMin<qint64>(estimate + estimate / 16 + 64, qint64(options.maxNodes) + 1)));
     }
     std::unique_ptr<xmlDoc, DocDeleter> xdoc(
         htmlReadMemory(size > 0 ? data : "", size, nullptr, parserCharset.constData(), parseOptions));
