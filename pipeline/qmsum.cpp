@@ -1,5 +1,8 @@
 #include "pipeline/qmsum.h"
 
+#include "document/formats/datasetlimits.h"
+#include "document/formats/qsdocument.h"
+
 #include <algorithm>
 
 #include <QDir>
@@ -91,8 +94,15 @@ bool readQmsumMeeting(const QString &path, QmsumMeeting *meeting, QString *error
         *error = path + QStringLiteral(": no meeting_transcripts array (not a QMSum meeting)");
         return false;
     }
+    qint64 words = 0; // counted before the turns become paragraphs and words (a 52 MB turn took 3.7 GB)
     for (const QJsonValue &t : transcript.toArray()) {
         const QJsonObject turn = t.toObject();
+        formats::QsParagraph counted{turn.value(QStringLiteral("content")).toString(), turn.value(QStringLiteral("speaker")).toString()};
+        if (!formats::countParagraphWords(counted, &words)) {
+            *error = path + QStringLiteral(": turn %1: the transcript has more than %2 words up to here, the limit of one document")
+                                .arg(m.turns.size()).arg(DatasetLimits::maxWords);
+            return false;
+        }
         const QString content = turn.value(QStringLiteral("content")).toString().simplified();
         const QString speaker = turn.value(QStringLiteral("speaker")).toString().simplified();
         m.turns << (speaker.isEmpty() ? content : speaker + QStringLiteral(": ") + content);

@@ -35,6 +35,7 @@ keep="${FOLIO_FUZZ_KEEP:-30}"
 rssmb="${FOLIO_FUZZ_RSS_MB:-2048}"
 
 all_targets=(html documentjson project format_funsd format_conll format_hfjsonl format_labelstudio format_qs
+             format_govreport-qs format_hibrids format_qmsum
              format_swde safetensors torchpickle config tokenizer_bpe tokenizer_bpejson tokenizer_wordpiece
              tokenizer_sentencepiece)
 if [ "$#" -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi

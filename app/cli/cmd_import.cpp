@@ -1,9 +1,12 @@
 // folio-cli import --format F FILE... --project P: read a dataset into a project.
 #include "app/cli/commands.h"
 #include "document/formats/datasetformat.h"
+#include "document/formats/datasetlimits.h"
 #include "document/project/projectio.h"
+#include "document/project/projectlocation.h"
 
 #include <CLI/CLI.hpp>
+#include <QFile>
 #include <QFileInfo>
 
 #include <cstdio>
@@ -47,21 +50,47 @@ void registerImportCommand(CLI::App &app)
         }
         QString error;
         const QString projectPath = QString::fromStdString(*project);
-        // --create: a missing file, or an empty PostgreSQL database, becomes a project.
-        std::unique_ptr<Project> p = *create ? Project::openOrCreate(projectPath, &error) : Project::open(projectPath, &error);
-        if (!p)
-            throw CliError(error.toStdString());
+        // --create: a missing file, or an empty PostgreSQL database, becomes a project - only once
+        // everything that needs no project has been checked, and a failed import removes a file it
+        // created: a failed `import --create` leaves no empty project behind.
+        std::unique_ptr<Project> p = Project::open(projectPath, &error);
+        bool createdFile = false;
+        if (!p) {
+            ProjectLocation location;
+            QString locationError;
+            const bool isFile = parseProjectLocation(projectPath, &location, &locationError) && location.kind == ProjectLocation::Kind::File;
+            const bool fresh = *create && (isFile ? !QFileInfo::exists(projectPath) : isEmptyDatabaseError(error));
+            if (!fresh)
+                throw CliError(error.toStdString());
+            for (size_t i = 0; i < perFile.size(); ++i) {
+                const QString where = QString::fromStdString((*files)[i]);
+                if (!checkDatasetItems(perFile[i], where, &error) || !checkItemEvidenceIn(nullptr, perFile[i], where, &error))
+                    throw CliError(error.toStdString());
+            }
+            p = Project::create(projectPath, &error);
+            if (!p)
+                throw CliError(error.toStdString());
+            createdFile = isFile;
+        }
+        const auto fail = [&](const QString &message) {
+            if (createdFile) {
+                p.reset();
+                for (const char *suffix : {"", "-wal", "-shm", "-journal"})
+                    QFile::remove(projectPath + QLatin1String(suffix));
+            }
+            throw CliError(message.toStdString());
+        };
         // Evidence spans against the documents they will rest on, per file so the message names it.
         std::vector<DatasetItem> items;
         for (size_t i = 0; i < perFile.size(); ++i) {
             if (!checkItemEvidence(*p, perFile[i], QString::fromStdString((*files)[i]), &error))
-                throw CliError(error.toStdString());
+                fail(error);
             for (DatasetItem &item : perFile[i])
                 items.push_back(std::move(item));
         }
         ImportReport report;
         if (!importItemsIntoProject(*p, items, &report, &error))
-            throw CliError(error.toStdString());
+            fail(error);
         std::printf("{\"added\": %d, \"updated\": %d}\n", report.added, report.updated);
     });
 }

@@ -1,6 +1,7 @@
 // folio-cli project create|add|list|status: manage a .folio project from the command line.
 #include "app/cli/commands.h"
 #include "document/project/project.h"
+#include "document/project/projectlocation.h"
 #include "pipeline/documentsource.h"
 
 #include <CLI/CLI.hpp>
@@ -14,11 +15,15 @@
 
 namespace folio::cli {
 
+// Read-write on a PostgreSQL database that is still empty: it becomes a project on first use (as
+// in the GUI and `import --create`); a missing .folio file is not created (a mistyped name).
 static std::unique_ptr<Project> openProject(const std::string &path, bool readOnly = false)
 {
     QString error;
-    auto p = Project::open(QString::fromStdString(path), &error,
-                           readOnly ? Project::Mode::ReadOnly : Project::Mode::ReadWrite);
+    const QString location = QString::fromStdString(path);
+    auto p = Project::open(location, &error, readOnly ? Project::Mode::ReadOnly : Project::Mode::ReadWrite);
+    if (!p && !readOnly && isEmptyDatabaseError(error))
+        p = Project::openOrCreate(location, &error);
     if (!p)
         throw CliError(error.toStdString());
     return p;

@@ -69,6 +69,20 @@ struct Checker
 
 } // namespace
 
+qint64 countWords(QStringView text, qint64 stopAfter)
+{
+    qint64 words = 0;
+    bool inWord = false;
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        const bool space = u == ' ' || (u >= '\t' && u <= '\r'); // the \s of the importers' split
+        if (!space && !inWord && ++words > stopAfter)
+            return words;
+        inWord = !space;
+    }
+    return words;
+}
+
 int qsDepth(const std::vector<QsNode> &roots, int *nodeCount)
 {
     int depth = 0, nodes = 0;

@@ -37,6 +37,11 @@ bool checkDatasetItem(const DatasetItem &item, const QString &where, QString *er
 // Each item, its name added to `where` ("<where>: <name>").
 bool checkDatasetItems(const std::vector<DatasetItem> &items, const QString &where, QString *error);
 
+// Words in `text` separated by ASCII white space (the importers' split on \s+), counted without
+// allocating; counting stops once it passes `stopAfter`. A reader checks a transcript's size
+// with it before building a Word per token.
+qint64 countWords(QStringView text, qint64 stopAfter);
+
 // The depth of a question-summary forest (0 when empty), iteratively: a hostile hierarchy is
 // measured without recursion.
 int qsDepth(const std::vector<QsNode> &roots, int *nodeCount = nullptr);

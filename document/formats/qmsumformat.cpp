@@ -141,6 +141,7 @@ bool readMeeting(JsonValidator &jv, const QJsonObject &o, const QString &name, D
     std::vector<QsParagraph> turns;
     std::vector<int> kept;
     int keptCount = 0;
+    qint64 words = 0;
     for (int i = 0; i < transcript.size(); ++i) {
         const QString at = jsonIndex(QStringLiteral("$.meeting_transcripts"), i);
         QJsonObject t;
@@ -148,6 +149,9 @@ bool readMeeting(JsonValidator &jv, const QJsonObject &o, const QString &name, D
         if (!jv.object(transcript[i], at, &t) || !jv.stringField(t, QStringLiteral("speaker"), at, &p.speaker)
             || !jv.stringField(t, QStringLiteral("content"), at, &p.text))
             return false;
+        if (!countParagraphWords(p, &words))
+            return jv.fail(at, QStringLiteral("the transcript has more than %1 words up to here, the limit of one document")
+                                   .arg(DatasetLimits::maxWords));
         countKeptParagraph(p, &kept, &keptCount);
         turns.push_back(std::move(p));
     }

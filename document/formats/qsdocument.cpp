@@ -292,8 +292,16 @@ std::vector<QsNode> treeFromParents(std::vector<QsNode> items, const std::vector
 
 void countKeptParagraph(const QsParagraph &p, std::vector<int> *kept, int *keptCount)
 {
-    const bool blank = tokens(p.text).isEmpty() && tokens(p.speaker).isEmpty();
+    const bool blank = countWords(p.text, 0) == 0 && countWords(p.speaker, 0) == 0; // no token list of a huge turn
     kept->push_back(blank ? -1 : (*keptCount)++);
+}
+
+bool countParagraphWords(const QsParagraph &p, qint64 *words)
+{
+    const qint64 left = qint64(DatasetLimits::maxWords) - *words;
+    *words += countWords(p.speaker, left);
+    *words += countWords(p.text, qint64(DatasetLimits::maxWords) - *words);
+    return *words <= DatasetLimits::maxWords;
 }
 
 bool readAlignment(JsonValidator &jv, const QJsonArray &array, const QString &path, const std::vector<int> &kept,

@@ -89,6 +89,10 @@ bool readAlignment(JsonValidator &jv, const QJsonArray &array, const QString &pa
                    const Document &doc, const std::vector<QsParagraph> &paragraphs, std::vector<QsEvidenceSpan> *spans);
 // kept[] for a list of written paragraph texts (see documentFromParagraphs: blank ones are dropped).
 void countKeptParagraph(const QsParagraph &p, std::vector<int> *kept, int *keptCount);
+// Adds the paragraph's words (speaker and text, as documentFromParagraphs splits them) to *words,
+// without allocating; false once the total passes DatasetLimits::maxWords. Readers call it per
+// paragraph, before documentFromParagraphs builds a Word per token.
+bool countParagraphWords(const QsParagraph &p, qint64 *words);
 
 // Checks that `level` may follow `previous` (0 before the first section): 1 <= level <= previous + 1
 // and level <= DatasetLimits::maxQsDepth. Empty when fine, else the problem.

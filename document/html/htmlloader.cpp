@@ -2,6 +2,7 @@
 
 #include "document/html/htmlcharset.h"
 #include "document/html/htmlinput.h"
+#include "document/html/htmlprescan.h"
 #include "document/html/htmlsections.h"
 
 #include <libxml/HTMLparser.h>
@@ -12,6 +13,7 @@
 #include <cstring>
 
 #include <memory>
+#include <set>
 #include <unordered_map>
 #include <string>
 
@@ -132,7 +134,8 @@ public:
             f.cursor = c->next;
             if (c->type == XML_ELEMENT_NODE) {
                 const char *rawName = reinterpret_cast<const char *>(c->name);
-                const QString tag = QString::fromUtf8(rawName).toLower();
+                const QString &rawTag = intern(rawName);
+                const QString &tag = intern(rawTag.toLower());
                 auto &count = f.names[rawName];
                 ++count.second;
                 Frame child;
@@ -144,7 +147,7 @@ public:
                     node.kind = NodeKind::Element;
                     node.tag = tag;
                     node.id = compactId();
-                    node.step = QString::fromUtf8(rawName) + (count.first > 1 ? QStringLiteral("[%1]").arg(count.second) : QString());
+                    node.step = count.first > 1 ? rawTag + QStringLiteral("[%1]").arg(count.second) : rawTag;
                     for (xmlAttr *a = c->properties; a; a = a->next) {
                         xmlChar *value = xmlNodeGetContent(reinterpret_cast<xmlNode *>(a));
                         node.attributes.append({fromXml(reinterpret_cast<const char *>(a->name)),
@@ -176,7 +179,7 @@ public:
                 continue;
             QString step;
             if (f.kept)
-                step = f.textTotal > 1 ? QStringLiteral("text()[%1]").arg(f.textSeen) : QStringLiteral("text()");
+                step = f.textTotal > 1 ? QStringLiteral("text()[%1]").arg(f.textSeen) : m_textStep;
             else
                 step = QStringLiteral("descendant::text()[deep%1]").arg(++m_deepText);
             if (!addText(raw, step, f.docIndex))
@@ -192,6 +195,17 @@ public:
     }
 
 private:
+    // One shared copy of each tag name and XPath step (implicitly shared QStrings): 2.5 M <b>
+    // elements held 2.5 M copies of "b" twice over.
+    const QString &intern(const char *raw)
+    {
+        const auto it = m_rawNames.find(raw);
+        if (it != m_rawNames.end())
+            return it->second;
+        return m_rawNames.emplace(raw, QString::fromUtf8(raw)).first->second;
+    }
+    const QString &intern(const QString &s) { return *m_lowerNames.insert(s).first; }
+
     bool checkNodeCount()
     {
         if (int(m_doc.nodes.size()) <= m_options.maxNodes)
@@ -267,6 +281,9 @@ private:
     Document &m_doc;
     int m_truncated = 0;
     int m_deepText = 0;
+    std::unordered_map<std::string, QString> m_rawNames;
+    std::set<QString> m_lowerNames;
+    const QString m_textStep = QStringLiteral("text()");
 };
 
 // Share of control bytes (other than white space and ESC) in the first 64 KiB.
@@ -337,6 +354,19 @@ HtmlLoadResult loadHtmlBytes(const QByteArray &bytes, const QString &sourcePath,
                 result.warnings << QStringLiteral("%1: %2 byte sequence(s) not valid in %3 read as U+FFFD")
                                        .arg(name).arg(replaced).arg(QString::fromLatin1(charset.name));
         }
+    }
+    // Refuse from a cheap count of the markup before libxml2 builds a tree of it (a 20 MB page of
+    // 2.5 M <b>x</b> took 3.7 GB before the walk below found it too large); else make room for
+    // the nodes once (no copies of a growing vector).
+    if (parserCharset.compare("UTF-8", Qt::CaseInsensitive) == 0) {
+        const qint64 estimate = estimateHtmlNodes(data, size, options.maxNodes);
+        if (estimate > options.maxNodes) {
+            result.error = QStringLiteral("%1: more than %2 nodes, the limit (%3 tags and text runs counted before parsing)")
+                               .arg(name).arg(options.maxNodes).arg(estimate);
+            return result;
+        }
+        // slack for what the parser adds (html, head, body) and the count misses
+        result.document.nodes.reserve(size_t(qMin<qint64>(estimate + estimate / 16 + 64, qint64(options.maxNodes) + 1)));
     }
     std::unique_ptr<xmlDoc, DocDeleter> xdoc(
         htmlReadMemory(size > 0 ? data : "", size, nullptr, parserCharset.constData(), parseOptions));

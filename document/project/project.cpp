@@ -1,6 +1,7 @@
 #include "document/project/project.h"
 
 #include "document/project/projectprivate.h"
+#include "document/project/projectlocation.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -272,7 +273,7 @@ std::unique_ptr<Project> Project::openOrCreate(const QString &path, QString *err
     auto p = open(path, &openError);
     if (p)
         return p;
-    if (!openError.contains(QLatin1String("the database is empty"))) {
+    if (!isEmptyDatabaseError(openError)) {
         if (error)
             *error = openError;
         return nullptr;

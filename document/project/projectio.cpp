@@ -102,11 +102,17 @@ static bool checkSpans(const Document &doc, const std::vector<QsNode> &roots, co
 bool checkItemEvidence(const Project &project, const std::vector<DatasetItem> &items, const QString &where,
                        QString *error)
 {
+    return checkItemEvidenceIn(&project, items, where, error);
+}
+
+bool checkItemEvidenceIn(const Project *project, const std::vector<DatasetItem> &items, const QString &where,
+                         QString *error)
+{
     for (const DatasetItem &item : items) {
         if (!hasEvidenceSpans(item.annotations.qsRoots))
             continue;
         const QString source = canonicalSourcePath(item.document.sourcePath.isEmpty() ? item.name : item.document.sourcePath);
-        const qint64 existing = project.findDocument(source);
+        const qint64 existing = project ? project->findDocument(source) : -1;
         const QString at = QStringLiteral("%1: record \"%2\"").arg(where, item.name);
         if (existing < 0) {
             if (!checkSpans(item.document, item.annotations.qsRoots, at, error))
@@ -115,7 +121,7 @@ bool checkItemEvidence(const Project &project, const std::vector<DatasetItem> &i
         }
         Document doc;
         Annotations ignored;
-        if (!project.loadDocument(existing, &doc, &ignored, error))
+        if (!project->loadDocument(existing, &doc, &ignored, error))
             return false;
         if (!checkSpans(doc, item.annotations.qsRoots, at, error))
             return false;

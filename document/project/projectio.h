@@ -51,5 +51,9 @@ bool importItemsIntoProject(Project &project, const std::vector<DatasetItem> &it
 // with where "import"; folio-cli import runs it per file first, so the message names the file.
 bool checkItemEvidence(const Project &project, const std::vector<DatasetItem> &items, const QString &where,
                        QString *error);
+// The same with no project yet (nullptr: one about to be created, which holds no documents): each
+// item's evidence against its own document. folio-cli import --create runs it before creating.
+bool checkItemEvidenceIn(const Project *project, const std::vector<DatasetItem> &items, const QString &where,
+                         QString *error);
 
 } // namespace folio

@@ -118,4 +118,9 @@ bool parseProjectLocation(const QString &text, ProjectLocation *location, QStrin
     return true;
 }
 
+bool isEmptyDatabaseError(const QString &openError)
+{
+    return openError.contains(QLatin1String("the database is empty"));
+}
+
 } // namespace folio

@@ -40,5 +40,8 @@ bool looksLikeProjectLocation(const QString &text);
 // Parses `text` (reading a connection file when it ends in .folio-pg). False with a message that
 // names the URL (without password) or the file and the problem.
 bool parseProjectLocation(const QString &text, ProjectLocation *location, QString *error);
+// True for Project::open's message on a PostgreSQL database that holds no tables yet (one that
+// Project::create / openOrCreate fill: an empty database becomes a project on first use).
+bool isEmptyDatabaseError(const QString &openError);
 
 } // namespace folio

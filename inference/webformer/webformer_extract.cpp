@@ -11,10 +11,37 @@
 #include <c10/core/InferenceMode.h>
 
 #include <cmath>
+#include <cstdio>
+#include <set>
 
 namespace folio::inference {
 
 namespace detail {
+
+namespace {
+
+// A field name for a message: control characters as \xNN.
+std::string printableName(const std::string &name)
+{
+    std::string out;
+    for (unsigned char ch : name) {
+        if (ch < 0x20 || ch == 0x7f) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\x%02x", unsigned(ch));
+            out += hex;
+        } else {
+            out += char(ch);
+        }
+    }
+    return out;
+}
+
+// The field list of config.json, checked on reading: at most kMaxWebFormerFields names, each
+// 1..kMaxWebFormerFieldBytes bytes, no NUL or control character, none twice.
+constexpr int kMaxWebFormerFields = 256;
+constexpr int kMaxWebFormerFieldBytes = 128;
+
+} // namespace
 
 nlohmann::json webFormerConfigJson(const WebFormerConfig &c, int vocabSize)
 {
@@ -38,6 +65,30 @@ nlohmann::json webFormerConfigJson(const WebFormerConfig &c, int vocabSize)
                           {"fields", c.fields}};
 }
 
+static void checkWebFormerFields(const std::vector<std::string> &fields, const std::string &source)
+{
+    // Checked before anything is sized by them: 100,000 names made 2.4 GB of field inputs and then
+    // asked for a 160 GB tensor.
+    if (fields.size() > std::size_t(kMaxWebFormerFields))
+        throw InferenceError(source + ": 'fields' lists " + std::to_string(fields.size()) + " names, more than the limit of "
+                             + std::to_string(kMaxWebFormerFields));
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        const std::string &f = fields[i];
+        const std::string at = source + ": 'fields'[" + std::to_string(i) + "]";
+        if (f.empty())
+            throw InferenceError(at + " is an empty name");
+        if (f.size() > std::size_t(kMaxWebFormerFieldBytes))
+            throw InferenceError(at + " is " + std::to_string(f.size()) + " bytes long, more than the limit of "
+                                 + std::to_string(kMaxWebFormerFieldBytes));
+        for (unsigned char ch : f)
+            if (ch < 0x20 || ch == 0x7f)
+                throw InferenceError(at + " (\"" + printableName(f) + "\") holds a NUL or control character");
+        if (!seen.insert(f).second)
+            throw InferenceError(at + ": \"" + f + "\" is listed twice");
+    }
+}
+
 WebFormerConfig webFormerConfigFromJson(const nlohmann::json &json, const std::string &source, int *vocabSize)
 {
     const ModelConfig mc = ModelConfig::fromJson(json, source);
@@ -56,6 +107,7 @@ WebFormerConfig webFormerConfigFromJson(const nlohmann::json &json, const std::s
     c.maxSpanTokens = int(mc.getInt("max_span_tokens", c.maxSpanTokens));
     c.dropout = mc.getDouble("hidden_dropout_prob", c.dropout);
     c.fields = mc.getStringList("fields");
+    checkWebFormerFields(c.fields, source);
     if (mc.has("html_tags") && mc.getStringList("html_tags") != webTagList())
         throw InferenceError(source + ": html_tags differ from this build's tag list");
     const long long v = mc.getInt("vocab_size", 0);

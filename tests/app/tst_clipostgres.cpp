@@ -184,6 +184,39 @@ private Q_SLOTS:
         QVERIFY2(m_pg.startServer(&error), qPrintable(error));
         QCOMPARE(cli({QStringLiteral("project"), QStringLiteral("list"), project}).code, 0);
     }
+
+    // README: "An empty database becomes a project on first use" (issue 36: `project add` was
+    // refused until `project create`). Reading does not create; a failed import --create leaves
+    // the database empty.
+    void emptyDatabaseBecomesAProjectOnFirstUse()
+    {
+        QString error;
+        const QString project = m_pg.freshDatabase(QStringLiteral("firstuse"), &error);
+        QVERIFY2(!project.isEmpty(), qPrintable(error));
+        const folio::test::CliRun list = cli({QStringLiteral("project"), QStringLiteral("list"), project});
+        QCOMPARE(list.code, 1);
+        QVERIFY2(list.err.contains("the database is empty"), list.err.constData());
+        const QString broken = m_dir.filePath(QStringLiteral("broken.qs.jsonl"));
+        QFile f(broken);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"id\":\"fresh-record\",\"summary\":\"R\",\"hierarchy\":[{\"question\":\"Q?\",\"summary\":\"S\",\"evidence\":[],"
+                "\"children\":[],\"spans\":[{\"first\":\"w1\",\"last\":\"w1\",\"text\":\"x\"}]}]}\n");
+        f.close();
+        const folio::test::CliRun failed = cli({QStringLiteral("import"), QStringLiteral("--format"), QStringLiteral("qs"), broken,
+                                                QStringLiteral("--project"), project, QStringLiteral("--create")});
+        QCOMPARE(failed.code, 1);
+        QVERIFY2(failed.err.contains("broken.qs.jsonl"), failed.err.constData());
+        QVERIFY2(cli({QStringLiteral("project"), QStringLiteral("list"), project}).err.contains("the database is empty"),
+                 "a failed import --create left a project behind");
+        const QString page = m_dir.filePath(QStringLiteral("first.html"));
+        QFile html(page);
+        QVERIFY(html.open(QIODevice::WriteOnly));
+        html.write("<html><body><p>First use</p></body></html>");
+        html.close();
+        const folio::test::CliRun add = cli({QStringLiteral("project"), QStringLiteral("add"), project, page});
+        QVERIFY2(add.code == 0, add.err.constData());
+        QCOMPARE(documents(project).size(), 1);
+    }
 };
 
 FOLIO_TEST_GUILESS_MAIN(TestCliPostgres)

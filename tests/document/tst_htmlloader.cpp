@@ -3,6 +3,7 @@
 #include "document/html/htmlcharset.h"
 #include "document/html/htmlinput.h"
 #include "document/html/htmlloader.h"
+#include "document/html/htmlprescan.h"
 #include "document/html/htmlxpath.h"
 #include "document/html/htmlsections.h"
 
@@ -12,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/resource.h>
 #include <zlib.h>
 
 using namespace folio;
@@ -349,6 +351,56 @@ private Q_SLOTS:
         r = loadHtmlBytes(QByteArray(), QStringLiteral("empty.html"));
         QVERIFY(r.ok);
         QVERIFY(r.document.words.empty());
+    }
+
+    // Issue 36: the count of the markup before parsing (htmlprescan) is near the nodes the loader
+    // makes - comments, script/style content, quoted '>' and a '<' in text do not count - and a
+    // page whose count passes maxNodes is refused before libxml2 builds a tree.
+    void prescanCountsNodes_data()
+    {
+        QTest::addColumn<QByteArray>("html");
+        QTest::newRow("list") << QByteArray("<ul>") + QByteArray("<li>x</li>").repeated(50) + "</ul>";
+        QTest::newRow("edges") << QByteArray("<html><head><title>a <b>not a tag</b></title><script>if (a<b) { x = \"<div>\"; }</script>"
+                                             "<style>p>b{}</style></head><body><!-- <p>comment</p> --><a title=\"x>y\" href='<q>'>link</a>"
+                                             " 1 < 2 <b>x</b><b>x</b><textarea><i>raw</i></textarea><p class=unquoted>t</p></body></html>");
+        QTest::newRow("table") << QByteArray("<table>") + QByteArray("<tr><td>a</td><td> b </td></tr>\n").repeated(40) + "</table>";
+    }
+    void prescanCountsNodes()
+    {
+        QFETCH(QByteArray, html);
+        const HtmlLoadResult r = loadHtmlBytes(html, QStringLiteral("p.html"));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        const qint64 nodes = qint64(r.document.nodes.size()) - 1; // without the root
+        const qint64 estimate = estimateHtmlNodes(html.constData(), html.size(), 1'000'000);
+        qInfo("%lld nodes, estimate %lld", (long long)nodes, (long long)estimate);
+        QVERIFY(estimate <= nodes + 2);     // never far above what is made (a refusal is honest)
+        QVERIFY(estimate >= nodes - 3);     // html, head, body added by the parser
+        HtmlLoadOptions limit;
+        limit.maxNodes = int(estimate) - 1;
+        const HtmlLoadResult refused = loadHtmlBytes(html, QStringLiteral("p.html"), limit);
+        QVERIFY(!refused.ok);
+        QVERIFY2(refused.error.startsWith(QLatin1String("p.html: more than")), qPrintable(refused.error));
+        QVERIFY2(refused.error.contains(QLatin1String("counted before parsing")), qPrintable(refused.error));
+    }
+
+    // 2.5 M <b>x</b> (20 MB) took 3.7 GB before "more than 5000000 nodes": refused now from the
+    // count before parsing, the process growing by little more than the page itself.
+    void tooManyNodesRefusedBeforeParsing()
+    {
+        const QByteArray html = "<html><body>" + QByteArray("<b>x</b>").repeated(2'500'000) + "</body></html>";
+        rusage before{};
+        getrusage(RUSAGE_SELF, &before);
+        QElapsedTimer t;
+        t.start();
+        const HtmlLoadResult r = loadHtmlBytes(html, QStringLiteral("many.html"));
+        rusage after{};
+        getrusage(RUSAGE_SELF, &after);
+        const long growthMiB = (after.ru_maxrss - before.ru_maxrss) / 1024;
+        qInfo("%lld ms, peak grew by %ld MiB (peak %ld MiB): %s", (long long)t.elapsed(), growthMiB, after.ru_maxrss / 1024,
+              qPrintable(r.error));
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.startsWith(QLatin1String("many.html: more than 5000000 nodes")), qPrintable(r.error));
+        QVERIFY2(growthMiB < 100, qPrintable(QString::number(growthMiB)));
     }
 
     void gzipFiles()

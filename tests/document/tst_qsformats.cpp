@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/resource.h>
+
 using namespace folio;
 
 namespace {
@@ -308,6 +310,33 @@ private Q_SLOTS:
         QVERIFY2(createDatasetFormat(QStringLiteral("qs"))->importFile(path, &read, &error), qPrintable(error));
         QStringList written;
         QCOMPARE(exportBytes(QStringLiteral("qs"), read, m_dir.filePath("qs-old"), &written).first(), old);
+    }
+
+    // Issue 36: a meeting whose first turn is "word " x 10 M (52 MB) took 3.7 GB before the
+    // 1 M-word refusal; the words are counted now before any per-word structure is built.
+    void qmsumHugeTurnRefusedEarly()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("meeting.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"meeting_transcripts\": [{\"speaker\": \"A\", \"content\": \"");
+            f.write(QByteArray("word ").repeated(10'000'000));
+            f.write("\"}]}");
+        }
+        rusage before{};
+        getrusage(RUSAGE_SELF, &before);
+        std::vector<DatasetItem> items;
+        QString error;
+        QVERIFY(!createDatasetFormat(QStringLiteral("qmsum"))->importFile(path, &items, &error));
+        rusage after{};
+        getrusage(RUSAGE_SELF, &after);
+        const long growthMiB = (after.ru_maxrss - before.ru_maxrss) / 1024;
+        qInfo("peak grew by %ld MiB (peak %ld MiB): %s", growthMiB, after.ru_maxrss / 1024, qPrintable(error));
+        QVERIFY2(error.startsWith(path) && error.contains(QLatin1String("more than 1000000 words")), qPrintable(error));
+        QVERIFY(items.empty());
+        QVERIFY2(growthMiB < 600, qPrintable(QString::number(growthMiB)));
     }
 
     void qmsumEverySplitRoundTrips()

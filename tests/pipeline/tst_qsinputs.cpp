@@ -173,6 +173,10 @@ private Q_SLOTS:
         specific[0] = QJsonObject{{"query", "q"}, {"answer", "a"}, {"relevant_text_span", QJsonArray{QJsonArray{"4", "3"}}}};
         o["specific_query_list"] = specific;
         QTest::newRow("reversed span") << QJsonDocument(o).toJson() << QStringLiteral("specific query 0: span");
+        // Issue 36: counted before any per-word structure (one turn of 1,000,001 words, 6 MB).
+        const QByteArray many = "{\"meeting_transcripts\": [{\"speaker\": \"A\", \"content\": \"" + QByteArray("w ").repeated(1000000)
+                                + "\"}]}";
+        QTest::newRow("1,000,001 words") << many << QStringLiteral("turn 0: the transcript has more than 1000000 words");
     }
 
     void qmsumBadInput()
