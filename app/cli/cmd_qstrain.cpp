@@ -1,6 +1,9 @@
 // folio-cli qs train: a small BART for question-summary hierarchies, from scratch, on QMSum or a
 // .folio project (its documents with QS hierarchies; every 10th is the dev set when there are 10+).
 //   qs train --data ../shared/data/qmsum|PROJECT.folio --out DIR [--epochs N --time-budget S --resume ...]
+//            [--hibrids none|encoder|decoder --seed N]
+// --hibrids trains HIBRIDS bias tables with the model, fed with each example's section layout (the
+// HibridsSource that qs generate also builds); BENCHMARKS.md "HIBRIDS biases: with and without".
 // Vocabulary: SentencePiece (unigram, through folio-spm-train) trained on the training split's
 // turns and reference texts; ids past it are the BOS / EOS and the HIBRIDS depth / paragraph
 // markers (config.json "folio_qs"). Examples: every meeting (topics as sections -> the linearised
