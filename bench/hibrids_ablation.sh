@@ -17,11 +17,16 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CLI=${FOLIO_CLI:-$ROOT/build/bin/folio-cli}
 DATA=${FOLIO_SHARED_DIR:-$ROOT/../shared}/data/qmsum
 VOCAB=$ROOT/resources/models/qmsum-qs/spm.model
-# The budget: the first LIMIT training meetings (with their query examples), EPOCHS epochs.
-LIMIT=${HIBRIDS_LIMIT:-15}
-EPOCHS=${HIBRIDS_EPOCHS:-3}
-TRAIN_ARGS="--limit $LIMIT --epochs $EPOCHS --batch 4 --lr 1e-3 --d-model 128 --layers 2 --heads 4 --ffn 512 \
- --max-source 512 --max-target 128 --threads 1 --vocab $VOCAB"
+# The budget: the first LIMIT training meetings (with their query examples), EPOCHS epochs of BATCH
+# examples a step at peak learning rate LR, sources cut to MAX_SOURCE tokens. Defaults: budget B of
+# BENCHMARKS.md; budget A is HIBRIDS_LIMIT=15 HIBRIDS_EPOCHS=3 HIBRIDS_BATCH=4 HIBRIDS_LR=1e-3 HIBRIDS_MAX_SOURCE=512.
+LIMIT=${HIBRIDS_LIMIT:-30}
+EPOCHS=${HIBRIDS_EPOCHS:-4}
+BATCH=${HIBRIDS_BATCH:-2}
+LR=${HIBRIDS_LR:-2e-3}
+MAX_SOURCE=${HIBRIDS_MAX_SOURCE:-256}
+TRAIN_ARGS="--limit $LIMIT --epochs $EPOCHS --batch $BATCH --lr $LR --d-model 128 --layers 2 --heads 4 --ffn 512 \
+ --max-source $MAX_SOURCE --max-target 128 --threads 1 --vocab $VOCAB"
 EVAL_ARGS="--no-drafter --threads 1 --beams 2"
 export OMP_WAIT_POLICY=PASSIVE CLI DATA OUT TRAIN_ARGS EVAL_ARGS
 mkdir -p "$OUT"

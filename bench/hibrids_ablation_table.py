@@ -19,12 +19,12 @@ for path in sorted(glob.glob(os.path.join(out, "*-s*-*.json"))):
         with open(train) as f:
             runs[(arm, split)][seed]["_train"] = json.load(f)
 
-def fmt(xs):
+def fmt(xs, digits=2):
     if not xs:
         return "-"
     if len(xs) == 1:
-        return "%.2f" % xs[0]
-    return "%.2f ± %.2f" % (statistics.mean(xs), statistics.stdev(xs))
+        return "%.*f" % (digits, xs[0])
+    return "%.*f ± %.*f" % (digits, statistics.mean(xs), digits, statistics.stdev(xs))
 
 keys = None
 for (arm, split), seeds in sorted(runs.items(), key=lambda kv: (kv[0][1] != "val", kv[0][0])):
@@ -34,6 +34,6 @@ for (arm, split), seeds in sorted(runs.items(), key=lambda kv: (kv[0][1] != "val
         print("| split | arm | seeds | " + " | ".join(keys) + " | best dev loss | train s |")
         print("|---" * (len(keys) + 5) + "|")
     cols = [fmt([float(s[k]) for s in seeds.values() if k in s]) for k in keys]
-    dev = fmt([float(s["_train"]["best_dev_loss"]) for s in seeds.values() if "_train" in s])
-    secs = fmt([float(s["_train"]["seconds"]) for s in seeds.values() if "_train" in s])
+    dev = fmt([float(s["_train"]["best_dev_loss"]) for s in seeds.values() if "_train" in s], 4)
+    secs = fmt([float(s["_train"]["seconds"]) for s in seeds.values() if "_train" in s], 0)
     print("| %s | %s | %s | %s | %s | %s |" % (split, arm, ",".join(sorted(seeds)), " | ".join(cols), dev, secs))
