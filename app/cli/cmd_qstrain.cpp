@@ -1,6 +1,9 @@
 // folio-cli qs train: a small BART for question-summary hierarchies, from scratch, on QMSum or a
 // .folio project (its documents with QS hierarchies; every 10th is the dev set when there are 10+).
 //   qs train --data ../shared/data/qmsum|PROJECT.folio --out DIR [--epochs N --time-budget S --resume ...]
+//            [--hibrids none|encoder|decoder --seed N]
+// --hibrids trains HIBRIDS bias tables with the model, fed with each example's section layout (the
+// HibridsSource that qs generate also builds); BENCHMARKS.md "HIBRIDS biases: with and without".
 // Vocabulary: SentencePiece (unigram, through folio-spm-train) trained on the training split's
 // turns and reference texts; ids past it are the BOS / EOS and the HIBRIDS depth / paragraph
 // markers (config.json "folio_qs"). Examples: every meeting (topics as sections -> the linearised
@@ -54,13 +57,22 @@ void writeVocabText(const std::vector<pipeline::QmsumMeeting> &meetings, const Q
     }
 }
 
+// The linearised source with its section layout: the HIBRIDS index of training is computed from the
+// same HibridsSource that `qs generate` hands the generator (seq2seqSource).
+void setSource(inference::QsTrainExample *e, inference::HibridsSource &&doc)
+{
+    e->source = std::move(doc.ids);
+    e->sectionParent = std::move(doc.sectionParent);
+    e->tokenToSection = std::move(doc.tokenToSection);
+}
+
 std::vector<inference::QsTrainExample> examplesOf(const std::vector<pipeline::QmsumMeeting> &meetings,
                                                   const pipeline::QsVocabulary &vocab, int maxSource, bool withQueries)
 {
     std::vector<inference::QsTrainExample> out;
     for (const pipeline::QmsumMeeting &m : meetings) {
         inference::QsTrainExample e;
-        e.source = pipeline::qsSource(vocab, m.input, maxSource).ids;
+        setSource(&e, pipeline::qsSource(vocab, m.input, maxSource));
         e.target = pipeline::encodeQsText(vocab, QString::fromStdString(inference::linearizeQsTarget(m.reference)));
         out.push_back(std::move(e));
         if (!withQueries)
@@ -77,7 +89,7 @@ std::vector<inference::QsTrainExample> examplesOf(const std::vector<pipeline::Qm
             inference::QsHierarchy h;
             h.items.push_back(m.reference.items[k]);
             inference::QsTrainExample q;
-            q.source = pipeline::qsSource(vocab, in, maxSource).ids;
+            setSource(&q, pipeline::qsSource(vocab, in, maxSource));
             q.target = pipeline::encodeQsText(vocab, QString::fromStdString(inference::linearizeQsTarget(h)));
             out.push_back(std::move(q));
         }
@@ -97,7 +109,8 @@ void registerQsTrainCommand(CLI::App &qs)
         int maxSource = 512, maxTarget = 256, threads = 2, limit = -1;
         double lr = 5e-4, budget = 0;
         bool resume = false, float16 = false, noQueries = false;
-        std::string vocabModel;
+        std::string vocabModel, hibrids = "none";
+        std::uint64_t seed = 13;
         int gradientShards = 1;
         RankOptions ranks;
     };
@@ -117,6 +130,11 @@ void registerQsTrainCommand(CLI::App &qs)
     cmd->add_option("--time-budget", o->budget, "Stop after the epoch that passes this many seconds (0: none)");
     cmd->add_option("--limit", o->limit, "First N training meetings only");
     cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
+    cmd->add_option("--hibrids", o->hibrids,
+                    "HIBRIDS biases trained with the model: none, encoder (a table per encoder layer) or decoder "
+                    "(the last cross-attention); tables start at N(0, 0.02)")
+        ->check(CLI::IsMember({"none", "encoder", "decoder"}));
+    cmd->add_option("--seed", o->seed, "Seed of the initial weights and the example order");
     cmd->add_flag("--resume", o->resume, "Continue from <out>/resume (weights, optimiser, epoch)");
     cmd->add_flag("--float16", o->float16, "Store the selected weights as float16");
     cmd->add_flag("--no-query-examples", o->noQueries, "Only whole meetings (no evidence -> query examples)");
@@ -201,6 +219,8 @@ void registerQsTrainCommand(CLI::App &qs)
         t.epochs = o->epochs;
         t.batch = o->batch;
         t.lr = o->lr;
+        t.seed = o->seed;
+        t.hibrids = o->hibrids;
         t.timeBudgetSeconds = o->budget;
         t.resume = o->resume;
         t.float16 = o->float16;
@@ -239,6 +259,8 @@ void registerQsTrainCommand(CLI::App &qs)
                             {"best_dev_loss", r.bestDevLoss},
                             {"last_train_loss", r.lastTrainLoss},
                             {"steps", r.steps},
+                            {"hibrids", o->hibrids},
+                            {"seed", o->seed},
                             {"seconds", r.seconds},
                             {"cancelled", r.cancelled},
                             {"train_examples", trainEx.size()}};

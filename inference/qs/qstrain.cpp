@@ -52,12 +52,23 @@ nlohmann::json bartConfig(const QsTrainOptions &o)
     return c;
 }
 
-void checkExamples(const std::vector<QsTrainExample> &examples, const char *what, const QsModelSize &s)
+void checkExamples(const std::vector<QsTrainExample> &examples, const char *what, const QsModelSize &s, bool hibrids)
 {
     for (std::size_t i = 0; i < examples.size(); ++i) {
         const QsTrainExample &e = examples[i];
+        const std::string where = std::string(what) + " example " + std::to_string(i);
         if (e.source.empty())
-            throw InferenceError(std::string(what) + " example " + std::to_string(i) + ": empty source");
+            throw InferenceError(where + ": empty source");
+        if (hibrids) {
+            if (e.tokenToSection.size() != e.source.size())
+                throw InferenceError(where + ": HIBRIDS training needs one section per source token ("
+                                     + std::to_string(e.tokenToSection.size()) + " for " + std::to_string(e.source.size()) + ")");
+            const auto sections = std::int64_t(e.sectionParent.size());
+            for (std::int64_t t : e.tokenToSection)
+                if (t < 0 || t >= sections)
+                    throw InferenceError(where + ": token section " + std::to_string(t) + " outside the "
+                                         + std::to_string(sections) + " sections");
+        }
         for (const auto *ids : {&e.source, &e.target})
             for (std::int64_t id : *ids)
                 if (id < 0 || id >= s.vocab)
@@ -66,13 +77,49 @@ void checkExamples(const std::vector<QsTrainExample> &examples, const char *what
     }
 }
 
+detail::HibridsVariant variantNamed(const std::string &name)
+{
+    if (name.empty() || name == "none")
+        return detail::HibridsVariant::None;
+    if (name == "encoder")
+        return detail::HibridsVariant::Encoder;
+    if (name == "decoder")
+        return detail::HibridsVariant::Decoder;
+    throw InferenceError("HIBRIDS variant '" + name + "': expected none, encoder or decoder");
+}
+
+// The HIBRIDS tables of a fresh model, N(0, 0.02) from their own seed (the other weights are drawn
+// before, identically for every variant).
+std::map<std::string, at::Tensor> freshHibridsTables(detail::HibridsVariant v, const QsModelSize &s, std::uint64_t seed)
+{
+    std::map<std::string, at::Tensor> t;
+    if (v == detail::HibridsVariant::Encoder)
+        for (int i = 0; i < s.encoderLayers; ++i)
+            t["model.encoder.layers." + std::to_string(i) + ".self_attn.relative_hierarchical_bias.weight"] =
+                at::zeros({600, s.heads}, at::kFloat);
+    else if (v == detail::HibridsVariant::Decoder)
+        t["model.decoder.layers." + std::to_string(s.decoderLayers - 1) + ".encoder_attn.relative_hierarchical_bias.weight"] =
+            at::zeros({600, 1}, at::kFloat);
+    if (!t.empty())
+        detail::initialiseParameters(t, seed ^ 0x9e3779b97f4a7c15ULL);
+    return t;
+}
+
 // Cross-entropy of one example (sum over target tokens) and its token count.
 at::Tensor exampleLoss(const detail::Seq2seqModel &model, const QsTrainExample &e, const QsModelSize &s, long *tokens)
 {
-    std::vector<std::int64_t> src(e.source.begin(),
-                                  e.source.begin() + std::min<std::ptrdiff_t>(e.source.size(), s.maxSourcePositions));
+    const std::size_t kept = std::min<std::size_t>(e.source.size(), std::size_t(s.maxSourcePositions));
+    std::vector<std::int64_t> src(e.source.begin(), e.source.begin() + std::ptrdiff_t(kept));
     if (int(e.source.size()) > s.maxSourcePositions)
         src.back() = s.eos;
+    // HIBRIDS: the layout as Seq2seqGenerator::generate builds it (detail::hibridsBatch).
+    detail::HibridsBatch hier;
+    const detail::HibridsVariant variant = model.config().hibrids;
+    if (variant != detail::HibridsVariant::None) {
+        const std::vector<std::int64_t> t2s(e.tokenToSection.begin(), e.tokenToSection.begin() + std::ptrdiff_t(kept));
+        hier = detail::hibridsBatch({e.sectionParent}, at::tensor(at::ArrayRef<std::int64_t>(t2s), at::kLong).unsqueeze(0));
+    }
+    const bool encVariant = variant == detail::HibridsVariant::Encoder;
     const std::size_t keep = std::min<std::size_t>(e.target.size(), std::size_t(std::max(0, s.maxTargetPositions - 1)));
     std::vector<std::int64_t> labels(e.target.begin(), e.target.begin() + std::ptrdiff_t(keep));
     labels.push_back(s.eos);
@@ -80,9 +127,10 @@ at::Tensor exampleLoss(const detail::Seq2seqModel &model, const QsTrainExample &
     decIn.insert(decIn.end(), labels.begin(), labels.end() - 1);
     const at::Tensor ids = at::tensor(at::ArrayRef<std::int64_t>(src), at::kLong).unsqueeze(0);
     const at::Tensor mask = at::ones_like(ids);
-    const detail::EncoderResult enc = model.encode(ids, mask, at::Tensor(), detail::HibridsBatch(), false);
+    const detail::EncoderResult enc = model.encode(ids, mask, at::Tensor(), encVariant ? hier : detail::HibridsBatch(), false);
     const at::Tensor dec = at::tensor(at::ArrayRef<std::int64_t>(decIn), at::kLong).unsqueeze(0);
-    const detail::DecoderResult out = model.decode(dec, at::Tensor(), enc.hidden, enc.mask, detail::HibridsBatch(), nullptr, false);
+    const detail::DecoderResult out =
+        model.decode(dec, at::Tensor(), enc.hidden, enc.mask, encVariant ? detail::HibridsBatch() : hier, nullptr, false);
     const at::Tensor y = at::tensor(at::ArrayRef<std::int64_t>(labels), at::kLong);
     *tokens = long(src.size() + labels.size());
     return at::cross_entropy_loss(out.logits.squeeze(0), y, {}, at::Reduction::Sum);
@@ -122,12 +170,15 @@ QsTrainResult trainQsModel(const std::vector<QsTrainExample> &train, const std::
         if (options.outDir.empty())
             throw InferenceError("no output folder");
         const QsModelSize &s = options.size;
-        checkExamples(train, "training", s);
-        checkExamples(dev, "dev", s);
+        const detail::HibridsVariant wanted = variantNamed(options.hibrids);
         const nlohmann::json config = bartConfig(options);
         const ModelConfig mc = ModelConfig::fromJson(config, options.outDir + "/config.json");
         const std::string resumeDir = options.outDir + "/resume";
         const bool resuming = options.resume && fs::exists(resumeDir + "/model.safetensors");
+        if (!resuming) { // on resume the saved weights decide; checked against the examples below
+            checkExamples(train, "training", s, wanted != detail::HibridsVariant::None);
+            checkExamples(dev, "dev", s, wanted != detail::HibridsVariant::None);
+        }
         // Data parallel (training/distributed.h): one process group, or shards in this process.
         std::unique_ptr<detail::ProcessGroup> group;
         if (options.distributed.enabled())
@@ -155,10 +206,20 @@ QsTrainResult trainQsModel(const std::vector<QsTrainExample> &train, const std::
                 if ((name.find("layer_norm") != std::string::npos || name.find("layernorm") != std::string::npos)
                     && name.size() > 7 && name.compare(name.size() - 7, 7, ".weight") == 0)
                     t.fill_(1.0);
+            for (auto &[name, t] : freshHibridsTables(wanted, s, options.seed))
+                params[name] = t;
         }
         detail::ParamStore store = detail::ParamStore::fromTensors(params, "qs training parameters");
         const detail::Seq2seqModel model(mc, store);
         store.finish();
+        const detail::HibridsVariant variant = model.config().hibrids;
+        if (resuming) {
+            checkExamples(train, "training", s, variant != detail::HibridsVariant::None);
+            checkExamples(dev, "dev", s, variant != detail::HibridsVariant::None);
+        }
+        const char *variantName = variant == detail::HibridsVariant::Encoder   ? "encoder"
+                                  : variant == detail::HibridsVariant::Decoder ? "decoder"
+                                                                               : "none";
 
         const int batch = std::max(1, options.batch);
         const long stepsPerEpoch = (long(train.size()) + batch - 1) / batch;
@@ -195,6 +256,7 @@ QsTrainResult trainQsModel(const std::vector<QsTrainExample> &train, const std::
             const nlohmann::json f = {{"model", "qs-bart"},         {"train_examples", train.size()},
                                       {"dev_examples", dev.size()}, {"epoch", epoch},
                                       {"dev_loss_per_token", dl},   {"seed", options.seed},
+                                      {"hibrids", variantName},
                                       {"float16", options.float16}, {"history", history}};
             detail::writeCheckpoint(options.outDir, storable(params, options.float16), "bart", config, f);
             for (const std::string &file : options.copyFiles)

@@ -3,8 +3,8 @@
 // over the shared toolkit (inference/training/detail: AdamW + warm-up/decay + clipping, checkpoint
 // and folio.json writing, early stopping, resume, progress / ETA / cancel).
 //
-// Examples are token ids already: the source (its ids; BART ignores the HIBRIDS layout) and the
-// target tokens (no start token, no EOS: the trainer appends EOS for the labels and prepends
+// Examples are token ids already: the source (its ids and its HIBRIDS section layout, used when the
+// model is trained with HIBRIDS biases) and the target tokens (no start token, no EOS: the trainer appends EOS for the labels and prepends
 // decoder_start_token_id for the decoder input). Each optimiser step sums the loss of `batch`
 // examples (one forward each: no padding). Model selection: the epoch with the lowest mean dev
 // loss (the last epoch without a dev set). The checkpoint is a Hugging Face-named BART
@@ -26,6 +26,9 @@ struct QsTrainExample
 {
     std::vector<std::int64_t> source; // encoder ids ([bos] ... [eos])
     std::vector<std::int64_t> target; // target tokens without start / EOS
+    // HIBRIDS layout of the source (qslinearize.h HibridsSource): needed when options.hibrids is not
+    // "none"; tokenToSection has one entry per source id.
+    std::vector<std::int64_t> sectionParent, tokenToSection;
 };
 
 struct QsModelSize
@@ -45,6 +48,12 @@ struct QsTrainOptions
     double lr = 5e-4;
     double warmupFraction = 0.05;
     std::uint64_t seed = 13;
+    // HIBRIDS biases (MODELS.md §5.4-5.5) trained with the model: "none", "encoder" (a [600, heads]
+    // table per encoder layer, `model.encoder.layers.N.self_attn.relative_hierarchical_bias.weight`)
+    // or "decoder" (one [600, 1] table on the last decoder layer's cross-attention). Tables start at
+    // N(0, 0.02) as in the reference, drawn after (and apart from) the other weights, so that the
+    // same seed gives every variant the same base initialisation. Ignored on resume (the weights decide).
+    std::string hibrids = "none";
     double timeBudgetSeconds = 0; // > 0: stop after the epoch that passes it
     bool resume = false;
     bool float16 = false;         // store the selected weights as float16

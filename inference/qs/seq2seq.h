@@ -6,6 +6,9 @@
 // names minus the fairseq `hf_model.` prefix, or with it) carry their variant in the weights: an
 // encoder table per layer (`led.encoder.layers.N.self_attn.longformer_self_attn.relative_hierarchical_bias.weight`)
 // or one decoder table (`led.decoder.layers.<last>.encoder_attn.relative_hierarchical_bias.weight`).
+// A BART trained by `qs train --hibrids` carries them as `model.encoder.layers.N.self_attn.
+// relative_hierarchical_bias.weight` [600, heads] (dense bias on every position: BART has no global
+// attention) or `model.decoder.layers.<last>.encoder_attn.relative_hierarchical_bias.weight` [600, 1].
 //
 // Limits (the reference raises; Folio reports a clear error or clips, as documented here):
 //  - source longer than the encoder's positions: truncated to fit (the final token kept when it

@@ -117,7 +117,9 @@ Seq2seqModel::Seq2seqModel(const ModelConfig &config, ParamStore &p)
     const std::string type = config.modelType();
     const std::string pre = modelPrefix(p, type);
     const auto decLayers = config.getInt("decoder_layers", 12);
-    const std::string encTable = pre + "encoder.layers.0.self_attn.longformer_self_attn.relative_hierarchical_bias.weight";
+    // LED (the released HIBRIDS) keeps the table inside longformer_self_attn; a Folio-trained BART in self_attn.
+    const std::string encAttn = type == "led" ? "self_attn.longformer_self_attn." : "self_attn.";
+    const std::string encTable = pre + "encoder.layers.0." + encAttn + "relative_hierarchical_bias.weight";
     const std::string decTable = pre + "decoder.layers." + std::to_string(decLayers - 1)
                                  + ".encoder_attn.relative_hierarchical_bias.weight";
     HibridsVariant variant = HibridsVariant::None;
@@ -172,6 +174,13 @@ Seq2seqModel::Seq2seqModel(const ModelConfig &config, ParamStore &p)
             w.self = ProjectionsW::load(p, lp + "self_attn", d);
             w.selfNorm = LayerNormW::load(p, lp + "self_attn_layer_norm", d, 1e-5);
             w.ffn = loadFfn(p, lp, d, m_cfg.encFfn);
+            if (variant == HibridsVariant::Encoder) {
+                const std::string tk = lp + encAttn + "relative_hierarchical_bias.weight";
+                if (!p.has(tk))
+                    throw InferenceError(p.path() + ": HIBRIDS encoder variant: tensor '" + tk + "' missing "
+                                         "(every encoder layer has its own table)");
+                w.hierTable = p.take(tk, {600, m_cfg.encHeads});
+            }
             m_bartLayers.push_back(std::move(w));
         }
     }
@@ -206,12 +215,29 @@ at::Tensor Seq2seqModel::embed(const at::Tensor &ids, const at::Tensor &position
     return norm(tok + pos.unsqueeze(0));
 }
 
+at::Tensor hibridsDenseBias(const at::Tensor &table, const HibridsBatch &h)
+{
+    if (!h.tokenToSection.defined() || !h.sectionIndex.defined())
+        throw InferenceError("HIBRIDS encoder variant (BART): no section layout given (token_to_section + section_parent)");
+    const auto b = h.tokenToSection.size(0), n = h.sectionIndex.size(1), heads = table.size(1);
+    std::vector<at::Tensor> rows;
+    rows.reserve(static_cast<std::size_t>(b));
+    for (std::int64_t r = 0; r < b; ++r) {
+        const at::Tensor sec = table.index_select(0, h.sectionIndex[r].reshape({-1})).view({n, n, heads}).permute({2, 0, 1});
+        const at::Tensor t2s = h.tokenToSection[r];
+        rows.push_back(sec.index_select(1, t2s).index_select(2, t2s));
+    }
+    return at::stack(rows); // [B, H, S, S]
+}
+
 at::Tensor Seq2seqModel::bartEncoderLayer(const BartEncoderLayerW &w, const at::Tensor &x, const at::Tensor &addMask,
-                                          at::Tensor *probs) const
+                                          const HibridsBatch &hier, at::Tensor *probs) const
 {
     const auto h = m_cfg.encHeads;
+    // HIBRIDS: the bias joins the scaled scores with the padding mask (MODELS.md §5.4, after scaling).
+    const at::Tensor add = w.hierTable.defined() ? addMask + hibridsDenseBias(w.hierTable, hier) : addMask;
     const at::Tensor ctx = scaledAttention(splitHeads(w.self.q(x), h), splitHeads(w.self.k(x), h),
-                                           splitHeads(w.self.v(x), h), addMask, probs);
+                                           splitHeads(w.self.v(x), h), add, probs);
     const at::Tensor y = w.selfNorm(x + w.self.out(mergeHeads(ctx)));
     return w.ffn(y);
 }
@@ -261,10 +287,12 @@ EncoderResult Seq2seqModel::encode(const at::Tensor &idsIn, const at::Tensor &ma
         }
         x = x.slice(1, 0, s);
     } else {
+        if (m_cfg.hibrids == HibridsVariant::Encoder && !h.tokenToSection.defined())
+            throw InferenceError("HIBRIDS encoder variant: no section layout given (token_to_section + section_parent)");
         const at::Tensor add = additiveMask(mask);
         for (const auto &w : m_bartLayers) {
             at::Tensor probs;
-            x = bartEncoderLayer(w, x, add, trace ? &probs : nullptr);
+            x = bartEncoderLayer(w, x, add, h, trace ? &probs : nullptr);
             if (trace) {
                 r.hiddenStates.push_back(x);
                 r.attentions.push_back(probs);

@@ -157,6 +157,48 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("no 'val' split"), r.err.constData());
     }
 
+    // qs train --hibrids encoder on a one-meeting QMSum folder (the shipped vocabulary): the result
+    // names the variant and seed, and qs eval scores the checkpoint (the HIBRIDS layout built as in training).
+    void trainsWithHibridsAndEvaluates()
+    {
+        const QByteArray meeting = R"({"meeting_transcripts": [{"speaker": "A", "content": "The budget grew. We agreed on it."},
+                                          {"speaker": "B", "content": "The remote needs a new case. It is blue."}],
+                   "topic_list": [{"topic": "Budget", "relevant_text_span": [["0", "0"]]},
+                                  {"topic": "Remote case", "relevant_text_span": [["1", "1"]]}],
+                   "general_query_list": [{"query": "Summarize", "answer": "The budget grew and the remote case is blue."}],
+                   "specific_query_list": [{"query": "What about the case?", "answer": "It is blue.",
+                                            "relevant_text_span": [["1", "1"]]}]})";
+        for (const char *split : {"train", "val", "test"}) {
+            QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("hibrids/%1").arg(QLatin1String(split))));
+            QFile f(m_dir.filePath(QStringLiteral("hibrids/%1/m.json").arg(QLatin1String(split))));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(meeting);
+        }
+        const QString data = m_dir.filePath(QStringLiteral("hibrids")), out = m_dir.filePath(QStringLiteral("hibrids-model"));
+        const QStringList train = {QStringLiteral("qs"), QStringLiteral("train"), QStringLiteral("--data"), data,
+                                   QStringLiteral("--out"), out, QStringLiteral("--epochs"), QStringLiteral("1"),
+                                   QStringLiteral("--d-model"), QStringLiteral("16"), QStringLiteral("--layers"), QStringLiteral("2"),
+                                   QStringLiteral("--heads"), QStringLiteral("2"), QStringLiteral("--ffn"), QStringLiteral("32"),
+                                   QStringLiteral("--max-source"), QStringLiteral("64"), QStringLiteral("--max-target"), QStringLiteral("32"),
+                                   QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--vocab"), kModel + QStringLiteral("/spm.model"),
+                                   QStringLiteral("--seed"), QStringLiteral("3")};
+        Run r = cli(train + QStringList{QStringLiteral("--hibrids"), QStringLiteral("encoder")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject t = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(t.value("hibrids").toString(), QStringLiteral("encoder"));
+        QCOMPARE(t.value("seed").toInt(), 3);
+        QCOMPARE(t.value("train_examples").toInt(), 2); // the meeting and its one query with evidence
+        r = cli({QStringLiteral("qs"), QStringLiteral("eval"), QStringLiteral("--checkpoint"), out, QStringLiteral("--data"), data,
+                 QStringLiteral("--split"), QStringLiteral("test"), QStringLiteral("--no-drafter"), QStringLiteral("--max-length"),
+                 QStringLiteral("8"), QStringLiteral("--beams"), QStringLiteral("1")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(QJsonDocument::fromJson(r.out).object().value("model").toObject().contains("rouge1"), r.out.constData());
+
+        r = cli(train + QStringList{QStringLiteral("--hibrids"), QStringLiteral("sideways")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--hibrids"), r.err.constData());
+    }
+
     void refusals()
     {
         Run r = cli({QStringLiteral("qs"), QStringLiteral("generate"), QStringLiteral("--checkpoint"),

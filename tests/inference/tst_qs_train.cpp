@@ -1,6 +1,10 @@
 // trainQsModel on the shared toolkit: a tiny BART learns two examples by heart (dev loss falls, the
 // written checkpoint loads in Seq2seqGenerator and greedy decoding reproduces the targets), resume
 // continues after the saved epoch, float16 storage loads, cancel and bad input are reported.
+// HIBRIDS: encoder / decoder tables train (they move from their N(0, 0.02) start), the checkpoint
+// reloads as that variant and generates from a section layout, one seed gives the same weights.
+#include "inference/checkpoint/safetensors.h"
+#include "inference/models/modelrunner.h"
 #include "inference/qs/qstrain.h"
 
 #include <QFile>
@@ -21,9 +25,39 @@ class TestQsTrain : public QObject
     static std::vector<QsTrainExample> examples()
     {
         // vocab 40: 0 pad, 1 bos, 2 eos; sources and targets use ids 3..39.
-        QsTrainExample a{{1, 5, 6, 7, 8, 9, 2}, {20, 21, 22, 23}};
-        QsTrainExample b{{1, 10, 11, 12, 13, 2}, {30, 31, 32}};
+        QsTrainExample a{{1, 5, 6, 7, 8, 9, 2}, {20, 21, 22, 23}, {}, {}};
+        QsTrainExample b{{1, 10, 11, 12, 13, 2}, {30, 31, 32}, {}, {}};
         return {a, b};
+    }
+
+    // The examples with a section layout: a has sections 0 (bos), 1 and its child 2; b three top-level ones.
+    static std::vector<QsTrainExample> layoutExamples()
+    {
+        std::vector<QsTrainExample> e = examples();
+        e[0].sectionParent = {-1, -1, 1};
+        e[0].tokenToSection = {0, 1, 1, 2, 2, 2, 2};
+        e[1].sectionParent = {-1, -1, -1};
+        e[1].tokenToSection = {0, 1, 1, 1, 2, 2};
+        return e;
+    }
+
+    static Seq2seqSource layoutSource(const QsTrainExample &e)
+    {
+        Seq2seqSource s;
+        s.ids = e.source;
+        s.globalTokens = {0};
+        s.layout.sectionParent = e.sectionParent;
+        s.layout.tokenToSection = e.tokenToSection;
+        return s;
+    }
+
+    static std::vector<float> floats(const TensorMap &m, const std::string &name)
+    {
+        const auto it = m.find(name);
+        if (it == m.end())
+            qFatal("no tensor %s", name.c_str());
+        const Tensor &t = it->second;
+        return std::vector<float>(t.data<float>(), t.data<float>() + t.bytes.size() / sizeof(float));
     }
 
     static QsTrainOptions options(const QString &dir)
@@ -137,6 +171,95 @@ private Q_SLOTS:
         std::string error;
         QVERIFY2(g.load(dir.toStdString(), &error), error.c_str());
         QCOMPARE(greedy(g, examples()[0].source).front(), std::int64_t(2));
+    }
+
+    void hibridsTablesTrainAndReload()
+    {
+        configureThreads(1);
+        QsTrainOptions o = options(m_dir.filePath(QStringLiteral("hinit")));
+        o.size.decoderLayers = 2;
+        o.hibrids = "encoder";
+        o.epochs = 4;
+        std::atomic<bool> cancel{true}; // cancelled before the first step: the initial weights are written
+        QVERIFY(trainQsModel(layoutExamples(), {}, o, {}, &cancel).cancelled);
+        o.outDir = m_dir.filePath(QStringLiteral("henc")).toStdString();
+        const QsTrainResult r = trainQsModel(layoutExamples(), layoutExamples(), o);
+        QVERIFY2(r.ok, r.error.c_str());
+
+        const std::string table = "model.encoder.layers.0.self_attn.relative_hierarchical_bias.weight";
+        const TensorMap init = readSafetensors(m_dir.filePath(QStringLiteral("hinit/model.safetensors")).toStdString());
+        const TensorMap trained = readSafetensors(o.outDir + "/model.safetensors");
+        QCOMPARE(trained.at(table).shape, (std::vector<std::int64_t>{600, 2}));
+        const std::vector<float> a = floats(init, table), b = floats(trained, table);
+        double sd = 0, moved = 0;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            sd += double(a[i]) * a[i];
+            moved = std::max(moved, double(std::abs(a[i] - b[i])));
+        }
+        sd = std::sqrt(sd / double(a.size()));
+        QVERIFY2(sd > 0.01 && sd < 0.03, qPrintable(QString::number(sd))); // N(0, 0.02)
+        QVERIFY2(moved > 1e-3, qPrintable(QString::number(moved)));
+        // The same base initialisation as a model without tables (the tables draw from their own seed).
+        QsTrainOptions plain = options(m_dir.filePath(QStringLiteral("hplain")));
+        plain.size.decoderLayers = 2;
+        cancel = true;
+        QVERIFY(trainQsModel(examples(), {}, plain, {}, &cancel).cancelled);
+        const TensorMap plainInit = readSafetensors(plain.outDir + "/model.safetensors");
+        QCOMPARE(floats(plainInit, "model.shared.weight"), floats(init, "model.shared.weight"));
+
+        Seq2seqGenerator g;
+        std::string error;
+        QVERIFY2(g.load(o.outDir, &error), error.c_str());
+        QCOMPARE(g.hibridsVariant(), std::string("encoder"));
+        GenerationSettings settings;
+        settings.maxLength = 8;
+        const GenerationResult gen = g.generate({layoutSource(layoutExamples()[0])}, settings);
+        QVERIFY2(gen.ok, gen.error.c_str());
+        Seq2seqSource bare;
+        bare.ids = examples()[0].source;
+        const GenerationResult noLayout = g.generate({bare}, settings);
+        QVERIFY(!noLayout.ok);
+        QVERIFY2(noLayout.error.find("one section per token") != std::string::npos, noLayout.error.c_str());
+
+        // One seed, one thread: the same weights, byte for byte.
+        o.outDir = m_dir.filePath(QStringLiteral("henc2")).toStdString();
+        QVERIFY(trainQsModel(layoutExamples(), layoutExamples(), o).ok);
+        const TensorMap again = readSafetensors(o.outDir + "/model.safetensors");
+        QCOMPARE(again.size(), trained.size());
+        for (const auto &[name, t] : trained)
+            QVERIFY2(again.at(name).bytes == t.bytes, name.c_str());
+
+        o.outDir = m_dir.filePath(QStringLiteral("hdec")).toStdString();
+        o.hibrids = "decoder";
+        o.epochs = 2;
+        QVERIFY(trainQsModel(layoutExamples(), layoutExamples(), o).ok);
+        Seq2seqGenerator d;
+        QVERIFY2(d.load(o.outDir, &error), error.c_str());
+        QCOMPARE(d.hibridsVariant(), std::string("decoder"));
+        QVERIFY(d.generate({layoutSource(layoutExamples()[1])}, settings).ok);
+    }
+
+    void hibridsBadInput()
+    {
+        QsTrainOptions o = options(m_dir.filePath(QStringLiteral("hbad")));
+        o.hibrids = "encoder";
+        QsTrainResult r = trainQsModel(examples(), {}, o); // no layouts
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.find("training example 0: HIBRIDS training needs one section per source token (0 for 7)")
+                     != std::string::npos, r.error.c_str());
+        std::vector<QsTrainExample> bad = layoutExamples();
+        bad[1].tokenToSection.back() = 3;
+        r = trainQsModel(bad, {}, o);
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.find("training example 1: token section 3 outside the 3 sections") != std::string::npos, r.error.c_str());
+        o.hibrids = "sideways";
+        r = trainQsModel(layoutExamples(), {}, o);
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.find("HIBRIDS variant 'sideways'") != std::string::npos, r.error.c_str());
+        o.hibrids = "decoder"; // one decoder layer: no penultimate layer to weight the bias with
+        r = trainQsModel(layoutExamples(), {}, o);
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.find("at least 2 decoder layers") != std::string::npos, r.error.c_str());
     }
 
     void cancelAndBadInput()

@@ -55,6 +55,7 @@ struct BartEncoderLayerW
     ProjectionsW self;
     LayerNormW selfNorm;
     FfnW ffn;
+    at::Tensor hierTable; // HIBRIDS encoder variant on BART (Folio-trained): [600, H]; undefined otherwise
 };
 
 struct LongformerLayerW
@@ -126,7 +127,7 @@ private:
     at::Tensor embed(const at::Tensor &ids, const at::Tensor &positions, const LayerNormW &norm,
                      std::int64_t offset) const;
     at::Tensor bartEncoderLayer(const BartEncoderLayerW &w, const at::Tensor &x, const at::Tensor &addMask,
-                                at::Tensor *probs) const;
+                                const HibridsBatch &hier, at::Tensor *probs) const;
     at::Tensor longformerLayer(const LongformerLayerW &w, const at::Tensor &x, const at::Tensor &mask3,
                                const HibridsBatch &hier, at::Tensor *probs, at::Tensor *globalProbs) const;
 
@@ -146,6 +147,11 @@ at::Tensor hibridsDecoderBias(const at::Tensor &prev, const at::Tensor &beta, co
 // sequence), gathered from the section table per block; offsets = arange(C)[:, None] + arange(2w+1).
 at::Tensor hibridsBandIndex(const HibridsBatch &h, std::int64_t c0, std::int64_t c, std::int64_t w,
                             const at::Tensor &offsets);
+
+// Dense encoder-variant bias [B, H, S, S] = table[index(section(i), section(j)), h], gathered per row
+// from the [H, n, n] section table (differentiable in `table`; no token-level index). BART has no
+// global attention, so every position gets its bias.
+at::Tensor hibridsDenseBias(const at::Tensor &table, const HibridsBatch &h);
 
 // Builds a batch layout from per-row section parents and a [B, S] token -> section map.
 HibridsBatch hibridsBatch(const std::vector<std::vector<std::int64_t>> &sectionParents, const at::Tensor &tokenToSection);
