@@ -289,9 +289,9 @@ private Q_SLOTS:
         QVERIFY(write(path("odd/notes.txt"), "?"));
         QVERIFY(unsupportedReason(path("model")).contains(QLatin1String("'no-such-model'")));
         // Tokenizer and pipeline cases have runners (layoutlmv3cases.h).
-        QCOMPARE(classifyParityCase(path("tok")).kind, ParityCaseKind::LayoutLMv3Tokenizer);
+        QVERIFY(classifyParityCase(path("tok")).kind == ParityCaseKind::LayoutLMv3Tokenizer);
         QCOMPARE(unsupportedReason(path("tok")), QString());
-        QCOMPARE(classifyParityCase(path("pipe")).kind, ParityCaseKind::TokenClassifierPipeline);
+        QVERIFY(classifyParityCase(path("pipe")).kind == ParityCaseKind::TokenClassifierPipeline);
         QCOMPARE(unsupportedReason(path("pipe")), QString());
         QVERIFY(write(path("model/config.json"), "{\"model_type\": \"layoutlmv3\"}"));
         QCOMPARE(unsupportedReason(path("model")), QString());
@@ -300,7 +300,7 @@ private Q_SLOTS:
         // cases.json + tokenizer/ of another tokenizer (MarkupLM's) is not a LayoutLMv3 tokenizer
         // case: an unknown kind, named, never run as one.
         QVERIFY(write(path("tok/tokenizer/tokenizer_config.json"), "{\"tokenizer_class\": \"MarkupLMTokenizer\"}"));
-        QCOMPARE(classifyParityCase(path("tok")).kind, ParityCaseKind::Unknown);
+        QVERIFY(classifyParityCase(path("tok")).kind == ParityCaseKind::Unknown);
         QVERIFY(unsupportedReason(path("tok")).contains(QLatin1String("MarkupLMTokenizer")));
         QVERIFY(QFile::remove(path("tok/tokenizer/tokenizer_config.json")));
         QVERIFY(unsupportedReason(path("tok")).contains(QLatin1String("not known")));
