@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <iterator>
 #include <limits>
 
 namespace folio::inference {
@@ -85,6 +87,34 @@ WordLabel labelAt(const Tensor &logits, std::int64_t position, const std::vector
     return w;
 }
 
+// The folder's tokenizer, refused before any weight is read when it cannot be this model's: a
+// tokenizer class that is not byte-level BPE with word boxes (LayoutLMv3's semantics; a LiLT folder
+// may say RobertaTokenizer, the BPE it was trained with), or more ids than the model has rows.
+std::unique_ptr<HfLayoutTokenizer> folderTokenizer(const std::string &dir, const ModelConfig &config)
+{
+    const std::string tokenizerConfig = dir + "/tokenizer_config.json";
+    const HfLayoutTokenizerConfig tc = HfLayoutTokenizerConfig::fromDirectory(dir);
+    static const char *const kBpeClasses[] = {"LayoutLMv3Tokenizer", "LayoutLMv3TokenizerFast", "RobertaTokenizer",
+                                              "RobertaTokenizerFast"};
+    if (!tc.tokenizerClass.empty()
+        && std::none_of(std::begin(kBpeClasses), std::end(kBpeClasses),
+                        [&](const char *c) { return tc.tokenizerClass == c; }))
+        throw InferenceError(tokenizerConfig + ": tokenizer_class \"" + tc.tokenizerClass +
+                             "\" is not a tokenizer Folio runs for " + config.modelType() +
+                             " (byte-level BPE: LayoutLMv3Tokenizer or RobertaTokenizer; XLM-R SentencePiece "
+                             "tokenizers are not built yet)");
+    if (!std::filesystem::exists(dir + "/vocab.json") && std::filesystem::exists(dir + "/sentencepiece.bpe.model"))
+        throw InferenceError(dir + "/sentencepiece.bpe.model: an XLM-R SentencePiece tokenizer (LayoutXLM); Folio runs " +
+                             config.modelType() + " with a byte-level BPE tokenizer (vocab.json + merges.txt) only");
+    auto tokenizer = std::make_unique<HfLayoutTokenizer>(HfLayoutTokenizer::fromDirectory(dir, tc));
+    const long long rows = config.getInt("vocab_size", -1);
+    if (rows > 0 && tokenizer->tokenizer().vocabSize() > rows)
+        throw InferenceError(dir + "/vocab.json: the tokenizer has " + std::to_string(tokenizer->tokenizer().vocabSize()) +
+                             " ids but " + config.source() + " says vocab_size " + std::to_string(rows) +
+                             ": the tokenizer does not belong to this model");
+    return tokenizer;
+}
+
 struct WordWindow { int begin = 0, end = 0; };
 
 // Overlapping windows of whole words whose tokens fit `budget` (a quarter of each window is shared
@@ -114,7 +144,7 @@ HfTokenClassifier &HfTokenClassifier::operator=(HfTokenClassifier &&) noexcept =
 
 std::vector<std::string> HfTokenClassifier::supportedModelTypes()
 {
-    return {"layoutlmv3"};
+    return {"layoutlmv3", "lilt"};
 }
 
 bool HfTokenClassifier::isLoaded() const { return m_loaded != nullptr; }
@@ -139,11 +169,11 @@ bool HfTokenClassifier::load(const std::string &dir, std::string *error)
         const auto types = supportedModelTypes();
         if (std::find(types.begin(), types.end(), config.modelType()) == types.end())
             throw InferenceError(config.source() + ": model_type \"" + config.modelType() +
-                                 "\" is not a token-classification model Folio can run (layoutlmv3)");
+                                 "\" is not a token-classification model Folio can run (layoutlmv3, lilt)");
         std::vector<std::string> labels = labelsFromConfig(config);
         auto loaded = std::make_unique<Loaded>();
         loaded->modelType = config.modelType();
-        loaded->tokenizer = std::make_unique<HfLayoutTokenizer>(HfLayoutTokenizer::fromDirectory(dir));
+        loaded->tokenizer = folderTokenizer(dir, config);
         // Positions are offset by pad_token_id + 1 (RoBERTa style): the model takes
         // max_position_embeddings - 2 tokens at most, whatever the tokenizer says.
         const long long positions = config.getInt("max_position_embeddings", 514);

@@ -1,6 +1,7 @@
 #pragma once
-// A Hugging Face token-classification checkpoint folder (LayoutLMv3ForTokenClassification: config.json
-// with id2label, model.safetensors, vocab.json + merges.txt + tokenizer_config.json) labelling words
+// A Hugging Face token-classification checkpoint folder (LayoutLMv3ForTokenClassification or
+// LiltForTokenClassification: config.json with id2label, model.safetensors, vocab.json + merges.txt
+// + tokenizer_config.json, a LayoutLMv3 or RoBERTa byte-level BPE tokenizer) labelling words
 // with 0-1000 boxes: its own tokenizer, the model, and the first sub-token's argmax per word.
 // Torch-free facade; no exception leaves it.
 //

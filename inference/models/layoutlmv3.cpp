@@ -2,6 +2,7 @@
 // (1-D + 2-D)/sqrt(d) biases, token-classification and extractive-QA heads. HF names.
 #include "inference/layers/detail/layoutencoder.h"
 #include "inference/layers/detail/layoutlmconfig.h"
+#include "inference/layers/detail/robertapositions.h"
 #include "inference/models/detail/model.h"
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/errors.h"
@@ -94,11 +95,7 @@ public:
         at::Tensor types = optionalInput(in, "token_type_ids");
         types = types.defined() ? types.to(at::kLong) : at::zeros({b, t}, at::kLong);
         at::Tensor posIds = optionalInput(in, "position_ids");
-        if (!posIds.defined()) { // RoBERTa style: pad + cumsum(m) * m
-            const at::Tensor m = ids.ne(m_pad).to(at::kLong);
-            posIds = at::cumsum(m, 1) * m + m_pad;
-        }
-        posIds = posIds.to(at::kLong);
+        posIds = posIds.defined() ? posIds.to(at::kLong) : robertaPositionIds(ids, m_pad);
         if (bbox.size(0) != b || bbox.size(1) != t || bbox.size(2) != 4)
             throw InferenceError("bbox must be [B, T, 4] matching input_ids " + std::to_string(b) + "x" + std::to_string(t));
         if (bbox.numel() && (bbox.min().item<std::int64_t>() < 0 || bbox.max().item<std::int64_t>() >= m_x.size(0)))

@@ -20,6 +20,7 @@ namespace folio::inference {
 namespace detail {
 void registerLayoutLMv3();
 void registerLayoutLMv2();
+void registerLilt();
 void registerDebertaV2();
 void registerWebFormer();
 void registerSeq2seq(); // inference/qs/: bart, led (HIBRIDS)
@@ -37,6 +38,7 @@ void ensureBuiltins()
     std::call_once(once, [] {
         registerLayoutLMv3();
         registerLayoutLMv2();
+        registerLilt();
         registerDebertaV2();
         registerWebFormer();
         registerSeq2seq();

@@ -82,6 +82,11 @@ HfLayoutTokenizerConfig HfLayoutTokenizerConfig::fromDirectory(const std::string
             throw InferenceError(name + ": pad_token_label is not an integer");
         c.padTokenLabel = j["pad_token_label"].get<int>();
     }
+    if (j.contains("tokenizer_class") && !j["tokenizer_class"].is_null()) {
+        if (!j["tokenizer_class"].is_string())
+            throw InferenceError(name + ": tokenizer_class is not a string");
+        c.tokenizerClass = j["tokenizer_class"].get<std::string>();
+    }
     c.clsToken = tokenText(j, "cls_token", c.clsToken, name);
     c.sepToken = tokenText(j, "sep_token", c.sepToken, name);
     c.padToken = tokenText(j, "pad_token", c.padToken, name);

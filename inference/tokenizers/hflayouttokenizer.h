@@ -29,6 +29,7 @@ struct HfLayoutTokenizerConfig
     int padTokenLabel = -100;
     std::string clsToken = "<s>", sepToken = "</s>", padToken = "<pad>";
     std::vector<AddedToken> addedTokens; // from added_tokens_decoder; empty: the vocabulary's specials
+    std::string tokenizerClass;        // tokenizer_class ("" when the file does not say)
     // Reads <dir>/tokenizer_config.json when present (defaults otherwise). Throws InferenceError
     // naming the file for malformed values.
     static HfLayoutTokenizerConfig fromDirectory(const std::string &dir);

@@ -102,7 +102,8 @@ QStringList parityRoots()
             roots << QDir::cleanPath(r);
         return roots;
     }
-    return {sharedPath(QStringLiteral("fixtures/parity")), sharedPath(QStringLiteral("fixtures/parity-next"))};
+    return {sharedPath(QStringLiteral("fixtures/parity")), sharedPath(QStringLiteral("fixtures/parity-next")),
+            sharedPath(QStringLiteral("fixtures/parity-new"))};
 }
 
 QString missingDataMessage(const QString &path)

@@ -4,7 +4,7 @@
 //  - Shared material (../shared: data sets, parity fixtures) is found through $FOLIO_SHARED_DIR
 //    at run time; without it, the compile-time default (../shared beside the checkout).
 //  - Parity fixtures: $FOLIO_PARITY_DIR (one folder, or several separated by ':') when set, else
-//    <shared>/fixtures/parity and <shared>/fixtures/parity-next.
+//    <shared>/fixtures/parity, <shared>/fixtures/parity-next and <shared>/fixtures/parity-new.
 //  - FOLIO_REQUIRE_DATA(path) skips the current test function when `path` is missing, or fails it
 //    when CI=true (CI must never pass a run that checked nothing).
 //  - FOLIO_TEST_MAIN / FOLIO_TEST_GUILESS_MAIN replace QTEST_MAIN / QTEST_GUILESS_MAIN: the
@@ -28,7 +28,7 @@ QString sharedDir();
 QString sharedPath(const QString &relative);
 // True when the CI variable is "true", "1" or "yes" (any case).
 bool isCi();
-// $FOLIO_PARITY_DIR split at ':', else <shared>/fixtures/parity and <shared>/fixtures/parity-next.
+// $FOLIO_PARITY_DIR split at ':', else <shared>/fixtures/parity, fixtures/parity-next, fixtures/parity-new.
 QStringList parityRoots();
 
 // Empty when `path` exists; otherwise a message naming the path and the variable that moves it.

@@ -1,21 +1,25 @@
 // Parity with the reference implementations: every case folder under the parity roots
 // (folio::test::parityRoots(): $FOLIO_PARITY_DIR, one folder or several separated by ':', else
-// <shared>/fixtures/parity and, when present, <shared>/fixtures/parity-next). One data row per case,
-// named "<root folder>/<case>".
-//  - A folder with a config.json `model_type` is a model case (inputs.safetensors ->
-//    outputs.safetensors, `debug.*` not compared; integer outputs must be equal).
-//  - A folder whose outputs hold `hier2index` is a HIBRIDS index case.
-//  - cases.json + tokenizer/ is a LayoutLMv3 tokenizer case, documents.json + checkpoint/ a
-//    Hugging Face token-classification pipeline case (layoutlmv3cases.h checks both).
-// In a root whose folder name ends in "-next" (cases for models being built now), a case Folio
-// cannot run yet (model type not in ModelRunner::supportedModelTypes()) is skipped by name; everywhere else it fails. Zero cases found fails; missing default
-// fixtures skip (fail when CI=true); a $FOLIO_PARITY_DIR folder that does not exist fails.
+// <shared>/fixtures/parity and, when present, <shared>/fixtures/parity-next and parity-new). One data
+// row per case, named "<root folder>/<case>". Each case's kind is recognised explicitly
+// (paritycase.h classifyParityCase):
+//  - a model case (config.json `model_type`; inputs.safetensors -> outputs.safetensors, `debug.*`
+//    not compared; integer outputs must be equal);
+//  - a HIBRIDS index case (outputs hold `hier2index`);
+//  - a LayoutLMv3 tokenizer case (cases.json + tokenizer/ of a LayoutLMv3 tokenizer class) and a
+//    Hugging Face token-classification pipeline case (documents.json + checkpoint/), checked by
+//    layoutlmv3cases.h.
+// In a lenient root (folder name ending in "-next" or "-new": cases for models being built now), a
+// case Folio cannot run (unknown kind, model type not built, a checkpoint part not built: see
+// parityCaseUnsupported) is skipped by name; everywhere else it fails. Zero cases found fails;
+// missing default fixtures skip (fail when CI=true); a $FOLIO_PARITY_DIR folder that does not exist fails.
 #include "inference/layers/buckets.h"
 #include "inference/layers/hibrids.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/models/modelrunner.h"
 #include "inference/checkpoint/safetensors.h"
 #include "layoutlmv3cases.h"
+#include "paritycase.h"
 #include "tensorcompare.h"
 #include "tests/common/testdata.h"
 
@@ -36,16 +40,8 @@ struct ParityCase
 {
     QString name; // "<root folder>/<case folder>"
     QString dir;
-    bool lenient = false; // from a "-next" root: cases Folio cannot run yet are skipped
+    bool lenient = false; // from a "-next" / "-new" root: cases Folio cannot run yet are skipped
 };
-
-std::string joined(const std::vector<std::string> &items)
-{
-    std::string out;
-    for (const std::string &i : items)
-        out += (out.empty() ? "" : ", ") + i;
-    return out;
-}
 
 std::vector<std::int64_t> int64s(const Tensor &t)
 {
@@ -183,15 +179,8 @@ private:
     // Empty when Folio can run the case; otherwise why not (the case is then skipped or failed).
     static QString unsupportedReason(const QString &dir)
     {
-        const QDir d(dir);
-        if (!d.exists(QStringLiteral("config.json")))
-            return {};
-        const std::string type = ModelConfig::fromDirectory(dir.toStdString()).modelType();
-        const auto supported = ModelRunner::supportedModelTypes();
-        if (type.empty() || std::find(supported.begin(), supported.end(), type) != supported.end())
-            return {};
-        return QStringLiteral("model type '%1' is not built yet (supported: %2)")
-            .arg(QString::fromStdString(type), QString::fromStdString(joined(supported)));
+        using namespace folio::inference::test;
+        return parityCaseUnsupported(dir, classifyParityCase(dir));
     }
 
     QList<ParityCase> m_cases;
@@ -211,7 +200,7 @@ private Q_SLOTS:
                 continue;
             }
             const QString rootName = QFileInfo(dir.absolutePath()).fileName();
-            const bool lenient = rootName.endsWith(QLatin1String("-next"));
+            const bool lenient = rootName.endsWith(QLatin1String("-next")) || rootName.endsWith(QLatin1String("-new"));
             for (const QFileInfo &e : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
                 m_cases.append({rootName + QLatin1Char('/') + e.fileName(), e.filePath(), lenient});
         }
@@ -231,35 +220,31 @@ private Q_SLOTS:
     {
         QFETCH(QString, dir);
         QFETCH(bool, lenient);
-        const QString notYet = unsupportedReason(dir);
+        using namespace folio::inference::test;
+        const ParityCaseInfo info = classifyParityCase(dir);
+        const QString notYet = parityCaseUnsupported(dir, info);
         if (!notYet.isEmpty()) {
             if (lenient)
                 FOLIO_SKIP_CASE(qPrintable(QFileInfo(dir).fileName() + ": " + notYet));
             QFAIL(qPrintable(QFileInfo(dir).fileName() + ": " + notYet));
         }
-        const QDir d(dir);
-        if (d.exists(QStringLiteral("cases.json")) && d.exists(QStringLiteral("tokenizer"))) {
-            folio::inference::test::checkLayoutLMv3TokenizerCase(dir);
-            return;
-        }
-        if (d.exists(QStringLiteral("documents.json")) && d.exists(QStringLiteral("checkpoint"))) {
-            folio::inference::test::checkLayoutLMv3PipelineCase(dir);
-            return;
-        }
-        const ModelConfig config = ModelConfig::fromDirectory(dir.toStdString());
-        if (!config.modelType().empty()) {
+        switch (info.kind) {
+        case ParityCaseKind::Model:
             runModelCase(dir);
             return;
-        }
-        QVERIFY2(QFileInfo::exists(dir + "/outputs.safetensors"),
-                 qPrintable(dir + ": case format not recognised (no config.json model_type, cases.json, documents.json "
-                                  "or outputs.safetensors)"));
-        SafetensorsFile outputs((dir + "/outputs.safetensors").toStdString());
-        if (outputs.contains("hier2index")) {
+        case ParityCaseKind::LayoutLMv3Tokenizer:
+            checkLayoutLMv3TokenizerCase(dir);
+            return;
+        case ParityCaseKind::TokenClassifierPipeline:
+            checkLayoutLMv3PipelineCase(dir);
+            return;
+        case ParityCaseKind::Hibrids:
             runHibridsCase(dir);
             return;
+        case ParityCaseKind::Unknown:
+            break;
         }
-        QFAIL(qPrintable(dir + ": case format not recognised (no model_type, no hier2index)"));
+        QFAIL(qPrintable(dir + ": case format not recognised (" + info.description + ")"));
     }
 
     // The helper that finds the cases: parityRoots() follows $FOLIO_PARITY_DIR, and the reasons
@@ -276,32 +261,71 @@ private Q_SLOTS:
         QCOMPARE(roots, QStringList({QStringLiteral("/a/one"), QStringLiteral("/b/two")}));
         if (saved.isEmpty()) {
             const QStringList defaults = folio::test::parityRoots();
-            QCOMPARE(defaults.size(), 2);
+            QCOMPARE(defaults.size(), 3);
             QVERIFY(defaults[0].endsWith(QLatin1String("/fixtures/parity")));
             QVERIFY(defaults[1].endsWith(QLatin1String("/fixtures/parity-next")));
+            QVERIFY(defaults[2].endsWith(QLatin1String("/fixtures/parity-new")));
         }
     }
 
     void unsupportedCasesAreNamed()
     {
+        using namespace folio::inference::test;
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         const QDir d(tmp.path());
         QVERIFY(d.mkpath(QStringLiteral("model")) && d.mkpath(QStringLiteral("tok/tokenizer"))
-                && d.mkpath(QStringLiteral("pipe/checkpoint")));
+                && d.mkpath(QStringLiteral("pipe/checkpoint")) && d.mkpath(QStringLiteral("odd")));
         auto write = [](const QString &path, const QByteArray &text) {
             QFile f(path);
             return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
         };
-        QVERIFY(write(d.filePath(QStringLiteral("model/config.json")), "{\"model_type\": \"no-such-model\"}"));
-        QVERIFY(write(d.filePath(QStringLiteral("tok/cases.json")), "{}"));
-        QVERIFY(write(d.filePath(QStringLiteral("pipe/documents.json")), "[]"));
-        QVERIFY(unsupportedReason(d.filePath(QStringLiteral("model"))).contains(QLatin1String("'no-such-model'")));
+        auto path = [&d](const char *p) { return d.filePath(QLatin1String(p)); };
+        QVERIFY(write(path("model/config.json"), "{\"model_type\": \"no-such-model\"}"));
+        QVERIFY(write(path("tok/cases.json"), "{}"));
+        QVERIFY(write(path("tok/tokenizer/tokenizer_config.json"), "{\"tokenizer_class\": \"LayoutLMv3Tokenizer\"}"));
+        QVERIFY(write(path("pipe/documents.json"), "[]"));
+        QVERIFY(write(path("pipe/checkpoint/config.json"), "{\"model_type\": \"layoutlmv3\"}"));
+        QVERIFY(write(path("odd/notes.txt"), "?"));
+        QVERIFY(unsupportedReason(path("model")).contains(QLatin1String("'no-such-model'")));
         // Tokenizer and pipeline cases have runners (layoutlmv3cases.h).
-        QCOMPARE(unsupportedReason(d.filePath(QStringLiteral("tok"))), QString());
-        QCOMPARE(unsupportedReason(d.filePath(QStringLiteral("pipe"))), QString());
-        QVERIFY(write(d.filePath(QStringLiteral("model/config.json")), "{\"model_type\": \"layoutlmv3\"}"));
-        QCOMPARE(unsupportedReason(d.filePath(QStringLiteral("model"))), QString());
+        QVERIFY(classifyParityCase(path("tok")).kind == ParityCaseKind::LayoutLMv3Tokenizer);
+        QCOMPARE(unsupportedReason(path("tok")), QString());
+        QVERIFY(classifyParityCase(path("pipe")).kind == ParityCaseKind::TokenClassifierPipeline);
+        QCOMPARE(unsupportedReason(path("pipe")), QString());
+        QVERIFY(write(path("model/config.json"), "{\"model_type\": \"layoutlmv3\"}"));
+        QCOMPARE(unsupportedReason(path("model")), QString());
+        QVERIFY(write(path("model/config.json"), "{\"model_type\": \"lilt\"}"));
+        QCOMPARE(unsupportedReason(path("model")), QString());
+        // cases.json + tokenizer/ of another tokenizer (MarkupLM's) is not a LayoutLMv3 tokenizer
+        // case: an unknown kind, named, never run as one.
+        QVERIFY(write(path("tok/tokenizer/tokenizer_config.json"), "{\"tokenizer_class\": \"MarkupLMTokenizer\"}"));
+        QVERIFY(classifyParityCase(path("tok")).kind == ParityCaseKind::Unknown);
+        QVERIFY(unsupportedReason(path("tok")).contains(QLatin1String("MarkupLMTokenizer")));
+        QVERIFY(QFile::remove(path("tok/tokenizer/tokenizer_config.json")));
+        QVERIFY(unsupportedReason(path("tok")).contains(QLatin1String("not known")));
+        QVERIFY(unsupportedReason(path("odd")).contains(QLatin1String("notes.txt")));
+        // A pipeline of a model type HfTokenClassifier does not run.
+        QVERIFY(write(path("pipe/checkpoint/config.json"), "{\"model_type\": \"no-such-model\"}"));
+        QVERIFY(unsupportedReason(path("pipe")).contains(QLatin1String("'no-such-model'")));
+    }
+
+    // LayoutLMv2 checkpoints with detectron2 weights: skipped as "visual backbone not built" (the
+    // parity-new case), not failed on unused weights.
+    void unbuiltVisualBackboneIsNamed()
+    {
+        using namespace folio::inference::test;
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        TensorMap weights;
+        weights["layoutlmv2.visual.backbone.bottom_up.stem.conv1.weight"] = Tensor::fromFloats({1}, {0.f});
+        writeSafetensors((tmp.path() + "/model.safetensors").toStdString(), weights);
+        QVERIFY(unbuiltVisualBackbone(tmp.path(), "layoutlmv2").contains(QLatin1String("visual backbone not built")));
+        QCOMPARE(unbuiltVisualBackbone(tmp.path(), "layoutlmv3"), QString());
+        weights.clear();
+        weights["layoutlmv2.embeddings.word_embeddings.weight"] = Tensor::fromFloats({1}, {0.f});
+        writeSafetensors((tmp.path() + "/model.safetensors").toStdString(), weights);
+        QCOMPARE(unbuiltVisualBackbone(tmp.path(), "layoutlmv2"), QString());
     }
 };
 

@@ -1,0 +1,195 @@
+// LiLT (LiltModel / LiltForTokenClassification, HF names): a text flow (RoBERTa embeddings, BERT
+// layers) and a layout flow (box embeddings, hidden / channel_shrink_ratio wide) joined in every
+// layer by bidirectional attention complementation: both flows add their scaled q·kᵀ scores and
+// share one softmax. Semantics as ../shared/fixtures/parity-new/lilt_tokcls/README.md lists them.
+#include "inference/checkpoint/detail/paramstore.h"
+#include "inference/errors.h"
+#include "inference/layers/detail/layers.h"
+#include "inference/layers/detail/robertapositions.h"
+#include "inference/models/detail/model.h"
+
+#include <cmath>
+#include <vector>
+
+namespace folio::inference::detail {
+namespace {
+
+class Lilt : public Model
+{
+public:
+    Lilt(const ModelConfig &c, ParamStore &p)
+    {
+        const std::string pre = p.has("lilt.embeddings.word_embeddings.weight") ? "lilt." : "";
+        const auto d = c.getInt("hidden_size", 768);
+        m_heads = c.getInt("num_attention_heads", 12);
+        const auto layers = c.getInt("num_hidden_layers", 12);
+        const auto inter = c.getInt("intermediate_size", 3072);
+        const auto csr = c.getInt("channel_shrink_ratio", 4);
+        const double eps = c.getDouble("layer_norm_eps", 1e-12);
+        m_pad = c.getInt("pad_token_id", 1);
+        const auto vocab = c.getInt("vocab_size", 30522);
+        const auto maxPos = c.getInt("max_position_embeddings", 512);
+        const auto typeVocab = c.getInt("type_vocab_size", 2);
+        const auto max2d = c.getInt("max_2d_position_embeddings", 1024);
+        if (m_heads <= 0 || d <= 0 || d % m_heads != 0)
+            throw InferenceError(c.source() + ": hidden_size is not a positive multiple of num_attention_heads");
+        if (csr <= 0 || (d / m_heads) % csr != 0)
+            throw InferenceError(c.source() + ": the head size hidden_size / num_attention_heads (" +
+                                 std::to_string(d / m_heads) + ") is not a multiple of channel_shrink_ratio (" +
+                                 std::to_string(csr) + ")");
+        if (d % 6 != 0)
+            throw InferenceError(c.source() + ": hidden_size must be a multiple of 6 (six box tables of hidden_size/6)");
+        if (c.getString("position_embedding_type", "absolute") != "absolute")
+            throw InferenceError(c.source() + ": position_embedding_type \"" +
+                                 c.getString("position_embedding_type", "") + "\" is not built (only \"absolute\")");
+        if (c.getString("hidden_act", "gelu") != "gelu")
+            throw InferenceError(c.source() + ": hidden_act \"" + c.getString("hidden_act", "") +
+                                 "\" is not built (only \"gelu\")");
+        const auto dl = d / csr; // layout flow width
+        m_textScale = std::sqrt(double(d / m_heads));
+        m_layoutScale = std::sqrt(double((d / m_heads) / csr)); // integer division, as the reference
+
+        // Text embeddings (LiltTextEmbeddings).
+        m_word = p.take(pre + "embeddings.word_embeddings.weight", {vocab, d});
+        m_pos = p.take(pre + "embeddings.position_embeddings.weight", {maxPos, d});
+        m_type = p.take(pre + "embeddings.token_type_embeddings.weight", {typeVocab, d});
+        m_embLn = LayerNormW::load(p, pre + "embeddings.LayerNorm", d, eps);
+        p.ignore(pre + "embeddings.position_ids");
+        // Layout embeddings (LiltLayoutEmbeddings): x/y shared by both corners, h, w, then
+        // box_linear_embeddings + box_position_embeddings -> LayerNorm.
+        const auto box = d / 6;
+        m_x = p.take(pre + "layout_embeddings.x_position_embeddings.weight", {max2d, box});
+        m_y = p.take(pre + "layout_embeddings.y_position_embeddings.weight", {max2d, box});
+        m_h = p.take(pre + "layout_embeddings.h_position_embeddings.weight", {max2d, box});
+        m_w = p.take(pre + "layout_embeddings.w_position_embeddings.weight", {max2d, box});
+        m_boxLinear = LinearW::load(p, pre + "layout_embeddings.box_linear_embeddings", d, dl);
+        m_boxPos = p.take(pre + "layout_embeddings.box_position_embeddings.weight", {maxPos, dl});
+        m_layoutLn = LayerNormW::load(p, pre + "layout_embeddings.LayerNorm", dl, eps);
+
+        for (long long i = 0; i < layers; ++i) {
+            const std::string lp = pre + "encoder.layer." + std::to_string(i);
+            Layer l;
+            l.text = SelfAttentionW::load(p, lp + ".attention.self", d, m_heads);
+            l.layoutQuery = LinearW::load(p, lp + ".attention.self.layout_query", dl, dl);
+            l.layoutKey = LinearW::load(p, lp + ".attention.self.layout_key", dl, dl);
+            l.layoutValue = LinearW::load(p, lp + ".attention.self.layout_value", dl, dl);
+            l.textFfn = FeedForwardW::load(p, lp, d, inter, eps);
+            // The layout flow's block: the same post-LN form under its own names.
+            l.layoutFfn.attnOut = LinearW::load(p, lp + ".attention.layout_output.dense", dl, dl);
+            l.layoutFfn.attnLn = LayerNormW::load(p, lp + ".attention.layout_output.LayerNorm", dl, eps);
+            l.layoutFfn.inter = LinearW::load(p, lp + ".layout_intermediate.dense", dl, inter / csr);
+            l.layoutFfn.out = LinearW::load(p, lp + ".layout_output.dense", inter / csr, dl);
+            l.layoutFfn.outLn = LayerNormW::load(p, lp + ".layout_output.LayerNorm", dl, eps);
+            m_layers.push_back(std::move(l));
+        }
+        // LiltModel's pooler is not an output of the token classifier (add_pooling_layer=False).
+        p.ignore(pre + "pooler.dense.weight");
+        p.ignore(pre + "pooler.dense.bias");
+        if (p.has("classifier.weight"))
+            m_classifier = LinearW::load(p, "classifier", d, c.numLabels()); // LiltForTokenClassification
+    }
+
+    std::string modelType() const override { return "lilt"; }
+    std::vector<std::string> inputNames() const override
+    {
+        return {"input_ids", "bbox", "attention_mask", "token_type_ids", "position_ids"};
+    }
+
+    AtMap forward(const AtMap &in, const ForwardContext &ctx) const override
+    {
+        const at::Tensor ids = requireInput(in, "input_ids").to(at::kLong); // [B, T]
+        const at::Tensor bbox = requireInput(in, "bbox").to(at::kLong);     // [B, T, 4]
+        if (ids.dim() != 2)
+            throw InferenceError("input_ids must be [B, T]");
+        const auto b = ids.size(0), t = ids.size(1);
+        if (bbox.dim() != 3 || bbox.size(0) != b || bbox.size(1) != t || bbox.size(2) != 4)
+            throw InferenceError("bbox must be [B, T, 4] matching input_ids " + std::to_string(b) + "x" + std::to_string(t));
+        at::Tensor mask = optionalInput(in, "attention_mask");
+        mask = mask.defined() ? mask.to(at::kLong) : at::ones({b, t}, at::kLong);
+        at::Tensor types = optionalInput(in, "token_type_ids");
+        types = types.defined() ? types.to(at::kLong) : at::zeros({b, t}, at::kLong);
+        at::Tensor posIds = optionalInput(in, "position_ids");
+        posIds = posIds.defined() ? posIds.to(at::kLong) : robertaPositionIds(ids, m_pad);
+        if (t > 0 && posIds.max().item<std::int64_t>() >= m_pos.size(0))
+            throw InferenceError("position ids reach " + std::to_string(posIds.max().item<std::int64_t>()) +
+                                 " but the model has " + std::to_string(m_pos.size(0)) +
+                                 " positions (max_position_embeddings): the sequence is too long");
+
+        const at::Tensor x0 = bbox.select(2, 0), y0 = bbox.select(2, 1), x1 = bbox.select(2, 2), y1 = bbox.select(2, 3);
+        const at::Tensor hgt = y1 - y0, wid = x1 - x0;
+        const std::int64_t limit = m_x.size(0);
+        if (bbox.numel() && (bbox.min().item<std::int64_t>() < 0 || bbox.max().item<std::int64_t>() >= limit))
+            throw InferenceError("bbox coordinates must lie in [0, " + std::to_string(limit - 1) + "]");
+        if (bbox.numel() && (hgt.min().item<std::int64_t>() < 0 || wid.min().item<std::int64_t>() < 0))
+            throw InferenceError("bbox has an inverted box (x1 < x0 or y1 < y0): LiLT's height/width tables take no "
+                                 "negative size");
+
+        // Text flow input: LN((word + type) + position).
+        at::Tensor hs = at::embedding(m_word, ids) + at::embedding(m_type, types);
+        hs = m_embLn(hs + at::embedding(m_pos, posIds));
+        // Layout flow input: LN(Linear(cat[x0, y0, x1, y1, h, w]) + box_position[pos]).
+        const at::Tensor spatial = at::cat({at::embedding(m_x, x0), at::embedding(m_y, y0), at::embedding(m_x, x1),
+                                            at::embedding(m_y, y1), at::embedding(m_h, hgt), at::embedding(m_w, wid)},
+                                           -1);
+        at::Tensor layout = m_layoutLn(m_boxLinear(spatial) + at::embedding(m_boxPos, posIds));
+        if (ctx.tracing()) {
+            ctx.record("debug.position_ids", posIds);
+            ctx.record("debug.layout_embeddings", layout);
+        }
+
+        const at::Tensor maskAdd = additiveMask(mask); // [B, 1, 1, T]
+        for (std::size_t i = 0; i < m_layers.size(); ++i) {
+            const Layer &l = m_layers[i];
+            if (ctx.tracing())
+                ctx.record("hidden_states." + std::to_string(i), hs);
+            const at::Tensor q = splitHeads(l.text.query(hs), m_heads), k = splitHeads(l.text.key(hs), m_heads);
+            const at::Tensor v = splitHeads(l.text.value(hs), m_heads);
+            const at::Tensor ql = splitHeads(l.layoutQuery(layout), m_heads);
+            const at::Tensor kl = splitHeads(l.layoutKey(layout), m_heads);
+            const at::Tensor vl = splitHeads(l.layoutValue(layout), m_heads);
+            const at::Tensor textScores = at::matmul(q, k.transpose(-1, -2)) / m_textScale;
+            const at::Tensor layoutScores = at::matmul(ql, kl.transpose(-1, -2)) / m_layoutScale;
+            // Text s_t + s_l and layout s_l + s_t are the same values: one softmax serves both.
+            const at::Tensor probs = at::softmax(textScores + layoutScores + maskAdd, -1);
+            if (ctx.tracing())
+                ctx.record("attentions." + std::to_string(i), probs);
+            const at::Tensor textCtx = mergeHeads(at::matmul(probs, v));
+            const at::Tensor layoutCtx = mergeHeads(at::matmul(probs, vl));
+            hs = l.textFfn(textCtx, hs);
+            layout = l.layoutFfn(layoutCtx, layout);
+            if (ctx.tracing())
+                ctx.record("debug.layout_hidden_states." + std::to_string(i + 1), layout);
+        }
+        if (ctx.tracing())
+            ctx.record("hidden_states." + std::to_string(m_layers.size()), hs);
+
+        AtMap out;
+        out["last_hidden_state"] = hs;
+        if (m_classifier.weight.defined())
+            out["logits"] = m_classifier(hs);
+        return out;
+    }
+
+private:
+    struct Layer
+    {
+        SelfAttentionW text;                          // attention.self.{query,key,value}
+        LinearW layoutQuery, layoutKey, layoutValue;  // attention.self.layout_{query,key,value}
+        FeedForwardW textFfn, layoutFfn;
+    };
+    std::int64_t m_heads = 12, m_pad = 1;
+    double m_textScale = 1, m_layoutScale = 1;
+    at::Tensor m_word, m_pos, m_type, m_x, m_y, m_h, m_w, m_boxPos;
+    LayerNormW m_embLn, m_layoutLn;
+    LinearW m_boxLinear, m_classifier;
+    std::vector<Layer> m_layers;
+};
+
+} // namespace
+
+void registerLilt()
+{
+    registerModel("lilt", [](const ModelConfig &c, ParamStore &p) { return std::make_unique<Lilt>(c, p); });
+}
+
+} // namespace folio::inference::detail

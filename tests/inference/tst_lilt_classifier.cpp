@@ -1,0 +1,216 @@
+// A LiLT token-classification folder end to end through HfTokenClassifier (what `folio-cli predict`
+// and Choose Model load): the parity case's LiLT (../shared/fixtures/parity-new/lilt_tokcls) given
+// the RoBERTa byte-level BPE tokenizer of parity-next/layoutlmv3_tokenizer. That tokenizer has 1060
+// ids and the case's model 500 rows, so the good folder's word embeddings are grown to 1060 rows
+// (rows 500.. repeat rows 0..; config vocab_size 1060); the case's own 500 rows with it are the
+// "mismatched tokenizer" folder. Bad folders are refused before the weights are read, naming the
+// file, and a previously loaded folder stays usable.
+#include "inference/checkpoint/safetensors.h"
+#include "inference/models/hftokenclassifier.h"
+#include "tests/common/testdata.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <fstream>
+
+using namespace folio::inference;
+
+namespace {
+
+QString liltCase() { return folio::test::sharedPath(QStringLiteral("fixtures/parity-new/lilt_tokcls")); }
+QString tokenizerDir() { return folio::test::sharedPath(QStringLiteral("fixtures/parity-next/layoutlmv3_tokenizer/tokenizer")); }
+
+nlohmann::json readJson(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return nlohmann::json();
+    return nlohmann::json::parse(f.readAll().toStdString());
+}
+
+bool writeJson(const QString &path, const nlohmann::json &j)
+{
+    std::ofstream out(path.toStdString());
+    out << j.dump(2);
+    return bool(out);
+}
+
+// A LiLT folder: the case's config and weights (word embeddings grown to `vocab` rows) and the
+// BPE tokenizer files.
+bool makeFolder(const QString &dir, std::int64_t vocab)
+{
+    QDir().mkpath(dir);
+    nlohmann::json config = readJson(liltCase() + "/config.json");
+    config["vocab_size"] = vocab;
+    if (!writeJson(dir + "/config.json", config))
+        return false;
+    TensorMap weights = readSafetensors((liltCase() + "/model.safetensors").toStdString());
+    Tensor &words = weights.at("lilt.embeddings.word_embeddings.weight");
+    const std::int64_t rows = words.shape[0], width = words.shape[1];
+    std::vector<float> grown(std::size_t(vocab * width));
+    for (std::int64_t r = 0; r < vocab; ++r)
+        std::copy_n(words.data<float>() + (r % rows) * width, width, grown.begin() + r * width);
+    words = Tensor::fromFloats({vocab, width}, grown);
+    writeSafetensors((dir + "/model.safetensors").toStdString(), weights);
+    const QDir tok(tokenizerDir());
+    for (const QString &name : tok.entryList(QDir::Files))
+        if (!QFile::copy(tok.filePath(name), dir + "/" + name))
+            return false;
+    return true;
+}
+
+std::vector<std::string> pageWords(int n)
+{
+    static const char *const kWords[] = {"Date:", "March", "12,", "2024", "Invoice", "number", "\t", "A-17",
+                                         "Total", "amount", "due", "$", "1,250.00", "Signature"};
+    std::vector<std::string> out;
+    for (int i = 0; i < n; ++i)
+        out.push_back(kWords[i % 14]);
+    return out;
+}
+
+std::vector<WordBox> pageBoxes(int n)
+{
+    std::vector<WordBox> out;
+    for (int i = 0; i < n; ++i) {
+        const int x = 40 + (i % 6) * 150, y = 30 + (i / 6) * 40;
+        out.push_back(WordBox{x, y, std::min(1000, x + 120), std::min(1000, y + 25)});
+    }
+    return out;
+}
+
+} // namespace
+
+class TestLiltClassifier : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+    QString m_good;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        FOLIO_REQUIRE_DATA(liltCase() + "/model.safetensors");
+        FOLIO_REQUIRE_DATA(tokenizerDir() + "/vocab.json");
+        QVERIFY(m_tmp.isValid());
+        m_good = m_tmp.filePath(QStringLiteral("good"));
+        QVERIFY(makeFolder(m_good, 1060));
+    }
+
+    void supported()
+    {
+        const auto types = HfTokenClassifier::supportedModelTypes();
+        QVERIFY(std::find(types.begin(), types.end(), "lilt") != types.end());
+    }
+
+    // One page: every word labelled from its first token's argmax; <s> ... </s> around the words.
+    void labelsAPage()
+    {
+        HfTokenClassifier c;
+        std::string error;
+        QVERIFY2(c.load(m_good.toStdString(), &error), error.c_str());
+        QCOMPARE(c.modelType(), std::string("lilt"));
+        QCOMPARE(int(c.labels().size()), 7);
+        QCOMPARE(c.maxTokens(), 62); // max_position_embeddings 64 - 2
+        const auto words = pageWords(12);
+        const WordLabelling r = c.label(words, pageBoxes(12));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.words.size(), words.size());
+        QCOMPARE(r.windows.size(), std::size_t(1));
+        const TensorMap &w = r.windows[0];
+        const Tensor &ids = w.at("input_ids"), &logits = w.at("logits");
+        const std::int64_t n = ids.shape[1];
+        QCOMPARE(ids.data<std::int64_t>()[0], std::int64_t(0));
+        QCOMPARE(ids.data<std::int64_t>()[n - 1], std::int64_t(2));
+        QVERIFY(logits.shape == (std::vector<std::int64_t>{1, n, 7}));
+        const std::vector<int> &wordOf = r.windowWordIds[0];
+        for (std::size_t i = 0; i < words.size(); ++i) {
+            const auto first = std::find(wordOf.begin(), wordOf.end(), int(i)) - wordOf.begin();
+            QVERIFY2(first < n, qPrintable(QStringLiteral("word %1 has no token").arg(i)));
+            const float *row = logits.data<float>() + first * 7;
+            QCOMPARE(r.words[i].labelId, int(std::max_element(row, row + 7) - row));
+            QCOMPARE(r.words[i].label, "LABEL_" + std::to_string(r.words[i].labelId));
+        }
+    }
+
+    // A page longer than one window (62 tokens): the first window as the reference cuts it, then
+    // sliding windows; every word gets a label.
+    void longPageSlides()
+    {
+        HfTokenClassifier c;
+        std::string error;
+        QVERIFY2(c.load(m_good.toStdString(), &error), error.c_str());
+        const WordLabelling r = c.label(pageWords(90), pageBoxes(90));
+        QVERIFY2(r.ok, r.error.c_str());
+        QVERIFY(r.windows.size() > 1);
+        for (const WordLabel &w : r.words)
+            QVERIFY(w.labelId >= 0 && w.labelId < 7);
+    }
+
+    // LiLT's height/width tables take no negative size (the reference raises): refused, named.
+    void invertedBoxIsRefused()
+    {
+        HfTokenClassifier c;
+        std::string error;
+        QVERIFY2(c.load(m_good.toStdString(), &error), error.c_str());
+        std::vector<WordBox> boxes = pageBoxes(3);
+        std::swap(boxes[1].x0, boxes[1].x1);
+        const WordLabelling r = c.label(pageWords(3), boxes);
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.find("inverted") != std::string::npos, r.error.c_str());
+    }
+
+    void badFolders_data()
+    {
+        QTest::addColumn<QString>("mutation");
+        QTest::addColumn<QString>("named"); // the file the error must name
+        QTest::addColumn<QString>("says");
+        QTest::newRow("tokenizer with more ids than the model") << "vocab500" << "vocab.json" << "vocab_size 500";
+        QTest::newRow("missing tokenizer") << "nomerges" << "merges.txt" << "merges.txt";
+        QTest::newRow("XLM-R tokenizer class") << "xlmr" << "tokenizer_config.json" << "XLMRobertaTokenizer";
+        QTest::newRow("head narrower than id2label") << "labels5" << "config.json" << "5 labels";
+    }
+
+    void badFolders()
+    {
+        QFETCH(QString, mutation);
+        QFETCH(QString, named);
+        QFETCH(QString, says);
+        const QString dir = m_tmp.filePath(mutation);
+        QVERIFY(makeFolder(dir, mutation == QLatin1String("vocab500") ? 500 : 1060));
+        if (mutation == QLatin1String("nomerges"))
+            QVERIFY(QFile::remove(dir + "/merges.txt"));
+        if (mutation == QLatin1String("xlmr")) {
+            nlohmann::json t = readJson(dir + "/tokenizer_config.json");
+            t["tokenizer_class"] = "XLMRobertaTokenizer";
+            QVERIFY(writeJson(dir + "/tokenizer_config.json", t));
+        }
+        if (mutation == QLatin1String("labels5")) {
+            nlohmann::json config = readJson(dir + "/config.json");
+            config["id2label"] = {{"0", "O"}, {"1", "B-Q"}, {"2", "I-Q"}, {"3", "B-A"}, {"4", "I-A"}};
+            config.erase("label2id");
+            QVERIFY(writeJson(dir + "/config.json", config));
+        }
+        HfTokenClassifier c;
+        std::string error;
+        QVERIFY2(c.load(m_good.toStdString(), &error), error.c_str());
+        QVERIFY(!c.load(dir.toStdString(), &error));
+        qInfo("%s: %s", qPrintable(mutation), error.c_str());
+        QVERIFY2(error.find(named.toStdString()) != std::string::npos, error.c_str());
+        QVERIFY2(error.find(says.toStdString()) != std::string::npos, error.c_str());
+        // The previous folder stays loaded and usable.
+        QCOMPARE(c.modelType(), std::string("lilt"));
+        QCOMPARE(int(c.labels().size()), 7);
+        QVERIFY(c.label(pageWords(4), pageBoxes(4)).ok);
+    }
+};
+
+FOLIO_TEST_GUILESS_MAIN(TestLiltClassifier)
+#include "tst_lilt_classifier.moc"
