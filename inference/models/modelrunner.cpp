@@ -21,6 +21,7 @@ namespace detail {
 void registerLayoutLMv3();
 void registerLayoutLMv2();
 void registerDebertaV2();
+void registerMarkupLM();
 void registerWebFormer();
 void registerSeq2seq(); // inference/qs/: bart, led (HIBRIDS)
 void registerFormTagger();
@@ -38,6 +39,7 @@ void ensureBuiltins()
         registerLayoutLMv3();
         registerLayoutLMv2();
         registerDebertaV2();
+        registerMarkupLM();
         registerWebFormer();
         registerSeq2seq();
         registerFormTagger();
