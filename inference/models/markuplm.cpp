@@ -32,8 +32,8 @@ public:
         const auto typeVocab = c.getInt("type_vocab_size", 2);
         m_depth = c.getInt("max_depth", 50);
         const auto unit = c.getInt("xpath_unit_hidden_size", 32);
-        const auto tagRows = c.getInt("max_xpath_tag_unit_embeddings", 256);
-        const auto subsRows = c.getInt("max_xpath_subs_unit_embeddings", 1024);
+        const std::int64_t tagRows = c.getInt("max_xpath_tag_unit_embeddings", 256);
+        const std::int64_t subsRows = c.getInt("max_xpath_subs_unit_embeddings", 1024);
         m_tagPad = c.getInt("tag_pad_id", 216);
         m_subsPad = c.getInt("subs_pad_id", 1001);
         if (m_heads <= 0 || d % m_heads != 0)
