@@ -1,7 +1,9 @@
 // MarkupLM beyond the parity cases (tst_inference_parity checks those): the tokenizer's bad folders
 // (missing vocab/merges/config, a config without tags_dict) refused naming the file, the xpath
 // rule's edges, the QA head (qa_outputs -> start/end logits), and the model's bad inputs.
+#include "document/html/markupnodes.h"
 #include "inference/checkpoint/safetensors.h"
+#include "inference/models/hfmarkuplm.h"
 #include "inference/errors.h"
 #include "inference/models/modelrunner.h"
 #include "inference/tokenizers/markuplmtokenizer.h"
@@ -44,6 +46,50 @@ void copyTokenizer(const QString &from, const QString &to, const QStringList &sk
         if (!skip.contains(f))
             QFile::copy(from + "/" + f, to + "/" + f);
 }
+
+// A runnable MarkupLM folder from the parity fixtures: the tokcls weights with the word table grown
+// to the fixture tokenizer's 1060 ids (new rows zero), its tokenizer files, and for `qa` a
+// qa_outputs head made of the classifier's first two rows. Empty when the fixtures are absent.
+QString makeCheckpoint(const QString &dir, bool qa)
+{
+    const QString src = newFixture(QStringLiteral("markuplm_tokcls")), tok = newFixture(QStringLiteral("markuplm_tokenizer/tokenizer"));
+    if (!QFileInfo::exists(src) || !QFileInfo::exists(tok))
+        return {};
+    copyTokenizer(tok, dir);
+    TensorMap weights = readSafetensors((src + "/model.safetensors").toStdString());
+    const Tensor word = weights.at("markuplm.embeddings.word_embeddings.weight");
+    const std::int64_t d = word.shape[1];
+    std::vector<float> grown(std::size_t(1060 * d), 0.f);
+    std::copy(word.data<float>(), word.data<float>() + word.numel(), grown.begin());
+    weights["markuplm.embeddings.word_embeddings.weight"] = Tensor::fromFloats({1060, d}, grown);
+    std::ifstream in((src + "/config.json").toStdString());
+    nlohmann::json config = nlohmann::json::parse(in);
+    config["vocab_size"] = 1060;
+    if (qa) {
+        const Tensor w = weights.at("classifier.weight"), b = weights.at("classifier.bias");
+        weights.erase("classifier.weight");
+        weights.erase("classifier.bias");
+        weights["qa_outputs.weight"] = Tensor::fromFloats({2, d}, std::vector<float>(w.data<float>(), w.data<float>() + 2 * d));
+        weights["qa_outputs.bias"] = Tensor::fromFloats({2}, std::vector<float>(b.data<float>(), b.data<float>() + 2));
+        config.erase("id2label");
+        config.erase("label2id");
+    }
+    writeSafetensors((dir + "/model.safetensors").toStdString(), weights);
+    std::ofstream((dir + "/config.json").toStdString()) << config.dump();
+    return dir;
+}
+
+std::vector<std::string> utf8(const QStringList &l)
+{
+    std::vector<std::string> v;
+    for (const QString &s : l) v.push_back(s.toStdString());
+    return v;
+}
+
+const QByteArray kProductPage = "<html><head><title>Blue Mug &amp; Co.</title></head><body><div><h1>Blue Mug</h1>"
+                                "<p>Price: <b>$12.50</b> (incl. VAT)</p><ul><li>Ceramic</li><li>350 ml</li>"
+                                "<li>Dishwasher-safe</li></ul><p>5 &amp;lt; 6</p></div><!-- promo banner -->"
+                                "<script>var x = 1;</script><span>Rated 4.5/5</span></body></html>";
 
 } // namespace
 
@@ -146,6 +192,71 @@ private Q_SLOTS:
             QCOMPARE(test::valueAt(start, i), test::valueAt(logits, i * labels));
             QCOMPARE(test::valueAt(end, i), test::valueAt(logits, i * labels + 1));
         }
+    }
+
+    // The facade over a page's nodes: the first window is the reference's truncated call, nodes past
+    // it are labelled from later windows, every non-empty node gets a label.
+    void facadeLabelsEveryNode()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString dir = makeCheckpoint(tmp.path() + "/tokcls", false);
+        FOLIO_REQUIRE_DATA(dir);
+        HfMarkupLM model;
+        std::string error;
+        QVERIFY2(model.load(dir.toStdString(), &error), error.c_str());
+        QVERIFY(!model.isQuestionAnswering());
+        QCOMPARE(int(model.labels().size()), 5);
+        QCOMPARE(model.maxTokens(), 62); // max_position_embeddings 64 - pad 1 - 1
+        const folio::MarkupNodeList page = folio::extractMarkupNodes(kProductPage, QStringLiteral("product.html"));
+        QVERIFY2(page.ok, qPrintable(page.error));
+        std::vector<std::string> nodes = utf8(page.nodes), xpaths = utf8(page.xpaths);
+        nodes.insert(nodes.begin() + 1, std::string()); // an empty node gets no label
+        xpaths.insert(xpaths.begin() + 1, "/html/body");
+        const MarkupNodeLabelling r = model.label(nodes, xpaths);
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.nodes.size(), nodes.size());
+        QVERIFY(r.windows.size() >= 2); // 70+ node tokens, 60 per window
+        for (std::size_t n = 0; n < nodes.size(); ++n)
+            QVERIFY2((r.nodes[n].labelId >= 0) == !nodes[n].empty(), qPrintable(QStringLiteral("node %1").arg(n)));
+        // Window 0 is the tokenizer's own truncated call.
+        MarkupEncodeOptions options;
+        options.maxLength = model.maxTokens();
+        options.truncation = true;
+        const MarkupTokens first = model.tokenizer()->encode(nodes, xpaths, nullptr, options);
+        const Tensor &ids = r.windows[0].at("input_ids");
+        QCOMPARE(ids.numel(), std::int64_t(first.inputIds.size()));
+        for (std::int64_t i = 0; i < ids.numel(); ++i)
+            QCOMPARE(int(test::valueAt(ids, i)), first.inputIds[std::size_t(i)]);
+        QCOMPARE(r.windowNodeIds[0], first.nodeIds);
+
+        // A folder that fails to load leaves the loaded one in place.
+        QVERIFY(!model.load((tmp.path() + "/nothing").toStdString(), &error));
+        QVERIFY(model.isLoaded() && !model.isQuestionAnswering());
+    }
+
+    void facadeAnswersQuestions()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString dir = makeCheckpoint(tmp.path() + "/qa", true);
+        FOLIO_REQUIRE_DATA(dir);
+        HfMarkupLM model;
+        std::string error;
+        QVERIFY2(model.load(dir.toStdString(), &error), error.c_str());
+        QVERIFY(model.isQuestionAnswering());
+        const folio::MarkupNodeList page = folio::extractMarkupNodes(kProductPage, QStringLiteral("product.html"));
+        QVERIFY2(page.ok, qPrintable(page.error));
+        const MarkupAnswer a = model.answer("What is the price?", utf8(page.nodes), utf8(page.xpaths), 5);
+        QVERIFY2(a.ok, a.error.c_str());
+        QVERIFY(a.found);
+        QVERIFY(a.firstNode >= 0 && a.firstNode <= a.lastNode && a.lastNode < page.nodes.size());
+        QVERIFY(a.endToken >= a.startToken && a.endToken - a.startToken < 5);
+        QCOMPARE(int(a.tokenIds.size()), a.endToken - a.startToken + 1);
+        // The token classifier is no QA model.
+        HfMarkupLM tokcls;
+        QVERIFY2(tokcls.load(makeCheckpoint(tmp.path() + "/tokcls", false).toStdString(), &error), error.c_str());
+        QVERIFY(!tokcls.answer("q", {"a"}, {"/html"}).ok);
     }
 
     void badModelInputs()
