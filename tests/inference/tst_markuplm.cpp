@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <fstream>
 
 using namespace folio::inference;
@@ -189,8 +190,9 @@ private Q_SLOTS:
         QCOMPARE(start.shape, std::vector<std::int64_t>({logits.shape[0], logits.shape[1]}));
         const std::int64_t labels = logits.shape[2];
         for (std::int64_t i = 0; i < start.numel(); ++i) {
-            QCOMPARE(test::valueAt(start, i), test::valueAt(logits, i * labels));
-            QCOMPARE(test::valueAt(end, i), test::valueAt(logits, i * labels + 1));
+            // The same dot products; a GEMM of another width may round the last bit differently.
+            QVERIFY(std::abs(test::valueAt(start, i) - test::valueAt(logits, i * labels)) <= 1e-5);
+            QVERIFY(std::abs(test::valueAt(end, i) - test::valueAt(logits, i * labels + 1)) <= 1e-5);
         }
     }
 
