@@ -2,6 +2,7 @@
 
 #include "document/html/htmlcharset.h"
 #include "document/html/htmlinput.h"
+#include "document/html/htmlparse.h"
 #include "document/html/htmlprescan.h"
 #include "document/html/htmlsections.h"
 
@@ -61,17 +62,17 @@ QHash<QString, int> nodeIndexById(const Document &doc)
     return index;
 }
 
-namespace {
-
 // libxml2 hands out UTF-8. QString::fromUtf8 drops a leading U+FEFF, which is content in the
 // middle of a page (lxml keeps it), so decode with the BOM converted, not stripped.
-QString fromXml(const char *utf8, qsizetype size = -1)
+QString fromXmlUtf8(const char *utf8, qsizetype size)
 {
     if (!utf8)
         return QString();
     QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::ConvertInitialBom);
     return decoder(QByteArrayView(utf8, size < 0 ? qsizetype(strlen(utf8)) : size));
 }
+
+namespace {
 
 struct DocDeleter { void operator()(xmlDoc *d) const { xmlFreeDoc(d); } };
 
@@ -150,8 +151,8 @@ public:
                     node.step = count.first > 1 ? rawTag + QStringLiteral("[%1]").arg(count.second) : rawTag;
                     for (xmlAttr *a = c->properties; a; a = a->next) {
                         xmlChar *value = xmlNodeGetContent(reinterpret_cast<xmlNode *>(a));
-                        node.attributes.append({fromXml(reinterpret_cast<const char *>(a->name)),
-                                                fromXml(reinterpret_cast<const char *>(value))});
+                        node.attributes.append({fromXmlUtf8(reinterpret_cast<const char *>(a->name)),
+                                                fromXmlUtf8(reinterpret_cast<const char *>(value))});
                         xmlFree(value);
                     }
                     child.docIndex = m_doc.addNode(std::move(node), f.docIndex);
@@ -228,7 +229,7 @@ private:
             raw.truncate(byteCap);
             truncated = true;
         }
-        QString text = normaliseHtmlWhitespace(fromXml(raw.constData(), raw.size()));
+        QString text = normaliseHtmlWhitespace(fromXmlUtf8(raw.constData(), raw.size()));
         if (text.size() > maxChars) {
             text.truncate(maxChars);
             truncated = true;
@@ -303,19 +304,18 @@ double controlByteShare(const QByteArray &bytes)
 
 } // namespace
 
-HtmlLoadResult loadHtmlBytes(const QByteArray &bytes, const QString &sourcePath, const HtmlLoadOptions &options)
+xmlDoc *parseHtmlBytes(const QByteArray &bytes, const QString &name, const HtmlLoadOptions &options,
+                       HtmlLoadResult *out, bool *emptyInput)
 {
-    HtmlLoadResult result;
-    const QString name = sourcePath.isEmpty() ? QStringLiteral("<memory>") : sourcePath;
-    result.document.sourcePath = sourcePath;
-    result.document.kind = SourceKind::Html;
+    HtmlLoadResult &result = *out;
+    *emptyInput = false;
     if (bytes.size() > options.maxFileBytes) {
         result.error = QStringLiteral("%1: %2 of HTML, the limit is %3").arg(name, humanBytes(bytes.size()), humanBytes(options.maxFileBytes));
-        return result;
+        return nullptr;
     }
     if (bytes.size() > INT_MAX - 16) {
         result.error = QStringLiteral("%1: %2 is too large for the HTML parser").arg(name, humanBytes(bytes.size()));
-        return result;
+        return nullptr;
     }
 
     const HtmlCharset charset = detectHtmlCharset(bytes, options.encoding);
@@ -329,7 +329,7 @@ HtmlLoadResult loadHtmlBytes(const QByteArray &bytes, const QString &sourcePath,
         if (share > 0.05) {
             result.error = QStringLiteral("%1: does not look like HTML (binary data: %2% control bytes in the first 64 KB)")
                                .arg(name).arg(int(share * 100 + 0.5));
-            return result;
+            return nullptr;
         }
     }
 
@@ -363,25 +363,40 @@ HtmlLoadResult loadHtmlBytes(const QByteArray &bytes, const QString &sourcePath,
         if (estimate > options.maxNodes) {
             result.error = QStringLiteral("%1: more than %2 nodes, the limit (%3 tags and text runs counted before parsing)")
                                .arg(name).arg(options.maxNodes).arg(estimate);
-            return result;
+            return nullptr;
         }
         // slack for what the parser adds (html, head, body) and the count misses
         result.document.nodes.reserve(size_t(qMin<qint64>(estimate + estimate / 16 + 64, qint64(options.maxNodes) + 1)));
     }
-    std::unique_ptr<xmlDoc, DocDeleter> xdoc(
-        htmlReadMemory(size > 0 ? data : "", size, nullptr, parserCharset.constData(), parseOptions));
+    xmlDoc *xdoc = htmlReadMemory(size > 0 ? data : "", size, nullptr, parserCharset.constData(), parseOptions);
     if (!xdoc) {
         if (size == 0) {
-            // An empty file is an empty document, not an error.
+            *emptyInput = true; // an empty file is an empty document, not an error
+            return nullptr;
+        }
+        result.error = QStringLiteral("%1: libxml2 could not parse the HTML (encoding %2)").arg(name, QString::fromLatin1(charset.name));
+        return nullptr;
+    }
+    return xdoc;
+}
+
+HtmlLoadResult loadHtmlBytes(const QByteArray &bytes, const QString &sourcePath, const HtmlLoadOptions &options)
+{
+    HtmlLoadResult result;
+    const QString name = sourcePath.isEmpty() ? QStringLiteral("<memory>") : sourcePath;
+    result.document.sourcePath = sourcePath;
+    result.document.kind = SourceKind::Html;
+    bool empty = false;
+    std::unique_ptr<xmlDoc, DocDeleter> xdoc(parseHtmlBytes(bytes, name, options, &result, &empty));
+    if (!xdoc) {
+        if (empty) {
             Node root;
             root.id = QStringLiteral("/");
             result.document.addNode(std::move(root), -1);
             result.document.pages.assign(1, Page{QSizeF(0, 0), QString(), 0});
             result.ok = true;
             result.warnings << QStringLiteral("%1: empty file").arg(name);
-            return result;
         }
-        result.error = QStringLiteral("%1: libxml2 could not parse the HTML (encoding %2)").arg(name, QString::fromLatin1(charset.name));
         return result;
     }
     Walker walker(name, options, &result);

@@ -22,6 +22,7 @@ void registerLayoutLMv3();
 void registerLayoutLMv2();
 void registerLilt();
 void registerDebertaV2();
+void registerMarkupLM();
 void registerWebFormer();
 void registerSeq2seq(); // inference/qs/: bart, led (HIBRIDS)
 void registerFormTagger();
@@ -40,6 +41,7 @@ void ensureBuiltins()
         registerLayoutLMv2();
         registerLilt();
         registerDebertaV2();
+        registerMarkupLM();
         registerWebFormer();
         registerSeq2seq();
         registerFormTagger();

@@ -30,7 +30,7 @@
 
 namespace folio::inference::test {
 
-enum class ParityCaseKind { Model, LayoutLMv3Tokenizer, TokenClassifierPipeline, Hibrids, Unknown };
+enum class ParityCaseKind { Model, LayoutLMv3Tokenizer, MarkupLMTokenizer, TokenClassifierPipeline, Hibrids, Unknown };
 
 struct ParityCaseInfo
 {
@@ -65,6 +65,8 @@ inline ParityCaseInfo classifyParityCase(const QString &dir)
         info.description = QStringLiteral("tokenizer cases (tokenizer_class \"%1\")").arg(cls);
         if (cls == QLatin1String("LayoutLMv3Tokenizer") || cls == QLatin1String("LayoutLMv3TokenizerFast"))
             info.kind = ParityCaseKind::LayoutLMv3Tokenizer;
+        else if (cls == QLatin1String("MarkupLMTokenizer") || cls == QLatin1String("MarkupLMTokenizerFast"))
+            info.kind = ParityCaseKind::MarkupLMTokenizer;
         return info;
     }
     if (d.exists(QStringLiteral("documents.json")) && d.exists(QStringLiteral("checkpoint/config.json"))) {
@@ -133,6 +135,7 @@ inline QString parityCaseUnsupported(const QString &dir, const ParityCaseInfo &i
         return {};
     }
     case ParityCaseKind::LayoutLMv3Tokenizer:
+    case ParityCaseKind::MarkupLMTokenizer:
     case ParityCaseKind::Hibrids:
         return {};
     }
