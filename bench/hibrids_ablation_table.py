@@ -37,3 +37,15 @@ for (arm, split), seeds in sorted(runs.items(), key=lambda kv: (kv[0][1] != "val
     dev = fmt([float(s["_train"]["best_dev_loss"]) for s in seeds.values() if "_train" in s], 4)
     secs = fmt([float(s["_train"]["seconds"]) for s in seeds.values() if "_train" in s], 0)
     print("| %s | %s | %s | %s | %s | %s |" % (split, arm, ",".join(sorted(seeds)), " | ".join(cols), dev, secs))
+
+# Paired by seed: arm minus "none" (same seed = same base initialisation and example order).
+print()
+print("| split | arm − none, paired by seed | " + " | ".join(keys or []) + " |")
+print("|---" * (len(keys or []) + 2) + "|")
+for (arm, split), seeds in sorted(runs.items(), key=lambda kv: (kv[0][1] != "val", kv[0][0])):
+    base = runs.get(("none", split), {})
+    if arm == "none" or not base:
+        continue
+    common = sorted(set(seeds) & set(base))
+    cols = [fmt([float(seeds[s][k]) - float(base[s][k]) for s in common]) for k in keys]
+    print("| %s | %s (seeds %s) | %s |" % (split, arm, ",".join(common), " | ".join(cols)))
