@@ -5,6 +5,8 @@
 #include "document/documentjson.h"
 #include "document/html/htmlinput.h"
 #include "document/html/htmlloader.h"
+#include "document/html/mhtml.h"
+#include "document/html/savedpage.h"
 #include "ocr/ocr.h"
 
 #include <QCryptographicHash>
@@ -75,7 +77,9 @@ bool isGzip(const QByteArray &head)
 struct Probe
 {
     FileSniff sniff;
-    QByteArray content; // the whole file when it is JSON, the inflated page when it is gzip
+    QByteArray content; // the whole file when it is JSON, the inflated page when it is gzip, the page of an MHTML file
+    QByteArray encoding; // an MHTML page's declared charset ("" when none)
+    QStringList warnings;
 };
 
 Probe fail(const QString &path, const QString &problem)
@@ -143,6 +147,22 @@ Probe probe(const QString &path)
         p.content = std::move(inflated);
         return p;
     }
+    if (hasMhtmlSuffix(path) || looksLikeMhtml(head)) {
+        MhtmlLimits limits;
+        limits.maxFileBytes = kMaxHtmlBytes;
+        MhtmlArchive archive = readMhtmlFile(path, limits);
+        if (!archive.ok) {
+            Probe bad;
+            bad.sniff.error = archive.error; // names the file already
+            return bad;
+        }
+        p.sniff.kind = FileKind::Html;
+        p.sniff.mhtml = true;
+        p.content = std::move(archive.parts[size_t(archive.htmlPart)].body);
+        p.encoding = archive.parts[size_t(archive.htmlPart)].charset;
+        p.warnings = archive.warnings;
+        return p;
+    }
     const char first = firstTextChar(head);
     if (first == '{' || first == '[') {
         if (file.size() > kMaxJsonBytes)
@@ -154,7 +174,7 @@ Probe probe(const QString &path)
         return p;
     }
     return fail(path, QStringLiteral("unsupported file type: the content is neither a scan (PNG, JPEG, TIFF, BMP, PNM), "
-                                     "a PDF, an HTML page (.html, .htm, .html.gz) nor a Folio / FUNSD JSON file"));
+                                     "a PDF, an HTML page (.html, .htm, .html.gz, .mht) nor a Folio / FUNSD JSON file"));
 }
 
 bool cancelled(const LoadOptions &options)
@@ -206,9 +226,15 @@ FileSniff sniffDocumentFile(const QString &path)
     return probe(path).sniff;
 }
 
-LoadedDocument loadDocumentFile(const QString &path, const LoadOptions &options)
+LoadedDocument loadDocumentFile(const QString &given, const LoadOptions &options)
 {
     LoadedDocument out;
+    QString folderProblem;
+    const QString path = savedWebPageFile(given, &folderProblem); // a folder: the saved page in it
+    if (path.isEmpty()) {
+        out.error = folderProblem;
+        return out;
+    }
     Probe p = probe(path);
     out.kind = p.sniff.kind;
     if (p.sniff.kind == FileKind::Unknown) {
@@ -224,8 +250,11 @@ LoadedDocument loadDocumentFile(const QString &path, const LoadOptions &options)
         loadScan(path, options, &out);
         break;
     case FileKind::Html: {
-        HtmlLoadResult r = p.sniff.gzip ? loadHtmlBytes(p.content, path) : loadHtmlFile(path); // inflated once
-        out.warnings = r.warnings;
+        HtmlLoadOptions htmlOptions;
+        htmlOptions.encoding = p.encoding;
+        // Inflated (gzip) or unpacked (MHTML) once, in probe().
+        HtmlLoadResult r = p.sniff.gzip || p.sniff.mhtml ? loadHtmlBytes(p.content, path, htmlOptions) : loadHtmlFile(path);
+        out.warnings = p.warnings + r.warnings;
         if (!r.ok)
             out.error = r.error;
         else
@@ -276,6 +305,7 @@ QString documentFileDialogFilter()
     scans << QStringLiteral("*.pdf");
     for (const char *s : kHtmlSuffixes)
         web << QStringLiteral("*.") + QLatin1String(s) << QStringLiteral("*.%1.gz").arg(QLatin1String(s));
+    web << QStringLiteral("*.mht") << QStringLiteral("*.mhtml");
     const QStringList json{QStringLiteral("*.json")};
     const QStringList all = scans + web + json;
     return QStringList{QStringLiteral("All documents (%1)").arg(all.join(QLatin1Char(' '))),
@@ -287,7 +317,7 @@ QString documentFileDialogFilter()
 
 bool hasDocumentSuffix(const QString &path)
 {
-    if (hasHtmlSuffix(path))
+    if (hasHtmlSuffix(path) || hasMhtmlSuffix(path))
         return true;
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("pdf") || suffix == QLatin1String("json"))
@@ -300,7 +330,7 @@ bool hasDocumentSuffix(const QString &path)
 
 QStringList documentFileSuffixes()
 {
-    QStringList out{QStringLiteral("pdf"), QStringLiteral("json")};
+    QStringList out{QStringLiteral("pdf"), QStringLiteral("json"), QStringLiteral("mht"), QStringLiteral("mhtml")};
     for (const char *s : kHtmlSuffixes)
         out << QLatin1String(s) << QLatin1String(s) + QStringLiteral(".gz");
     for (const char *s : kScanSuffixes)

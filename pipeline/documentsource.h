@@ -17,6 +17,11 @@
 //    QMSum meeting transcript (document/formats/qmsumformat.h: turns as paragraphs, topics as
 //    sections, its queries as the gold question-summary hierarchy), anything else is refused;
 //  - text starting with '<', or an .html/.htm/.xhtml name: HTML (libxml2 loader);
+//  - a MIME header block with a multipart Content-Type, or an .mht/.mhtml name: an MHTML archive
+//    (document/html/mhtml.h); its first text/html part is loaded as the page (the same Document as
+//    that HTML saved bare, sourcePath the archive);
+//  - a folder: the "Web Page, complete" it holds (X.html beside X_files/, document/html/savedpage.h),
+//    loaded as that HTML file (sourcePath the .html);
 //  - everything else (empty files, unknown binaries) is refused with the file named.
 // Blocking; no exception leaves these functions.
 
@@ -41,6 +46,7 @@ struct FileSniff
 {
     FileKind kind = FileKind::Unknown;
     bool gzip = false; // the file is gzip-compressed (the kind is its content's)
+    bool mhtml = false; // an MHTML archive (.mht / .mhtml): the kind is its page's (Html)
     QString error;     // "<path>: <problem>" when kind is Unknown
 };
 

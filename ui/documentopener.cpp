@@ -1,5 +1,7 @@
 #include "ui/documentopener.h"
 
+#include "document/html/savedpage.h"
+
 #include <QFileInfo>
 #include <QMetaObject>
 #include <QPointer>
@@ -31,11 +33,18 @@ bool DocumentOpener::isBusy() const
     return m_watcher.isRunning();
 }
 
-void DocumentOpener::open(const QString &path)
+void DocumentOpener::open(const QString &given)
 {
     if (m_watcher.isRunning()) {
         cancel();
         m_watcher.waitForFinished();
+    }
+    // A folder saved by a browser ("Web Page, complete") opens as the page in it.
+    QString folderProblem;
+    const QString path = savedWebPageFile(given, &folderProblem);
+    if (path.isEmpty()) {
+        Q_EMIT failed(given, folderProblem);
+        return;
     }
     if (!QFileInfo(path).isFile()) {
         Q_EMIT failed(path, path + QStringLiteral(": no such file"));

@@ -3,7 +3,8 @@
 //
 // Thread plumbing only: open() runs folio_pipeline's file-type dispatch
 // (pipeline::loadDocumentFile: scans / PDFs through OCR, HTML and .html.gz, FUNSD and Folio JSON,
-// sniffed by content) on a worker thread and reports back with signals; cancel() asks the running
+// sniffed by content; MHTML archives; a folder saved as "Web Page, complete" opens as its page, and
+// opened() then names that .html) on a worker thread and reports back with signals; cancel() asks the running
 // job to stop. Exceptions never leave the worker: a failure becomes failed(path, message).
 
 #include "document/annotations.h"

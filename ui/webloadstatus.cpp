@@ -31,6 +31,7 @@ WebLoadStatus describeWebLoad(const WebLoadFacts &f)
     WebLoadStatus s;
     s.blockedLines = blockedRequestLines(f.log);
     s.blocked = int(s.blockedLines.size());
+    s.served = servedResourceCount(f.log);
     if (s.blocked > 0) {
         s.blockedText = s.blocked == 1 ? tr("1 outside request blocked") : tr("%1 outside requests blocked").arg(s.blocked);
         QStringList tip;
@@ -38,15 +39,23 @@ WebLoadStatus describeWebLoad(const WebLoadFacts &f)
                   "so nothing is fetched from the web.")
             << tr("This page asked for %1:").arg(blockedRequestKinds(f.log));
         tip += blockedRequestLines(f.log, 15);
-        tip << QString()
-            << tr("Missing style sheets and images change only how the page looks, not its text, DOM tree "
-                  "or fields. To see it as it looked, save it from the browser as \"Web Page, complete\" "
-                  "(the HTML with its _files folder) and open that. Click for the full list.");
+        tip << QString();
+        if (s.served > 0)
+            tip << tr("The page's own saved resources (%1) were shown; the blocked ones were not saved with it "
+                      "and change only how the page looks, not its text, DOM tree or fields. Click for the full list.")
+                       .arg(s.served);
+        else
+            tip << tr("Missing style sheets and images change only how the page looks, not its text, DOM tree "
+                      "or fields. To see it as it looked, save it from the browser as \"Web Page, complete\" "
+                      "(the HTML with its _files folder) or as a single file (.mhtml) and open that. "
+                      "Click for the full list.");
         s.blockedToolTip = tip.join(QLatin1Char('\n'));
     }
 
     if (f.rendered) {
         s.text = tr("Rendered offline: %1 nodes placed on the page").arg(f.nodesPlaced);
+        if (s.served > 0)
+            s.text += s.served == 1 ? tr(", 1 saved resource shown") : tr(", %1 saved resources shown").arg(s.served);
         QStringList tip;
         tip << tr("%1 is shown as saved, with page scripts %2.").arg(f.fileName, f.scriptsOn ? tr("on") : tr("off"));
         if (f.nodesUnplaced > 0) // <head> content, comments, hidden parts: no cause for alarm in the header line

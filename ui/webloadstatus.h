@@ -33,6 +33,7 @@ struct WebLoadStatus
     bool failed = false;
     QString text;           // the header line
     QString toolTip;        // the header line's tooltip (what it means, what to do)
+    int served = 0;         // distinct local resources the page was given (its saved CSS, images, ...)
     int blocked = 0;        // distinct blocked URLs
     QString blockedText;    // "14 outside requests blocked" ("" when none)
     QString blockedToolTip; // the kinds, the first URLs, what to do

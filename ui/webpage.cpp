@@ -1,6 +1,7 @@
 #include "ui/webpage.h"
 
 #include "document/html/htmlinput.h"
+#include "ui/webarchive.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -32,9 +33,36 @@ void OfflineUrlInterceptor::setAllowedRoot(const QString &folder)
     m_root = folder.isEmpty() ? QString() : QDir(folder).canonicalPath();
 }
 
+void OfflineUrlInterceptor::setArchive(std::shared_ptr<const MhtmlArchive> archive, int token)
+{
+    QMutexLocker lock(&m_mutex);
+    m_archive = std::move(archive);
+    m_archiveToken = token;
+}
+
+QUrl OfflineUrlInterceptor::archiveTarget(const QUrl &url) const
+{
+    std::shared_ptr<const MhtmlArchive> archive;
+    int token = 0;
+    {
+        QMutexLocker lock(&m_mutex);
+        archive = m_archive;
+        token = m_archiveToken;
+    }
+    const QString scheme = url.scheme().toLower();
+    if (!archive || (scheme != QLatin1String("http") && scheme != QLatin1String("https")))
+        return {};
+    return archive->findPart(url) >= 0 ? archiveUrlFor(url, token) : QUrl();
+}
+
 bool OfflineUrlInterceptor::isAllowed(const QUrl &url) const
 {
     const QString scheme = url.scheme().toLower();
+    if (scheme == QLatin1String(webArchiveScheme())) {
+        // Only this page's archive, and only the parts it holds.
+        QMutexLocker lock(&m_mutex);
+        return m_archive && url.port() == m_archiveToken && m_archive->findPart(originalUrlOf(url)) >= 0;
+    }
     if (scheme == QLatin1String("data") || scheme == QLatin1String("qrc") || scheme == QLatin1String("blob")
         || scheme == QLatin1String("about") || scheme == QLatin1String("cid"))
         return true;
@@ -56,8 +84,18 @@ bool OfflineUrlInterceptor::isAllowed(const QUrl &url) const
 void OfflineUrlInterceptor::interceptRequest(QWebEngineUrlRequestInfo &info)
 {
     const bool allowed = isAllowed(info.requestUrl());
-    if (!allowed)
+    if (!allowed) {
+        // An absolute reference to a part the MHTML file saved: answered from the archive.
+        const QUrl target = archiveTarget(info.requestUrl());
+        if (target.isValid()) {
+            info.redirect(target);
+            QMutexLocker lock(&m_mutex);
+            if (m_log.size() < 100000)
+                m_log.append({info.requestUrl(), true, int(info.resourceType()), true});
+            return;
+        }
         info.block(true);
+    }
     record(info.requestUrl(), allowed, int(info.resourceType()));
 }
 
@@ -160,6 +198,22 @@ QStringList blockedRequestLines(const QList<WebRequestRecord> &log, int maxLines
     return lines;
 }
 
+int servedResourceCount(const QList<WebRequestRecord> &log)
+{
+    QSet<QString> seen;
+    for (const WebRequestRecord &r : log) {
+        if (!r.allowed || r.resourceType == int(QWebEngineUrlRequestInfo::ResourceTypeMainFrame))
+            continue;
+        const QString scheme = r.url.scheme().toLower();
+        if (scheme == QLatin1String("data") || scheme == QLatin1String("about") || scheme == QLatin1String("blob"))
+            continue; // inline content, not a saved resource
+        // A redirected reference and the archive request it became are one resource.
+        const QUrl key = scheme == QLatin1String(webArchiveScheme()) ? originalUrlOf(r.url) : r.url;
+        seen.insert(key.adjusted(QUrl::RemoveFragment | QUrl::RemoveScheme).toString());
+    }
+    return int(seen.size());
+}
+
 QString blockedRequestKinds(const QList<WebRequestRecord> &log)
 {
     // Counted by plural name (images and favicons together), each with one of its types.
@@ -201,6 +255,7 @@ static QWebEngineProfile *offlineProfile()
         s->setAttribute(QWebEngineSettings::AutoLoadIconsForPage, false);
         s->setAttribute(QWebEngineSettings::JavascriptCanOpenWindows, false);
         s->setAttribute(QWebEngineSettings::PdfViewerEnabled, false);
+        WebArchiveSchemeHandler::installOn(p); // MHTML pages from their own parts
         return p;
     }();
     return profile;
@@ -240,7 +295,19 @@ WebPage::WebPage(QObject *parent)
     });
 }
 
-WebPage::~WebPage() = default;
+WebPage::~WebPage()
+{
+    dropArchive();
+}
+
+void WebPage::dropArchive()
+{
+    if (m_archiveToken != 0)
+        WebArchiveSchemeHandler::installOn(profile())->remove(m_archiveToken);
+    m_archiveToken = 0;
+    m_archive.reset();
+    m_interceptor->setArchive(nullptr, 0);
+}
 
 void WebPage::setJavaScriptEnabled(bool enabled)
 {
@@ -262,6 +329,29 @@ bool WebPage::loadLocalFile(const QString &path, QString *error)
     }
     QString local = info.absoluteFilePath();
     m_inflated.reset();
+    dropArchive();
+    m_interceptor->clearLog(); // the header counts this load's requests only
+    QByteArray head;
+    if (QFile f(path); f.open(QIODevice::ReadOnly))
+        head = f.read(8192);
+    if (hasMhtmlSuffix(path) || looksLikeMhtml(head)) {
+        // The page and its resources from the archive's parts (bounded parse; the file is read whole).
+        auto archive = std::make_shared<MhtmlArchive>(readMhtmlFile(path));
+        if (!archive->ok) {
+            if (error)
+                *error = archive->error;
+            return false;
+        }
+        m_archive = archive;
+        m_archiveToken = WebArchiveSchemeHandler::installOn(profile())->add(archive);
+        m_interceptor->setArchive(archive, m_archiveToken);
+        m_interceptor->setAllowedRoot(QString()); // no file: at all
+        m_path = path;
+        m_url = archivePageUrl(*archive, m_archiveToken).adjusted(QUrl::RemoveFragment);
+        m_outcome = WebLoadOutcome{WebLoadOutcome::State::Loading, {}, 0, false};
+        load(m_url);
+        return true;
+    }
     if (path.endsWith(QLatin1String(".gz"), Qt::CaseInsensitive)) {
         // Chromium does not read gzip files: show an inflated copy (relative links then miss).
         QByteArray bytes;
