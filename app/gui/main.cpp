@@ -1,12 +1,19 @@
 // folio: the desktop studio. Usage: folio [FILE...]  (opens each file; see folio --help)
+#include "autorun.h"
 #include "ui/mainwindow.h"
+#include "ui/webpagepanel.h"
 #include "inference/openmpenv.h"
+#include "widgets/stallwatchdog.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QScreen>
 #include <QTimer>
+#include <QWindow>
 
 #include <memory>
 
@@ -44,15 +51,67 @@ int main(int argc, char **argv)
     parser.addOption(model);
     QCommandLineOption project(QStringLiteral("project"), QStringLiteral("Open (or create) this .folio project"), QStringLiteral("file"));
     parser.addOption(project);
+    QCommandLineOption run(QStringLiteral("run"),
+                           QStringLiteral("With --screenshot: run these steps on the opened document first, in order "
+                                          "(suggest, generate, extract; comma-separated)"),
+                           QStringLiteral("steps"));
+    parser.addOption(run);
+    QCommandLineOption maximized(QStringLiteral("maximized"), QStringLiteral("Start with the window maximised"));
+    parser.addOption(maximized);
     parser.process(app);
 
+    // FOLIO_STALL_REPORT=<file>: the GUI thread's longest stall (a 10 ms ticker), per phase, and the
+    // launch / open timings, written as JSON at exit (tests/app/tst_guixvfb reads it).
+    const QString stallReport = qEnvironmentVariable("FOLIO_STALL_REPORT");
+    folio::StallWatchdog watchdog;
+    if (!stallReport.isEmpty()) {
+        watchdog.setPhase(QStringLiteral("launch"));
+        watchdog.mark(QStringLiteral("main"));
+        watchdog.start();
+    }
+
     folio::MainWindow window;
-    window.show();
+    if (parser.isSet(maximized)) {
+        // Without a window manager (a bare X server) maximising is only a hint: take the screen too.
+        if (QScreen *screen = QGuiApplication::primaryScreen())
+            window.setGeometry(screen->availableGeometry());
+        window.showMaximized();
+    } else {
+        window.show();
+    }
+    if (!stallReport.isEmpty()) {
+        watchdog.mark(QStringLiteral("window shown"));
+        // Usable: the window is on the screen and the event loop answers.
+        auto usable = std::make_shared<QMetaObject::Connection>();
+        *usable = QObject::connect(&watchdog, &folio::StallWatchdog::ticked, &window, [&window, &watchdog, usable] {
+            if (window.windowHandle() && window.windowHandle()->isExposed()) {
+                QObject::disconnect(*usable);
+                watchdog.mark(QStringLiteral("window usable"));
+                watchdog.setPhase(QStringLiteral("idle"));
+            }
+        });
+        QObject::connect(&window, &folio::MainWindow::documentShown, &window, [&window, &watchdog] {
+            const QString name = window.currentDocument() ? QFileInfo(window.currentDocument()->sourcePath).fileName() : QString();
+            watchdog.mark(QStringLiteral("document shown ") + name);
+            if (window.currentDocument() && window.currentDocument()->kind != folio::SourceKind::Html)
+                watchdog.setPhase(QStringLiteral("idle"));
+        });
+        if (auto *web = window.findChild<folio::WebPagePanel *>()) {
+            QObject::connect(web, &folio::WebPagePanel::rendered, &window, [&watchdog](const folio::Document &doc) {
+                watchdog.mark(QStringLiteral("page rendered ") + QFileInfo(doc.sourcePath).fileName());
+                watchdog.setPhase(QStringLiteral("idle"));
+            });
+            QObject::connect(web, &folio::WebPagePanel::failed, &window, [&watchdog](const QString &why) {
+                watchdog.mark(QStringLiteral("page failed ") + why);
+                watchdog.setPhase(QStringLiteral("idle"));
+            });
+        }
+    }
     if (parser.isSet(project))
         window.openProject(QFileInfo(parser.value(project)).absoluteFilePath());
     if (parser.isSet(model)) {
         window.setModelDirectory(QFileInfo(parser.value(model)).absoluteFilePath());
-        if (!parser.positionalArguments().isEmpty()) {
+        if (!parser.positionalArguments().isEmpty() && !parser.isSet(run)) {
             // Suggest labels for the first document shown (once).
             auto connection = std::make_shared<QMetaObject::Connection>();
             *connection = QObject::connect(&window, &folio::MainWindow::documentShown, &window, [&window, connection] {
@@ -65,24 +124,32 @@ int main(int argc, char **argv)
         // A project (.folio, what the desktop entry passes when one is opened from a file manager).
         if (file.endsWith(QLatin1String(".folio"), Qt::CaseInsensitive) && !parser.isSet(project))
             window.openProject(QFileInfo(file).absoluteFilePath());
-        else
+        else {
+            if (!stallReport.isEmpty()) {
+                watchdog.setPhase(QStringLiteral("open ") + QFileInfo(file).fileName());
+                watchdog.mark(QStringLiteral("open ") + QFileInfo(file).fileName());
+            }
             window.openFile(QFileInfo(file).absoluteFilePath());
+        }
     }
 
+    std::unique_ptr<folio::AutoRun> autoRun;
     if (parser.isSet(screenshot)) {
-        const QString out = parser.value(screenshot);
-        // Wait for the opener to finish (or give up after 60 s), then grab and quit.
-        auto *poll = new QTimer(&window);
-        int waited = 0;
-        QObject::connect(poll, &QTimer::timeout, &window, [&window, out, &waited, poll] {
-            waited += 200;
-            if ((window.isBusy() || waited < 1000) && waited < 120000)
-                return;
-            poll->stop();
-            window.grab().save(out);
-            QApplication::quit();
-        });
-        poll->start(200);
+        // Waits for the document (or gives up), runs the --run steps, saves the screenshot, quits.
+        const QStringList steps = parser.value(run).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        autoRun = std::make_unique<folio::AutoRun>(&window, &watchdog, steps, parser.value(screenshot),
+                                                   !parser.positionalArguments().isEmpty());
+        autoRun->start();
     }
-    return app.exec();
+    const int rc = app.exec();
+    if (!stallReport.isEmpty()) {
+        watchdog.stop();
+        QJsonObject report = watchdog.report();
+        if (autoRun)
+            report.insert(QStringLiteral("run"), autoRun->report());
+        QSaveFile out(stallReport);
+        if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(report).toJson()) < 0 || !out.commit())
+            qWarning("%s: cannot write the stall report (%s)", qPrintable(stallReport), qPrintable(out.errorString()));
+    }
+    return rc;
 }

@@ -1,0 +1,179 @@
+#include "autorun.h"
+
+#include "ui/fieldscontroller.h"
+#include "ui/mainwindow.h"
+#include "ui/qscontroller.h"
+#include "ui/webpagepanel.h"
+#include "widgets/stallwatchdog.h"
+
+#include <QApplication>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QPixmap>
+#include <QScreen>
+#include <QStatusBar>
+#include <QWindow>
+
+namespace folio {
+
+namespace {
+const qint64 kStepTimeoutMs = 180000;
+const qint64 kQuietMs = 400; // idle this long before the next step
+}
+
+AutoRun::AutoRun(MainWindow *window, StallWatchdog *watchdog, const QStringList &steps, const QString &screenshot,
+                 bool expectDocument, QObject *parent)
+    : QObject(parent), m_window(window), m_watchdog(watchdog), m_steps(steps), m_screenshot(screenshot),
+      m_expectDocument(expectDocument)
+{
+    connect(m_window->statusBar(), &QStatusBar::messageChanged, this, [this](const QString &text) {
+        if (!text.isEmpty() && m_messages.size() < 500)
+            m_messages << text;
+    });
+    if (auto *qs = m_window->findChild<QsController *>())
+        connect(qs, &QsController::generationFinished, this, [this](int added) {
+            if (m_running == QLatin1String("generate"))
+                finishStep(added < 0 ? QStringLiteral("failed or cancelled") : QStringLiteral("%1 questions added").arg(added));
+        });
+    if (auto *fields = m_window->findChild<FieldsController *>())
+        connect(fields, &FieldsController::extractionFinished, this, [this, fields](bool ok) {
+            if (m_running == QLatin1String("extract"))
+                finishStep(ok ? QStringLiteral("extracted: ") + fields->lastMessage() : QStringLiteral("failed: ") + fields->lastMessage());
+        });
+    m_poll.setInterval(50);
+    connect(&m_poll, &QTimer::timeout, this, &AutoRun::poll);
+}
+
+void AutoRun::start()
+{
+    m_stepStarted = QDateTime::currentMSecsSinceEpoch();
+    m_poll.start();
+}
+
+bool AutoRun::idle() const
+{
+    if (m_window->isBusy())
+        return false;
+    if (m_expectDocument && !m_window->currentDocument())
+        return false;
+    return true;
+}
+
+void AutoRun::poll()
+{
+    if (m_done)
+        return;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (!m_running.isEmpty()) {
+        // Suggest Labels has no finished signal of its own: the model worker going idle ends it.
+        if (m_running == QLatin1String("suggest") && !m_window->isBusy() && now - m_stepStarted > 100)
+            finishStep(QStringLiteral("done: ") + m_window->statusBar()->currentMessage());
+        else if (now - m_stepStarted > kStepTimeoutMs)
+            finishStep(QStringLiteral("timed out after %1 s").arg(kStepTimeoutMs / 1000));
+        return;
+    }
+    if (!idle()) {
+        m_quietSince = -1;
+        if (now - m_stepStarted > kStepTimeoutMs * 2 && m_next == 0) {
+            m_stepReports.append(QJsonObject{{QStringLiteral("step"), QStringLiteral("open")},
+                                             {QStringLiteral("outcome"), QStringLiteral("timed out waiting for the document")}});
+            takeScreenshot();
+        }
+        return;
+    }
+    if (m_quietSince < 0) {
+        m_quietSince = now;
+        return;
+    }
+    if (now - m_quietSince < kQuietMs)
+        return;
+    m_quietSince = -1;
+    if (m_next < m_steps.size()) {
+        startStep(m_steps[m_next++]);
+        return;
+    }
+    takeScreenshot();
+}
+
+void AutoRun::startStep(const QString &step)
+{
+    m_watchdog->setPhase(step);
+    m_running = step;
+    m_stepStarted = QDateTime::currentMSecsSinceEpoch();
+    bool started = true;
+    QString why;
+    if (step == QLatin1String("suggest")) {
+        m_window->suggestLabels();
+        started = m_window->isBusy();
+        why = m_window->statusBar()->currentMessage();
+    } else if (step == QLatin1String("generate")) {
+        auto *qs = m_window->findChild<QsController *>();
+        started = qs && qs->generate();
+        why = qs ? qs->lastMessage() : QStringLiteral("no Questions controller");
+    } else if (step == QLatin1String("extract")) {
+        auto *fields = m_window->findChild<FieldsController *>();
+        started = fields && fields->extractFields();
+        why = fields ? fields->lastMessage() : QStringLiteral("no Fields controller");
+    } else {
+        started = false;
+        why = QStringLiteral("unknown step (suggest, generate, extract)");
+    }
+    if (!started && m_running == step) // (a step that failed at once has finished itself)
+        finishStep(QStringLiteral("not started: ") + why);
+}
+
+void AutoRun::finishStep(const QString &outcome)
+{
+    const qint64 ms = QDateTime::currentMSecsSinceEpoch() - m_stepStarted;
+    m_stepReports.append(QJsonObject{{QStringLiteral("step"), m_running},
+                                     {QStringLiteral("outcome"), outcome},
+                                     {QStringLiteral("ms"), ms},
+                                     {QStringLiteral("longestStallMs"), m_watchdog->longestStallMs(m_running)}});
+    m_watchdog->mark(QStringLiteral("step %1 finished: %2").arg(m_running, outcome));
+    m_watchdog->setPhase(QStringLiteral("idle"));
+    m_running.clear();
+    m_stepStarted = QDateTime::currentMSecsSinceEpoch();
+}
+
+void AutoRun::takeScreenshot()
+{
+    m_done = true;
+    m_poll.stop();
+    m_watchdog->setPhase(QStringLiteral("screenshot"));
+    if (!m_screenshot.isEmpty()) {
+        QPixmap shot;
+        // On a real screen, the X server's pixels of the window (what a user sees); offscreen, the grab.
+        if (QGuiApplication::platformName() == QLatin1String("xcb") && m_window->screen())
+            shot = m_window->screen()->grabWindow(0, m_window->frameGeometry().x(), m_window->frameGeometry().y(),
+                                                  m_window->frameGeometry().width(), m_window->frameGeometry().height());
+        if (shot.isNull() || shot.toImage().allGray()) // a black grab (no compositor): fall back
+            shot = m_window->grab();
+        if (shot.save(m_screenshot))
+            m_screenshotSaved = m_screenshot;
+    }
+    m_watchdog->mark(QStringLiteral("screenshot saved"));
+    QTimer::singleShot(0, qApp, &QApplication::quit);
+}
+
+QJsonObject AutoRun::report() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("steps"), m_stepReports);
+    o.insert(QStringLiteral("messages"), QJsonArray::fromStringList(m_messages));
+    if (auto *web = m_window->findChild<WebPagePanel *>()) {
+        if (auto *header = web->findChild<QLabel *>(QStringLiteral("webStatus")))
+            o.insert(QStringLiteral("webStatus"), header->text());
+        o.insert(QStringLiteral("webRendered"), web->isRendered());
+    }
+    o.insert(QStringLiteral("screenshot"), m_screenshotSaved);
+    o.insert(QStringLiteral("windowSize"), QStringLiteral("%1x%2").arg(m_window->width()).arg(m_window->height()));
+    if (const Document *doc = m_window->currentDocument())
+        o.insert(QStringLiteral("document"), QJsonObject{{QStringLiteral("path"), doc->sourcePath},
+                                                          {QStringLiteral("words"), int(doc->words.size())},
+                                                          {QStringLiteral("pages"), int(doc->pages.size())}});
+    return o;
+}
+
+} // namespace folio

@@ -1,0 +1,58 @@
+#pragma once
+// AutoRun: folio's unattended mode for screenshots and responsiveness checks (tests/app/tst_guixvfb).
+//
+//   folio --screenshot out.png [--run suggest,generate,extract] [--model dir] FILE
+//
+// Waits until the window is idle with its document shown (a web page: rendered or failed), runs the
+// steps one after the other (Suggest Labels, Generate questions, Extract Fields; a step that cannot
+// start is recorded with its reason and skipped), saves a screenshot (the X server's pixels when on
+// a real screen, the widget's grab offscreen), then quits. Every phase is named in the stall
+// watchdog; the status bar's messages and the web header's text are kept for the report.
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QObject>
+#include <QStringList>
+#include <QTimer>
+
+namespace folio {
+
+class MainWindow;
+class StallWatchdog;
+
+class AutoRun : public QObject
+{
+    Q_OBJECT
+public:
+    AutoRun(MainWindow *window, StallWatchdog *watchdog, const QStringList &steps, const QString &screenshot,
+            bool expectDocument, QObject *parent = nullptr);
+    void start();
+    // What happened: steps and their outcome, status messages, the web header, the screenshot.
+    QJsonObject report() const;
+
+private:
+    void poll();
+    bool idle() const;
+    void startStep(const QString &step);
+    void finishStep(const QString &outcome);
+    void takeScreenshot();
+
+    MainWindow *m_window;
+    StallWatchdog *m_watchdog;
+    QStringList m_steps;
+    QString m_screenshot;
+    bool m_expectDocument;
+    QTimer m_poll;
+    int m_next = 0;
+    QString m_running;     // the step in progress ("" when none)
+    bool m_stepDone = false;
+    QString m_stepOutcome;
+    qint64 m_quietSince = -1;
+    qint64 m_stepStarted = 0;
+    QJsonArray m_stepReports;
+    QStringList m_messages;
+    QString m_screenshotSaved;
+    bool m_done = false;
+};
+
+} // namespace folio
