@@ -2,6 +2,7 @@
 
 #include "document/project/project.h"
 #include "document/project/projectlocation.h"
+#include "document/html/savedpage.h"
 #include "ui/aboutdialog.h"
 #include "ui/annotationactions.h"
 #include "ui/annotationdock.h"
@@ -325,6 +326,12 @@ void MainWindow::createActions()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *open = file->addAction(tr("&Open Document…"), this, &MainWindow::openFileDialog);
     open->setShortcut(QKeySequence::Open);
+    // A page a browser saved as "Web Page, complete" (X.html + X_files/): picked as its folder.
+    file->addAction(tr("Open Saved Web Page &Folder…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of a saved web page (X.html with X_files)"));
+        if (!dir.isEmpty())
+            openFile(dir);
+    })->setObjectName(QStringLiteral("openWebFolderAction"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addSeparator();
@@ -461,10 +468,16 @@ void MainWindow::openFileDialog()
         openFile(path);
 }
 
-void MainWindow::openFile(const QString &path)
+void MainWindow::openFile(const QString &given)
 {
     if (!m_projects->ensureOpen())
         return;
+    QString folderProblem; // a folder saved by a browser opens as the page in it
+    const QString path = savedWebPageFile(given, &folderProblem);
+    if (path.isEmpty()) {
+        onFailed(given, folderProblem);
+        return;
+    }
     const qint64 existing = m_projects->findDocument(path);
     if (existing >= 0) {
         if (existing != m_session->currentDocumentId()) // shown already: keep its undo history

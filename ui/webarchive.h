@@ -9,10 +9,11 @@
 // hold: "not found"); OfflineUrlInterceptor (webpage.h) redirects absolute http(s) references to
 // saved parts onto this scheme and blocks everything else.
 //
-//   const int token = WebArchiveSchemeHandler::instance()->add(archive);   // shared_ptr<const MhtmlArchive>
+//   auto *handler = WebArchiveSchemeHandler::installOn(page->profile());
+//   const int token = handler->add(archive);            // shared_ptr<const MhtmlArchive>
 //   page->load(archivePageUrl(*archive, token));
 //   ...
-//   WebArchiveSchemeHandler::instance()->remove(token);
+//   handler->remove(token);
 //
 // The scheme is registered with QtWebEngine at QCoreApplication construction (a startup function
 // in webarchive.cpp): WebEngine takes new schemes only before its first object exists.

@@ -69,6 +69,7 @@ void StallWatchdog::start()
     m_clock.start();
     m_lastNs = 0;
     m_phaseAtLastTick = m_phase;
+    m_changes.clear();
     m_timer.start();
 }
 
@@ -84,6 +85,7 @@ void StallWatchdog::setPhase(const QString &phase)
     const double now = processMs();
     m_phases[m_phase].endMs = now;
     m_phase = phase;
+    m_changes.append({m_clock.isValid() ? m_clock.nsecsElapsed() : 0, phase});
     PhaseStats &p = m_phases[phase];
     if (p.startMs == 0)
         p.startMs = now;
@@ -110,10 +112,26 @@ void StallWatchdog::tick()
     m_lastNs = now;
     ++m_ticks;
     const double stall = qMax(0.0, gap - m_interval);
-    const QString where = m_phaseAtLastTick == m_phase ? m_phase : m_phaseAtLastTick + QStringLiteral(" -> ") + m_phase;
+    // Charged to the phase that held most of the gap (a phase set just before blocking work owns
+    // it; one set just after the thread woke up does not).
+    QString owner = m_phaseAtLastTick;
+    qint64 ownerNs = -1, from = now - qint64(gap * 1e6);
+    QString current = m_phaseAtLastTick;
+    for (const auto &change : m_changes) {
+        const qint64 held = qMax<qint64>(0, change.first - from);
+        if (held > ownerNs) {
+            ownerNs = held;
+            owner = current;
+        }
+        from = qMax(from, change.first);
+        current = change.second;
+    }
+    if (now - from > ownerNs)
+        owner = current;
+    m_changes.clear();
     m_phaseAtLastTick = m_phase;
-    // Charged to the phase it began in (that is what blocked), named with both when it changed.
-    PhaseStats &p = m_phases[where.section(QStringLiteral(" -> "), 0, 0)];
+    const QString where = owner;
+    PhaseStats &p = m_phases[owner];
     if (stall > p.longest)
         p.longest = stall;
     if (stall > 50) {

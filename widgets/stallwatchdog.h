@@ -30,7 +30,8 @@ public:
 
     void start();
     void stop();
-    // Later stalls are charged to this phase (a stall that spans a change names both: "a -> b").
+    // Later stalls are charged to this phase (a stall that spans a change: to the phase that held
+    // most of it).
     void setPhase(const QString &phase);
     QString phase() const { return m_phase; }
     // A timestamped event.
@@ -68,6 +69,7 @@ private:
     QString m_phase = QStringLiteral("start");
     QString m_phaseAtLastTick = QStringLiteral("start");
     QMap<QString, PhaseStats> m_phases;
+    QList<QPair<qint64, QString>> m_changes; // phase changes since the last tick (ns, new phase)
     QList<QPair<double, QString>> m_events;
     double m_longest = 0;
     QString m_longestPhase;

@@ -87,7 +87,8 @@ int main(int argc, char **argv)
             if (window.windowHandle() && window.windowHandle()->isExposed()) {
                 QObject::disconnect(*usable);
                 watchdog.mark(QStringLiteral("window usable"));
-                watchdog.setPhase(QStringLiteral("idle"));
+                if (watchdog.phase() == QLatin1String("launch")) // an open in progress keeps its phase
+                    watchdog.setPhase(QStringLiteral("idle"));
             }
         });
         QObject::connect(&window, &folio::MainWindow::documentShown, &window, [&window, &watchdog] {
