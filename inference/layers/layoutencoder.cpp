@@ -41,7 +41,8 @@ LayoutEncoder::LayoutEncoder(const LayoutEncoderOptions &o, ParamStore &p, const
 }
 
 at::Tensor LayoutEncoder::forward(const at::Tensor &x, const at::Tensor &pos, const at::Tensor &bbox,
-                                  const at::Tensor &maskAdd, const ForwardContext &ctx) const
+                                  const at::Tensor &maskAdd, const ForwardContext &ctx,
+                                  std::vector<at::Tensor> *hiddenStates) const
 {
     const auto h = m_o.heads;
     const double sqrtD = std::sqrt(static_cast<double>(m_o.hidden / h));
@@ -63,6 +64,8 @@ at::Tensor LayoutEncoder::forward(const at::Tensor &x, const at::Tensor &pos, co
     }
 
     at::Tensor hs = x;
+    if (hiddenStates)
+        hiddenStates->push_back(hs);
     for (std::size_t i = 0; i < m_layers.size(); ++i) {
         const Layer &layer = m_layers[i];
         const at::Tensor qkv = layer.qkv(hs); // [B, L, 3D]
@@ -73,6 +76,8 @@ at::Tensor LayoutEncoder::forward(const at::Tensor &x, const at::Tensor &pos, co
         if (ctx.tracing())
             ctx.record("attentions." + std::to_string(i), probs);
         hs = layer.ffn(mergeHeads(ctxT), hs);
+        if (hiddenStates)
+            hiddenStates->push_back(hs);
     }
     return hs;
 }

@@ -210,13 +210,18 @@ at::Tensor ernieLayoutPaperScores(const at::Tensor &q, const at::Tensor &k, cons
 
 at::Tensor gridBoxes(std::int64_t g, bool withCls)
 {
+    return gridBoxes(g, g, withCls);
+}
+
+at::Tensor gridBoxes(std::int64_t gh, std::int64_t gw, bool withCls)
+{
     std::vector<std::int64_t> v;
     if (withCls)
         v.insert(v.end(), {1, 1, 999, 999});
-    auto edge = [g](std::int64_t k) { return k * 1000 / g; }; // trunc == floor for k >= 0
-    for (std::int64_t r = 0; r < g; ++r)
-        for (std::int64_t c = 0; c < g; ++c)
-            v.insert(v.end(), {edge(c), edge(r), edge(c + 1), edge(r + 1)});
+    auto edge = [](std::int64_t k, std::int64_t g) { return k * 1000 / g; }; // trunc == floor for k >= 0
+    for (std::int64_t r = 0; r < gh; ++r)
+        for (std::int64_t c = 0; c < gw; ++c)
+            v.insert(v.end(), {edge(c, gw), edge(r, gh), edge(c + 1, gw), edge(r + 1, gh)});
     return at::tensor(v, at::kLong).view({-1, 4});
 }
 

@@ -120,6 +120,11 @@ std::vector<std::string> ModelRunner::inputNames() const
     return m_model ? m_model->inputNames() : std::vector<std::string>();
 }
 
+std::vector<std::string> ModelRunner::warnings() const
+{
+    return m_model ? m_model->warnings() : std::vector<std::string>();
+}
+
 RunResult ModelRunner::run(const TensorMap &inputs, const RunOptions &options) const
 {
     RunResult r;
@@ -135,6 +140,7 @@ RunResult ModelRunner::run(const TensorMap &inputs, const RunOptions &options) c
         detail::AtMap trace;
         detail::ForwardContext ctx(options, &trace);
         detail::AtMap out = m_model->forward(in, ctx);
+        r.warnings = m_model->warnings();
         for (const auto &[name, t] : trace)
             out.emplace(name, t);
         for (const auto &[name, t] : out)

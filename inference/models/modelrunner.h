@@ -21,6 +21,9 @@ struct RunResult
     bool ok = false;
     std::string error;  // set when !ok
     TensorMap outputs;  // last_hidden_state, logits / start_logits+end_logits, attentions.N, bias.*
+    // What the model could not do as the checkpoint's architecture would (e.g. a LayoutLMv2 folder
+    // without visual backbone weights runs text + layout only). Empty when it runs in full.
+    std::vector<std::string> warnings;
 };
 
 class ModelRunner
@@ -38,6 +41,8 @@ public:
     std::string modelType() const;
     // Input names the loaded model understands (required and optional).
     std::vector<std::string> inputNames() const;
+    // The loaded model's limitations (see RunResult::warnings); empty when it runs in full.
+    std::vector<std::string> warnings() const;
 
     // Runs one forward pass (inference mode, no grad). Thread-compatible: one runner per worker.
     RunResult run(const TensorMap &inputs, const RunOptions &options = {}) const;

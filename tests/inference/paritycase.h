@@ -87,26 +87,8 @@ inline ParityCaseInfo classifyParityCase(const QString &dir)
     return info;
 }
 
-// LayoutLMv2's detectron2 visual backbone is not built yet (issue 32): a LayoutLMv2 checkpoint
-// with `visual.backbone.*` weights cannot be run as the reference runs it. Empty otherwise.
-// Remove when the backbone is built.
-inline QString unbuiltVisualBackbone(const QString &dir, const std::string &modelType)
-{
-    if (modelType != "layoutlmv2")
-        return {};
-    const QString weights = dir + QStringLiteral("/model.safetensors");
-    if (!QFileInfo::exists(weights))
-        return {};
-    for (const std::string &name : SafetensorsFile(weights.toStdString()).names())
-        if (name.find("visual.backbone.") != std::string::npos)
-            return QStringLiteral("visual backbone not built (the checkpoint holds %1 and more; Folio's layoutlmv2 "
-                                  "runs the text + layout encoder only)")
-                .arg(QString::fromStdString(name));
-    return {};
-}
-
 // Empty when Folio can run the case; otherwise why not.
-inline QString parityCaseUnsupported(const QString &dir, const ParityCaseInfo &info)
+inline QString parityCaseUnsupported(const QString & /*dir*/, const ParityCaseInfo &info)
 {
     auto listed = [](const std::vector<std::string> &types, const std::string &type) {
         return std::find(types.begin(), types.end(), type) != types.end();
@@ -125,7 +107,7 @@ inline QString parityCaseUnsupported(const QString &dir, const ParityCaseInfo &i
         if (!listed(supported, info.modelType))
             return QStringLiteral("model type '%1' is not built yet (supported: %2)")
                 .arg(QString::fromStdString(info.modelType), joined(supported));
-        return unbuiltVisualBackbone(dir, info.modelType);
+        return {};
     }
     case ParityCaseKind::TokenClassifierPipeline: {
         const auto supported = HfTokenClassifier::supportedModelTypes();

@@ -320,24 +320,6 @@ private Q_SLOTS:
         QVERIFY(write(path("pipe/checkpoint/config.json"), "{\"model_type\": \"no-such-model\"}"));
         QVERIFY(unsupportedReason(path("pipe")).contains(QLatin1String("'no-such-model'")));
     }
-
-    // LayoutLMv2 checkpoints with detectron2 weights: skipped as "visual backbone not built" (the
-    // parity-new case), not failed on unused weights.
-    void unbuiltVisualBackboneIsNamed()
-    {
-        using namespace folio::inference::test;
-        QTemporaryDir tmp;
-        QVERIFY(tmp.isValid());
-        TensorMap weights;
-        weights["layoutlmv2.visual.backbone.bottom_up.stem.conv1.weight"] = Tensor::fromFloats({1}, {0.f});
-        writeSafetensors((tmp.path() + "/model.safetensors").toStdString(), weights);
-        QVERIFY(unbuiltVisualBackbone(tmp.path(), "layoutlmv2").contains(QLatin1String("visual backbone not built")));
-        QCOMPARE(unbuiltVisualBackbone(tmp.path(), "layoutlmv3"), QString());
-        weights.clear();
-        weights["layoutlmv2.embeddings.word_embeddings.weight"] = Tensor::fromFloats({1}, {0.f});
-        writeSafetensors((tmp.path() + "/model.safetensors").toStdString(), weights);
-        QCOMPARE(unbuiltVisualBackbone(tmp.path(), "layoutlmv2"), QString());
-    }
 };
 
 FOLIO_TEST_GUILESS_MAIN(TestParity)

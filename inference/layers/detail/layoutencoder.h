@@ -35,8 +35,9 @@ public:
 
     // x: [B, L, D] float; pos: [B, L] int64 1-D positions; bbox: [B, L, 4] int64;
     // maskAdd: [B, L] float additive key mask (0 or finfo.min). Returns [B, L, D].
+    // hiddenStates (optional): receives HF's `hidden_states` tuple, the input then each layer's output.
     at::Tensor forward(const at::Tensor &x, const at::Tensor &pos, const at::Tensor &bbox, const at::Tensor &maskAdd,
-                       const ForwardContext &ctx) const;
+                       const ForwardContext &ctx, std::vector<at::Tensor> *hiddenStates = nullptr) const;
 
 private:
     struct Layer

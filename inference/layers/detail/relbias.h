@@ -78,5 +78,8 @@ at::Tensor ernieLayoutPaperScores(const at::Tensor &q, const at::Tensor &k, cons
 // truncEdges: LayoutLMv3 trunc(k*1000/g); else floor (identical for non-negative values).
 // withCls: prepend [1, 1, 999, 999] (LayoutLMv3). Returns int64 [g*g (+1), 4].
 at::Tensor gridBoxes(std::int64_t g, bool withCls);
+// The same for a gh x gw grid (rows outer): [x_j, y_i, x_(j+1), y_(i+1)], x_j = floor(1000 j / gw),
+// y_i = floor(1000 i / gh) (LayoutLMv2's visual_bbox).
+at::Tensor gridBoxes(std::int64_t gh, std::int64_t gw, bool withCls);
 
 } // namespace folio::inference::detail

@@ -43,6 +43,8 @@ public:
     virtual std::vector<std::string> inputNames() const = 0;
     // inputs/outputs by fixture names; trace entries go through ctx.record().
     virtual AtMap forward(const AtMap &inputs, const ForwardContext &ctx) const = 0;
+    // Limitations of this checkpoint's run (ModelRunner::warnings, RunResult::warnings).
+    virtual std::vector<std::string> warnings() const { return {}; }
 };
 
 using ModelFactory = std::function<std::unique_ptr<Model>(const ModelConfig &, ParamStore &)>;
