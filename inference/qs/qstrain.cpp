@@ -48,6 +48,8 @@ nlohmann::json bartConfig(const QsTrainOptions &o)
                         {"length_penalty", 1.0},
                         {"early_stopping", true},
                         {"torch_dtype", o.float16 ? "float16" : "float32"}};
+    if (o.copy)
+        c["folio_copy_head"] = true;
     c.update(nlohmann::json::parse(o.extraConfigJson));
     return c;
 }
@@ -133,7 +135,7 @@ at::Tensor exampleLoss(const detail::Seq2seqModel &model, const QsTrainExample &
         model.decode(dec, at::Tensor(), enc.hidden, enc.mask, encVariant ? detail::HibridsBatch() : hier, nullptr, false);
     const at::Tensor y = at::tensor(at::ArrayRef<std::int64_t>(labels), at::kLong);
     *tokens = long(src.size() + labels.size());
-    return at::cross_entropy_loss(out.logits.squeeze(0), y, {}, at::Reduction::Sum);
+    return at::cross_entropy_loss(model.outputScores(out, ids).squeeze(0), y, {}, at::Reduction::Sum);
 }
 
 double devLoss(const detail::Seq2seqModel &model, const std::vector<QsTrainExample> &dev, const QsModelSize &s)
@@ -256,7 +258,7 @@ QsTrainResult trainQsModel(const std::vector<QsTrainExample> &train, const std::
             const nlohmann::json f = {{"model", "qs-bart"},         {"train_examples", train.size()},
                                       {"dev_examples", dev.size()}, {"epoch", epoch},
                                       {"dev_loss_per_token", dl},   {"seed", options.seed},
-                                      {"hibrids", variantName},
+                                      {"hibrids", variantName},     {"copy_head", options.copy},
                                       {"float16", options.float16}, {"history", history}};
             detail::writeCheckpoint(options.outDir, storable(params, options.float16), "bart", config, f);
             for (const std::string &file : options.copyFiles)

@@ -39,6 +39,8 @@ DecoderResult Seq2seqModel::decode(const at::Tensor &idsIn, const at::Tensor &de
     const auto n = ids.size(0), t = ids.size(1), h = m_cfg.decHeads;
     const std::int64_t past = cache ? cache->length : 0;
     at::Tensor x = embed(ids, m_decPositions, m_decEmbNorm, past);
+    const at::Tensor inputEmbedding = x;
+    at::Tensor lastContext;
     if (trace)
         r.hiddenStates.push_back(x);
 
@@ -93,8 +95,10 @@ DecoderResult Seq2seqModel::decode(const at::Tensor &idsIn, const at::Tensor &de
             add = crossMask + hibridsDecoderBias(prevCross, w.beta, hier);
         at::Tensor crossProbs;
         const at::Tensor cctx = scaledAttention(splitHeads(w.cross.q(x), h), ck, cv, add, &crossProbs);
-        x = w.crossNorm(x + w.cross.out(mergeHeads(cctx)));
+        const at::Tensor context = w.cross.out(mergeHeads(cctx));
+        x = w.crossNorm(x + context);
         prevCross = crossProbs;
+        lastContext = context;
         x = w.ffn(x);
         if (trace) {
             r.hiddenStates.push_back(x);
@@ -106,6 +110,10 @@ DecoderResult Seq2seqModel::decode(const at::Tensor &idsIn, const at::Tensor &de
         cache->length += t;
     r.hidden = x;
     r.logits = at::matmul(x, m_shared.t()) + m_finalLogitsBias;
+    if (m_cfg.copyHead) { // pointer-generator: gate from state, context and input; the last layer's attention
+        r.copyGate = at::sigmoid(m_copyGate(at::cat({x, lastContext, inputEmbedding}, -1)));
+        r.copyAttention = prevCross.mean(1);
+    }
     return r;
 }
 

@@ -12,7 +12,7 @@ class Seq2seqSource : public StepSource
 {
 public:
     Seq2seqSource(const Seq2seqModel &model, const EncoderResult &enc, const HibridsBatch &hier, bool useCache)
-        : m_model(model), m_hidden(enc.hidden), m_mask(enc.mask), m_hier(hier), m_useCache(useCache)
+        : m_model(model), m_hidden(enc.hidden), m_mask(enc.mask), m_ids(enc.ids), m_hier(hier), m_useCache(useCache)
     {
     }
 
@@ -20,11 +20,11 @@ public:
     {
         if (!m_useCache) {
             const DecoderResult r = m_model.decode(prefixes, {}, m_hidden, m_mask, m_hier, nullptr, false);
-            return r.logits.select(1, r.logits.size(1) - 1);
+            return last(r);
         }
         const at::Tensor fresh = prefixes.slice(1, m_cache.length);
         const DecoderResult r = m_model.decode(fresh, {}, m_hidden, m_mask, m_hier, &m_cache, false);
-        return r.logits.select(1, r.logits.size(1) - 1);
+        return last(r);
     }
 
     void reorder(const at::Tensor &rows) override
@@ -36,8 +36,16 @@ public:
     }
 
 private:
+    // The last position's scores: logits, or the copy head's log-distribution (it needs only this
+    // step's state and attention, so the key/value cache serves it unchanged).
+    at::Tensor last(const DecoderResult &r) const
+    {
+        const at::Tensor scores = m_model.outputScores(r, m_ids);
+        return scores.select(1, scores.size(1) - 1);
+    }
+
     const Seq2seqModel &m_model;
-    at::Tensor m_hidden, m_mask;
+    at::Tensor m_hidden, m_mask, m_ids;
     HibridsBatch m_hier;
     bool m_useCache;
     KvCache m_cache;
@@ -69,6 +77,8 @@ SearchOutput generateSeq2seq(const Seq2seqModel &model, const EncoderResult &enc
     EncoderResult expanded;
     expanded.hidden = encoder.hidden.repeat_interleave(s.numBeams, 0);
     expanded.mask = encoder.mask.repeat_interleave(s.numBeams, 0);
+    if (encoder.ids.defined())
+        expanded.ids = encoder.ids.repeat_interleave(s.numBeams, 0);
     const HibridsBatch hier = decoderHier.defined() ? decoderHier.expanded(s.numBeams) : decoderHier;
     auto source = makeSeq2seqSource(model, expanded, hier, s.useCache);
     return beamSearch(*source, batch, s, tokens, progress);

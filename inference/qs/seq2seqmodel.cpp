@@ -94,6 +94,7 @@ Seq2seqConfig Seq2seqConfig::fromConfig(const ModelConfig &c, HibridsVariant hib
     if (s.dModel <= 0 || s.encHeads <= 0 || s.decHeads <= 0 || s.dModel % s.encHeads || s.dModel % s.decHeads)
         throw InferenceError(c.source() + ": d_model must be a positive multiple of the attention heads");
     s.hibrids = hibrids;
+    s.copyHead = c.getBool("folio_copy_head", false);
     GenerationSettings &g = s.generation;
     g.numBeams = static_cast<int>(c.getInt("num_beams", 1));
     g.maxLength = static_cast<int>(c.getInt("max_length", 20));
@@ -196,6 +197,27 @@ Seq2seqModel::Seq2seqModel(const ModelConfig &config, ParamStore &p)
             w.beta = p.take(decTable, {600, 1});
         m_decLayers.push_back(std::move(w));
     }
+    if (m_cfg.copyHead) {
+        for (const char *part : {"weight", "bias"})
+            if (!p.isFresh() && !p.has(std::string("copy_head.p_gen.") + part))
+                throw InferenceError(p.path() + ": config.json says \"folio_copy_head\": true but tensor 'copy_head.p_gen."
+                                     + part + "' is missing (the pointer-generator gate, [1, 3 d_model] and [1])");
+        m_copyGate = LinearW::load(p, "copy_head.p_gen", 3 * d, 1);
+    }
+}
+
+at::Tensor Seq2seqModel::outputScores(const DecoderResult &r, const at::Tensor &srcIds) const
+{
+    if (!m_cfg.copyHead)
+        return r.logits;
+    if (!srcIds.defined() || srcIds.dim() != 2 || srcIds.size(0) != r.logits.size(0)
+        || srcIds.size(1) != r.copyAttention.size(2))
+        throw InferenceError("copy head: the source ids must be [rows, source length] of the encoded batch");
+    const auto n = r.logits.size(0), t = r.logits.size(1);
+    const at::Tensor index = srcIds.to(at::kLong).unsqueeze(1).expand({n, t, srcIds.size(1)});
+    const at::Tensor copied = at::zeros_like(r.logits).scatter_add(2, index, r.copyAttention);
+    const at::Tensor mixed = r.copyGate * at::softmax(r.logits, -1) + (1.0 - r.copyGate) * copied;
+    return at::log(mixed.clamp_min(1e-12));
 }
 
 at::Tensor Seq2seqModel::embed(const at::Tensor &ids, const at::Tensor &positions, const LayerNormW &norm,
@@ -300,6 +322,7 @@ EncoderResult Seq2seqModel::encode(const at::Tensor &idsIn, const at::Tensor &ma
         }
     }
     r.hidden = x;
+    r.ids = ids0;
     return r;
 }
 

@@ -2,6 +2,7 @@
 
 #include "document/formats/datasetformat.h"
 #include "document/layoutsections.h"
+#include "pipeline/qsdraft/questiondata.h"
 #include "pipeline/qsdraft/topicsegments.h"
 
 #include <QDir>
@@ -437,7 +438,20 @@ QsDraft QsDrafter::draft(const DraftSource &src, const DraftOptions &options, co
             continue;
         item.summary = joinSentences(sc, item.evidence, src.conversation);
         item.confidence = meanScore(sc, item.evidence);
-        item.question = ask(src.conversation ? questions.section : questions.written, s, {});
+        if (questionWriter) {
+            QStringList sentences;
+            for (Ref r : subtreePool(s))
+                if (!sc.sentence(r).heading)
+                    sentences << sc.sentence(r).text;
+            const QString title = topicOf(s);
+            const QString q = questionWriter(item.summary, QStringList{title} + evidenceForAnswer(item.summary, sentences));
+            if (!q.isEmpty() && !asked.contains(normalisedQuestion(q))) {
+                asked.insert(normalisedQuestion(q));
+                item.question = q;
+            }
+        }
+        if (item.question.isEmpty())
+            item.question = ask(src.conversation ? questions.section : questions.written, s, {});
         if (item.question.isEmpty() && src.conversation)
             item.question = ask(questions.written, s, {});
         if (item.question.isEmpty())

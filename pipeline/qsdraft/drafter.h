@@ -15,7 +15,10 @@
 //    sentence keeps its speaker ("Marketing: ...");
 //  - questions: the most frequent mined template filled with the section's topic; transcripts also
 //    ask what the section's most active speaker thought (same depth); no two items share a question
-//    (a repeated one names its parent section, or is dropped);
+//    (a repeated one names its parent section, or is dropped); with a `questionWriter` (a neural
+//    question generator, questiongen.h) each item's question is written from its summary and
+//    evidence (the section title, then the section's sentences, the summary's first), the template
+//    being the fallback when the writer returns nothing or a question already asked;
 //  - evidence: the section and the sentences of the summary (word ranges).
 // Progress is reported once per section; returning false cancels; `itemDrafted` sees each item as it
 // is drafted. Linear in the document.
@@ -76,6 +79,8 @@ public:
     QuestionTemplates questions;
     DraftOptions defaults;
     QString trainedOn; // data description, written to drafter.json
+    // Optional: (answer, evidence sentences) -> question, empty when it has none (not saved).
+    std::function<QString(const QString &answer, const QStringList &evidence)> questionWriter;
 
     static QString fileName() { return QStringLiteral("drafter.json"); }
     static bool isDrafterFolder(const QString &dir);

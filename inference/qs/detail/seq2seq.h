@@ -30,6 +30,9 @@ struct Seq2seqConfig
     std::int64_t pad = 1, bos = 0, eos = 2, decoderStart = 2;
     std::int64_t window = 0; // LED attention_window (the same in every layer); 0 for BART
     HibridsVariant hibrids = HibridsVariant::None;
+    // Pointer-generator copy head (config.json "folio_copy_head": true; weights
+    // `copy_head.p_gen.weight` [1, 3 d_model] and `copy_head.p_gen.bias` [1]).
+    bool copyHead = false;
     GenerationSettings generation; // the checkpoint's defaults (num_beams, max_length, ...)
 
     // Reads config.json; `hibridsFromWeights` decides the variant (a table in the weights).
@@ -90,6 +93,7 @@ struct EncoderResult
 {
     at::Tensor hidden; // [B, S, D] (cut back to the input length)
     at::Tensor mask;   // [B, S] 0/1 source mask used by cross-attention
+    at::Tensor ids;    // [B, S] source ids (the copy head scatters its attention onto them)
     std::vector<at::Tensor> hiddenStates, attentions, globalAttentions; // filled when tracing
 };
 
@@ -105,6 +109,8 @@ struct DecoderResult
 {
     at::Tensor hidden; // [N, T, D]
     at::Tensor logits; // [N, T, V]
+    // Copy head only: p_gen [N, T, 1] and the last layer's cross-attention, mean over heads [N, T, S].
+    at::Tensor copyGate, copyAttention;
     std::vector<at::Tensor> hiddenStates, selfAttentions, crossAttentions; // filled when tracing
 };
 
@@ -122,6 +128,11 @@ public:
     DecoderResult decode(const at::Tensor &ids, const at::Tensor &decMask, const at::Tensor &encHidden,
                          const at::Tensor &encMask, const HibridsBatch &hier, KvCache *cache, bool trace) const;
     std::int64_t encoderHeads() const { return m_cfg.encHeads; }
+    // Scores of the next tokens: the LM logits, or with the copy head the log of the
+    // pointer-generator distribution p_gen * softmax(logits) + (1 - p_gen) * attention scattered
+    // onto the source ids `srcIds` [N, S] (rows match the decoder's). Both work as logits
+    // (softmax / log_softmax / cross-entropy give the same distribution).
+    at::Tensor outputScores(const DecoderResult &r, const at::Tensor &srcIds) const;
 
 private:
     at::Tensor embed(const at::Tensor &ids, const at::Tensor &positions, const LayerNormW &norm,
@@ -137,6 +148,7 @@ private:
     std::vector<BartEncoderLayerW> m_bartLayers;
     std::vector<LongformerLayerW> m_ledLayers;
     std::vector<DecoderLayerW> m_decLayers;
+    LinearW m_copyGate; // [1, 3D]: [decoder state; cross-attention context; decoder input embedding]
 };
 
 // HIBRIDS decoder-variant bias (MODELS.md §5.5) at section granularity:

@@ -1,0 +1,180 @@
+#include "pipeline/qsdraft/questiondata.h"
+
+#include "document/formats/datasetformat.h"
+#include "inference/qs/qsmetrics.h"
+#include "pipeline/qsdraft/topicsegments.h"
+
+#include <QDir>
+#include <QHash>
+
+namespace folio::pipeline {
+
+bool parseCsv(const QString &path, std::vector<QStringList> *rows, QString *error)
+{
+    QByteArray bytes;
+    if (!formats::readWholeFile(path, &bytes, error, 16 << 20))
+        return false;
+    const QString text = QString::fromUtf8(bytes);
+    rows->clear();
+    QStringList row;
+    QString field;
+    bool quoted = false, fieldStarted = false;
+    auto endField = [&]() -> bool {
+        if (field.size() > (1 << 20) || row.size() >= 64) {
+            *error = path + QStringLiteral(": a field over 1 MiB or a row over 64 fields (line %1)").arg(rows->size() + 1);
+            return false;
+        }
+        row << field;
+        field.clear();
+        fieldStarted = false;
+        return true;
+    };
+    for (int i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (quoted) {
+            if (c == QLatin1Char('"')) {
+                if (i + 1 < text.size() && text.at(i + 1) == QLatin1Char('"')) {
+                    field += c;
+                    ++i;
+                } else {
+                    quoted = false;
+                }
+            } else {
+                field += c;
+            }
+        } else if (c == QLatin1Char('"') && !fieldStarted) {
+            quoted = fieldStarted = true;
+        } else if (c == QLatin1Char(',')) {
+            if (!endField())
+                return false;
+        } else if (c == QLatin1Char('\n') || c == QLatin1Char('\r')) {
+            if (c == QLatin1Char('\r') && i + 1 < text.size() && text.at(i + 1) == QLatin1Char('\n'))
+                ++i;
+            if (!endField())
+                return false;
+            rows->push_back(row);
+            row.clear();
+        } else {
+            field += c;
+            fieldStarted = true;
+        }
+    }
+    if (quoted) {
+        *error = path + QStringLiteral(": unterminated quoted field");
+        return false;
+    }
+    if (fieldStarted || !row.isEmpty()) {
+        if (!endField())
+            return false;
+        rows->push_back(row);
+    }
+    return true;
+}
+
+QStringList evidenceForAnswer(const QString &answer, const QStringList &sentences)
+{
+    const QSet<QString> a = draftContentWords(answer);
+    QStringList first, rest;
+    for (const QString &s : sentences)
+        (draftContentWords(s).intersects(a) ? first : rest) << s;
+    return first + rest;
+}
+
+namespace {
+
+QStringList sentencesOf(const QString &text)
+{
+    QStringList out;
+    for (const QString &s : QString::fromStdString(inference::splitSentences(text.simplified().toStdString())).split(QLatin1Char('\n')))
+        if (!s.trimmed().isEmpty())
+            out << s.trimmed();
+    return out;
+}
+
+int column(const QStringList &header, const char *name, const QString &path, QString *error)
+{
+    const int c = int(header.indexOf(QLatin1String(name)));
+    if (c < 0)
+        *error = path + QStringLiteral(": no column \"%1\"").arg(QLatin1String(name));
+    return c;
+}
+
+} // namespace
+
+bool readFairytaleQaExamples(const QString &dirIn, const QString &split, std::vector<QuestionExample> *out, QString *error,
+                             int limit)
+{
+    QString dir = dirIn;
+    if (QDir(dir).exists(QStringLiteral("data-by-train-split")))
+        dir = QDir(dir).filePath(QStringLiteral("data-by-train-split"));
+    const QDir questions(QDir(dir).filePath(QStringLiteral("questions/") + split));
+    const QDir stories(QDir(dir).filePath(QStringLiteral("section-stories/") + split));
+    const QStringList files = questions.entryList({QStringLiteral("*-questions.csv")}, QDir::Files, QDir::Name);
+    if (files.isEmpty()) {
+        *error = questions.path() + QStringLiteral(": no *-questions.csv (a FairytaleQA folder with data-by-train-split?)");
+        return false;
+    }
+    int storiesRead = 0;
+    for (const QString &file : files) {
+        if (limit >= 0 && storiesRead >= limit)
+            break;
+        ++storiesRead;
+        const QString story = file.left(file.size() - int(QStringLiteral("-questions.csv").size()));
+        const QString storyPath = stories.filePath(story + QStringLiteral("-story.csv"));
+        std::vector<QStringList> srows, qrows;
+        if (!parseCsv(storyPath, &srows, error) || !parseCsv(questions.filePath(file), &qrows, error))
+            return false;
+        if (srows.empty() || qrows.empty()) {
+            *error = (srows.empty() ? storyPath : questions.filePath(file)) + QStringLiteral(": no header row");
+            return false;
+        }
+        const int sec = column(srows.front(), "section", storyPath, error), txt = column(srows.front(), "text", storyPath, error);
+        const QString qpath = questions.filePath(file);
+        const int qc = column(qrows.front(), "question", qpath, error), ac = column(qrows.front(), "answer1", qpath, error),
+                  cc = column(qrows.front(), "cor_section", qpath, error);
+        if (sec < 0 || txt < 0 || qc < 0 || ac < 0 || cc < 0)
+            return false;
+        QHash<QString, QStringList> sections;
+        for (std::size_t r = 1; r < srows.size(); ++r)
+            if (srows[r].size() > std::max(sec, txt))
+                sections[srows[r].at(sec).trimmed()] = sentencesOf(srows[r].at(txt));
+        for (std::size_t r = 1; r < qrows.size(); ++r) {
+            const QStringList &row = qrows[r];
+            if (row.size() <= std::max({qc, ac, cc}))
+                continue;
+            QuestionExample e;
+            e.question = row.at(qc).simplified();
+            e.answer = row.at(ac).simplified();
+            QStringList sentences;
+            for (const QString &s : row.at(cc).split(QLatin1Char(','), Qt::SkipEmptyParts))
+                sentences += sections.value(s.trimmed());
+            if (e.question.isEmpty() || e.answer.isEmpty() || sentences.isEmpty())
+                continue;
+            e.evidence = evidenceForAnswer(e.answer, sentences);
+            out->push_back(std::move(e));
+        }
+    }
+    return true;
+}
+
+std::vector<QuestionExample> qmsumQuestionExamples(const std::vector<QmsumMeeting> &meetings)
+{
+    std::vector<QuestionExample> out;
+    for (const QmsumMeeting &m : meetings)
+        for (std::size_t k = 0; k < m.reference.items.size() && k < m.evidence.size(); ++k) {
+            if (m.evidence[k].empty())
+                continue;
+            QuestionExample e;
+            e.question = QString::fromStdString(m.reference.items[k].question).simplified();
+            e.answer = QString::fromStdString(m.reference.items[k].summary).simplified();
+            for (const auto &span : m.evidence[k])
+                for (int t = span.first; t <= span.second && t < int(m.turns.size()); ++t)
+                    e.evidence << m.turns.at(t);
+            e.evidence = evidenceForAnswer(e.answer, e.evidence);
+            if (!e.question.isEmpty() && !e.answer.isEmpty())
+                out.push_back(std::move(e));
+        }
+    return out;
+}
+
+} // namespace folio::pipeline
