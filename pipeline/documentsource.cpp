@@ -8,6 +8,7 @@
 #include "document/html/mhtml.h"
 #include "document/html/savedpage.h"
 #include "ocr/ocr.h"
+#include "pipeline/ocrlanguage.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -182,21 +183,71 @@ bool cancelled(const LoadOptions &options)
     return options.cancel && options.cancel->load();
 }
 
-void loadScan(const QString &path, const LoadOptions &options, LoadedDocument *out)
+// loadDocumentFile reports kOcrProgressFrom once the file is sniffed; OCR goes on from there.
+constexpr double kOcrProgressFrom = 0.05;
+
+ocr::OcrResult runScanOcr(const QString &path, const LoadOptions &options, const QString &languages,
+                          double progressFrom, double progressTo)
 {
     ocr::OcrOptions ocrOptions;
-    ocrOptions.languages = options.ocrLanguages;
+    ocrOptions.languages = languages;
     ocrOptions.dpi = options.pdfDpi;
     ocrOptions.workers = options.ocrWorkers;
     if (options.renderPages)
         ocrOptions.renderDir = pageRenderCacheDir(path);
-    ocr::OcrResult r = ocr::runOcr(path, ocrOptions, [&](int done, int total) {
+    return ocr::runOcr(path, ocrOptions, [&](int done, int total) {
         if (options.progress && total > 0)
-            options.progress(double(done) / total);
+            options.progress(progressFrom + (progressTo - progressFrom) * double(done) / total);
         return !cancelled(options);
     });
+}
+
+QStringList wordTexts(const Document &document)
+{
+    QStringList texts;
+    texts.reserve(int(document.words.size()));
+    for (const Word &w : document.words)
+        texts.push_back(w.text);
+    return texts;
+}
+
+// "auto": English first; a page that reads German (and `deu` installed) is read again in German.
+// Pages taken from a PDF's text layer need no OCR language, so they never cause a second pass.
+ocr::OcrResult runAutoLanguageOcr(const QString &path, const LoadOptions &options, QStringList *notes)
+{
+    const bool germanInstalled = ocr::checkLanguages(QStringLiteral("deu")).isEmpty();
+    ocr::OcrResult first = runScanOcr(path, options, QStringLiteral("eng"), kOcrProgressFrom, germanInstalled ? 0.5 : 1.0);
+    if (!first.ok || first.cancelled || first.pagesFromTextLayer == int(first.document.pages.size()))
+        return first;
+    const OcrLanguageGuess guess = guessOcrLanguage(wordTexts(first.document));
+    if (guess.language != QLatin1String("deu")) {
+        if (options.progress)
+            options.progress(1.0);
+        return first;
+    }
+    if (!germanInstalled) {
+        notes->push_back(QStringLiteral("the text looks German but Tesseract's German data (deu) is not installed: read in "
+                                        "English (install tesseract-ocr-deu)"));
+        return first;
+    }
+    ocr::OcrResult second = runScanOcr(path, options, QStringLiteral("deu"), 0.5, 1.0);
+    if (!second.ok || second.cancelled)
+        return second.cancelled ? second : first;
+    notes->push_back(QStringLiteral("OCR language: German (deu), chosen from the text (%1 % German function words, "
+                                    "%2 % English)")
+                         .arg(qRound(100 * guess.germanShare))
+                         .arg(qRound(100 * guess.englishShare)));
+    return second;
+}
+
+void loadScan(const QString &path, const LoadOptions &options, LoadedDocument *out)
+{
+    QStringList notes;
+    ocr::OcrResult r = options.ocrLanguages == autoOcrLanguages()
+                           ? runAutoLanguageOcr(path, options, &notes)
+                           : runScanOcr(path, options, options.ocrLanguages, kOcrProgressFrom, 1.0);
     out->cancelled = r.cancelled;
-    out->warnings = r.warnings;
+    out->warnings = r.warnings + notes;
     if (r.cancelled)
         out->error = path + QStringLiteral(": cancelled");
     else if (!r.ok)
@@ -242,7 +293,7 @@ LoadedDocument loadDocumentFile(const QString &given, const LoadOptions &options
         return out;
     }
     if (options.progress)
-        options.progress(0.05);
+        options.progress(kOcrProgressFrom);
     QString problem;
     switch (p.sniff.kind) {
     case FileKind::Scan:

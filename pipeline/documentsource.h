@@ -57,6 +57,8 @@ FileSniff sniffDocumentFile(const QString &path);
 struct LoadOptions
 {
     FunsdWordOrder funsdOrder = FunsdWordOrder::Annotation; // word order of FUNSD input
+    // Tesseract languages ("eng", "deu", "eng+deu") or "auto": English, and pages whose text reads
+    // German again in German (pipeline/ocrlanguage.h; a note in LoadedDocument::warnings says so).
     QString ocrLanguages = QStringLiteral("eng");
     int pdfDpi = 300;                                       // PDF rasterisation (and text-layer box scale)
     // Scans: render PDF / TIFF pages to PNG in pageRenderCacheDir(path) (Page::imagePath) so a

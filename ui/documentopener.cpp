@@ -55,8 +55,10 @@ void DocumentOpener::open(const QString &given)
     Q_EMIT started(path);
     auto cancelFlag = m_cancel;
     QPointer<DocumentOpener> self(this);
-    m_watcher.setFuture(QtConcurrent::run([path, cancelFlag, self]() -> pipeline::LoadedDocument {
+    const QString languages = m_ocrLanguages;
+    m_watcher.setFuture(QtConcurrent::run([path, cancelFlag, self, languages]() -> pipeline::LoadedDocument {
         pipeline::LoadOptions options;
+        options.ocrLanguages = languages;
         options.renderPages = true; // the page view shows PDF / TIFF pages from PNG renderings
         options.cancel = cancelFlag.get();
         options.progress = [self](double f) {
@@ -88,8 +90,11 @@ void DocumentOpener::finish()
     const pipeline::LoadedDocument result = m_watcher.result();
     if (!result.ok)
         Q_EMIT failed(m_path, result.error.isEmpty() ? m_path + QStringLiteral(": cannot open") : result.error);
-    else
+    else {
+        if (!result.warnings.isEmpty())
+            Q_EMIT notes(m_path, result.warnings);
         Q_EMIT opened(m_path, result.document, result.annotations);
+    }
 }
 
 } // namespace folio

@@ -31,6 +31,11 @@ public:
 
     bool isBusy() const;
 
+    // Tesseract languages for scans and PDFs opened from now on: "eng", "deu", "eng+deu", or
+    // "auto" (the default: English, German pages read again in German; pipeline/ocrlanguage.h).
+    void setOcrLanguages(const QString &languages) { m_ocrLanguages = languages; }
+    QString ocrLanguages() const { return m_ocrLanguages; }
+
 public Q_SLOTS:
     void open(const QString &path);
     void cancel();
@@ -38,6 +43,9 @@ public Q_SLOTS:
 Q_SIGNALS:
     void started(const QString &path);
     void progress(double fraction);
+    // Notes of the load that did not stop it (the OCR language chosen, a page from a PDF text
+    // layer, ...), emitted just before opened() when there are any.
+    void notes(const QString &path, const QStringList &notes);
     void opened(const QString &path, const folio::Document &document, const folio::Annotations &annotations);
     void failed(const QString &path, const QString &message);
 
@@ -47,6 +55,7 @@ private:
     QFutureWatcher<pipeline::LoadedDocument> m_watcher;
     std::shared_ptr<std::atomic_bool> m_cancel;
     QString m_path;
+    QString m_ocrLanguages = QStringLiteral("auto");
 };
 
 } // namespace folio

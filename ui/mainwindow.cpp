@@ -12,6 +12,7 @@
 #include "widgets/pagecanvas.h"
 #include "ui/documentlistpanel.h"
 #include "ui/documentopener.h"
+#include "ui/ocrlanguagemenu.h"
 #include "ui/domtreepanel.h"
 #include "ui/fieldscontroller.h"
 #include "ui/fieldspanel.h"
@@ -103,6 +104,9 @@ MainWindow::MainWindow(QWidget *parent)
         m_cancelButton->show();
     });
     connect(m_opener, &DocumentOpener::progress, this, [this](double f) { m_progress->setValue(int(f * 100)); });
+    connect(m_opener, &DocumentOpener::notes, this, [this](const QString &, const QStringList &notes) {
+        m_openNotes = notes;
+    });
     connect(m_opener, &DocumentOpener::opened, this, &MainWindow::onLoaded);
     connect(m_opener, &DocumentOpener::failed, this, &MainWindow::onFailed);
     connect(m_session, &AnnotationSession::documentOpened, this, &MainWindow::showCurrentDocument);
@@ -334,6 +338,10 @@ void MainWindow::createActions()
     })->setObjectName(QStringLiteral("openWebFolderAction"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    auto *ocrLanguages = new OcrLanguageMenu(this);
+    file->addMenu(ocrLanguages);
+    m_opener->setOcrLanguages(ocrLanguages->languages());
+    connect(ocrLanguages, &OcrLanguageMenu::languagesChanged, m_opener, &DocumentOpener::setOcrLanguages);
     file->addSeparator();
     file->addAction(tr("&New Project…"), this, &MainWindow::newProjectDialog)->setShortcut(QKeySequence::New);
     file->addAction(tr("Open &Project…"), this, &MainWindow::openProjectDialog)->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
@@ -495,11 +503,14 @@ void MainWindow::onLoaded(const QString &path, const Document &document, const A
         return;
     m_recent->add(path);
     rebuildRecentMenu();
-    statusBar()->showMessage(tr("Opened %1: %2 words on %3 pages")
-                                 .arg(QFileInfo(path).fileName())
-                                 .arg(document.words.size())
-                                 .arg(document.pages.size()),
-                             5000);
+    // The load's notes (e.g. the OCR language it chose) stay readable for longer.
+    const QString notes = m_openNotes.join(QStringLiteral("; "));
+    m_openNotes.clear();
+    statusBar()->showMessage(tr("Opened %1: %2 words on %3 pages").arg(QFileInfo(path).fileName())
+                                     .arg(document.words.size())
+                                     .arg(document.pages.size())
+                                 + (notes.isEmpty() ? QString() : QStringLiteral(" — ") + notes),
+                             notes.isEmpty() ? 5000 : 15000);
 }
 
 void MainWindow::onFailed(const QString &path, const QString &message)

@@ -14,6 +14,7 @@
 #include "ui/datasetdialog.h"
 
 #include <QMainWindow>
+#include <QStringList>
 
 #include <memory>
 
@@ -122,6 +123,7 @@ private:
 
     std::unique_ptr<RecentFiles> m_recent;
     DocumentOpener *m_opener = nullptr;
+    QStringList m_openNotes; // notes of the load in flight, shown with "Opened ..."
     AnnotationSession *m_session = nullptr;
     ProjectService *m_projects = nullptr;
     AnnotationActions *m_annotationActions = nullptr;

@@ -150,16 +150,16 @@ void registerPredictCommand(CLI::App &app)
     cmd->add_option("file", o->batch.inputs, "FUNSD JSON, Folio document JSON, HTML (.html.gz too), image or PDF; folders, @list.txt");
     cmd->add_option("--order", o->order, "Word order: annotation or reading (FUNSD input), layout (XY-cut serialisation of any document before the model; always so for a checkpoint trained with --order layout)")
         ->check(CLI::IsMember({"annotation", "reading", "layout"}));
-    cmd->add_option("--lang", o->lang, "OCR languages for scans, e.g. eng+deu");
+    cmd->add_option("--lang", o->lang, "OCR languages for scans, e.g. eng+deu, or auto (English; pages whose text reads German again in German)");
     cmd->add_option("--dpi", o->dpi, "PDF rasterisation (dots per inch)")->check(CLI::Range(30, 1200));
     o->batch.threadsOption = cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
     cmd->add_flag("--argmax", o->argmax, "Argmax decoding instead of constrained Viterbi");
     cmd->add_flag("--word-labels", o->wordLabels, "Also print every word's own label as \"word_labels\" (the tagger's tag, or a "
                                                   "Hugging Face folder's first sub-token argmax; null: none)");
     cmd->add_option("--project", o->project, "Also store the documents and their suggestions in this .folio project");
-    addBatchOptions(cmd, &o->batch);
+    addBatchOptions(cmd, &o->batch, true, &o->project);
     cmd->callback([o]() {
-        if (o->batch.inputs.empty() && o->batch.filesFrom.empty() && !o->batch.worker)
+        if (o->batch.inputs.empty() && o->batch.filesFrom.empty() && !o->batch.worker && !joinsQueue(o->batch))
             throw CliError("predict: a FILE (or folder, @list.txt, --files-from) is required", ExitUsage);
         pipeline::DocumentTagger tagger;
         QString error;

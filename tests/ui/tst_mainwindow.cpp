@@ -7,6 +7,8 @@
 #include "ui/aboutdialog.h"
 #include "ui/annotationsession.h"
 #include "ui/mainwindow.h"
+#include "ui/ocrlanguagemenu.h"
+#include "ui/documentopener.h"
 #include "ui/projectservice.h"
 #include "ui/scanpanel.h"
 #include "ui/sectionspanel.h"
@@ -16,6 +18,10 @@
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
+#include <QFont>
+#include <QImage>
+#include <QPainter>
+#include <QStatusBar>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QSettings>
@@ -156,6 +162,74 @@ private Q_SLOTS:
         QVERIFY(project->loadDocument(project->documents().front().id, &doc, &annotations, &error));
         QCOMPARE(int(annotations.entities.size()), 2);
         QCOMPARE(int(annotations.links.size()), 1);
+    }
+
+    void ocrLanguageMenuChoosesAndRemembers()
+    {
+        {
+            MainWindow w;
+            auto *menu = w.findChild<OcrLanguageMenu *>(QStringLiteral("ocrLanguageMenu"));
+            QVERIFY(menu);
+            QCOMPARE(menu->languages(), QStringLiteral("auto"));
+            QCOMPARE(w.opener()->ocrLanguages(), QStringLiteral("auto"));
+            // Only installed languages are offered; osd is no language.
+            QVERIFY(!menu->findChild<QAction *>(QStringLiteral("ocrLanguage_osd")));
+            QAction *german = menu->findChild<QAction *>(QStringLiteral("ocrLanguage_deu"));
+            QVERIFY2(german, "tesseract-ocr-deu is installed by scripts/setup.sh: File > OCR Language must offer it");
+            QVERIFY(german->text().contains(QStringLiteral("German")));
+            german->trigger();
+            QCOMPARE(w.opener()->ocrLanguages(), QStringLiteral("deu"));
+            // A choice that is not installed (a settings file from another machine) falls back to Automatic.
+            menu->setLanguages(QStringLiteral("xyz"));
+            QCOMPARE(w.opener()->ocrLanguages(), QStringLiteral("auto"));
+            menu->findChild<QAction *>(QStringLiteral("ocrLanguage_eng_deu"))->trigger();
+            w.show();
+            menu->popup(w.mapToGlobal(QPoint(40, 40)));
+            QTest::qWait(200);
+            QVERIFY(menu->grab().save(m_shots + QStringLiteral("/ocr-language-menu.png")));
+            menu->hide();
+        }
+        MainWindow again;
+        QCOMPARE(again.opener()->ocrLanguages(), QStringLiteral("eng+deu"));
+    }
+
+    void germanScanIsReadInGermanAndSaysSo()
+    {
+        QTemporaryDir dir;
+        QImage page(1700, 1100, QImage::Format_RGB32);
+        page.fill(Qt::white);
+        {
+            QPainter painter(&page);
+            QFont font(QStringLiteral("DejaVu Sans"));
+            font.setPixelSize(40);
+            painter.setFont(font);
+            const char *lines[] = {"Bitte füllen Sie das Formular aus und senden Sie es an die Abteilung.",
+                                   "Die Kosten für die Übernachtung sind mit der Rechnung nachzuweisen.",
+                                   "Name: Jürgen Weiß   Straße: Münchener Straße 12",
+                                   "Ich bestätige, dass die Angaben richtig und vollständig sind."};
+            int y = 150;
+            for (const char *line : lines) {
+                painter.drawText(100, y, QString::fromUtf8(line));
+                y += 90;
+            }
+        }
+        const QString path = dir.filePath(QStringLiteral("formular.png"));
+        QVERIFY(page.save(path));
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(w.openProject(dir.filePath(QStringLiteral("de.folio"))));
+        QSignalSpy shown(&w, &MainWindow::documentShown);
+        w.openFile(path);
+        QVERIFY(shown.wait(60000));
+        const QString message = w.statusBar()->currentMessage();
+        QVERIFY2(message.contains(QStringLiteral("German (deu)")), qPrintable(message));
+        QStringList words;
+        for (const Word &word : w.currentDocument()->words)
+            words.push_back(word.text);
+        QVERIFY2(words.contains(QStringLiteral("für")), qPrintable(words.join(QLatin1Char(' '))));
+        QTest::qWait(200);
+        QVERIFY(w.grab().save(m_shots + QStringLiteral("/german-scan.png")));
     }
 
     void reopensTheLastProject()
