@@ -14,8 +14,19 @@
 
 namespace folio::cli {
 
-void addBatchOptions(CLI::App *cmd, BatchOptions *batch, bool addJobs)
+void addBatchOptions(CLI::App *cmd, BatchOptions *batch, bool addJobs, const std::string *commandProject)
 {
+    batch->project = commandProject ? commandProject : &batch->ownProject;
+    if (!commandProject)
+        cmd->add_option("--project", batch->ownProject, "Batch: the project (postgresql://...) that holds --queue");
+    cmd->add_option("--queue", batch->queue, "Batch: share the inputs with other workers through this queue of --project");
+    cmd->add_option("--lease", batch->lease, "Batch: --queue claim lease in seconds, renewed while an input runs")
+        ->check(CLI::Range(1, 86400))->capture_default_str();
+    cmd->add_option("--max-attempts", batch->maxAttempts,
+                    "Batch: an input whose --queue workers died this many times on it fails")
+        ->check(CLI::Range(1, 1000))->capture_default_str();
+    cmd->add_option("--worker-name", batch->workerName, "Batch: this --queue worker's name (default: host:pid)");
+    cmd->add_flag("--enqueue-only", batch->enqueueOnly, "Batch: fill the --queue and exit without running anything");
     cmd->add_option("--files-from", batch->filesFrom, "Batch: read input paths from this file, one per line");
     cmd->add_option("--out", batch->out, "Batch: write one JSON line per input to this file (default: stdout)");
     cmd->add_option("--manifest", batch->manifest, "Batch: resumable manifest; a restarted run skips what it names");
@@ -27,7 +38,7 @@ void addBatchOptions(CLI::App *cmd, BatchOptions *batch, bool addJobs)
 
 bool isBatch(const BatchOptions &batch)
 {
-    if (batch.worker || batch.inputs.size() > 1 || !batch.filesFrom.empty() || !batch.out.empty() || !batch.manifest.empty())
+    if (batch.worker || !batch.queue.empty() || batch.inputs.size() > 1 || !batch.filesFrom.empty() || !batch.out.empty() || !batch.manifest.empty())
         return true;
     for (const std::string &a : batch.inputs)
         if ((a.size() > 1 && a[0] == '@') || QFileInfo(QFile::decodeName(QByteArray::fromStdString(a))).isDir())
@@ -91,6 +102,10 @@ void runBatch(const std::string &command, const BatchOptions &batch, const QStri
     if (batch.worker) {
         setQuiet(true);
         serveAsWorker(runOne);
+        return;
+    }
+    if (!batch.queue.empty()) {
+        runQueueBatch(command, batch, extensions, runOne);
         return;
     }
     const std::vector<std::string> inputs = expandBatchInputs(batch, extensions);

@@ -17,6 +17,12 @@
 // flushed to disk, then the manifest records the input and the out file's length. A restarted run
 // skips the inputs the manifest names and first cuts --out back to the recorded length, so a run
 // killed at any moment (kill -9 included) finishes with every input exactly once.
+//
+// --project URL --queue NAME shares one batch among workers on several machines (batchqueue.cpp,
+// document/project/projectqueue.h): the inputs go into the project's queue NAME once (a worker
+// arriving later with other inputs adds only the new ones; with no inputs it joins), then each
+// worker claims one input at a time under a lease it renews while running, records the outcome
+// in the queue and writes its line as above; it ends when no input is pending or claimed.
 #include <nlohmann/json.hpp>
 
 #include <QString>
@@ -39,13 +45,23 @@ struct BatchOptions
     std::string filesFrom, out, manifest;
     int jobs = 1;
     bool worker = false;          // --batch-worker: the child side of --jobs
+    // --queue (batchqueue.cpp). `project` is the command's own --project (ocr, predict: results go
+    // into the project too) or &ownProject, the --project addBatchOptions adds.
+    std::string queue, ownProject, workerName;
+    const std::string *project = nullptr;
+    int lease = 60, maxAttempts = 3;
+    bool enqueueOnly = false;
     CLI::Option *jobsOption = nullptr;
     CLI::Option *threadsOption = nullptr; // the command's --threads, when it has one
 };
 
-// Adds --files-from, --out, --manifest and the hidden --batch-worker. --jobs is added unless the
-// command already has one (ocr: there it also means OCR worker processes for a single input).
-void addBatchOptions(CLI::App *cmd, BatchOptions *batch, bool addJobs = true);
+// Adds --files-from, --out, --manifest, the --queue options and the hidden --batch-worker. --jobs
+// is added unless the command already has one (ocr: there it also means OCR worker processes for
+// a single input); --project unless the command has its own (`commandProject`).
+void addBatchOptions(CLI::App *cmd, BatchOptions *batch, bool addJobs = true, const std::string *commandProject = nullptr);
+
+// True when the command may run without FILE arguments: a --queue worker joining a queue.
+inline bool joinsQueue(const BatchOptions &batch) { return !batch.queue.empty(); }
 
 // True when the command line asks for a batch (see the top of this file) or this is a worker.
 bool isBatch(const BatchOptions &batch);
@@ -63,6 +79,10 @@ using BatchItemRunner = std::function<nlohmann::json(const QString &path, const 
 // folder is searched for ("png", "html.gz", ...).
 void runBatch(const std::string &command, const BatchOptions &batch, const QStringList &extensions,
               const BatchItemRunner &runOne);
+
+// runBatch for --queue (batchqueue.cpp).
+void runQueueBatch(const std::string &command, const BatchOptions &batch, const QStringList &extensions,
+                   const BatchItemRunner &runOne);
 
 // The batch's inputs in order, folders and lists expanded, duplicates (same absolute path)
 // removed. Throws CliError for a list file or folder that cannot be read. (batchinputs.cpp)

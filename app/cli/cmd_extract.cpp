@@ -203,7 +203,7 @@ nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtra
 
 void extractCommand(ExtractArgs &a)
 {
-    if (a.batch.inputs.empty() && a.batch.filesFrom.empty() && !a.batch.worker)
+    if (a.batch.inputs.empty() && a.batch.filesFrom.empty() && !a.batch.worker && !joinsQueue(a.batch))
         throw CliError("extract: a PAGE (or folder, @list.txt, --files-from) is required", ExitUsage);
     inference::configureThreads(batchThreads(a.batch, a.threads));
     std::unique_ptr<inference::WebFormerExtractor> model;

@@ -89,7 +89,7 @@ void registerOcrCommand(CLI::App &app)
     cmd->add_option("--page", a->regionPage, "Page of --region, 1-based")->capture_default_str();
     cmd->add_flag("--list-langs", a->listLangs, "Print the installed Tesseract languages and exit");
     cmd->add_option("--project", a->project, "Also add each OCR'd document to this .folio project (one already there is kept)");
-    addBatchOptions(cmd, &a->batch, false);
+    addBatchOptions(cmd, &a->batch, false, &a->project);
     cmd->callback([a] {
         if (a->listLangs) {
             QString dir;
@@ -99,7 +99,7 @@ void registerOcrCommand(CLI::App &app)
                 std::fprintf(stderr, "(from %s)\n", qPrintable(dir));
             return;
         }
-        if (a->batch.inputs.empty() && a->batch.filesFrom.empty() && !a->batch.worker)
+        if (a->batch.inputs.empty() && a->batch.filesFrom.empty() && !a->batch.worker && !joinsQueue(a->batch))
             throw CliError("ocr: FILE is required", ExitUsage);
         const bool batch = isBatch(a->batch);
         ocr::OcrOptions options;

@@ -168,7 +168,7 @@ void registerGenerate(CLI::App *qs)
     o->batch.threadsOption = cmd->get_option("--threads");
     addBatchOptions(cmd, &o->batch);
     cmd->callback([o]() {
-        if (o->batch.inputs.empty() && o->batch.filesFrom.empty() && !o->batch.worker)
+        if (o->batch.inputs.empty() && o->batch.filesFrom.empty() && !o->batch.worker && !joinsQueue(o->batch))
             throw CliError("qs generate: a FILE (or folder, @list.txt, --files-from) is required", ExitUsage);
         if (o->checkpoint.empty() || pipeline::QsDrafter::isDrafterFolder(QString::fromStdString(o->checkpoint))) {
             const pipeline::QsDrafter drafter = loadDrafter(o->checkpoint);

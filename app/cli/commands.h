@@ -99,6 +99,7 @@ void registerTrainWebFormerCommand(CLI::App &app); // cmd_train_webformer.cpp: t
 void registerProjectCommand(CLI::App &app);   // cmd_project.cpp: project create|add|list|status
 void registerProjectFieldsCommand(CLI::App &app); // cmd_project_fields.cpp: project fields (after registerProjectCommand)
 void registerProjectTeamCommand(CLI::App &app);   // cmd_project_team.cpp: project users|assign|claim|review|history|agreement|save (after registerProjectCommand)
+void registerProjectQueueCommand(CLI::App &app);  // cmd_project_queue.cpp: project queue status (after registerProjectCommand)
 void registerImportCommand(CLI::App &app);    // cmd_import.cpp: dataset files into a project
 void registerExportCommand(CLI::App &app);    // cmd_export.cpp: a project as a dataset
 void registerAttentionCommand(CLI::App &app); // cmd_attention.cpp: attention/bias heatmap or matrices of a checkpoint

@@ -102,6 +102,7 @@ int main(int argc, char **argv)
     folio::cli::registerProjectCommand(app);
     folio::cli::registerProjectFieldsCommand(app);
     folio::cli::registerProjectTeamCommand(app);
+    folio::cli::registerProjectQueueCommand(app);
     folio::cli::registerImportCommand(app);
     folio::cli::registerExportCommand(app);
     folio::cli::registerAttentionCommand(app);

@@ -274,6 +274,7 @@ public:
     struct Private; // projectprivate.h
 
 private:
+    friend class ProjectQueue; // projectqueue.h: work queues on the project's connection
     explicit Project(std::unique_ptr<Private> d);
     static QString createInDatabase(const ProjectLocation &location, int version);
     static std::unique_ptr<Project> createAt(const QString &path, int version, bool openCurrent, QString *error);

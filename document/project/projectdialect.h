@@ -74,6 +74,14 @@ public:
     virtual QString blobType() const = 0;     // "BLOB" / "BYTEA"
     virtual QString realType() const = 0;     // "REAL" / "DOUBLE PRECISION"
 
+    // Work queues (projectqueue.h). The server's clock as milliseconds since 1970 (an SQL
+    // expression), so leases of workers on machines with skewed clocks compare on one clock; and
+    // the clause that makes a SELECT lock the rows it returns while skipping rows another
+    // transaction holds (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite: empty, its write
+    // transaction already excludes every other writer).
+    virtual QString nowMillisSql() const = 0;
+    virtual QString lockSkippingLockedSql() const = 0;
+
     // Cheap consistency check run when a project is opened; empty string when sound.
     virtual QString integrityCheck(QSqlDatabase &db) const = 0;
 

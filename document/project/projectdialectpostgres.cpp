@@ -102,6 +102,12 @@ public:
     QString autoIdColumn() const override { return QStringLiteral("BIGSERIAL PRIMARY KEY"); }
     QString blobType() const override { return QStringLiteral("BYTEA"); }
     QString realType() const override { return QStringLiteral("DOUBLE PRECISION"); }
+    // clock_timestamp(): the time now, not the transaction's start (now()).
+    QString nowMillisSql() const override
+    {
+        return QStringLiteral("CAST(floor(extract(epoch FROM clock_timestamp()) * 1000) AS BIGINT)");
+    }
+    QString lockSkippingLockedSql() const override { return QStringLiteral(" FOR UPDATE SKIP LOCKED"); }
 
     QString integrityCheck(QSqlDatabase &db) const override
     {

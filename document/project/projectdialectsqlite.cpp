@@ -124,6 +124,12 @@ public:
     QString autoIdColumn() const override { return QStringLiteral("INTEGER PRIMARY KEY AUTOINCREMENT"); }
     QString blobType() const override { return QStringLiteral("BLOB"); }
     QString realType() const override { return QStringLiteral("REAL"); }
+    QString nowMillisSql() const override
+    {
+        return QStringLiteral("CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)");
+    }
+    // Writes run in BEGIN IMMEDIATE transactions: one writer at a time, so no row lock is needed.
+    QString lockSkippingLockedSql() const override { return QString(); }
 
     QString integrityCheck(QSqlDatabase &db) const override
     {

@@ -189,6 +189,28 @@ static bool migrateTo5(QSqlDatabase &db, const ProjectDialect &d, QString *error
                    error);
 }
 
+// Version 6: work queues shared by folio-cli workers on several machines (projectqueue.h). One
+// row per queue (the command it runs) and one per input: its fingerprint at enqueue time, its
+// state (pending | claimed | done | failed), who holds the claim and until when (server clock,
+// ms since 1970), how many claims it has had, and the outcome (the worker's JSON line, packed).
+static bool migrateTo6(QSqlDatabase &db, const ProjectDialect &d, QString *error)
+{
+    return execAll(db, d,
+                   {QStringLiteral("CREATE TABLE queues (name TEXT PRIMARY KEY, command TEXT NOT NULL, "
+                                   "created_by TEXT NOT NULL, created TEXT NOT NULL)"),
+                    QStringLiteral("CREATE TABLE queue_items (id %1, queue_name TEXT NOT NULL REFERENCES queues (name) "
+                                   "ON DELETE CASCADE, position BIGINT NOT NULL, input TEXT NOT NULL, "
+                                   "size BIGINT NOT NULL, mtime_ms BIGINT NOT NULL, sha256 TEXT NOT NULL, "
+                                   "state TEXT NOT NULL DEFAULT 'pending', claimed_by TEXT NOT NULL DEFAULT '', "
+                                   "claim_token TEXT NOT NULL DEFAULT '', claim_expires BIGINT NOT NULL DEFAULT 0, "
+                                   "attempts INTEGER NOT NULL DEFAULT 0, finished_by TEXT NOT NULL DEFAULT '', "
+                                   "error TEXT NOT NULL DEFAULT '', result %2, finished TEXT NOT NULL DEFAULT '', "
+                                   "UNIQUE (queue_name, input))")
+                        .arg(d.autoIdColumn(), d.blobType()),
+                    QStringLiteral("CREATE INDEX queue_items_state ON queue_items (queue_name, state, position)")},
+                   error);
+}
+
 const std::vector<ProjectMigration> &projectMigrations()
 {
     static const std::vector<ProjectMigration> migrations = {
@@ -197,6 +219,7 @@ const std::vector<ProjectMigration> &projectMigrations()
         {3, "document_json and annotations_json stored zlib-compressed", &migrateTo3},
         {4, "users, assignments, reviews, history, modified_by, change counter", &migrateTo4},
         {5, "annotator versions and presence", &migrateTo5},
+        {6, "work queues shared by folio-cli workers", &migrateTo6},
     };
     return migrations;
 }

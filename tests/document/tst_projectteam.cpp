@@ -316,8 +316,8 @@ private Q_SLOTS:
                                             .arg(backend.blobLiteral(QStringLiteral("{}")))}));
         auto p = openAs(where, QStringLiteral("alice"));
         QVERIFY(p);
-        QCOMPARE(p->schemaVersion(), 5);
-        QCOMPARE(Project::currentSchemaVersion(), 5);
+        QCOMPARE(p->schemaVersion(), 6);
+        QCOMPARE(Project::currentSchemaVersion(), 6);
         int rev = 0;
         Annotations a;
         QVERIFY2(p->loadAnnotations(5, &a, &rev, &error), qPrintable(error));
