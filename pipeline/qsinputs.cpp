@@ -94,6 +94,24 @@ std::vector<std::int64_t> QsVocabulary::specialIds() const
     return ids;
 }
 
+QsVocabulary folioQsVocabulary(std::shared_ptr<inference::Tokenizer> tokenizer)
+{
+    QsVocabulary vocab;
+    const int v = tokenizer->vocabSize();
+    vocab.pad = tokenizer->padId();
+    vocab.markers.bos = v;
+    vocab.markers.eos = v + 1;
+    vocab.markers.depth = {v + 2, v + 3, v + 4, v + 5, v + 6, v + 7, v + 8};
+    vocab.markers.paragraphSeparator = v + 9;
+    vocab.tokenizer = std::move(tokenizer);
+    return vocab;
+}
+
+nlohmann::json folioQsConfig(const QsVocabulary &vocab)
+{
+    return {{"folio_qs", {{"depth_markers", vocab.markers.depth}, {"paragraph_separator", vocab.markers.paragraphSeparator}}}};
+}
+
 bool loadQsVocabulary(const QString &dir, QsVocabulary *vocab, QString *error)
 {
     const QString configPath = QDir(dir).filePath(QStringLiteral("config.json"));

@@ -18,6 +18,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <nlohmann/json.hpp>
+
 #include <memory>
 #include <vector>
 
@@ -49,6 +51,12 @@ struct QsVocabulary
     std::int64_t pad = 1;
     std::vector<std::int64_t> specialIds() const; // bos, eos, pad, markers: left out when decoding
 };
+
+// A Folio-trained vocabulary: the SentencePiece ids, then BOS, EOS, the 7 depth markers and the
+// paragraph separator past them (what `qs train` and `qs train-questions` write), and the
+// config.json "folio_qs" object that records the markers.
+QsVocabulary folioQsVocabulary(std::shared_ptr<inference::Tokenizer> tokenizer);
+nlohmann::json folioQsConfig(const QsVocabulary &vocab);
 
 // Reads `<dir>/config.json` (bos/eos/pad ids, "folio_qs" markers) and the tokenizer in `dir`.
 bool loadQsVocabulary(const QString &dir, QsVocabulary *vocab, QString *error);

@@ -303,6 +303,7 @@ void registerQsCommand(CLI::App &app)
     registerEval(qs);
     registerQsTrainCommand(*qs);
     registerQsDraftCommands(qs);
+    registerQsQuestionCommands(qs);
 }
 
 } // namespace folio::cli

@@ -195,14 +195,8 @@ void registerQsTrainCommand(CLI::App &qs)
             if (!marker.open(QIODevice::WriteOnly))
                 throw CliError(ready.toStdString() + ": cannot write");
         }
-        pipeline::QsVocabulary vocab;
-        vocab.tokenizer = inference::makeSentencePieceTokenizer(spmModel.toStdString());
+        const pipeline::QsVocabulary vocab = pipeline::folioQsVocabulary(inference::makeSentencePieceTokenizer(spmModel.toStdString()));
         const int v = vocab.tokenizer->vocabSize();
-        vocab.pad = vocab.tokenizer->padId();
-        vocab.markers.bos = v;
-        vocab.markers.eos = v + 1;
-        vocab.markers.depth = {v + 2, v + 3, v + 4, v + 5, v + 6, v + 7, v + 8};
-        vocab.markers.paragraphSeparator = v + 9;
 
         inference::QsTrainOptions t;
         t.outDir = o->out;

@@ -27,5 +27,6 @@ nlohmann::json draftFile(const pipeline::QsDrafter &drafter, const pipeline::Dra
                          const std::string &argument, bool showProgress);
 
 void registerQsDraftCommands(CLI::App *qs); // qs train-drafter, qs check
+void registerQsQuestionCommands(CLI::App *qs); // cmd_qsquestions.cpp: qs train-questions, eval-questions
 
 } // namespace folio::cli

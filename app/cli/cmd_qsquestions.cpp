@@ -1,0 +1,222 @@
+// folio-cli qs train-questions / eval-questions (issue 31): answer-aware question generation.
+//   qs train-questions --out DIR [--copy] [--fairytaleqa DIR] [--qmsum DIR] [--time-budget S ...]
+//       a small BART (optionally with the pointer-generator copy head) on answer [sep] evidence ->
+//       question pairs from the training splits: FairytaleQA train (questions, answer1, the
+//       answering sections) and QMSum train's specific queries (answer, evidence turns). Dev loss
+//       on the val splits (the first --dev examples) picks the epoch.
+//   qs eval-questions [--checkpoint DIR ...] [--split test]
+//       per example: question BLEU-4 (nltk method2, qsmetrics.h) against the reference and whether
+//       the question's key terms occur in its evidence (questionGrounded over answer + evidence),
+//       templates (the drafter's first template, {topic} = the evidence's key terms) beside every
+//       checkpoint, on FairytaleQA and QMSum, in one run.
+#include "app/cli/commands.h"
+#include "app/cli/qsdraftcli.h"
+#include "inference/models/modelrunner.h"
+#include "inference/qs/qsmetrics.h"
+#include "inference/qs/qstrain.h"
+#include "inference/tokenizers/tokenizer.h"
+#include "pipeline/qsdraft/questiondata.h"
+#include "pipeline/qsdraft/topicsegments.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <QDir>
+#include <QFile>
+#include <QTextStream>
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <csignal>
+#include <iostream>
+
+namespace folio::cli {
+
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+struct Data
+{
+    std::string fairytaleqa = "../shared/data/fairytaleqa", qmsum = "../shared/data/qmsum";
+};
+
+void addDataOptions(CLI::App *cmd, Data *d)
+{
+    cmd->add_option("--fairytaleqa", d->fairytaleqa, "FairytaleQA folder ('' to leave it out)");
+    cmd->add_option("--qmsum", d->qmsum, "QMSum folder ('' to leave it out)");
+}
+
+// FairytaleQA examples first, then QMSum's, of one split.
+std::vector<pipeline::QuestionExample> examplesOf(const Data &d, const QString &split, std::vector<std::string> *sets = nullptr)
+{
+    std::vector<pipeline::QuestionExample> out;
+    QString error;
+    if (!d.fairytaleqa.empty()) {
+        if (!pipeline::readFairytaleQaExamples(QString::fromStdString(d.fairytaleqa), split, &out, &error))
+            throw CliError(error.toStdString());
+        if (sets)
+            sets->resize(out.size(), "fairytaleqa");
+    }
+    if (!d.qmsum.empty()) {
+        std::vector<pipeline::QmsumMeeting> meetings;
+        if (!pipeline::readQmsumSplit(QString::fromStdString(d.qmsum), split, &meetings, &error))
+            throw CliError(error.toStdString());
+        for (auto &e : pipeline::qmsumQuestionExamples(meetings))
+            out.push_back(std::move(e));
+        if (sets)
+            sets->resize(out.size(), "qmsum");
+    }
+    if (out.empty())
+        throw CliError("qs: no question examples in the " + split.toStdString() + " split");
+    return out;
+}
+
+inference::QsTrainExample trainExample(const pipeline::QsVocabulary &v, const pipeline::QuestionExample &e, int maxSource)
+{
+    inference::QsTrainExample t;
+    t.source = pipeline::questionSource(v, e.answer, e.evidence, maxSource);
+    t.target = pipeline::encodeQsText(v, e.question);
+    return t;
+}
+
+void registerTrain(CLI::App *qs)
+{
+    auto *cmd = qs->add_subcommand("train-questions", "Train an answer-aware question generator (small BART, optional copy head) "
+                                                      "on FairytaleQA and QMSum training pairs");
+    struct Opts
+    {
+        Data data;
+        std::string out, vocabModel;
+        bool copy = false, float16 = false;
+        int epochs = 4, batch = 16, vocab = 4000, dModel = 128, layers = 2, heads = 4, ffn = 512;
+        int maxSource = 192, maxTarget = 48, threads = 1, dev = 300, limit = -1;
+        double lr = 1e-3, budget = 0;
+        std::uint64_t seed = 13;
+    };
+    auto o = std::make_shared<Opts>();
+    addDataOptions(cmd, &o->data);
+    cmd->add_option("--out", o->out, "Checkpoint folder to write")->required();
+    cmd->add_flag("--copy", o->copy, "Pointer-generator copy head (config folio_copy_head)");
+    cmd->add_option("--epochs", o->epochs)->check(CLI::Range(1, 1000));
+    cmd->add_option("--batch", o->batch, "Examples per optimiser step")->check(CLI::Range(1, 256));
+    cmd->add_option("--lr", o->lr, "Peak learning rate")->check(CLI::Range(1e-7, 1.0));
+    cmd->add_option("--vocab-size", o->vocab, "SentencePiece vocabulary size")->check(CLI::Range(200, 64000));
+    cmd->add_option("--vocab", o->vocabModel, "Use this SentencePiece .model instead of training one");
+    cmd->add_option("--d-model", o->dModel)->check(CLI::Range(16, 2048));
+    cmd->add_option("--layers", o->layers, "Encoder and decoder layers each")->check(CLI::Range(1, 24));
+    cmd->add_option("--heads", o->heads)->check(CLI::Range(1, 32));
+    cmd->add_option("--ffn", o->ffn)->check(CLI::Range(16, 8192));
+    cmd->add_option("--max-source", o->maxSource, "Source tokens (answer <= a third)")->check(CLI::Range(16, 4096));
+    cmd->add_option("--max-target", o->maxTarget, "Question tokens")->check(CLI::Range(8, 512));
+    cmd->add_option("--dev", o->dev, "Dev examples (val split, FairytaleQA then QMSum, evenly spaced)")->check(CLI::Range(0, 100000));
+    cmd->add_option("--limit", o->limit, "First N training examples after shuffling (0..)");
+    cmd->add_option("--time-budget", o->budget, "Stop after the epoch that passes this many seconds (0: none)");
+    cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
+    cmd->add_option("--seed", o->seed);
+    cmd->add_flag("--float16", o->float16, "Store the weights as float16");
+    cmd->callback([o]() {
+        const auto train = examplesOf(o->data, QStringLiteral("train"));
+        const auto val = examplesOf(o->data, QStringLiteral("val"));
+        const QString out = QString::fromStdString(o->out);
+        const QString vocabDir = QDir(out).filePath(QStringLiteral("vocab"));
+        if (!QDir().mkpath(vocabDir))
+            throw CliError(vocabDir.toStdString() + ": cannot create");
+        const QString spmModel = QDir(vocabDir).filePath(QStringLiteral("spm.model"));
+        if (!o->vocabModel.empty()) {
+            QFile::remove(spmModel);
+            if (!QFile::copy(QString::fromStdString(o->vocabModel), spmModel))
+                throw CliError(o->vocabModel + ": cannot copy the vocabulary into " + vocabDir.toStdString());
+        } else {
+            const QString text = QDir(vocabDir).filePath(QStringLiteral("text.txt"));
+            QFile f(text);
+            if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                throw CliError(text.toStdString() + ": cannot write");
+            QTextStream ts(&f);
+            for (const auto &e : train)
+                ts << e.question << '\n' << e.answer << '\n' << e.evidence.mid(0, 8).join(QLatin1Char('\n')) << '\n';
+            f.close();
+            std::cerr << "qs train-questions: SentencePiece vocabulary (" << o->vocab << ")" << std::endl;
+            inference::trainSentencePiece(text.toStdString(), QDir(vocabDir).filePath(QStringLiteral("spm")).toStdString(),
+                                          o->vocab, "unigram", 1.0);
+            QFile::remove(text);
+        }
+        const pipeline::QsVocabulary vocab = pipeline::folioQsVocabulary(inference::makeSentencePieceTokenizer(spmModel.toStdString()));
+        inference::QsTrainOptions t;
+        t.outDir = o->out;
+        t.size.dModel = o->dModel;
+        t.size.encoderLayers = t.size.decoderLayers = o->layers;
+        t.size.heads = o->heads;
+        t.size.ffn = o->ffn;
+        t.size.vocab = int(vocab.markers.paragraphSeparator) + 1;
+        t.size.maxSourcePositions = o->maxSource;
+        t.size.maxTargetPositions = o->maxTarget;
+        t.size.pad = int(vocab.pad);
+        t.size.bos = int(vocab.markers.bos);
+        t.size.eos = t.size.decoderStart = int(vocab.markers.eos);
+        t.epochs = o->epochs;
+        t.batch = o->batch;
+        t.lr = o->lr;
+        t.seed = o->seed;
+        t.copy = o->copy;
+        t.timeBudgetSeconds = o->budget;
+        t.float16 = o->float16;
+        t.copyFiles = {spmModel.toStdString()};
+        nlohmann::json extra = pipeline::folioQsConfig(vocab);
+        extra["folio_questions"] = {{"max_source", o->maxSource},
+                                    {"source", "answer [paragraph_separator] evidence sentences"},
+                                    {"data", {o->data.fairytaleqa, o->data.qmsum}}};
+        extra["num_beams"] = 2;
+        extra["max_length"] = o->maxTarget;
+        extra["min_length"] = 3;
+        t.extraConfigJson = extra.dump();
+        std::vector<inference::QsTrainExample> trainEx, devEx;
+        for (const auto &e : train)
+            trainEx.push_back(trainExample(vocab, e, o->maxSource));
+        std::mt19937 rng(std::uint32_t(o->seed));
+        std::shuffle(trainEx.begin(), trainEx.end(), rng);
+        if (o->limit >= 0 && std::size_t(o->limit) < trainEx.size())
+            trainEx.resize(std::size_t(o->limit));
+        const std::size_t devCount = std::min(val.size(), std::size_t(o->dev));
+        for (std::size_t k = 0; k < devCount; ++k)
+            devEx.push_back(trainExample(vocab, val[k * val.size() / devCount], o->maxSource));
+        std::cerr << "qs train-questions: " << trainEx.size() << " training pairs, " << devEx.size() << " dev pairs, copy head "
+                  << (o->copy ? "on" : "off") << std::endl;
+        inference::configureThreads(o->threads);
+        g_cancel = false;
+        std::signal(SIGINT, [](int) { g_cancel = true; });
+        const inference::QsTrainResult r = inference::trainQsModel(
+            trainEx, devEx, t,
+            [](const inference::QsTrainProgress &p) {
+                if (p.devLoss >= 0 || p.step % 50 == 0)
+                    std::cerr << "qs train-questions: epoch " << p.epoch << "/" << p.epochs << " step " << p.step << "/"
+                              << p.totalSteps << " loss " << p.loss
+                              << (p.devLoss >= 0 ? " dev loss " + std::to_string(p.devLoss) : std::string())
+                              << " tokens/s " << int(p.tokensPerSecond) << " eta " << int(p.etaSeconds) << "s" << std::endl;
+            },
+            &g_cancel);
+        std::signal(SIGINT, SIG_DFL);
+        if (!r.ok)
+            throw CliError(o->out + ": " + r.error);
+        std::cout << nlohmann::json{{"out", o->out},           {"copy_head", o->copy},
+                                    {"epochs_run", r.epochsRun}, {"best_epoch", r.bestEpoch},
+                                    {"best_dev_loss", r.bestDevLoss}, {"last_train_loss", r.lastTrainLoss},
+                                    {"steps", r.steps},          {"seconds", r.seconds},
+                                    {"cancelled", r.cancelled},  {"train_examples", trainEx.size()},
+                                    {"dev_examples", devEx.size()}}
+                         .dump(2)
+                  << std::endl;
+        if (r.cancelled)
+            throw CliError("cancelled", ExitCancelled);
+    });
+}
+
+} // namespace
+
+void registerQsQuestionCommands(CLI::App *qs)
+{
+    registerTrain(qs);
+}
+
+} // namespace folio::cli
