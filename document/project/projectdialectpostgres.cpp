@@ -58,13 +58,18 @@ public:
     }
     static int lockTimeoutMs() { return timeoutMs("FOLIO_PG_LOCK_TIMEOUT_MS", 30'000); }
     static int statementTimeoutMs() { return timeoutMs("FOLIO_PG_STATEMENT_TIMEOUT_MS", 600'000); }
+    // Every Folio transaction is a few statements in one call; a session idle inside one for a
+    // minute belongs to a frozen process (a stopped queue worker, a cut-off machine): the server
+    // ends it, so the row locks it holds do not block the other workers for ever.
+    static int idleInTransactionMs() { return timeoutMs("FOLIO_PG_IDLE_IN_TRANSACTION_MS", 60'000); }
 
     QStringList sessionStatements(bool readOnly) const override
     {
         QStringList s = {QStringLiteral("SET client_min_messages = warning"),
                          QStringLiteral("SET synchronous_commit = on"),
                          QStringLiteral("SET lock_timeout = %1").arg(lockTimeoutMs()),
-                         QStringLiteral("SET statement_timeout = %1").arg(statementTimeoutMs())};
+                         QStringLiteral("SET statement_timeout = %1").arg(statementTimeoutMs()),
+                         QStringLiteral("SET idle_in_transaction_session_timeout = %1").arg(idleInTransactionMs())};
         if (readOnly)
             s << QStringLiteral("SET default_transaction_read_only = on");
         return s;

@@ -160,12 +160,14 @@ bool ProjectQueue::claim(const QString &worker, int leaseSeconds, int maxAttempt
     if (!d.begin(error))
         return false;
     QSqlQuery q(d.db);
-    // Inputs whose workers died on them maxAttempts times: failed, not handed out again.
+    // Inputs whose workers died on them maxAttempts times: failed, not handed out again (rows
+    // another transaction holds are skipped: never wait for a frozen worker's lock).
     q.prepare(QStringLiteral("UPDATE queue_items SET state = 'failed', finished = ?, finished_by = claimed_by, "
                              "error = 'its workers stopped (killed, crashed or cut off) ' || CAST(attempts AS TEXT) || "
                              "' times while on this input; last: ' || claimed_by "
-                             "WHERE queue_name = ? AND state = 'claimed' AND claim_expires < %1 AND attempts >= ?")
-                  .arg(now));
+                             "WHERE id IN (SELECT id FROM queue_items WHERE queue_name = ? AND state = 'claimed' "
+                             "AND claim_expires < %1 AND attempts >= ?%2)")
+                  .arg(now, d.dialect->lockSkippingLockedSql()));
     q.addBindValue(projectNow());
     q.addBindValue(m_name);
     q.addBindValue(maxAttempts);
