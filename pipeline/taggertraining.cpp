@@ -77,8 +77,54 @@ bool loadXfundSplitDocuments(const QString &path, const QString &split, FunsdWor
     return true;
 }
 
+bool loadSroieSplit(const QString &folder, const QString &split, std::vector<SroieReceipt> *receipts, QString *error,
+                    SroieReport *report)
+{
+    if (!knownSplit(split, error))
+        return false;
+    std::vector<SroieReceipt> all;
+    SroieReport r;
+    if (!importSroieFolder(folder, &all, &r, error))
+        return false;
+    if (report)
+        *report = r;
+    std::vector<SroieReceipt> heldOut, rest;
+    for (std::size_t i = 0; i < all.size(); ++i)
+        (isSroieHeldOut(int(i)) ? heldOut : rest).push_back(std::move(all[i]));
+    receipts->clear();
+    if (split == QLatin1String("test") || split == QLatin1String("train")) {
+        *receipts = split == QLatin1String("test") ? std::move(heldOut) : std::move(rest);
+        return true;
+    }
+    std::vector<inference::TrainPage> index, train, dev;
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+        inference::TrainPage p;
+        p.id = std::to_string(i);
+        index.push_back(std::move(p));
+    }
+    inference::splitTrainDev(std::move(index), &train, &dev, 13, std::max(1, int(rest.size()) * 15 / 100));
+    for (const inference::TrainPage &p : split == QLatin1String("dev") ? dev : train)
+        receipts->push_back(std::move(rest[std::size_t(std::stoul(p.id))]));
+    return true;
+}
+
+std::vector<std::string> formSourceTags(const QString &datasetDir)
+{
+    const QStringList entities = isSroieFolder(datasetDir)
+                                     ? sroieLabels()
+                                     : QStringList{QStringLiteral("HEADER"), QStringLiteral("QUESTION"), QStringLiteral("ANSWER")};
+    std::vector<std::string> tags{"O"};
+    for (const QString &e : entities) {
+        tags.push_back("B-" + e.toStdString());
+        tags.push_back("I-" + e.toStdString());
+    }
+    return tags;
+}
+
 QString formSourceLicence(const QString &datasetDir)
 {
+    if (isSroieFolder(datasetDir))
+        return QStringLiteral("SROIE 2019: research use only (no open licence)");
     if (isXfundFile(datasetDir))
         return QStringLiteral("XFUND: CC BY-NC-SA 4.0 (non-commercial)");
     return QStringLiteral("FUNSD: non-commercial research and educational use");
@@ -89,6 +135,15 @@ bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOr
 {
     if (!knownSplit(split, error))
         return false;
+    if (isSroieFolder(datasetDir)) {
+        std::vector<SroieReceipt> receipts;
+        if (!loadSroieSplit(datasetDir, split, &receipts, error))
+            return false;
+        pages->clear();
+        for (const SroieReceipt &r : receipts)
+            pages->push_back(inference::trainPageFromDocument(r.document, &r.annotations, r.id.toStdString()));
+        return true;
+    }
     if (isXfundFile(datasetDir)) {
         std::vector<XfundPage> docs;
         if (!loadXfundSplitDocuments(datasetDir, split, order, &docs, error, report))

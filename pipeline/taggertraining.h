@@ -4,6 +4,7 @@
 // dev share carved from them. Blocking; no exception leaves these functions.
 
 #include "document/formats/funsd.h"
+#include "document/formats/sroie.h"
 #include "document/formats/xfund.h"
 #include "inference/formtagger/trainer.h"
 
@@ -28,6 +29,16 @@ bool funsdWordOrderFromName(const QString &name, FunsdWordOrder *order);
 // the pages (at least one) as dev; the file's repairs are reported on stderr-free *report.
 bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOrder order,
                     std::vector<inference::TrainPage> *pages, QString *error, XfundReport *report = nullptr);
+
+// `datasetDir` may also be a SROIE receipts folder (document/formats/sroie.h): "test" is its held-out
+// fifth (isSroieHeldOut), "train" the other receipts, "train-dev" / "dev" their seed-13 split with
+// 15 % as dev; tags are B-/I-COMPANY, DATE, ADDRESS, TOTAL.
+bool loadSroieSplit(const QString &folder, const QString &split, std::vector<SroieReceipt> *receipts, QString *error,
+                    SroieReport *report = nullptr);
+
+// BIO tag set of a labelled source: FUNSD's (HEADER, QUESTION, ANSWER) for FUNSD and XFUND, the
+// four key fields for SROIE. A training run over several sources takes the union, in order.
+std::vector<std::string> formSourceTags(const QString &datasetDir);
 
 // The documents of an XFUND file's split as above (Document + Annotations, for link pages).
 bool loadXfundSplitDocuments(const QString &path, const QString &split, FunsdWordOrder order, std::vector<XfundPage> *pages,

@@ -4,6 +4,8 @@
 #include "app/cli/linkscore.h"
 #include "inference/models/modelrunner.h"
 #include "inference/formtagger/trainer.h"
+#include "inference/formtagger/trainpages.h"
+#include "pipeline/receiptfields.h"
 #include "pipeline/taggertraining.h"
 
 #include <CLI/CLI.hpp>
@@ -13,6 +15,46 @@
 #include <iostream>
 
 namespace folio::cli {
+
+namespace {
+
+nlohmann::json countsJson(const pipeline::FieldCounts &c)
+{
+    return {{"precision", c.precision()}, {"recall", c.recall()}, {"f1", c.f1()},
+            {"predicted", c.predicted}, {"gold", c.gold}, {"correct", c.correct}};
+}
+
+// SROIE task 3 on a split: the model's fields against the key files, and beside them the ceiling
+// of the labelling itself (the fields read off the gold entities the import placed).
+nlohmann::json receiptFieldScores(const inference::Predictor &pred, const QString &folder, const std::string &split, bool viterbi)
+{
+    std::vector<SroieReceipt> receipts;
+    QString error;
+    if (!pipeline::loadSroieSplit(folder, QString::fromStdString(split), &receipts, &error))
+        throw CliError(error.toStdString());
+    pipeline::ReceiptFieldScores model, ceiling;
+    for (const SroieReceipt &r : receipts) {
+        const inference::TrainPage page = inference::trainPageFromDocument(r.document, nullptr, r.id.toStdString());
+        inference::PagePrediction prediction;
+        std::string err;
+        if (!pred.predict(page, &prediction, &err, viterbi))
+            throw CliError(r.id.toStdString() + ": " + err);
+        model.add(pipeline::receiptFieldsFromPrediction(page, prediction), r.keys);
+        QMap<QString, QString> gold;
+        for (const QString &label : sroieLabels())
+            gold.insert(sroieKeyOfLabel(label), sroieFieldText(r.document, r.annotations, label));
+        ceiling.add(gold, r.keys);
+    }
+    nlohmann::json j = countsJson(model.all);
+    for (auto it = model.byField.cbegin(); it != model.byField.cend(); ++it)
+        j["by_field"][it.key().toStdString()] = countsJson(it.value());
+    j["labelling_ceiling"] = countsJson(ceiling.all);
+    j["receipts"] = receipts.size();
+    j["metric"] = "SROIE task 3: a field is right when its text equals the key file's (white-space runs as one space)";
+    return j;
+}
+
+} // namespace
 
 void registerEvalCommand(CLI::App &app)
 {
@@ -25,8 +67,8 @@ void registerEvalCommand(CLI::App &app)
     };
     auto o = std::make_shared<Opts>();
     cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder")->required();
-    cmd->add_option("--data", o->data, "FUNSD dataset root (default ../shared/data/funsd/dataset) or an XFUND file (its whole file for "
-                                     "--split test or train)");
+    cmd->add_option("--data", o->data, "FUNSD dataset root (default ../shared/data/funsd/dataset), an XFUND file (its whole file for "
+                                     "--split test or train) or a SROIE receipts folder (also scores the key fields, task 3)");
     cmd->add_option("--split", o->split, "test | dev | train-dev | train")->check(CLI::IsMember({"test", "dev", "train-dev", "train"}));
     cmd->add_option("--order", o->order, "Word order: annotation, reading or layout (XY-cut serialisation)")->check(CLI::IsMember({"annotation", "reading", "layout"}));
     cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
@@ -59,6 +101,8 @@ void registerEvalCommand(CLI::App &app)
         j["pages_per_second"] = s > 0 ? double(pages.size()) / s : 0;
         if (o->links)
             j["links"] = evaluateLinks(o->checkpoint, dataDir, o->split, o->order);
+        if (isSroieFolder(dataDir))
+            j["fields"] = receiptFieldScores(pred, dataDir, o->split, !o->argmax);
         std::cout << j.dump(2) << std::endl;
     });
 }

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -22,6 +23,22 @@ namespace {
 std::atomic<bool> s_cancel{false};
 extern "C" void onSigint(int) { s_cancel = true; }
 }
+
+namespace {
+
+// A SROIE folder's import report (receipts read, key fields found on no line) on stderr.
+void printSroieSummary(const QString &path)
+{
+    if (quiet() || !isSroieFolder(path))
+        return;
+    std::vector<SroieReceipt> receipts;
+    SroieReport report;
+    QString error;
+    if (importSroieFolder(path, &receipts, &report, &error))
+        std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(report.summary()));
+}
+
+} // namespace
 
 void registerTrainCommand(CLI::App &app)
 {
@@ -39,7 +56,8 @@ void registerTrainCommand(CLI::App &app)
     auto o = std::make_shared<Opts>();
     cmd->add_option("--out", o->cfg.outputDir, "Checkpoint folder to write")->required();
     cmd->add_option("--data", o->data,
-                    "FUNSD dataset root (default ../shared/data/funsd/dataset), an XFUND file (e.g. de.train.json), or a .folio project "
+                    "FUNSD dataset root (default ../shared/data/funsd/dataset), an XFUND file (e.g. de.train.json), a SROIE receipts folder "
+                    "(box/ + key/: company, date, address, total), or a .folio project "
                     "(its accepted labels and label set). Repeat to train on several sources: the first is the target (its dev split "
                     "picks the best epoch), the others add all their pages");
     cmd->add_option("--weight", o->weights, "Pages of each --data repeated this many times per epoch (one per --data; default 1)")
@@ -130,6 +148,7 @@ void registerTrainCommand(CLI::App &app)
             throw CliError(error.toStdString());
         if (report.documents > 0 && !quiet())
             std::fprintf(stderr, "%s: %s\n", qPrintable(dataDir), qPrintable(report.summary()));
+        printSroieSummary(dataDir);
         const size_t trainAvailable = train.size();
         if (o->trainPages > 0) {
             if (size_t(o->trainPages) > trainAvailable)
@@ -152,6 +171,7 @@ void registerTrainCommand(CLI::App &app)
                 throw CliError(error.toStdString());
             if (extraReport.documents > 0 && !quiet())
                 std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(extraReport.summary()));
+            printSroieSummary(path);
             for (int r = 0; r < weightOf(k); ++r)
                 train.insert(train.end(), extra.begin(), extra.end());
             more += "; + " + o->data[k] + " (" + std::to_string(extra.size()) + " pages, all" +
@@ -161,6 +181,12 @@ void registerTrainCommand(CLI::App &app)
         }
         inference::TrainConfig cfg = o->cfg;
         cfg.wordOrder = o->order;
+        // The label sets of all sources, in order (FUNSD and XFUND share one; SROIE has its own).
+        cfg.labels.clear();
+        for (const std::string &source : o->data.empty() ? std::vector<std::string>{dataDir.toStdString()} : o->data)
+            for (const std::string &tag : pipeline::formSourceTags(QString::fromStdString(source)))
+                if (std::find(cfg.labels.begin(), cfg.labels.end(), tag) == cfg.labels.end())
+                    cfg.labels.push_back(tag);
         cfg.dataDescription = dataDir.toStdString() + ": its training pages minus the seed-13 dev split (" +
                               (o->trainPages > 0 ? std::to_string(targetPages) + " of " + std::to_string(trainAvailable) + " (sampled)"
                                                  : std::to_string(targetPages)) +
