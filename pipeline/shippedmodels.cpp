@@ -46,4 +46,9 @@ QString shippedQsDrafterDir()
     return shippedModelDir(QStringLiteral("qs-drafter"), QStringLiteral("drafter.json"));
 }
 
+QString shippedQsQuestionsDir()
+{
+    return shippedModelDir(QStringLiteral("qs-questions"), QStringLiteral("config.json"));
+}
+
 } // namespace folio::pipeline

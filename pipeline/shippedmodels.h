@@ -15,5 +15,7 @@ QString shippedModelsRoot();
 
 // The default question-summary drafter (resources/models/qs-drafter).
 QString shippedQsDrafterDir();
+// resources/models/qs-questions (the answer-aware question generator, issue 31), empty when absent.
+QString shippedQsQuestionsDir();
 
 } // namespace folio::pipeline

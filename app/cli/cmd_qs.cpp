@@ -14,6 +14,7 @@
 #include "pipeline/documentsource.h"
 #include "pipeline/qmsum.h"
 #include "pipeline/qsbaselines.h"
+#include "pipeline/qsdraft/draftchecks.h"
 #include "pipeline/qsinputs.h"
 
 #include <CLI/CLI.hpp>
@@ -171,7 +172,8 @@ void registerGenerate(CLI::App *qs)
         if (o->batch.inputs.empty() && o->batch.filesFrom.empty() && !o->batch.worker && !joinsQueue(o->batch))
             throw CliError("qs generate: a FILE (or folder, @list.txt, --files-from) is required", ExitUsage);
         if (o->checkpoint.empty() || pipeline::QsDrafter::isDrafterFolder(QString::fromStdString(o->checkpoint))) {
-            const pipeline::QsDrafter drafter = loadDrafter(o->checkpoint);
+            pipeline::QsDrafter drafter = loadDrafter(o->checkpoint);
+            useQuestionOptions(&drafter, o->draft);
             const pipeline::DraftOptions options = draftOptions(drafter, o->draft);
             const CancelScope scope;
             if (isBatch(o->batch)) {
@@ -240,11 +242,12 @@ void registerEval(CLI::App *qs)
         pipeline::DraftOptions draftOpts;
         if (!o->noDrafter) {
             drafter = std::make_unique<pipeline::QsDrafter>(loadDrafter(o->drafter));
+            useQuestionOptions(drafter.get(), o->draft);
             draftOpts = draftOptions(*drafter, o->draft);
         }
         pipeline::QsScoreMean lead, oracle, system, drafted;
         nlohmann::json warnings = nlohmann::json::array();
-        long repairs = 0;
+        long repairs = 0, draftQuestions = 0, draftGrounded = 0, draftDuplicates = 0;
         const auto t0 = std::chrono::steady_clock::now();
         for (std::size_t i = 0; i < meetings.size(); ++i) {
             const pipeline::QmsumMeeting &m = meetings[i];
@@ -252,10 +255,15 @@ void registerEval(CLI::App *qs)
             lead.add(inference::scoreQs(target, inference::linearizeQsTarget(pipeline::leadBaseline(m.input))));
             oracle.add(inference::scoreQs(target, inference::linearizeQsTarget(pipeline::oracleShapeBaseline(m))));
             if (drafter) {
-                const pipeline::QsDraft d = drafter->draft(pipeline::draftSourceFromMeeting(m), draftOpts);
+                const pipeline::DraftSource src = pipeline::draftSourceFromMeeting(m);
+                const pipeline::QsDraft d = drafter->draft(src, draftOpts);
                 if (!d.ok)
                     throw CliError(m.id.toStdString() + ": " + d.error.toStdString());
                 drafted.add(inference::scoreQs(target, inference::linearizeQsTarget(d.hierarchy())));
+                const pipeline::DraftCheck c = pipeline::checkDraft(src, d);
+                draftQuestions += c.questions;
+                draftGrounded += c.groundedQuestions;
+                draftDuplicates += c.duplicateQuestions;
             }
             if (model) {
                 const pipeline::QsGenerated g = pipeline::generateQs(model->generator, model->vocab, {m.input}, settings);
@@ -279,6 +287,10 @@ void registerEval(CLI::App *qs)
             j["drafter"] = scoresJson(drafted.mean());
             j["drafter"]["max_items"] = draftOpts.maxItems;
             j["drafter"]["summary_words"] = draftOpts.summaryWords;
+            j["drafter"]["questions"] = o->draft.questions;
+            j["drafter"]["question_count"] = draftQuestions;
+            j["drafter"]["questions_grounded"] = draftGrounded;
+            j["drafter"]["duplicate_questions"] = draftDuplicates;
         }
         if (model) {
             j["model"] = scoresJson(system.mean());

@@ -10,6 +10,7 @@
 #include "pipeline/qmsum.h"
 #include "pipeline/qsdraft/draftchecks.h"
 #include "pipeline/qsdraft/draftcorrections.h"
+#include "pipeline/qsdraft/questiongen.h"
 #include "pipeline/shippedmodels.h"
 
 #include <QDir>
@@ -25,6 +26,28 @@ void addDraftOptions(CLI::App *cmd, DraftCliOptions *o)
     cmd->add_option("--max-items", o->maxItems, "Drafter: most questions (default: the drafter's, 40)")->check(CLI::Range(1, 100000));
     cmd->add_option("--max-depth", o->maxDepth, "Drafter: deepest question level (default 3)")->check(CLI::Range(1, 64));
     cmd->add_option("--summary-words", o->summaryWords, "Drafter: words per summary (default 80)")->check(CLI::Range(5, 2000));
+    cmd->add_option("--questions", o->questions,
+                    "Drafter: how questions are written: templates (mined from QMSum), or neural (the answer-aware "
+                    "question generator, templates where it gives nothing new)")
+        ->check(CLI::IsMember({"templates", "neural"}));
+    cmd->add_option("--question-model", o->questionModel,
+                    "Drafter: question generator folder for --questions neural (default: the shipped qs-questions)");
+}
+
+void useQuestionOptions(pipeline::QsDrafter *drafter, const DraftCliOptions &o)
+{
+    if (o.questions != "neural")
+        return;
+    QString dir = QString::fromStdString(o.questionModel);
+    if (dir.isEmpty())
+        dir = pipeline::shippedQsQuestionsDir();
+    if (dir.isEmpty())
+        throw CliError("qs: --questions neural needs --question-model DIR (no shipped resources/models/qs-questions)");
+    auto gen = std::make_shared<pipeline::QuestionGenerator>();
+    QString error;
+    if (!gen->load(dir, &error))
+        throw CliError(error.toStdString());
+    drafter->questionWriter = [gen](const QString &answer, const QStringList &evidence) { return gen->generate(answer, evidence); };
 }
 
 pipeline::DraftOptions draftOptions(const pipeline::QsDrafter &drafter, const DraftCliOptions &o)
@@ -263,7 +286,8 @@ void registerCheck(CLI::App *qs)
     cmd->add_option("file", o->batch.inputs, "Documents")->required();
     addDraftOptions(cmd, &o->draft);
     cmd->callback([o]() {
-        const pipeline::QsDrafter drafter = loadDrafter(o->checkpoint);
+        pipeline::QsDrafter drafter = loadDrafter(o->checkpoint);
+        useQuestionOptions(&drafter, o->draft);
         const pipeline::DraftOptions options = draftOptions(drafter, o->draft);
         nlohmann::json rows = nlohmann::json::array();
         pipeline::DraftCheck total;

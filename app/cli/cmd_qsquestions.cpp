@@ -22,11 +22,14 @@
 #include <nlohmann/json.hpp>
 
 #include <QDir>
+#include <QHash>
+#include <QSet>
 #include <QFile>
 #include <QTextStream>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <random>
 #include <csignal>
 #include <iostream>
@@ -212,11 +215,130 @@ void registerTrain(CLI::App *qs)
     });
 }
 
+// The template baseline for one example: the drafter's first template, {topic} = the key terms of
+// the evidence (keyTermTitle, as the drafter titles parts without headings).
+QString templateQuestion(const pipeline::QsDrafter &drafter, const pipeline::QuestionExample &e, bool conversation)
+{
+    std::vector<QStringList> tokens;
+    QHash<QString, int> df;
+    for (const QString &s : e.evidence) {
+        tokens.push_back(pipeline::draftTokens(s));
+        for (const QString &w : QSet<QString>(tokens.back().cbegin(), tokens.back().cend()))
+            ++df[w];
+    }
+    QString topic = pipeline::keyTermTitle(tokens, df, int(tokens.size()));
+    if (topic.isEmpty())
+        topic = QStringLiteral("this part");
+    const auto &list = conversation ? drafter.questions.section : drafter.questions.written;
+    return list.empty() ? QString() : pipeline::fillTemplate(list.front().text, {{QStringLiteral("topic"), topic}});
+}
+
+struct SystemScore
+{
+    double bleu = 0;
+    long grounded = 0, count = 0, words = 0, empty = 0;
+    double seconds = 0;
+    nlohmann::json examples = nlohmann::json::array();
+    void add(const pipeline::QuestionExample &e, const QString &q)
+    {
+        ++count;
+        if (q.isEmpty()) {
+            ++empty;
+            return;
+        }
+        bleu += inference::sentenceBleu4(inference::bleuTokenize(e.question.toStdString()), inference::bleuTokenize(q.toStdString()));
+        grounded += pipeline::questionGrounded(q, e.answer + QLatin1Char(' ') + e.evidence.join(QLatin1Char(' '))) ? 1 : 0;
+        words += long(pipeline::draftTokens(q).size());
+        if (examples.size() < 5)
+            examples.push_back({{"reference", e.question.toStdString()}, {"generated", q.toStdString()}});
+    }
+    nlohmann::json json() const
+    {
+        auto pct = [](double v) { return std::round(v * 10000.0) / 100.0; };
+        const double n = double(std::max(1L, count));
+        return {{"question_bleu4", pct(bleu / n)}, {"key_terms_in_evidence", pct(double(grounded) / n)},
+                {"examples", count},               {"empty", empty},
+                {"mean_words", double(words) / n}, {"seconds", seconds},
+                {"samples", examples}};
+    }
+};
+
+void registerEvalQuestions(CLI::App *qs)
+{
+    auto *cmd = qs->add_subcommand("eval-questions", "Question BLEU-4 and key terms in evidence: templates beside question generators, "
+                                                     "FairytaleQA and QMSum (answer + evidence -> question)");
+    struct Opts
+    {
+        Data data;
+        std::vector<std::string> checkpoints;
+        std::string drafter, split = "test";
+        int limit = -1, beams = 0, threads = 1;
+    };
+    auto o = std::make_shared<Opts>();
+    addDataOptions(cmd, &o->data);
+    cmd->add_option("--checkpoint", o->checkpoints, "Question generator folders (qs train-questions), each scored");
+    cmd->add_option("--drafter", o->drafter, "Drafter folder whose templates are the baseline (default: the shipped one)");
+    cmd->add_option("--split", o->split)->check(CLI::IsMember({"train", "val", "test"}));
+    cmd->add_option("--limit", o->limit, "First N examples of each data set");
+    cmd->add_option("--beams", o->beams, "Beams (default: the checkpoint's)")->check(CLI::Range(1, 16));
+    cmd->add_option("--threads", o->threads);
+    cmd->callback([o]() {
+        inference::configureThreads(o->threads);
+        const pipeline::QsDrafter drafter = loadDrafter(o->drafter);
+        std::vector<std::pair<std::string, pipeline::QuestionGenerator>> models;
+        for (const std::string &dir : o->checkpoints) {
+            pipeline::QuestionGenerator g;
+            QString error;
+            if (!g.load(QString::fromStdString(dir), &error))
+                throw CliError(error.toStdString());
+            if (o->beams > 0)
+                g.settings.numBeams = o->beams;
+            models.emplace_back(dir, std::move(g));
+        }
+        nlohmann::json j;
+        j["split"] = o->split;
+        for (const char *set : {"fairytaleqa", "qmsum"}) {
+            Data only;
+            only.fairytaleqa = std::string(set) == "fairytaleqa" ? o->data.fairytaleqa : std::string();
+            only.qmsum = std::string(set) == "qmsum" ? o->data.qmsum : std::string();
+            if (only.fairytaleqa.empty() && only.qmsum.empty())
+                continue;
+            std::vector<pipeline::QuestionExample> ex = examplesOf(only, QString::fromStdString(o->split));
+            if (o->limit >= 0 && std::size_t(o->limit) < ex.size())
+                ex.resize(std::size_t(o->limit));
+            const bool conversation = std::string(set) == "qmsum";
+            nlohmann::json r;
+            r["examples"] = ex.size();
+            SystemScore templ;
+            auto t0 = std::chrono::steady_clock::now();
+            for (const auto &e : ex)
+                templ.add(e, templateQuestion(drafter, e, conversation));
+            templ.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            r["templates"] = templ.json();
+            for (const auto &[dir, g] : models) {
+                SystemScore sc;
+                t0 = std::chrono::steady_clock::now();
+                for (std::size_t i = 0; i < ex.size(); ++i) {
+                    sc.add(ex[i], g.generate(ex[i].answer, ex[i].evidence));
+                    reportProgress("eval-questions", long(i + 1), long(ex.size()));
+                }
+                sc.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                r[dir] = sc.json();
+                r[dir]["copy_head"] = g.hasCopyHead();
+                r[dir]["beams"] = g.settings.numBeams;
+            }
+            j[set] = r;
+        }
+        std::cout << j.dump(2) << std::endl;
+    });
+}
+
 } // namespace
 
 void registerQsQuestionCommands(CLI::App *qs)
 {
     registerTrain(qs);
+    registerEvalQuestions(qs);
 }
 
 } // namespace folio::cli

@@ -15,12 +15,17 @@ namespace folio::cli {
 struct DraftCliOptions
 {
     int maxItems = -1, maxDepth = -1, summaryWords = -1;
+    std::string questions = "templates"; // templates | neural (questiongen.h, template fallback)
+    std::string questionModel;           // neural: the generator folder (default: the shipped one)
 };
 
 void addDraftOptions(CLI::App *cmd, DraftCliOptions *o);
 pipeline::DraftOptions draftOptions(const pipeline::QsDrafter &drafter, const DraftCliOptions &o);
 // Loads `dir` (empty: the shipped drafter); CliError naming the folder when it cannot.
 pipeline::QsDrafter loadDrafter(const std::string &dir);
+// --questions neural: loads the question generator and sets drafter->questionWriter (CliError naming
+// the folder when it cannot); templates: nothing.
+void useQuestionOptions(pipeline::QsDrafter *drafter, const DraftCliOptions &o);
 // A document (scan, PDF, HTML, Folio JSON) or a QMSum meeting file -> the hierarchy JSON
 // (summary, nested items with question / summary / confidence / evidence, notes, checks).
 nlohmann::json draftFile(const pipeline::QsDrafter &drafter, const pipeline::DraftOptions &options, const QString &path,

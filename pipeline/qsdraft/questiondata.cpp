@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QHash>
+#include <QRegularExpression>
 
 namespace folio::pipeline {
 
@@ -168,8 +169,13 @@ std::vector<QuestionExample> qmsumQuestionExamples(const std::vector<QmsumMeetin
             e.question = QString::fromStdString(m.reference.items[k].question).simplified();
             e.answer = QString::fromStdString(m.reference.items[k].summary).simplified();
             for (const auto &span : m.evidence[k])
-                for (int t = span.first; t <= span.second && t < int(m.turns.size()); ++t)
-                    e.evidence << m.turns.at(t);
+                for (int t = span.first; t <= span.second && t < int(m.turns.size()); ++t) {
+                    // Transcript marks ({disfmarker}, {vocalsound}) are not words to ask about.
+                    static const QRegularExpression mark(QStringLiteral("\\{[a-z_]+\\}"));
+                    const QString turn = QString(m.turns.at(t)).remove(mark).simplified();
+                    if (turn.contains(QLatin1Char(' ')))
+                        e.evidence << turn;
+                }
             e.evidence = evidenceForAnswer(e.answer, e.evidence);
             if (!e.question.isEmpty() && !e.answer.isEmpty())
                 out.push_back(std::move(e));
