@@ -28,37 +28,6 @@ QList<QPair<QString, QString>> linkedLibraryVersions()
     };
 }
 
-QList<ShippedModelInfo> shippedModelInfos()
-{
-    const QString funsd = AboutDialog::tr("FUNSD (Jaume et al., 2019): 149 training forms");
-    const QString funsdLicence = AboutDialog::tr("FUNSD is licensed for non-commercial research and educational use only: "
-                                                 "do not ship these weights in a commercial product.");
-    const QString qmsum = AboutDialog::tr("QMSum train (Zhong et al., NAACL 2021)");
-    const QString qmsumLicence = AboutDialog::tr("QMSum: MIT licence (c) 2021 Yale-LILY; its AMI and ICSI meeting transcripts "
-                                                 "are CC BY 4.0 (attribution required).");
-    return {
-        {QStringLiteral("funsd-layout-reading"), QStringLiteral("config.json"),
-         AboutDialog::tr("The default layout tagger (Suggest Labels) on words in reading order, as OCR gives them, "
-                         "with a key → value link head"),
-         funsd, funsdLicence},
-        {QStringLiteral("funsd-layout"), QStringLiteral("config.json"),
-         AboutDialog::tr("The same layout tagger trained on the FUNSD protocol's word order"), funsd, funsdLicence},
-        {QStringLiteral("product-fields"), QStringLiteral("config.json"),
-         AboutDialog::tr("Web product fields (Extract Fields): a small WebFormer with price and sku candidate rankers"),
-         AboutDialog::tr("The Zyte product extraction benchmark's 140 pages"),
-         AboutDialog::tr("The benchmark: MIT licence (c) 2021 Zyte. Its pages are snapshots of third-party shops whose "
-                         "content belongs to those sites; the weights are derived from them.")},
-        {QStringLiteral("qs-drafter"), QStringLiteral("drafter.json"),
-         AboutDialog::tr("The default question-summary drafter (Generate): sentence salience and question templates; "
-                         "every summary sentence is the document's own"),
-         qmsum, qmsumLicence},
-        {QStringLiteral("qmsum-qs"), QStringLiteral("config.json"),
-         AboutDialog::tr("A 6M-parameter question-summary BART trained from scratch: a starting point to correct, "
-                         "not a summariser"),
-         qmsum, qmsumLicence},
-    };
-}
-
 AboutDialog::AboutDialog(QWidget *parent)
     : QDialog(parent)
 {

@@ -16,6 +16,7 @@
 #include "ui/domtreepanel.h"
 #include "ui/fieldscontroller.h"
 #include "ui/fieldspanel.h"
+#include "ui/modelchooserdialog.h"
 #include "ui/modelworker.h"
 #include "ui/projectservice.h"
 #include "ui/teamcontroller.h"
@@ -552,9 +553,9 @@ void MainWindow::setModelDirectory(const QString &checkpointDir)
 
 void MainWindow::chooseModelDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Choose a model checkpoint folder"), m_modelDir);
-    if (!dir.isEmpty())
-        chooseModel(dir);
+    ModelChooserDialog dialog(m_modelDir, this);
+    if (dialog.exec() == QDialog::Accepted && !dialog.chosenDirectory().isEmpty())
+        chooseModel(dialog.chosenDirectory());
 }
 
 void MainWindow::chooseModel(const QString &checkpointDir)

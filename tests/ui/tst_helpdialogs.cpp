@@ -1,11 +1,13 @@
 // Help that is there (issue 34): Help > Keyboard Shortcuts lists every key the README names and
 // every shortcut the menus carry; Help > About names the shipped models and their licences.
 #include "ui/aboutdialog.h"
+#include "ui/modelchooserdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/shortcutsdialog.h"
 #include "tests/common/testdata.h"
 
 #include <QAction>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -15,7 +17,9 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QPushButton>
 #include <QTest>
+#include <QTreeWidget>
 
 using namespace folio;
 
@@ -131,6 +135,35 @@ private Q_SLOTS:
             shown += table->isRowHidden(r) ? 0 : 1;
         QVERIFY(shown >= 4 && shown < 10); // Show Attention + the heatmap's keys
         dialog->close();
+    }
+
+    void chooseModelOffersTheShippedTaggersWithTheirLicences()
+    {
+        const QString reading = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout-reading");
+        ModelChooserDialog dialog(reading);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        auto *list = dialog.findChild<QTreeWidget *>(QStringLiteral("modelList"));
+        QVERIFY(list);
+        QStringList names;
+        for (int i = 0; i < list->topLevelItemCount(); ++i)
+            names << list->topLevelItem(i)->text(0);
+        for (const ShippedModelInfo &m : shippedModelInfos())
+            QCOMPARE(names.contains(m.name), m.tagger); // taggers only: no web-field or QS model here
+        QVERIFY(names.contains(QStringLiteral("funsd-layout")));
+        // The current model is selected, its licence spelled out beneath the list.
+        QCOMPARE(list->currentItem()->text(0), QStringLiteral("funsd-layout-reading"));
+        auto *licence = dialog.findChild<QLabel *>(QStringLiteral("modelLicence"));
+        QVERIFY(licence && licence->text().contains(QStringLiteral("non-commercial")));
+        QCOMPARE(list->currentItem()->text(3), QStringLiteral("non-commercial only"));
+        QVERIFY(dialog.grab().save(QStringLiteral(FOLIO_BINARY_DIR "/screenshots/choose-model.png")));
+        QVERIFY(dialog.selectModel(QStringLiteral("funsd-layout")));
+        QVERIFY(!dialog.selectModel(QStringLiteral("product-fields")));
+        auto *buttons = dialog.findChild<QDialogButtonBox *>();
+        buttons->button(QDialogButtonBox::Ok)->click();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(QDir(dialog.chosenDirectory()).canonicalPath(),
+                 QDir(QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout")).canonicalPath());
     }
 
     void aboutNamesTheShippedModelsAndLicences()
