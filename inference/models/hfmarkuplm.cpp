@@ -61,17 +61,46 @@ bool HfMarkupLM::isQuestionAnswering() const { return m_loaded && m_loaded->qa; 
 int HfMarkupLM::maxTokens() const { return m_loaded ? m_loaded->maxTokens : 0; }
 const MarkupLMTokenizer *HfMarkupLM::tokenizer() const { return m_loaded ? m_loaded->tokenizer.get() : nullptr; }
 
+namespace {
+
+// config.json (its sizes checked against the weights header) of a MarkupLM folder.
+ModelConfig markupConfig(const std::string &dir)
+{
+    const ModelConfig config = ModelConfig::fromDirectory(dir);
+    if (config.modelType() != "markuplm")
+        throw InferenceError(config.source() + ": model_type \"" + config.modelType() + "\" is not markuplm");
+    return config;
+}
+
+// The folder's MarkupLM tokenizer, its XPath depth agreeing with the model's.
+std::unique_ptr<MarkupLMTokenizer> markupTokenizer(const std::string &dir, const ModelConfig &config)
+{
+    auto tokenizer = std::make_unique<MarkupLMTokenizer>(MarkupLMTokenizer::fromDirectory(dir));
+    if (tokenizer->config().maxDepth != config.getInt("max_depth", 50))
+        throw InferenceError(dir + ": tokenizer_config.json max_depth " + std::to_string(tokenizer->config().maxDepth)
+                             + " differs from config.json max_depth " + std::to_string(config.getInt("max_depth", 50)));
+    return tokenizer;
+}
+
+} // namespace
+
+bool HfMarkupLM::checkFolder(const std::string &dir, std::string *error)
+{
+    try {
+        markupTokenizer(dir, markupConfig(dir));
+        return true;
+    } catch (const std::exception &e) {
+        if (error) *error = e.what();
+        return false;
+    }
+}
+
 bool HfMarkupLM::load(const std::string &dir, std::string *error)
 {
     try {
-        const ModelConfig config = ModelConfig::fromDirectory(dir);
-        if (config.modelType() != "markuplm")
-            throw InferenceError(config.source() + ": model_type \"" + config.modelType() + "\" is not markuplm");
+        const ModelConfig config = markupConfig(dir);
         auto loaded = std::make_unique<Loaded>();
-        loaded->tokenizer = std::make_unique<MarkupLMTokenizer>(MarkupLMTokenizer::fromDirectory(dir));
-        if (loaded->tokenizer->config().maxDepth != config.getInt("max_depth", 50))
-            throw InferenceError(dir + ": tokenizer_config.json max_depth " + std::to_string(loaded->tokenizer->config().maxDepth)
-                                 + " differs from config.json max_depth " + std::to_string(config.getInt("max_depth", 50)));
+        loaded->tokenizer = markupTokenizer(dir, config);
         // RoBERTa positions start at pad_token_id + 1.
         const long long positions = config.getInt("max_position_embeddings", 512) - config.getInt("pad_token_id", 0) - 1;
         loaded->maxTokens = int(std::min<long long>(loaded->tokenizer->config().base.modelMaxLength, std::max(3LL, positions)));

@@ -58,6 +58,9 @@ public:
     // Loads the folder; on failure returns false, sets *error (naming the file and the problem) and
     // leaves this object as it was.
     bool load(const std::string &dir, std::string *error);
+    // The checks load() makes before any weight is read: config.json (its sizes against the weights
+    // header), model_type and the tokenizer (tags_dict, max_depth). False + *error naming the file.
+    static bool checkFolder(const std::string &dir, std::string *error);
     bool isLoaded() const;
     bool isQuestionAnswering() const; // else token classification
     const std::vector<std::string> &labels() const { return m_labels; } // empty for QA

@@ -73,6 +73,17 @@ std::unique_ptr<HfLayoutTokenizer> folderTokenizer(const std::string &dir, const
     return tokenizer;
 }
 
+// config.json (its sizes checked against the weights header) of a model type this facade runs.
+ModelConfig classifierConfig(const std::string &dir)
+{
+    const ModelConfig config = ModelConfig::fromDirectory(dir);
+    const auto types = HfTokenClassifier::supportedModelTypes();
+    if (std::find(types.begin(), types.end(), config.modelType()) == types.end())
+        throw InferenceError(config.source() + ": model_type \"" + config.modelType() +
+                             "\" is not a token-classification model Folio can run (layoutlmv3, lilt)");
+    return config;
+}
+
 struct WordWindow { int begin = 0, end = 0; };
 
 // Overlapping windows of whole words whose tokens fit `budget` (a quarter of each window is shared
@@ -120,14 +131,23 @@ std::string HfTokenClassifier::tokenPiece(std::int64_t id) const
     }
 }
 
+bool HfTokenClassifier::checkFolder(const std::string &dir, std::string *error)
+{
+    try {
+        const ModelConfig config = classifierConfig(dir);
+        labelsFromConfig(config);
+        folderTokenizer(dir, config);
+        return true;
+    } catch (const std::exception &e) {
+        if (error) *error = e.what();
+        return false;
+    }
+}
+
 bool HfTokenClassifier::load(const std::string &dir, std::string *error)
 {
     try {
-        const ModelConfig config = ModelConfig::fromDirectory(dir);
-        const auto types = supportedModelTypes();
-        if (std::find(types.begin(), types.end(), config.modelType()) == types.end())
-            throw InferenceError(config.source() + ": model_type \"" + config.modelType() +
-                                 "\" is not a token-classification model Folio can run (layoutlmv3, lilt)");
+        const ModelConfig config = classifierConfig(dir);
         std::vector<std::string> labels = labelsFromConfig(config);
         auto loaded = std::make_unique<Loaded>();
         loaded->modelType = config.modelType();

@@ -71,6 +71,11 @@ public:
                         LongPages longPages = LongPages::Slide, const RunOptions &options = {},
                         const Tensor *pixelValues = nullptr) const;
 
+    // The checks load() makes before any weight is read: config.json (its sizes against the
+    // weights header), model_type, id2label and the tokenizer (class, files, ids against vocab_size).
+    // False + *error naming the file and the problem.
+    static bool checkFolder(const std::string &dir, std::string *error);
+
     // The model types this facade can run (token classification heads).
     static std::vector<std::string> supportedModelTypes();
 
