@@ -1,0 +1,422 @@
+// What a checkpoint folder is and whether Folio can run it (see checkpointinfo.h).
+#include "pipeline/checkpointinfo.h"
+
+#include "inference/checkpoint/detail/jsonfile.h"
+#include "inference/checkpoint/modelconfig.h"
+#include "inference/checkpoint/safetensors.h"
+#include "inference/models/detail/tokenlabels.h"
+#include "inference/models/hfmarkuplm.h"
+#include "inference/models/hftokenclassifier.h"
+#include "inference/models/modelrunner.h"
+#include "inference/tokenizers/tokenizer.h"
+#include "pipeline/pagepixels.h"
+#include "pipeline/qsdraft/drafter.h"
+#include "pipeline/qsinputs.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <map>
+
+namespace folio::pipeline {
+
+namespace {
+
+using nlohmann::json;
+
+// MarkupLM folders: the model and its tokenizer are built (inference/models/hfmarkuplm.h), but no
+// command or GUI action runs them yet. Flip when Choose Field Extractor / a CLI command accepts them.
+constexpr bool kMarkupLmRunsInFolio = false;
+
+const char *const kTokenizerFiles[] = {"tokenizer.json", "vocab.json", "merges.txt", "vocab.txt", "spm.model",
+                                       "sentencepiece.bpe.model", "tokenizer.model", "tokenizer_config.json",
+                                       "special_tokens_map.json", "added_tokens.json"};
+const char *const kWeightFiles[] = {"model.safetensors", "pytorch_model.bin", "checkpoint_best.pt"};
+
+struct Description
+{
+    QDir dir;
+    json out;
+    json problems = json::array();
+    json notes = json::array();
+
+    std::string path(const char *name) const { return dir.filePath(QString::fromLatin1(name)).toStdString(); }
+    bool has(const char *name) const { return dir.exists(QString::fromLatin1(name)); }
+    void problem(const std::string &what)
+    {
+        if (std::find(problems.begin(), problems.end(), what) == problems.end())
+            problems.push_back(what);
+    }
+    void note(const std::string &what) { notes.push_back(what); }
+    // Runs a pre-load check; its exception or *error message becomes a problem.
+    template<typename Check> void check(Check &&fn)
+    {
+        try {
+            std::string error;
+            if (!fn(&error))
+                problem(error);
+        } catch (const std::exception &e) {
+            problem(e.what());
+        }
+    }
+};
+
+bool endsWithSegment(const std::string &name, const std::string &suffix)
+{
+    return name == suffix || (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0
+                              && name[name.size() - suffix.size() - 1] == '.');
+}
+
+// What the weights header says: tensor names (for the head and HIBRIDS variant) and sizes.
+struct WeightsHeader
+{
+    bool read = false;
+    std::vector<std::string> names;
+    bool hasSuffix(const std::string &suffix) const
+    {
+        return std::any_of(names.begin(), names.end(), [&](const std::string &n) { return endsWithSegment(n, suffix); });
+    }
+    bool contains(const std::string &part) const
+    {
+        return std::any_of(names.begin(), names.end(), [&](const std::string &n) { return n.find(part) != std::string::npos; });
+    }
+};
+
+// The first bytes of a torch.save file: "PK\3\4" (the zip format Folio reads), 0x80 (a bare pickle).
+QByteArray leadingBytes(const QString &path, int n)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.read(n) : QByteArray();
+}
+
+WeightsHeader describeWeights(Description &d)
+{
+    WeightsHeader header;
+    json weights = json(nullptr);
+    for (const char *name : kWeightFiles) {
+        if (!d.has(name))
+            continue;
+        const QString path = d.dir.filePath(QString::fromLatin1(name));
+        const std::string p = path.toStdString();
+        json w = {{"file", name}, {"bytes", QFileInfo(path).size()}};
+        if (std::string(name) == "model.safetensors") {
+            w["format"] = "safetensors";
+            try {
+                const inference::SafetensorsFile file(p); // maps the file; only the header is parsed
+                std::int64_t parameters = 0;
+                for (const std::string &t : file.names()) {
+                    std::int64_t numel = 1;
+                    for (std::int64_t dim : file.view(t).shape)
+                        numel *= dim;
+                    parameters += numel;
+                }
+                header.read = true;
+                header.names = file.names();
+                w["tensors"] = header.names.size();
+                w["parameters"] = parameters;
+            } catch (const std::exception &e) {
+                d.problem(e.what());
+            }
+        } else {
+            const QByteArray lead = leadingBytes(path, 4);
+            if (lead.startsWith("PK\x03\x04")) {
+                w["format"] = "torch-zip";
+                if (std::string(name) == "checkpoint_best.pt")
+                    d.problem(p + ": a fairseq checkpoint (HIBRIDS' release format); Folio does not read it directly yet: "
+                                  "convert its model state dict to model.safetensors");
+                else
+                    d.note(p + ": a torch.save zip archive, read by the bounded pickle reader at load time (its tensors "
+                               "are not listed here; config sizes are checked against the weights when it loads)");
+            } else if (!lead.isEmpty() && static_cast<unsigned char>(lead[0]) == 0x80) {
+                w["format"] = "pickle";
+                d.problem(p + ": a bare pickle (torch.save's legacy format, or fairseq's); Folio reads only the zip "
+                              "archive torch.save writes since PyTorch 1.6, or model.safetensors");
+            } else {
+                w["format"] = "unknown";
+                d.problem(p + ": neither a torch zip archive nor a pickle (first bytes do not match)");
+            }
+        }
+        if (weights.is_null())
+            weights = w; // the file a loader reads first
+        else
+            d.note(p + ": also present; " + weights["file"].get<std::string>() + " is the one loaded");
+    }
+    d.out["files"]["weights"] = weights;
+    return header;
+}
+
+std::vector<std::string> filesPresent(const Description &d, const std::vector<std::string> &names)
+{
+    std::vector<std::string> out;
+    for (const std::string &n : names)
+        if (d.has(n.c_str()))
+            out.push_back(n);
+    return out;
+}
+
+// folio.json "data" and the paragraph of RECIPE.md that speaks of the licence.
+void describeProvenance(Description &d)
+{
+    if (d.has("folio.json")) {
+        try {
+            const json folio = inference::detail::readJsonFile(d.path("folio.json"));
+            if (folio.is_object() && folio.contains("data") && folio["data"].is_string())
+                d.out["data"] = folio["data"];
+        } catch (const std::exception &e) {
+            d.note(e.what());
+        }
+    }
+    QFile recipe(d.dir.filePath(QStringLiteral("RECIPE.md")));
+    if (recipe.size() < (1 << 20) && recipe.open(QIODevice::ReadOnly)) {
+        const QStringList paragraphs = QString::fromUtf8(recipe.readAll()).split(QRegularExpression(QStringLiteral("\\n\\s*\\n")));
+        for (const QString &p : paragraphs) {
+            if (p.contains(QLatin1String("licen"), Qt::CaseInsensitive)) {
+                QString text = p.simplified();
+                if (text.size() > 600)
+                    text = text.left(600) + QStringLiteral("…");
+                d.out["licence"] = text.toStdString();
+                break;
+            }
+        }
+    }
+}
+
+void describeLabels(Description &d, const inference::ModelConfig &config, bool required)
+{
+    try {
+        const std::vector<std::string> labels = inference::detail::labelsFromConfig(config);
+        d.out["labels"] = {{"count", labels.size()}, {"names", labels}};
+    } catch (const std::exception &e) {
+        if (required)
+            d.problem(e.what());
+    }
+}
+
+std::string joined(const std::vector<std::string> &items)
+{
+    std::string s;
+    for (const std::string &i : items)
+        s += (s.empty() ? "" : ", ") + i;
+    return s;
+}
+
+bool contains(const std::vector<std::string> &items, const std::string &item)
+{
+    return std::find(items.begin(), items.end(), item) != items.end();
+}
+
+// The tokenizer a Folio-format model reads from its folder (spm.model, vocab.txt, ...).
+void checkFolderTokenizer(Description &d, const std::string &what)
+{
+    d.check([&](std::string *error) {
+        try {
+            inference::Tokenizer::fromDirectory(d.dir.path().toStdString());
+            return true;
+        } catch (const std::exception &e) {
+            *error = std::string(e.what()) + " (" + what + ")";
+            return false;
+        }
+    });
+}
+
+void describeDrafter(Description &d)
+{
+    d.out["kind"] = "folio-qs-drafter";
+    d.out["model_type"] = "folio-qs-drafter";
+    d.out["task"] = "question-summary drafting (sentence salience and question templates)";
+    d.out["gui"] = "Model > Generate Question-Summary Hierarchy (Model > Choose QS Model…)";
+    d.out["cli"] = "folio-cli qs generate --checkpoint DIR";
+    d.out["files"]["config"] = "drafter.json";
+    QsDrafter drafter;
+    QString error;
+    if (!drafter.load(d.dir.path(), &error))
+        d.problem(error.toStdString());
+}
+
+void describeModel(Description &d)
+{
+    const std::string configPath = d.path("config.json");
+    d.out["files"]["config"] = "config.json";
+    json raw;
+    try {
+        raw = inference::detail::readJsonFile(configPath);
+    } catch (const std::exception &e) {
+        d.problem(e.what());
+        return;
+    }
+    if (!raw.is_object()) {
+        d.problem(configPath + ": not a JSON object");
+        return;
+    }
+    const inference::ModelConfig config = inference::ModelConfig::fromJson(raw, configPath);
+    const std::string type = config.modelType();
+    d.out["model_type"] = type;
+    if (raw.contains("architectures") && raw["architectures"].is_array())
+        d.out["architectures"] = raw["architectures"];
+    const WeightsHeader weights = describeWeights(d);
+    if (d.out["files"]["weights"].is_null())
+        d.problem(d.dir.path().toStdString() + ": no weights file (model.safetensors or pytorch_model.bin)");
+    // The loaders' own first step: config sizes against the weights header (nothing allocated).
+    d.check([&](std::string *) {
+        inference::ModelConfig::fromDirectory(d.dir.path().toStdString());
+        return true;
+    });
+
+    std::string architecture;
+    if (raw.contains("architectures") && raw["architectures"].is_array() && !raw["architectures"].empty()
+        && raw["architectures"][0].is_string())
+        architecture = raw["architectures"][0].get<std::string>();
+    auto headFromArchitecture = [&]() -> std::string {
+        if (architecture.find("ForTokenClassification") != std::string::npos) return "token-classification";
+        if (architecture.find("ForQuestionAnswering") != std::string::npos) return "question-answering";
+        if (!architecture.empty() && architecture.size() > 5 && architecture.compare(architecture.size() - 5, 5, "Model") == 0)
+            return "encoder";
+        return "";
+    };
+    auto head = [&]() -> std::string {
+        if (!weights.read)
+            return headFromArchitecture();
+        if (weights.hasSuffix("classifier.weight")) return "token-classification";
+        if (weights.hasSuffix("qa_outputs.weight")) return "question-answering";
+        return "encoder";
+    };
+
+    const std::vector<std::string> classifierTypes = inference::HfTokenClassifier::supportedModelTypes();
+    const std::vector<std::string> runnerTypes = inference::ModelRunner::supportedModelTypes();
+    const std::string entityGui = "Model > Suggest Labels (Model > Choose Model…)";
+    const std::string entityCli = "folio-cli predict --checkpoint DIR FILE";
+    d.out["kind"] = "hugging-face";
+    if (type.empty()) {
+        d.out["kind"] = "unknown";
+        d.problem(configPath + ": no model_type: not a model checkpoint Folio knows (supported: " + joined(runnerTypes)
+                  + ", or a drafter folder with drafter.json)");
+    } else if (type == "folio-formtagger") {
+        d.out["kind"] = "folio";
+        d.out["head"] = "token-classification";
+        d.out["task"] = "entity tagging (Folio form tagger)";
+        d.out["gui"] = entityGui;
+        d.out["cli"] = entityCli;
+        describeLabels(d, config, true);
+        checkFolderTokenizer(d, "the form tagger reads spm.model");
+        if (d.has("link_head.json") || d.has("link_head.safetensors"))
+            d.note("key -> value link head (link_head.json + link_head.safetensors): Suggest Labels links keys to values");
+    } else if (contains(classifierTypes, type)) {
+        const std::string h = head();
+        d.out["head"] = h;
+        d.out["task"] = "entity tagging (" + (architecture.empty() ? type : architecture) + ")";
+        d.out["gui"] = entityGui;
+        d.out["cli"] = entityCli;
+        d.check([&](std::string *error) { return inference::HfTokenClassifier::checkFolder(d.dir.path().toStdString(), error); });
+        ImageProcessing image;
+        QString why;
+        if (!readImageProcessing(d.dir.path(), &image, &why))
+            d.problem(why.toStdString());
+        d.out["visual"] = image.visual;
+        describeLabels(d, config, true);
+        if (h == "encoder")
+            d.problem((weights.read ? d.path("model.safetensors") : configPath)
+                      + ": no token-classification head (classifier.weight): an encoder alone labels nothing "
+                        "(folio-cli run computes its hidden states)");
+    } else if (type == "markuplm") {
+        const std::string h = head();
+        d.out["head"] = h;
+        d.out["task"] = h == "question-answering" ? "question answering on web pages (MarkupLM)"
+                                                   : "web page node labelling (MarkupLM)";
+        d.out["gui"] = "";
+        d.out["cli"] = "";
+        d.check([&](std::string *error) { return inference::HfMarkupLM::checkFolder(d.dir.path().toStdString(), error); });
+        if (h != "question-answering")
+            describeLabels(d, config, h == "token-classification");
+        if (h == "encoder")
+            d.problem(d.path("model.safetensors") + ": no head (neither classifier nor qa_outputs weights)");
+        if (!kMarkupLmRunsInFolio)
+            d.problem(configPath + ": model_type \"markuplm\": Folio has the model (inference/models/hfmarkuplm.h) "
+                                   "but no command or GUI action runs MarkupLM folders yet");
+    } else if (type == "webformer") {
+        d.out["kind"] = "folio";
+        d.out["head"] = "span-extraction";
+        d.out["task"] = "web fields (WebFormer)";
+        d.out["gui"] = "Model > Extract Fields (Model > Choose Field Extractor…)";
+        d.out["cli"] = "folio-cli extract --checkpoint DIR PAGE";
+        if (raw.contains("fields") && raw["fields"].is_array())
+            d.out["labels"] = {{"count", raw["fields"].size()}, {"names", raw["fields"]}};
+        checkFolderTokenizer(d, "WebFormer reads vocab.txt");
+    } else if (type == "bart" || type == "led") {
+        d.out["head"] = "seq2seq";
+        std::string hibrids;
+        if (weights.contains("encoder.layers.") && weights.contains("relative_hierarchical_bias")) {
+            for (const std::string &n : weights.names)
+                if (n.find("relative_hierarchical_bias") != std::string::npos)
+                    hibrids = n.find("decoder.") != std::string::npos ? "decoder" : "encoder";
+        }
+        d.out["hibrids"] = hibrids;
+        d.out["task"] = std::string("question-summary generation (") + (type == "led" ? "LED" : "BART")
+                        + (hibrids.empty() ? "" : ", HIBRIDS " + hibrids + " bias") + ")";
+        d.out["gui"] = "Model > Generate Question-Summary Hierarchy (Model > Choose QS Model…)";
+        d.out["cli"] = "folio-cli qs generate --checkpoint DIR";
+        QsVocabulary vocab;
+        QString error;
+        if (!loadQsVocabulary(d.dir.path(), &vocab, &error))
+            d.problem(error.toStdString());
+    } else if (contains(runnerTypes, type)) {
+        d.out["head"] = head();
+        d.out["task"] = "";
+        d.out["cli"] = "folio-cli run --checkpoint DIR (tensors in, tensors out)";
+        describeLabels(d, config, false);
+        d.problem(configPath + ": model_type \"" + type + "\": Folio computes it (folio-cli run) but no task runs it yet "
+                  "(entity tagging runs folio-formtagger, " + joined(classifierTypes) + ")");
+    } else {
+        d.out["kind"] = "unknown";
+        d.problem(configPath + ": unknown model_type \"" + type + "\" (Folio runs: " + joined(runnerTypes) + ")");
+    }
+}
+
+} // namespace
+
+json describeCheckpoint(const QString &dir)
+{
+    Description d;
+    d.dir = QDir(dir);
+    const QFileInfo info(dir);
+    d.out = {{"folder", QDir::cleanPath(info.absoluteFilePath()).toStdString()},
+             {"kind", "unknown"},
+             {"model_type", ""},
+             {"architectures", json::array()},
+             {"head", ""},
+             {"task", ""},
+             {"gui", ""},
+             {"cli", ""},
+             {"files", {{"config", nullptr}, {"weights", nullptr}, {"tokenizer", json::array()}, {"other", json::array()}}},
+             {"labels", {{"count", 0}, {"names", json::array()}}}};
+    if (!info.isDir()) {
+        d.problem(dir.toStdString() + (info.exists() ? ": not a folder" : ": no such folder"));
+    } else {
+        std::vector<std::string> known(std::begin(kTokenizerFiles), std::end(kTokenizerFiles));
+        d.out["files"]["tokenizer"] = filesPresent(d, known);
+        known.insert(known.end(), std::begin(kWeightFiles), std::end(kWeightFiles));
+        known.insert(known.end(), {"config.json", "drafter.json"});
+        json other = json::array();
+        for (const QString &name : d.dir.entryList(QDir::Files | QDir::NoDotAndDotDot, QDir::Name))
+            if (!contains(known, name.toStdString()))
+                other.push_back(name.toStdString());
+        d.out["files"]["other"] = other;
+        if (d.has("drafter.json"))
+            describeDrafter(d);
+        else if (d.has("config.json"))
+            describeModel(d);
+        else {
+            describeWeights(d);
+            d.problem(d.path("config.json") + ": missing (a model folder has config.json; a drafter folder drafter.json)");
+        }
+        describeProvenance(d);
+    }
+    d.out["notes"] = d.notes;
+    d.out["problems"] = d.problems;
+    d.out["runnable"] = d.problems.empty();
+    return d.out;
+}
+
+} // namespace folio::pipeline

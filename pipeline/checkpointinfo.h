@@ -1,0 +1,31 @@
+#pragma once
+// What a checkpoint folder is and whether Folio can run it, told before anything is loaded
+// (issue 32; `folio-cli info --checkpoint DIR`). Torch-free.
+//
+// The description reuses the checks each loader makes before it reads a weight: config.json
+// through ModelConfig::fromDirectory (its sizes against the safetensors header shapes), the
+// token classifiers' and MarkupLM's folder checks (checkFolder: model_type, id2label, tokenizer
+// class / files / ids against vocab_size), the seq2seq vocabulary (loadQsVocabulary), the image
+// processing of a visual checkpoint (readImageProcessing), a drafter's drafter.json (QsDrafter).
+// Weights are never read: model.safetensors is memory-mapped for its header only (tensor names,
+// shapes, the parameter count), pytorch_model.bin and checkpoint_best.pt are told apart by their
+// first bytes (a torch zip archive, or a bare pickle Folio does not read).
+//
+// The JSON:
+//   folder, kind ("hugging-face" | "folio" | "folio-qs-drafter" | "unknown"), model_type,
+//   architectures, head ("token-classification" | "question-answering" | "seq2seq" |
+//   "span-extraction" | "encoder" | ""), task, gui (the action that runs it), cli (the command),
+//   files {config, weights {file, format, bytes, tensors, parameters}, tokenizer [...], other [...]},
+//   labels {count, names}, hibrids ("" | "encoder" | "decoder"), visual (bool), data and licence
+//   (folio.json "data", RECIPE.md's licence paragraph), notes [...], runnable, problems [...]
+//   (each names the file and what is wrong).
+
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+namespace folio::pipeline {
+
+nlohmann::json describeCheckpoint(const QString &dir);
+
+} // namespace folio::pipeline
