@@ -275,7 +275,7 @@ void runQueueBatch(const std::string &command, const BatchOptions &batch, const 
     const std::string label = command + ": queue " + batch.queue;
     const CancelScope scope;
     Heartbeat heartbeat(project, queueName, batch.lease);
-    const auto idle = std::chrono::milliseconds(std::clamp(batch.lease * 250, 200, 2000));
+    const auto idle = std::chrono::milliseconds(std::clamp(batch.lease * 100, 100, 500));
     QString error;
     for (;;) {
         if (cancelRequested())
@@ -313,8 +313,8 @@ void runQueueBatch(const std::string &command, const BatchOptions &batch, const 
             heartbeat.drop();
             if (!heartbeat.error().isEmpty())
                 connectionLost(command, queueName, heartbeat.error(), &claim, batch.lease);
-            const QueueInput after = fingerprint(claim.input);
-            if (after.size != before.size || after.mtimeMs != before.mtimeMs) {
+            const QFileInfo after(claim.input); // size and mtime: hashing again would cost a read
+            if (!after.exists() || after.size() != before.size || after.lastModified().toMSecsSinceEpoch() != before.mtimeMs) {
                 problem = QStringLiteral("%1: changed while it was being processed; its result is not kept").arg(claim.input);
                 ok = false;
             }
