@@ -247,7 +247,7 @@ void registerEval(CLI::App *qs)
         }
         pipeline::QsScoreMean lead, oracle, system, drafted;
         nlohmann::json warnings = nlohmann::json::array();
-        long repairs = 0, draftQuestions = 0, draftGrounded = 0, draftDuplicates = 0;
+        long repairs = 0, draftQuestions = 0, draftGrounded = 0, draftDuplicates = 0, draftFromWriter = 0;
         const auto t0 = std::chrono::steady_clock::now();
         for (std::size_t i = 0; i < meetings.size(); ++i) {
             const pipeline::QmsumMeeting &m = meetings[i];
@@ -264,6 +264,8 @@ void registerEval(CLI::App *qs)
                 draftQuestions += c.questions;
                 draftGrounded += c.groundedQuestions;
                 draftDuplicates += c.duplicateQuestions;
+                for (const pipeline::DraftItem &item : d.items)
+                    draftFromWriter += item.questionFromWriter ? 1 : 0;
             }
             if (model) {
                 const pipeline::QsGenerated g = pipeline::generateQs(model->generator, model->vocab, {m.input}, settings);
@@ -291,6 +293,7 @@ void registerEval(CLI::App *qs)
             j["drafter"]["question_count"] = draftQuestions;
             j["drafter"]["questions_grounded"] = draftGrounded;
             j["drafter"]["duplicate_questions"] = draftDuplicates;
+            j["drafter"]["questions_from_generator"] = draftFromWriter; // the rest: template fallback
         }
         if (model) {
             j["model"] = scoresJson(system.mean());

@@ -448,6 +448,7 @@ QsDraft QsDrafter::draft(const DraftSource &src, const DraftOptions &options, co
             if (!q.isEmpty() && !asked.contains(normalisedQuestion(q))) {
                 asked.insert(normalisedQuestion(q));
                 item.question = q;
+                item.questionFromWriter = true;
             }
         }
         if (item.question.isEmpty())

@@ -53,6 +53,7 @@ struct DraftItem
     int section = -1;     // DraftSource::sections index
     std::vector<std::pair<int, int>> evidence; // (section, sentence) of the summary, document order
     double confidence = 0.0; // mean predicted salience of its sentences, clamped to [0, 1]
+    bool questionFromWriter = false; // the question came from QsDrafter::questionWriter (not a template)
 };
 
 struct QsDraft

@@ -208,6 +208,7 @@ private Q_SLOTS:
         QVERIFY(neural.ok);
         QCOMPARE(int(neural.items.size()), 3);
         QCOMPARE(neural.items[0].question, QStringLiteral("What is decided?"));
+        QVERIFY(neural.items[0].questionFromWriter && !neural.items[1].questionFromWriter && !neural.items[2].questionFromWriter);
         QCOMPARE(neural.items[1].question, templ.items[1].question);
         QCOMPARE(neural.items[2].question, templ.items[2].question);
         QCOMPARE(evidenceSeen.size(), 3);
