@@ -2,6 +2,9 @@
 
 #include "document/project/project.h"
 #include "inference/formtagger/trainpages.h"
+#include "pipeline/taggertraining.h"
+
+#include <QFileInfo>
 
 #include <algorithm>
 #include <set>
@@ -75,6 +78,33 @@ bool loadProjectTrainingData(const QString &projectPath, std::vector<inference::
         *error = projectPath + QStringLiteral(": ") + *error;
         return false;
     }
+    return true;
+}
+
+bool loadExtraTrainingSource(const QString &source, bool layoutOrder, std::vector<inference::TrainPage> *pages,
+                             QString *description, QString *error)
+{
+    pages->clear();
+    const bool project = source.endsWith(QLatin1String(".folio")) || source.startsWith(QLatin1String("postgresql://"))
+                         || source.startsWith(QLatin1String("postgres://"));
+    if (project) {
+        std::vector<std::string> labels;
+        int documents = 0;
+        if (!loadProjectTrainingData(source, pages, &labels, &documents, error, layoutOrder))
+            return false;
+        *description = QStringLiteral("%1: %2 pages of %3 documents").arg(source).arg(pages->size()).arg(documents);
+        return true;
+    }
+    if (!QFileInfo::exists(source)) {
+        *error = QStringLiteral("%1: no such file or folder").arg(source);
+        return false;
+    }
+    // Datasets keep their own word order (FUNSD's protocol, XFUND's, a receipt's lines) unless the
+    // run serialises by layout.
+    const FunsdWordOrder order = layoutOrder ? FunsdWordOrder::Layout : FunsdWordOrder::Annotation;
+    if (!loadFunsdSplit(source, QStringLiteral("train"), order, pages, error))
+        return false;
+    *description = QStringLiteral("%1: %2 pages (%3)").arg(source).arg(pages->size()).arg(formSourceLicence(source));
     return true;
 }
 

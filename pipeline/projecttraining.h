@@ -30,4 +30,11 @@ bool labelSetOfPages(const std::vector<inference::TrainPage> &pages, std::vector
 bool loadProjectTrainingData(const QString &projectPath, std::vector<inference::TrainPage> *pages,
                              std::vector<std::string> *labels, int *documents, QString *error, bool layoutOrder = false);
 
+// A further labelled source for a training run (Train on Project's "Also train on"): another
+// project (.folio, or a PostgreSQL project URL: its accepted labels), a FUNSD dataset root, an
+// XFUND file or a SROIE receipts folder (their training pages). All its pages train; none is used to
+// pick the best epoch. *description: "<source>: N pages". False + *error naming the source.
+bool loadExtraTrainingSource(const QString &source, bool layoutOrder, std::vector<inference::TrainPage> *pages,
+                             QString *description, QString *error);
+
 } // namespace folio::pipeline

@@ -177,7 +177,8 @@ bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOr
 }
 
 TaggerTrainOutcome trainTaggerOnPages(const inference::TrainConfig &config, const std::vector<inference::TrainPage> &pages,
-                                      const inference::ProgressCallback &progress, std::atomic<bool> *cancel)
+                                      const inference::ProgressCallback &progress, std::atomic<bool> *cancel,
+                                      const std::vector<inference::TrainPage> &extraTrain)
 {
     TaggerTrainOutcome outcome;
     outcome.checkpointDir = QString::fromStdString(config.outputDir);
@@ -189,6 +190,7 @@ TaggerTrainOutcome trainTaggerOnPages(const inference::TrainConfig &config, cons
         std::vector<inference::TrainPage> train, dev;
         const int devCount = std::max(1, int(pages.size() * 15 / 100));
         inference::splitTrainDev(pages, &train, &dev, /*seed=*/13, devCount);
+        train.insert(train.end(), extraTrain.begin(), extraTrain.end());
         const inference::TrainResult r = inference::train(config, train, dev, progress, cancel);
         outcome.ok = r.ok;
         outcome.cancelled = r.cancelled;

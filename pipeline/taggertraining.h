@@ -59,8 +59,10 @@ struct TaggerTrainOutcome
 };
 
 // Trains on labelled pages (at least 2); about 15% of them (at least one) are held out as the dev
-// pages that pick the best epoch (never a test split).
+// pages that pick the best epoch (never a test split). `extraTrain`: pages of further sources that
+// only train (the dev pages come from `pages` alone: the run is chosen for the target's data).
 TaggerTrainOutcome trainTaggerOnPages(const inference::TrainConfig &config, const std::vector<inference::TrainPage> &pages,
-                                      const inference::ProgressCallback &progress, std::atomic<bool> *cancel);
+                                      const inference::ProgressCallback &progress, std::atomic<bool> *cancel,
+                                      const std::vector<inference::TrainPage> &extraTrain = {});
 
 } // namespace folio::pipeline

@@ -14,6 +14,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -68,6 +69,39 @@ TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
     });
     initRow->addWidget(browse);
     form->addRow(tr("Start from"), initRow);
+    // More labelled data (issue 37): other projects or public datasets train alongside this
+    // project; the best epoch is still chosen on this project's held-out pages.
+    m_extra = new QListWidget(this);
+    m_extra->setObjectName(QStringLiteral("extraSources"));
+    m_extra->setMaximumHeight(72);
+    m_extra->setToolTip(tr("Other projects or datasets whose labelled pages also train the model; "
+                           "this project's held-out pages still choose the best epoch"));
+    auto *extraButtons = new QVBoxLayout;
+    auto *addProject = new QPushButton(tr("Add Project…"), this);
+    auto *addDataset = new QPushButton(tr("Add Dataset…"), this);
+    auto *remove = new QPushButton(tr("Remove"), this);
+    addDataset->setToolTip(tr("A FUNSD dataset folder, an XFUND .json file or a SROIE receipts folder"));
+    connect(addProject, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Another project"), QString(), tr("Folio projects (*.folio)"));
+        if (!path.isEmpty())
+            addExtraSource(path);
+    });
+    connect(addDataset, &QPushButton::clicked, this, [this] {
+        QFileDialog dialog(this, tr("A labelled dataset: FUNSD or SROIE folder, XFUND file"));
+        dialog.setFileMode(QFileDialog::AnyFile);
+        dialog.setNameFilter(tr("XFUND files (*.json);;Any folder or file (*)"));
+        if (dialog.exec() == QDialog::Accepted && !dialog.selectedFiles().isEmpty())
+            addExtraSource(dialog.selectedFiles().constFirst());
+    });
+    connect(remove, &QPushButton::clicked, this, [this] { delete m_extra->currentItem(); });
+    extraButtons->addWidget(addProject);
+    extraButtons->addWidget(addDataset);
+    extraButtons->addWidget(remove);
+    extraButtons->addStretch(1);
+    auto *extraRow = new QHBoxLayout;
+    extraRow->addWidget(m_extra, 1);
+    extraRow->addLayout(extraButtons);
+    form->addRow(tr("Also train on"), extraRow);
     m_log->setReadOnly(true);
     m_bar->setRange(0, 100);
     m_bar->setValue(0);
@@ -93,6 +127,7 @@ TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
                                        .arg(qRound(eta)));
             });
     connect(m_worker, &TrainWorker::finished, this, &TrainingDialog::onFinished);
+    connect(m_worker, &TrainWorker::sourceRead, this, [this](const QString &description) { m_log->appendPlainText(description); });
     int documents = 0;
     m_pageCount = project ? int(pipeline::labelledProjectPages(project, &documents).size()) : 0;
     m_summary->setText(tr("%1 labelled pages from %2 documents; 15% are held out to choose the best epoch.")
@@ -136,8 +171,27 @@ void TrainingDialog::startTraining()
     config.command = "folio (GUI): Model > Train on Project";
     config.dataDescription = QStringLiteral("%1 documents of project %2").arg(documents).arg(m_project->path()).toStdString();
     QDir().mkpath(m_output->text());
-    m_log->appendPlainText(tr("Training on %1 pages…").arg(pages.size()));
-    m_worker->start(config, std::move(pages));
+    m_log->appendPlainText(extraSources().isEmpty()
+                               ? tr("Training on %1 pages…").arg(pages.size())
+                               : tr("Training on %1 pages of this project and %2 further sources…").arg(pages.size()).arg(extraSources().size()));
+    m_worker->start(config, std::move(pages), extraSources());
+}
+
+void TrainingDialog::addExtraSource(const QString &source)
+{
+    if (source.isEmpty() || extraSources().contains(source))
+        return;
+    if (m_project && QFileInfo(source) == QFileInfo(m_project->path()))
+        return; // this project is the target already
+    m_extra->addItem(source);
+}
+
+QStringList TrainingDialog::extraSources() const
+{
+    QStringList sources;
+    for (int i = 0; i < m_extra->count(); ++i)
+        sources.push_back(m_extra->item(i)->text());
+    return sources;
 }
 
 void TrainingDialog::onFinished(const TrainOutcome &outcome)

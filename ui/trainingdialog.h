@@ -5,11 +5,13 @@
 //   folio::TrainingDialog dialog(project, this);
 //   if (dialog.exec() == QDialog::Accepted) useModel(dialog.checkpointDir());
 #include <QDialog>
+#include <QStringList>
 
 class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
+class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
 class QSpinBox;
@@ -26,6 +28,10 @@ class TrainingDialog : public QDialog
 public:
     TrainingDialog(Project *project, QWidget *parent = nullptr);
     QString checkpointDir() const { return m_checkpointDir; }
+    // Further labelled sources that train with the project ("Also train on"): other projects,
+    // FUNSD / XFUND / SROIE data. The best epoch is still chosen on this project's pages.
+    void addExtraSource(const QString &source);
+    QStringList extraSources() const;
     int pageCount() const { return m_pageCount; }
 
 public Q_SLOTS:
@@ -41,6 +47,7 @@ private:
     QComboBox *m_arch = nullptr;
     QComboBox *m_order = nullptr;
     QLineEdit *m_init = nullptr; // a pretrained encoder to start from
+    QListWidget *m_extra = nullptr; // "Also train on"
     QLabel *m_summary;
     QProgressBar *m_bar;
     QPlainTextEdit *m_log;

@@ -1,5 +1,7 @@
 #include "ui/trainworker.h"
 
+#include "pipeline/projecttraining.h"
+
 #include <QCoreApplication>
 #include <QMetaObject>
 #include <QPointer>
@@ -30,14 +32,15 @@ void TrainWorker::cancel()
         m_cancel->store(true);
 }
 
-void TrainWorker::start(const inference::TrainConfig &config, std::vector<inference::TrainPage> pages)
+void TrainWorker::start(const inference::TrainConfig &config, std::vector<inference::TrainPage> pages,
+                        const QStringList &extraSources)
 {
     if (m_watcher.isRunning())
         return;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     auto cancelFlag = m_cancel;
     QPointer<TrainWorker> self(this);
-    m_watcher.setFuture(QtConcurrent::run([self, config, pages = std::move(pages), cancelFlag]() -> TrainOutcome {
+    m_watcher.setFuture(QtConcurrent::run([self, config, pages = std::move(pages), extraSources, cancelFlag]() -> TrainOutcome {
         auto report = [self](const inference::TrainProgress &p) {
             QMetaObject::invokeMethod(qApp, [self, p] {
                 if (self)
@@ -45,7 +48,37 @@ void TrainWorker::start(const inference::TrainConfig &config, std::vector<infere
             }, Qt::QueuedConnection);
         };
         TrainOutcome outcome;
-        static_cast<pipeline::TaggerTrainOutcome &>(outcome) = pipeline::trainTaggerOnPages(config, pages, report, cancelFlag.get());
+        inference::TrainConfig runConfig = config;
+        std::vector<inference::TrainPage> extra;
+        for (const QString &source : extraSources) {
+            std::vector<inference::TrainPage> sourcePages;
+            QString description, error;
+            if (!pipeline::loadExtraTrainingSource(source, runConfig.wordOrder == "layout", &sourcePages, &description, &error)) {
+                outcome.error = error;
+                return outcome;
+            }
+            QMetaObject::invokeMethod(qApp, [self, description] {
+                if (self)
+                    Q_EMIT self->sourceRead(description);
+            }, Qt::QueuedConnection);
+            extra.insert(extra.end(), sourcePages.begin(), sourcePages.end());
+            runConfig.dataDescription += "; + " + description.toStdString();
+            if (cancelFlag->load()) {
+                outcome.cancelled = true;
+                return outcome;
+            }
+        }
+        if (!extra.empty()) {
+            std::vector<inference::TrainPage> all = pages;
+            all.insert(all.end(), extra.begin(), extra.end());
+            QString labelError;
+            if (!pipeline::labelSetOfPages(all, &runConfig.labels, &labelError)) {
+                outcome.error = labelError;
+                return outcome;
+            }
+        }
+        static_cast<pipeline::TaggerTrainOutcome &>(outcome) =
+            pipeline::trainTaggerOnPages(runConfig, pages, report, cancelFlag.get(), extra);
         return outcome;
     }));
 }

@@ -11,6 +11,7 @@
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QStringList>
 
 #include <atomic>
 #include <memory>
@@ -31,13 +32,18 @@ public:
     ~TrainWorker() override;
 
     // Splits `pages` into train / dev (the dev share is carved from them, never a test split).
-    void start(const inference::TrainConfig &config, std::vector<inference::TrainPage> pages);
+    // `extraSources` (pipeline::loadExtraTrainingSource: other projects, FUNSD / XFUND / SROIE data)
+    // are read in the worker and only train; the label set becomes that of all pages together.
+    void start(const inference::TrainConfig &config, std::vector<inference::TrainPage> pages,
+               const QStringList &extraSources = {});
     void cancel();
     bool isRunning() const;
 
 Q_SIGNALS:
     void progress(int epoch, int epochs, qint64 step, qint64 totalSteps, double loss, double devF1, double etaSeconds);
     void finished(const folio::TrainOutcome &outcome);
+    // One line per further source read ("<source>: N pages ..."), before training starts.
+    void sourceRead(const QString &description);
 
 private:
     QFutureWatcher<TrainOutcome> m_watcher;

@@ -60,7 +60,8 @@ std::unique_ptr<Tokenizer> prepareTokenizer(const TrainConfig &cfg, const std::v
             tp.message = "training SentencePiece unigram vocabulary (" + std::to_string(cfg.vocabSize) + ")";
             progress(tp);
         }
-        trainSentencePiece(words.string(), (out / "spm").string(), cfg.vocabSize, "unigram", 1.0);
+        // At most cfg.vocabSize pieces: a project of a few pages cannot give 4000.
+        trainSentencePiece(words.string(), (out / "spm").string(), cfg.vocabSize, "unigram", 1.0, /*atMost=*/true);
         fs::remove(words);
         fs::remove(out / "spm.vocab");
         return makeSentencePieceTokenizer((out / "spm.model").string());

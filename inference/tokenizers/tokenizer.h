@@ -64,8 +64,10 @@ std::unique_ptr<Tokenizer> makeSentencePieceTokenizer(const std::string &modelFi
 
 // Trains a SentencePiece model from a text file (one sentence/word per line) into
 // `<modelPrefix>.model` / `.vocab`. type: "unigram" or "bpe". Throws InferenceError.
+// `atMost`: vocabSize is an upper bound (SentencePiece's hard_vocab_limit=false): a small corpus
+// (a project with a few labelled pages) gets the pieces it can give instead of an error.
 void trainSentencePiece(const std::string &inputFile, const std::string &modelPrefix, int vocabSize,
-                        const std::string &type = "unigram", double characterCoverage = 1.0);
+                        const std::string &type = "unigram", double characterCoverage = 1.0, bool atMost = false);
 
 // Words -> sub-tokens with alignment.
 struct WordBox { int x0 = 0, y0 = 0, x1 = 0, y1 = 0; };

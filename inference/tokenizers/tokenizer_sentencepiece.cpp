@@ -333,7 +333,7 @@ std::unique_ptr<Tokenizer> makeSentencePieceTokenizer(const std::string &modelFi
 }
 
 void trainSentencePiece(const std::string &inputFile, const std::string &modelPrefix, int vocabSize,
-                        const std::string &type, double characterCoverage)
+                        const std::string &type, double characterCoverage, bool atMost)
 {
     if (type != "unigram" && type != "bpe")
         throw InferenceError("SentencePiece model type must be unigram or bpe, not \"" + type + "\"");
@@ -341,7 +341,7 @@ void trainSentencePiece(const std::string &inputFile, const std::string &modelPr
     if (exe.isEmpty())
         throw InferenceError("cannot train a SentencePiece vocabulary: neither folio-spm-train nor spm_train was found "
                              "(set FOLIO_SPM_TRAIN)");
-    const QStringList args = {
+    QStringList args = {
         QStringLiteral("--input=") + QString::fromStdString(inputFile),
         QStringLiteral("--model_prefix=") + QString::fromStdString(modelPrefix),
         QStringLiteral("--vocab_size=%1").arg(vocabSize),
@@ -349,6 +349,8 @@ void trainSentencePiece(const std::string &inputFile, const std::string &modelPr
         QStringLiteral("--character_coverage=%1").arg(characterCoverage),
         QStringLiteral("--pad_id=0"), QStringLiteral("--unk_id=1"), QStringLiteral("--bos_id=-1"), QStringLiteral("--eos_id=-1"),
         QStringLiteral("--minloglevel=2"), QStringLiteral("--num_threads=2")};
+    if (atMost)
+        args.push_back(QStringLiteral("--hard_vocab_limit=false"));
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(exe, args);
