@@ -199,6 +199,55 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("--hibrids"), r.err.constData());
     }
 
+    // Answer-aware questions (issue 31): --questions neural with the shipped generator, a tiny
+    // train-questions / eval-questions round on a FairytaleQA-shaped fixture, and the refusals.
+    void neuralQuestions()
+    {
+        Run r = cli({QStringLiteral("qs"), QStringLiteral("generate"), kPage, QStringLiteral("--questions"), QStringLiteral("neural")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QVERIFY2(checkNodes(o.value("hierarchy").toArray(), 1) >= 1, r.out.constData());
+        QCOMPARE(o.value("checks").toObject().value("duplicate_questions").toInt(), 0);
+        r = cli({QStringLiteral("qs"), QStringLiteral("generate"), kPage, QStringLiteral("--questions"), QStringLiteral("neural"),
+                 QStringLiteral("--question-model"), kModel});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("folio_questions"), r.err.constData());
+        r = cli({QStringLiteral("qs"), QStringLiteral("generate"), kPage, QStringLiteral("--questions"), QStringLiteral("sideways")});
+        QCOMPARE(r.code, 2);
+
+        const QString root = m_dir.filePath(QStringLiteral("ftqa/data-by-train-split"));
+        for (const QString split : {QStringLiteral("train"), QStringLiteral("val")}) {
+            QVERIFY(QDir().mkpath(root + QStringLiteral("/section-stories/") + split));
+            QVERIFY(QDir().mkpath(root + QStringLiteral("/questions/") + split));
+            QFile story(root + QStringLiteral("/section-stories/") + split + QStringLiteral("/fox-story.csv"));
+            QVERIFY(story.open(QIODevice::WriteOnly));
+            story.write("section,text\n1,The fox lived in a hole. The fox loved grapes.\n2,The crow sang. It dropped the cheese.\n");
+            QFile q(root + QStringLiteral("/questions/") + split + QStringLiteral("/fox-questions.csv"));
+            QVERIFY(q.open(QIODevice::WriteOnly));
+            q.write("question_id,cor_section,question,answer1\n1,1,What did the fox love?,grapes\n2,2,What did the crow drop?,the cheese\n");
+        }
+        const QString out = m_dir.filePath(QStringLiteral("qg"));
+        r = cli({QStringLiteral("qs"), QStringLiteral("train-questions"), QStringLiteral("--fairytaleqa"), m_dir.filePath(QStringLiteral("ftqa")),
+                 QStringLiteral("--qmsum"), QString(), QStringLiteral("--out"), out, QStringLiteral("--copy"), QStringLiteral("--vocab"),
+                 kModel + QStringLiteral("/spm.model"), QStringLiteral("--d-model"), QStringLiteral("16"), QStringLiteral("--layers"),
+                 QStringLiteral("1"), QStringLiteral("--heads"), QStringLiteral("2"), QStringLiteral("--ffn"), QStringLiteral("32"),
+                 QStringLiteral("--max-source"), QStringLiteral("32"), QStringLiteral("--max-target"), QStringLiteral("16"),
+                 QStringLiteral("--epochs"), QStringLiteral("2"), QStringLiteral("--batch"), QStringLiteral("2")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(QJsonDocument::fromJson(r.out).object().value("copy_head").toBool());
+        r = cli({QStringLiteral("qs"), QStringLiteral("eval-questions"), QStringLiteral("--fairytaleqa"), m_dir.filePath(QStringLiteral("ftqa")),
+                 QStringLiteral("--qmsum"), QString(), QStringLiteral("--checkpoint"), out, QStringLiteral("--split"), QStringLiteral("val")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject e = QJsonDocument::fromJson(r.out).object().value("fairytaleqa").toObject();
+        QCOMPARE(e.value("examples").toInt(), 2);
+        QCOMPARE(e.value("templates").toObject().value("key_terms_in_evidence").toDouble(), 100.0);
+        QVERIFY2(e.value(out).toObject().value("copy_head").toBool(), r.out.constData());
+        r = cli({QStringLiteral("qs"), QStringLiteral("train-questions"), QStringLiteral("--fairytaleqa"),
+                 m_dir.filePath(QStringLiteral("no-ftqa")), QStringLiteral("--qmsum"), QString(), QStringLiteral("--out"), out});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no-ftqa"), r.err.constData());
+    }
+
     void refusals()
     {
         Run r = cli({QStringLiteral("qs"), QStringLiteral("generate"), QStringLiteral("--checkpoint"),
