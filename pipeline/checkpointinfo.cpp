@@ -353,10 +353,18 @@ void describeModel(Description &d)
                     hibrids = n.find("decoder.") != std::string::npos ? "decoder" : "encoder";
         }
         d.out["hibrids"] = hibrids;
-        d.out["task"] = std::string("question-summary generation (") + (type == "led" ? "LED" : "BART")
-                        + (hibrids.empty() ? "" : ", HIBRIDS " + hibrids + " bias") + ")";
-        d.out["gui"] = "Model > Generate Question-Summary Hierarchy (Model > Choose QS Model…)";
-        d.out["cli"] = "folio-cli qs generate --checkpoint DIR";
+        if (raw.contains("folio_questions")) { // qs train-questions: questions the drafter's summaries answer
+            d.out["task"] = "question writing for the drafter (answer-aware question generator)";
+            d.out["gui"] = "";
+            d.out["cli"] = "folio-cli qs generate --questions neural --question-model DIR";
+        } else {
+            d.out["task"] = std::string("question-summary generation (") + (type == "led" ? "LED" : "BART")
+                            + (hibrids.empty() ? "" : ", HIBRIDS " + hibrids + " bias") + ")";
+            d.out["gui"] = "Model > Generate Question-Summary Hierarchy (Model > Choose QS Model…)";
+            d.out["cli"] = "folio-cli qs generate --checkpoint DIR";
+        }
+        if (raw.contains("folio_copy_head") && raw["folio_copy_head"].is_boolean() && raw["folio_copy_head"].get<bool>())
+            d.note("pointer-generator copy head (config.json folio_copy_head)");
         QsVocabulary vocab;
         QString error;
         if (!loadQsVocabulary(d.dir.path(), &vocab, &error))
@@ -403,15 +411,19 @@ json describeCheckpoint(const QString &dir)
             if (!contains(known, name.toStdString()))
                 other.push_back(name.toStdString());
         d.out["files"]["other"] = other;
-        if (d.has("drafter.json"))
-            describeDrafter(d);
-        else if (d.has("config.json"))
-            describeModel(d);
-        else {
-            describeWeights(d);
-            d.problem(d.path("config.json") + ": missing (a model folder has config.json; a drafter folder drafter.json)");
+        try {
+            if (d.has("drafter.json"))
+                describeDrafter(d);
+            else if (d.has("config.json"))
+                describeModel(d);
+            else {
+                describeWeights(d);
+                d.problem(d.path("config.json") + ": missing (a model folder has config.json; a drafter folder drafter.json)");
+            }
+            describeProvenance(d);
+        } catch (const std::exception &e) { // a value of an unexpected type somewhere: still a description
+            d.problem(dir.toStdString() + ": " + e.what());
         }
-        describeProvenance(d);
     }
     d.out["notes"] = d.notes;
     d.out["problems"] = d.problems;

@@ -181,6 +181,9 @@ private Q_SLOTS:
             const json info = describeCheckpoint(kModels + "/" + name);
             QVERIFY2(info["runnable"].get<bool>(), (name.toStdString() + ": " + problemsText(info)).c_str());
             QVERIFY2(!info["task"].get<std::string>().empty(), qPrintable(name));
+            QVERIFY2(!info["cli"].get<std::string>().empty(), qPrintable(name));
+            if (name == "qs-questions")
+                QVERIFY2(contains(info, "cli", "--question-model"), info["cli"].get<std::string>().c_str());
         }
     }
 
