@@ -347,6 +347,37 @@ private Q_SLOTS:
             QCOMPARE(info["files"]["weights"]["format"].get<std::string>(), std::string("pickle"));
             QVERIFY2(hasProblem(info, "pytorch_model.bin", "pickle"), problemsText(info).c_str());
         }
+        // A torch zip archive as weights: named and left to the bounded reader at load time (not read here,
+        // so zip garbage past its first bytes still describes).
+        {
+            const QString dir = tmp.path() + "/zipbin";
+            writeTinyClassifier(dir);
+            QVERIFY(QFile::remove(dir + "/model.safetensors"));
+            QFile bin(dir + "/pytorch_model.bin");
+            QVERIFY(bin.open(QIODevice::WriteOnly));
+            bin.write(QByteArray("PK\x03\x04", 4) + QByteArray(4096, char(0xee)));
+            bin.close();
+            const json info = describeCheckpoint(dir);
+            QVERIFY2(info["runnable"].get<bool>(), problemsText(info).c_str());
+            QCOMPARE(info["files"]["weights"]["format"].get<std::string>(), std::string("torch-zip"));
+            QCOMPARE(info["head"].get<std::string>(), std::string("token-classification")); // from architectures
+        }
+        // A size of the wrong type in config.json.
+        {
+            const QString dir = tmp.path() + "/stringsize";
+            writeTinyClassifier(dir);
+            QFile c(dir + "/config.json");
+            QVERIFY(c.open(QIODevice::ReadOnly));
+            json config = json::parse(c.readAll().toStdString());
+            c.close();
+            config["hidden_size"] = "32";
+            QVERIFY(c.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            c.write(QByteArray::fromStdString(config.dump()));
+            c.close();
+            const json info = describeCheckpoint(dir);
+            QVERIFY(!info["runnable"].get<bool>());
+            QVERIFY2(hasProblem(info, "config.json", "'hidden_size' must be an integer"), problemsText(info).c_str());
+        }
         // No weights at all.
         {
             const QString dir = tmp.path() + "/noweights";
