@@ -10,6 +10,7 @@
 //       templates (the drafter's first template, {topic} = the evidence's key terms) beside every
 //       checkpoint, on FairytaleQA and QMSum, in one run.
 #include "app/cli/commands.h"
+#include "app/cli/qstrainrun.h"
 #include "app/cli/qsdraftcli.h"
 #include "inference/models/modelrunner.h"
 #include "inference/qs/qsmetrics.h"
@@ -37,8 +38,6 @@
 namespace folio::cli {
 
 namespace {
-
-std::atomic<bool> g_cancel{false};
 
 struct Data
 {
@@ -187,21 +186,7 @@ void registerTrain(CLI::App *qs)
         std::cerr << "qs train-questions: " << trainEx.size() << " training pairs, " << devEx.size() << " dev pairs, copy head "
                   << (o->copy ? "on" : "off") << std::endl;
         inference::configureThreads(o->threads);
-        g_cancel = false;
-        std::signal(SIGINT, [](int) { g_cancel = true; });
-        const inference::QsTrainResult r = inference::trainQsModel(
-            trainEx, devEx, t,
-            [](const inference::QsTrainProgress &p) {
-                if (p.devLoss >= 0 || p.step % 50 == 0)
-                    std::cerr << "qs train-questions: epoch " << p.epoch << "/" << p.epochs << " step " << p.step << "/"
-                              << p.totalSteps << " loss " << p.loss
-                              << (p.devLoss >= 0 ? " dev loss " + std::to_string(p.devLoss) : std::string())
-                              << " tokens/s " << int(p.tokensPerSecond) << " eta " << int(p.etaSeconds) << "s" << std::endl;
-            },
-            &g_cancel);
-        std::signal(SIGINT, SIG_DFL);
-        if (!r.ok)
-            throw CliError(o->out + ": " + r.error);
+        const inference::QsTrainResult r = runQsTraining("qs train-questions", trainEx, devEx, t, o->out, 50);
         std::cout << nlohmann::json{{"out", o->out},           {"copy_head", o->copy},
                                     {"epochs_run", r.epochsRun}, {"best_epoch", r.bestEpoch},
                                     {"best_dev_loss", r.bestDevLoss}, {"last_train_loss", r.lastTrainLoss},

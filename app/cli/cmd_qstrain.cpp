@@ -10,6 +10,7 @@
 // reference tree) and every specific query with evidence (its evidence turns -> "{ question? answer").
 // Model selection: dev loss on the val split.
 #include "app/cli/commands.h"
+#include "app/cli/qstrainrun.h"
 #include "app/cli/ranklauncher.h"
 #include "document/project/projectlocation.h"
 #include "inference/models/modelrunner.h"
@@ -36,8 +37,6 @@
 namespace folio::cli {
 
 namespace {
-
-std::atomic<bool> g_cancel{false};
 
 void writeVocabText(const std::vector<pipeline::QmsumMeeting> &meetings, const QString &path, int linesPerSample)
 {
@@ -232,21 +231,7 @@ void registerQsTrainCommand(CLI::App &qs)
         std::cerr << "qs train: " << trainEx.size() << " training examples (" << train.size() << " meetings), "
                   << devEx.size() << " dev meetings" << std::endl;
         inference::configureThreads(o->threads);
-        g_cancel = false;
-        std::signal(SIGINT, [](int) { g_cancel = true; });
-        const inference::QsTrainResult r = inference::trainQsModel(
-            trainEx, devEx, t,
-            [](const inference::QsTrainProgress &p) {
-                if (p.devLoss >= 0 || p.step % 10 == 0)
-                    std::cerr << "qs train: epoch " << p.epoch << "/" << p.epochs << " step " << p.step << "/"
-                              << p.totalSteps << " loss " << p.loss
-                              << (p.devLoss >= 0 ? " dev loss " + std::to_string(p.devLoss) : std::string())
-                              << " tokens/s " << int(p.tokensPerSecond) << " eta " << int(p.etaSeconds) << "s" << std::endl;
-            },
-            &g_cancel);
-        std::signal(SIGINT, SIG_DFL);
-        if (!r.ok)
-            throw CliError(o->out + ": " + r.error);
+        const inference::QsTrainResult r = runQsTraining("qs train", trainEx, devEx, t, o->out, 10);
         nlohmann::json j = {{"out", o->out},
                             {"epochs_run", r.epochsRun},
                             {"best_epoch", r.bestEpoch},
