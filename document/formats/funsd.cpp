@@ -108,6 +108,22 @@ std::vector<int> readingOrder(const std::vector<Word> &words)
 
 } // namespace
 
+int startSinglePageDocument(Document *d, const QSizeF &pageSize)
+{
+    d->kind = SourceKind::Image;
+    d->pages.push_back(Page{pageSize, QString(), 0});
+    Node root;
+    root.id = QStringLiteral("doc");
+    root.kind = NodeKind::Root;
+    d->addNode(root, -1);
+    Node pageNode;
+    pageNode.id = QStringLiteral("p1");
+    pageNode.kind = NodeKind::Page;
+    pageNode.page = 0;
+    pageNode.box = QRectF(QPointF(0, 0), pageSize);
+    return d->addNode(pageNode, 0);
+}
+
 bool funsdFromJson(const QByteArray &json, const QSize &pageSize, FunsdWordOrder order, Document *doc,
                    Annotations *annotations, QString *error)
 {
@@ -123,18 +139,7 @@ bool funsdFromJson(const QByteArray &json, const QSize &pageSize, FunsdWordOrder
 
     Document d;
     Annotations ann;
-    d.kind = SourceKind::Image;
-    d.pages.push_back(Page{QSizeF(pageSize), QString(), 0});
-    Node root;
-    root.id = QStringLiteral("doc");
-    root.kind = NodeKind::Root;
-    d.addNode(root, -1);
-    Node pageNode;
-    pageNode.id = QStringLiteral("p1");
-    pageNode.kind = NodeKind::Page;
-    pageNode.page = 0;
-    pageNode.box = QRectF(QPointF(0, 0), QSizeF(pageSize));
-    const int pageIdx = d.addNode(pageNode, 0);
+    const int pageIdx = startSinglePageDocument(&d, QSizeF(pageSize));
 
     QSet<QString> entityIds;
     QSet<QPair<QString, QString>> seenLinks;

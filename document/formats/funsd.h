@@ -33,6 +33,10 @@ enum class FunsdWordOrder { Annotation, Reading, Layout };
 // Width and height from a PNG's IHDR chunk. Returns false with a message naming the file.
 bool readPngSize(const QString &path, QSize *size, QString *error);
 
+// The start of a one-page labelled form (FUNSD, XFUND, SROIE): an Image document with one page of
+// `pageSize` pixels, its root node ("doc") and its page node ("p1"); returns the page node's index.
+int startSinglePageDocument(Document *d, const QSizeF &pageSize);
+
 // Parses FUNSD JSON text. `pageSize` is the image size in pixels (needed for 0-1000 boxes).
 bool funsdFromJson(const QByteArray &json, const QSize &pageSize, FunsdWordOrder order,
                    Document *doc, Annotations *annotations, QString *error);

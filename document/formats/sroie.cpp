@@ -2,6 +2,7 @@
 
 #include "document/formats/datasetformat.h"
 #include "document/formats/datasetlimits.h"
+#include "document/formats/funsd.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -96,21 +97,8 @@ Document receiptDocument(const QString &id, const QString &sourcePath, const QSi
 {
     Document d;
     d.sourcePath = sourcePath;
-    d.kind = SourceKind::Image;
     d.title = id;
-    Page page;
-    page.size = pageSize;
-    d.pages.push_back(page);
-    Node root;
-    root.id = QStringLiteral("root");
-    root.kind = NodeKind::Root;
-    d.addNode(root, -1);
-    Node pageNode;
-    pageNode.id = QStringLiteral("p1");
-    pageNode.kind = NodeKind::Page;
-    pageNode.page = 0;
-    pageNode.box = QRectF(QPointF(0, 0), pageSize);
-    const int pageIdx = d.addNode(pageNode, 0);
+    const int pageIdx = startSinglePageDocument(&d, pageSize);
     lineWords->assign(lines.size(), {});
     for (std::size_t li = 0; li < lines.size(); ++li) {
         const CsvLine &l = lines[li];

@@ -136,19 +136,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QString error;
         // A project of 4 labelled FUNSD training pages.
-        auto project = Project::create(dir.filePath(QStringLiteral("p.folio")), &error);
+        auto project = funsdProject(dir.filePath(QStringLiteral("p.folio")), funsd, 0, 4, &error);
         QVERIFY2(project, qPrintable(error));
         std::vector<inference::TrainPage> unlabelled;
-        for (const QString &f : funsdSplitFiles(funsd, QStringLiteral("train")).mid(0, 4)) {
-            Document doc;
-            Annotations a;
-            QVERIFY2(importFunsdFile(f, FunsdWordOrder::Reading, &doc, &a, &error), qPrintable(error));
-            for (Entity &e : a.entities) {
-                e.label = e.label.toUpper();
-                e.state = ReviewState::Accepted;
-            }
-            QVERIFY(project->addDocument(doc, a, &error) > 0);
-        }
         QVERIFY2(pipeline::loadFunsdSplit(funsd, QStringLiteral("dev"), FunsdWordOrder::Reading, &unlabelled, &error), qPrintable(error));
         for (auto &p : unlabelled)
             p.tags.clear();
@@ -168,19 +158,7 @@ private Q_SLOTS:
         const auto run = [&](const QString &startFrom, const QString &out) {
             TrainingDialog dialog(project.get());
             dialog.findChild<QLineEdit *>(QStringLiteral("startFrom"))->setText(startFrom);
-            const QList<QLineEdit *> edits = dialog.findChildren<QLineEdit *>();
-            for (QLineEdit *e : edits)
-                if (e->objectName().isEmpty())
-                    e->setText(out); // the checkpoint folder
-            for (QSpinBox *s : dialog.findChildren<QSpinBox *>())
-                s->setValue(1);
-            dialog.show();
-            dialog.startTraining();
-            auto *log = dialog.findChild<QPlainTextEdit *>();
-            const bool ended = QTest::qWaitFor([&] {
-                return log->toPlainText().contains(QStringLiteral("Done in")) || log->toPlainText().contains(QStringLiteral("Failed"));
-            }, 120000);
-            return (ended ? QString() : QStringLiteral("(no end after 120 s) ")) + log->toPlainText();
+            return runDialog(dialog, out);
         };
         const QString out = dir.filePath(QStringLiteral("model"));
         const QString log = run(QString::fromStdString(pc.outputDir), out);
