@@ -41,6 +41,30 @@ QString shippedModelDir(const QString &name, const QString &marker)
     return {};
 }
 
+QString shippedSamplesDir()
+{
+    QStringList roots;
+    if (QCoreApplication::instance())
+        roots << QCoreApplication::applicationDirPath() + QStringLiteral("/../share/folio/samples");
+    roots << QStringLiteral(FOLIO_SOURCE_DIR "/resources/samples");
+    for (const QString &root : roots)
+        if (QFileInfo::exists(QDir(root).filePath(QStringLiteral("sample-form.png"))))
+            return QDir(root).absolutePath();
+    return {};
+}
+
+QString folioReadmePath()
+{
+    QStringList candidates;
+    if (QCoreApplication::instance())
+        candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/../share/doc/folio/README.md");
+    candidates << QStringLiteral(FOLIO_SOURCE_DIR "/README.md");
+    for (const QString &path : candidates)
+        if (QFileInfo(path).isFile())
+            return QFileInfo(path).absoluteFilePath();
+    return {};
+}
+
 QString shippedQsDrafterDir()
 {
     return shippedModelDir(QStringLiteral("qs-drafter"), QStringLiteral("drafter.json"));

@@ -13,6 +13,12 @@ QString shippedModelDir(const QString &name, const QString &marker);
 // The first of the candidate roots above that exists (the folder holding every shipped model).
 QString shippedModelsRoot();
 
+// The bundled sample documents (<exe>/../share/folio/samples, else resources/samples of the
+// checkout); empty when neither holds sample-form.png.
+QString shippedSamplesDir();
+// Folio's README.md (installed under share/doc/folio, else the checkout's); empty when absent.
+QString folioReadmePath();
+
 // The default question-summary drafter (resources/models/qs-drafter).
 QString shippedQsDrafterDir();
 // resources/models/qs-questions (the answer-aware question generator, issue 31), empty when absent.

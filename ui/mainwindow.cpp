@@ -26,6 +26,7 @@
 #include "ui/sectionspanel.h"
 #include "ui/shortcutsdialog.h"
 #include "ui/recentfiles.h"
+#include "ui/sampleproject.h"
 #include "ui/trainingdialog.h"
 #include "ui/webpagepanel.h"
 #include "ui/windowlayout.h"
@@ -394,6 +395,7 @@ void MainWindow::createActions()
     QAction *keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
     keys->setShortcut(QKeySequence::HelpContents);
     keys->setObjectName(QStringLiteral("shortcutsAction"));
+    help->addAction(tr("Open &Sample Project"), this, &MainWindow::openSampleProject)->setObjectName(QStringLiteral("sampleProjectAction"));
     help->addAction(tr("&About Folio"), this, &MainWindow::showAbout)->setObjectName(QStringLiteral("aboutAction"));
 }
 
@@ -496,12 +498,35 @@ void MainWindow::openFile(const QString &given)
     m_opener->open(QFileInfo(path).absoluteFilePath());
 }
 
+void MainWindow::openSampleProject()
+{
+    const QString folder = sampleProjectFolder();
+    QString error;
+    const QStringList files = prepareSampleDocuments(folder, &error);
+    if (files.isEmpty()) {
+        reportError(tr("Cannot prepare the sample project"), error);
+        return;
+    }
+    if (!openProject(sampleProjectPath(folder)))
+        return;
+    m_openQueue.clear();
+    for (const QString &f : files)
+        if (m_projects->findDocument(f) < 0)
+            m_openQueue.push_back(f);
+    statusBar()->showMessage(tr("Sample project: a scanned form, a PDF manual and a product page in %1").arg(folder), 10000);
+    if (!m_openQueue.isEmpty())
+        openFile(m_openQueue.takeFirst());
+}
+
 void MainWindow::onLoaded(const QString &path, const Document &document, const Annotations &annotations)
 {
     m_progress->hide();
     m_cancelButton->hide();
-    if (m_projects->addDocument(path, document, annotations) < 0)
+    if (m_projects->addDocument(path, document, annotations) < 0) {
+        if (!m_openQueue.isEmpty())
+            openFile(m_openQueue.takeFirst());
         return;
+    }
     m_recent->add(path);
     rebuildRecentMenu();
     // The load's notes (e.g. the OCR language it chose) stay readable for longer.
@@ -512,6 +537,8 @@ void MainWindow::onLoaded(const QString &path, const Document &document, const A
                                      .arg(document.pages.size())
                                  + (notes.isEmpty() ? QString() : QStringLiteral(" — ") + notes),
                              notes.isEmpty() ? 5000 : 15000);
+    if (!m_openQueue.isEmpty())
+        openFile(m_openQueue.takeFirst());
 }
 
 void MainWindow::onFailed(const QString &path, const QString &message)
@@ -519,6 +546,8 @@ void MainWindow::onFailed(const QString &path, const QString &message)
     m_progress->hide();
     m_cancelButton->hide();
     reportError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), message);
+    if (!m_openQueue.isEmpty())
+        openFile(m_openQueue.takeFirst());
 }
 
 void MainWindow::showCurrentDocument()

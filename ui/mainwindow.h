@@ -80,6 +80,9 @@ public Q_SLOTS:
     void openProjectDialog();
     // Adds a document to the project (loading it off the GUI thread) or shows it if it is there.
     void openFile(const QString &path);
+    // Help > Open Sample Project: a form, a PDF manual and a product page in a project of their
+    // own (ui/sampleproject.h), opened one after another.
+    void openSampleProject();
     void openFileDialog();
     void setModelDirectory(const QString &checkpointDir);
     // Model > Choose Model without the dialog: the folder becomes the model only once it loads.
@@ -124,6 +127,7 @@ private:
     std::unique_ptr<RecentFiles> m_recent;
     DocumentOpener *m_opener = nullptr;
     QStringList m_openNotes; // notes of the load in flight, shown with "Opened ..."
+    QStringList m_openQueue; // files to open after the one in flight (the sample project)
     AnnotationSession *m_session = nullptr;
     ProjectService *m_projects = nullptr;
     AnnotationActions *m_annotationActions = nullptr;

@@ -6,6 +6,7 @@
 #include "widgets/stallwatchdog.h"
 
 #include <QApplication>
+#include <QSettings>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
@@ -134,6 +135,14 @@ int main(int argc, char **argv)
         }
     }
 
+    // The first start with nothing to open: the sample project (a form, a PDF manual, a product
+    // page), once; Help > Open Sample Project brings it back.
+    QSettings settings;
+    if (parser.positionalArguments().isEmpty() && !parser.isSet(project) && !parser.isSet(screenshot)
+        && !settings.value(QStringLiteral("help/sampleProjectShown")).toBool()) {
+        settings.setValue(QStringLiteral("help/sampleProjectShown"), true);
+        QTimer::singleShot(0, &window, &folio::MainWindow::openSampleProject);
+    }
     std::unique_ptr<folio::AutoRun> autoRun;
     if (parser.isSet(screenshot)) {
         // Waits for the document (or gives up), runs the --run steps, saves the screenshot, quits.

@@ -15,7 +15,9 @@
 #include "ui/webpagepanel.h"
 #include "document/html/htmlloader.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QSet>
 #include <QDir>
 #include <QDockWidget>
 #include <QFont>
@@ -230,6 +232,40 @@ private Q_SLOTS:
         QVERIFY2(words.contains(QStringLiteral("für")), qPrintable(words.join(QLatin1Char(' '))));
         QTest::qWait(200);
         QVERIFY(w.grab().save(m_shots + QStringLiteral("/german-scan.png")));
+    }
+
+    void sampleProjectOpensAFormAManualAndAPage()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QAction *action = w.findChild<QAction *>(QStringLiteral("sampleProjectAction"));
+        QVERIFY(action);
+        QSignalSpy shown(&w, &MainWindow::documentShown);
+        action->trigger();
+        QVERIFY2(QTest::qWaitFor([&] { return w.documentCount() == 3 && !w.opener()->isBusy(); }, 120000),
+                 qPrintable(QStringLiteral("%1 documents").arg(w.documentCount())));
+        QVERIFY(w.project());
+        QVERIFY(w.project()->path().endsWith(QStringLiteral("/sample/sample.folio")));
+        QSet<SourceKind> kinds;
+        for (const ProjectDocument &d : w.project()->documents())
+            kinds.insert(d.kind);
+        QCOMPARE(kinds, (QSet<SourceKind>{SourceKind::Image, SourceKind::Pdf, SourceKind::Html}));
+        // The manual is Folio's README with a text layer: many pages, its headings as sections.
+        Document manual;
+        Annotations none;
+        QString error;
+        for (const ProjectDocument &d : w.project()->documents())
+            if (d.kind == SourceKind::Pdf)
+                QVERIFY2(w.project()->loadDocument(d.id, &manual, &none, &error), qPrintable(error));
+        QVERIFY2(manual.pages.size() >= 5, qPrintable(QString::number(manual.pages.size())));
+        QVERIFY(manual.words.size() > 2000);
+        QTest::qWait(300);
+        QVERIFY(w.grab().save(m_shots + QStringLiteral("/sample-project.png")));
+        // Again: nothing is added twice, the files stay.
+        action->trigger();
+        QTest::qWait(500);
+        QCOMPARE(w.documentCount(), 3);
     }
 
     void reopensTheLastProject()
