@@ -8,6 +8,7 @@
 #include "ui/annotationsession.h"
 #include "ui/mainwindow.h"
 #include "ui/ocrlanguagemenu.h"
+#include "ui/sampleproject.h"
 #include "ui/documentopener.h"
 #include "ui/projectservice.h"
 #include "ui/scanpanel.h"
@@ -236,6 +237,7 @@ private Q_SLOTS:
 
     void sampleProjectOpensAFormAManualAndAPage()
     {
+        QDir(sampleProjectFolder()).removeRecursively(); // a first start: nothing there yet
         MainWindow w;
         w.resize(1400, 900);
         w.show();
