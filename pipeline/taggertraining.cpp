@@ -131,13 +131,13 @@ QString formSourceLicence(const QString &datasetDir)
 }
 
 bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOrder order,
-                    std::vector<inference::TrainPage> *pages, QString *error, XfundReport *report)
+                    std::vector<inference::TrainPage> *pages, QString *error, XfundReport *report, SroieReport *sroieReport)
 {
     if (!knownSplit(split, error))
         return false;
     if (isSroieFolder(datasetDir)) {
         std::vector<SroieReceipt> receipts;
-        if (!loadSroieSplit(datasetDir, split, &receipts, error))
+        if (!loadSroieSplit(datasetDir, split, &receipts, error, sroieReport))
             return false;
         pages->clear();
         for (const SroieReceipt &r : receipts)

@@ -26,9 +26,11 @@ bool funsdWordOrderFromName(const QString &name, FunsdWordOrder *order);
 // 20), "test" (50). False + *error naming the folder or file on failure.
 // `datasetDir` may also be an XFUND file (FUNSD's labels in another language, one file per split):
 // "train" and "test" are then the whole file, "train-dev" / "dev" its seed-13 split with 15 % of
-// the pages (at least one) as dev; the file's repairs are reported on stderr-free *report.
+// the pages (at least one) as dev; the file's repairs are reported on stderr-free *report
+// (a SROIE folder's import on *sroieReport).
 bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOrder order,
-                    std::vector<inference::TrainPage> *pages, QString *error, XfundReport *report = nullptr);
+                    std::vector<inference::TrainPage> *pages, QString *error, XfundReport *report = nullptr,
+                    SroieReport *sroieReport = nullptr);
 
 // `datasetDir` may also be a SROIE receipts folder (document/formats/sroie.h): "test" is its held-out
 // fifth (isSroieHeldOut), "train" the other receipts, "train-dev" / "dev" their seed-13 split with

@@ -26,15 +26,11 @@ extern "C" void onSigint(int) { s_cancel = true; }
 
 namespace {
 
-// A SROIE folder's import report (receipts read, key fields found on no line) on stderr.
-void printSroieSummary(const QString &path)
+// A SROIE folder's import report (receipts read, key fields found on no line) on stderr, from the
+// load that read it.
+void printSroieSummary(const QString &path, const SroieReport &report)
 {
-    if (quiet() || !isSroieFolder(path))
-        return;
-    std::vector<SroieReceipt> receipts;
-    SroieReport report;
-    QString error;
-    if (importSroieFolder(path, &receipts, &report, &error))
+    if (!quiet() && report.receipts > 0)
         std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(report.summary()));
 }
 
@@ -143,12 +139,13 @@ void registerTrainCommand(CLI::App &app)
         // The first --data is the target: its dev split picks the best epoch. Further sources add
         // all their pages to training, each page `--weight` times.
         XfundReport report;
-        if (!pipeline::loadFunsdSplit(dataDir, QStringLiteral("train-dev"), order, &train, &error, &report)
+        SroieReport sroieReport;
+        if (!pipeline::loadFunsdSplit(dataDir, QStringLiteral("train-dev"), order, &train, &error, &report, &sroieReport)
             || !pipeline::loadFunsdSplit(dataDir, QStringLiteral("dev"), order, &dev, &error))
             throw CliError(error.toStdString());
         if (report.documents > 0 && !quiet())
             std::fprintf(stderr, "%s: %s\n", qPrintable(dataDir), qPrintable(report.summary()));
-        printSroieSummary(dataDir);
+        printSroieSummary(dataDir, sroieReport);
         const size_t trainAvailable = train.size();
         if (o->trainPages > 0) {
             if (size_t(o->trainPages) > trainAvailable)
@@ -167,11 +164,12 @@ void registerTrainCommand(CLI::App &app)
             const QString path = QString::fromStdString(o->data[k]);
             std::vector<inference::TrainPage> extra;
             XfundReport extraReport;
-            if (!pipeline::loadFunsdSplit(path, QStringLiteral("train"), order, &extra, &error, &extraReport))
+            SroieReport extraSroieReport;
+            if (!pipeline::loadFunsdSplit(path, QStringLiteral("train"), order, &extra, &error, &extraReport, &extraSroieReport))
                 throw CliError(error.toStdString());
             if (extraReport.documents > 0 && !quiet())
                 std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(extraReport.summary()));
-            printSroieSummary(path);
+            printSroieSummary(path, extraSroieReport);
             for (int r = 0; r < weightOf(k); ++r)
                 train.insert(train.end(), extra.begin(), extra.end());
             more += "; + " + o->data[k] + " (" + std::to_string(extra.size()) + " pages, all" +
