@@ -8,10 +8,10 @@
 //   qint64 id = project->addDocument(doc, annotations, &error);            // -1 on failure
 //   for (const folio::ProjectDocument &d : project->documents()) ...       // cheap: no JSON parsed
 //   project->loadDocument(id, &doc, &annotations, &error);
-//   project->saveAnnotations(id, edited, &error);   // one transaction, durable when it returns
+//   project->saveAnnotations(id, edited, &error);   // one transaction, safe from a crash when it returns
 //   project->setStatus(id, folio::DocumentStatus::Done, &error);
 //
-// Storage: SQLite through Qt SQL (WAL, synchronous=FULL) or a PostgreSQL database (QPSQL), a
+// Storage: SQLite through Qt SQL (WAL, synchronous=NORMAL: see projectdialectsqlite.cpp) or a PostgreSQL database (QPSQL), a
 // schema_version table and ordered migrations (projectschema.cpp); all engine-specific SQL sits
 // in the dialect (projectdialect.h). A PostgreSQL connection lost mid-session (server restart)
 // fails the statement in flight with a message saying so and reconnects before the next one. The Document and the Annotations
@@ -202,7 +202,8 @@ public:
     // The annotations and their revision (0: never saved), in one read.
     bool loadAnnotations(qint64 id, Annotations *annotations, int *revision, QString *error) const;
 
-    // One transaction; the annotations are durable when this returns true. Recorded in the
+    // One transaction; the annotations survive a crash of the application once this returns true
+    // (SQLite: an OS crash or power loss may roll back the last commits). Recorded in the
     // history and as the acting user's version of the document (user()).
     bool saveAnnotations(qint64 id, const Annotations &annotations, QString *error);
     // Optimistic version check: saves only when the stored revision is still `baseRevision` (the

@@ -84,10 +84,13 @@ public:
 
     QStringList durabilityStatements() const override
     {
-        // WAL: readers never block the writer, a commit is one append. synchronous=FULL makes a
-        // commit durable when it returns (fsync of the WAL), which is the promise of
-        // Project::saveAnnotations.
-        return {QStringLiteral("PRAGMA journal_mode = WAL"), QStringLiteral("PRAGMA synchronous = FULL")};
+        // WAL: readers never block the writer, a commit is one append. synchronous=NORMAL: a
+        // commit is in the WAL file when it returns, so it survives the application crashing or
+        // being killed; only a power loss or an operating-system crash can roll back the last
+        // commits (never corrupt the file: the WAL is fsynced at each checkpoint). FULL would fsync
+        // every commit, and an annotation edit is saved from the GUI thread: on a busy disk one
+        // fsync took 30-180 ms there (issue 34, FOLIO_STALL_TRACE), over the 50 ms a click may take.
+        return {QStringLiteral("PRAGMA journal_mode = WAL"), QStringLiteral("PRAGMA synchronous = NORMAL")};
     }
 
     QStringList stampStatements() const override
