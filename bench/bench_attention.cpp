@@ -9,7 +9,7 @@
 #include "bench/benchclock.h"
 #include "inference/models/modelrunner.h"
 #include "inference/checkpoint/safetensors.h"
-#include "ui/attentionpanel.h"
+#include "ui/attention/attentionpanel.h"
 #include "widgets/heatmapview.h"
 #include "widgets/pagecanvas.h"
 

@@ -11,7 +11,7 @@
 // status bar with progress + cancel. The layout (geometry, docks, splitters) is saved per user
 // on close and restored on start (ui/windowlayout.h); View > Reset Layout brings the defaults back.
 
-#include "ui/datasetdialog.h"
+#include "ui/training/datasetdialog.h"
 
 #include <QMainWindow>
 #include <QStringList>

@@ -1,7 +1,7 @@
 #pragma once
 // The models Folio ships, as the GUI names them: what each does, what it was trained on and under
 // which licence (RECIPE.md of each folder has the full story). The About box lists them all;
-// Model > Choose Model offers the entity taggers among them (ui/modelchooserdialog.h).
+// Model > Choose Model offers the entity taggers among them (ui/training/modelchooserdialog.h).
 #include <QList>
 #include <QString>
 

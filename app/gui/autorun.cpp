@@ -1,9 +1,9 @@
 #include "autorun.h"
 
-#include "ui/fieldscontroller.h"
+#include "ui/fields/fieldscontroller.h"
 #include "ui/mainwindow.h"
-#include "ui/qscontroller.h"
-#include "ui/webpagepanel.h"
+#include "ui/qs/qscontroller.h"
+#include "ui/documents/webpagepanel.h"
 #include "widgets/stallwatchdog.h"
 
 #include <QApplication>

@@ -1,7 +1,7 @@
 // folio: the desktop studio. Usage: folio [FILE...]  (opens each file; see folio --help)
 #include "autorun.h"
 #include "ui/mainwindow.h"
-#include "ui/webpagepanel.h"
+#include "ui/documents/webpagepanel.h"
 #include "inference/openmpenv.h"
 #include "widgets/stallwatchdog.h"
 

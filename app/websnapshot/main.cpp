@@ -4,7 +4,7 @@
 // --render` runs it as a child process, which keeps WebEngine (and a page's crash) out of the
 // headless CLI. Needs no display: it uses the offscreen platform when none is set, and turns the
 // Chromium sandbox off when run as root (Chromium refuses to start otherwise).
-#include "ui/websnapshot.h"
+#include "ui/documents/websnapshot.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

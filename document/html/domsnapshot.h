@@ -6,7 +6,7 @@
 //   if (!parseDomSnapshotJson(jsonFromTheRenderer, &snap, &error)) ...
 //   SnapshotMergeStats stats = mergeDomSnapshot(&doc, snap);   // boxes, visibility, page size
 //
-// The snapshot is produced by ui/websnapshot (QtWebEngine, isolated world) or by the
+// The snapshot is produced by ui/documents/websnapshot (QtWebEngine, isolated world) or by the
 // `folio-websnapshot` helper; this half is plain data so engines and folio-cli can use it
 // without WebEngine.
 //

@@ -3,7 +3,7 @@
 // once), printing "saved <n>" after each edit returned. The test kills it with SIGKILL.
 #include "document/project/project.h"
 #include "document/qstree.h"
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 #include "ui/commands/qscommands.h"
 
 #include <QGuiApplication>

@@ -4,7 +4,7 @@
 // project in the main window, typing into the cell editor the last add opened.
 #include "document/project/project.h"
 #include "document/qstree.h"
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>

@@ -2,10 +2,10 @@
 // words with a number key and a palette click, link two entities from the dock, undo, redo,
 // review a model suggestion, mark done; then reopen the project file and check what is stored.
 #include "document/project/project.h"
-#include "ui/annotationactions.h"
-#include "ui/annotationdock.h"
-#include "ui/annotationpalette.h"
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationactions.h"
+#include "ui/annotation/annotationdock.h"
+#include "ui/annotation/annotationpalette.h"
+#include "ui/annotation/annotationsession.h"
 
 #include <QListWidget>
 #include <QPushButton>

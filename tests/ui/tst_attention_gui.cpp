@@ -2,7 +2,7 @@
 // reverse), heatmap clicks / hover / keyboard scrubbing, multi-selection, exports, and the bad
 // inputs (no trace, a trace of another document, empty selection). Saves screenshots under
 // FOLIO_BINARY_DIR/screenshots/.
-#include "ui/attentionpanel.h"
+#include "ui/attention/attentionpanel.h"
 #include "widgets/heatmapview.h"
 #include "widgets/pagecanvas.h"
 

@@ -4,7 +4,7 @@
 // `folio-cli attention` (PNG, SVG, safetensors) and its bad inputs.
 #include "document/documentjson.h"
 #include "inference/checkpoint/safetensors.h"
-#include "ui/attentionpanel.h"
+#include "ui/attention/attentionpanel.h"
 #include "pipeline/attentionrun.h"
 #include "attention/attentionviewmodel.h"
 #include "attention/heatmaprender.h"

@@ -1,11 +1,11 @@
-// File > Import Dataset / Export Dataset (ui/datasetdialog, ui/datasetjob): real FUNSD files into a
+// File > Import Dataset / Export Dataset (ui/training/datasetdialog, ui/workers/datasetjob): real FUNSD files into a
 // real project through the dialog's widgets, off the GUI thread; a broken file among good ones
 // names itself and writes nothing; Cancel stops a long import with nothing written; export writes
 // the project back out (FUNSD and Label Studio) with the chosen status filter.
 #include "document/formats/funsd.h"
 #include "document/project/project.h"
 #include "tests/common/testdata.h"
-#include "ui/datasetdialog.h"
+#include "ui/training/datasetdialog.h"
 
 #include <QComboBox>
 #include <QDir>

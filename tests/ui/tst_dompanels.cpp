@@ -1,10 +1,10 @@
 // DOM tree panel (lazy model, search, details) and the web page panel, synced both ways.
 #include "document/html/htmlxpath.h"
 #include "document/html/htmlloader.h"
-#include "ui/domtreemodel.h"
-#include "ui/domtreepanel.h"
-#include "ui/webpage.h"
-#include "ui/webpagepanel.h"
+#include "ui/documents/domtreemodel.h"
+#include "ui/documents/domtreepanel.h"
+#include "ui/documents/webpage.h"
+#include "ui/documents/webpagepanel.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -9,7 +9,7 @@
 #include "inference/checkpoint/safetensors.h"
 #include "inference/formtagger/trainer.h"
 #include "inference/formtagger/trainpages.h"
-#include "ui/attentionpanel.h"
+#include "ui/attention/attentionpanel.h"
 #include "pipeline/attentionrun.h"
 #include "attention/attentionviewmodel.h"
 #include "tests/common/testdata.h"

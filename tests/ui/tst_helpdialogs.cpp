@@ -1,7 +1,7 @@
 // Help that is there (issue 34): Help > Keyboard Shortcuts lists every key the README names and
 // every shortcut the menus carry; Help > About names the shipped models and their licences.
 #include "ui/aboutdialog.h"
-#include "ui/modelchooserdialog.h"
+#include "ui/training/modelchooserdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/shortcutsdialog.h"
 #include "tests/common/testdata.h"

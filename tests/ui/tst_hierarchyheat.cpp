@@ -6,8 +6,8 @@
 #include "inference/checkpoint/safetensors.h"
 #include "pipeline/hibridsbias.h"
 #include "tests/common/testdata.h"
-#include "ui/attentionpanel.h"
-#include "ui/sectionspanel.h"
+#include "ui/attention/attentionpanel.h"
+#include "ui/documents/sectionspanel.h"
 #include "widgets/heatmapview.h"
 
 #include <QTest>

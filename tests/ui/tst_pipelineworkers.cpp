@@ -2,9 +2,9 @@
 // GUI thread), ModelWorker (page-by-page suggestions), TrainWorker (its refusals), all reporting
 // through signals, failures as messages.
 #include "tests/pipeline/samplefiles.h"
-#include "ui/documentopener.h"
-#include "ui/modelworker.h"
-#include "ui/trainworker.h"
+#include "ui/documents/documentopener.h"
+#include "ui/workers/modelworker.h"
+#include "ui/workers/trainworker.h"
 
 #include <QFile>
 #include <QSignalSpy>

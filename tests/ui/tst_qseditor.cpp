@@ -7,17 +7,17 @@
 #include "document/qstree.h"
 #include "tests/common/testdata.h"
 #include "tests/ui/qseditortestdata.h"
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 #include "ui/commands/qscommands.h"
 #include "ui/mainwindow.h"
-#include "ui/projectservice.h"
-#include "ui/qscontroller.h"
-#include "ui/qspanel.h"
-#include "ui/qstreemodel.h"
-#include "ui/qsworker.h"
-#include "ui/scanpanel.h"
-#include "ui/sectionspanel.h"
-#include "ui/webpagepanel.h"
+#include "ui/team/projectservice.h"
+#include "ui/qs/qscontroller.h"
+#include "ui/qs/qspanel.h"
+#include "ui/qs/qstreemodel.h"
+#include "ui/workers/qsworker.h"
+#include "ui/documents/scanpanel.h"
+#include "ui/documents/sectionspanel.h"
+#include "ui/documents/webpagepanel.h"
 #include "widgets/pagecanvas.h"
 
 #include <QDir>
@@ -33,7 +33,7 @@
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QWebEngineScript>
-#include "ui/webpage.h"
+#include "ui/documents/webpage.h"
 #include <QUndoStack>
 #include <QtTest>
 

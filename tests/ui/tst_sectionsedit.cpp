@@ -6,8 +6,8 @@
 #include "document/project/project.h"
 #include "document/qstree.h"
 #include "document/sectionedit.h"
-#include "ui/annotationsession.h"
-#include "ui/sectionspanel.h"
+#include "ui/annotation/annotationsession.h"
+#include "ui/documents/sectionspanel.h"
 
 #include <QAction>
 #include <QApplication>

@@ -7,11 +7,11 @@
 #include "document/annotationmerge.h"
 #include "document/project/project.h"
 #include "tests/document/projecttestdata.h"
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 #include "ui/mainwindow.h"
-#include "ui/mergedialog.h"
-#include "ui/projectservice.h"
-#include "ui/teamcontroller.h"
+#include "ui/team/mergedialog.h"
+#include "ui/team/projectservice.h"
+#include "ui/team/teamcontroller.h"
 
 #include <QLabel>
 #include <QPushButton>

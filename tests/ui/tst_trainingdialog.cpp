@@ -6,7 +6,7 @@
 #include "inference/formtagger/pretrain.h"
 #include "pipeline/taggertraining.h"
 #include "tests/common/testdata.h"
-#include "ui/trainingdialog.h"
+#include "ui/training/trainingdialog.h"
 
 #include <QDialogButtonBox>
 #include <QDir>

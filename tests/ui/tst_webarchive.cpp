@@ -5,10 +5,10 @@
 #include "document/documentjson.h"
 #include "document/html/htmlloader.h"
 #include "document/html/mhtml.h"
-#include "ui/webarchive.h"
-#include "ui/webloadstatus.h"
-#include "ui/webpage.h"
-#include "ui/webpagepanel.h"
+#include "ui/documents/webarchive.h"
+#include "ui/documents/webloadstatus.h"
+#include "ui/documents/webpage.h"
+#include "ui/documents/webpagepanel.h"
 #include "tests/common/testdata.h"
 
 #include <QElapsedTimer>

@@ -3,8 +3,8 @@
 #include "document/html/domsnapshot.h"
 #include "document/html/htmlloader.h"
 #include "document/html/htmlxpath.h"
-#include "ui/webpage.h"
-#include "ui/websnapshot.h"
+#include "ui/documents/webpage.h"
+#include "ui/documents/websnapshot.h"
 #include "tests/common/testdata.h"
 
 #include <QFile>

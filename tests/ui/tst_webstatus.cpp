@@ -2,9 +2,9 @@
 // outside requests it blocked (kinds and URLs in the tooltip, the full list on click); a page that
 // did not render says why and what to do. Real QtWebEngine, offscreen.
 #include "document/html/htmlloader.h"
-#include "ui/webloadstatus.h"
-#include "ui/webpage.h"
-#include "ui/webpagepanel.h"
+#include "ui/documents/webloadstatus.h"
+#include "ui/documents/webpage.h"
+#include "ui/documents/webpagepanel.h"
 #include "tests/common/testdata.h"
 
 #include <QDialog>

@@ -2,9 +2,9 @@
 // room, its heatmap fills it, the side docks start wide enough to read, the layout (geometry, docks,
 // splitters) is saved per user and restored, and View > Reset Layout brings the defaults back.
 #include "attention/heatmaprender.h"
-#include "ui/attentionpanel.h"
+#include "ui/attention/attentionpanel.h"
 #include "ui/mainwindow.h"
-#include "ui/webpagepanel.h"
+#include "ui/documents/webpagepanel.h"
 #include "ui/windowlayout.h"
 #include "widgets/pagecanvas.h"
 #include "widgets/heatmapview.h"

@@ -1,6 +1,6 @@
-#include "ui/annotationactions.h"
+#include "ui/annotation/annotationactions.h"
 
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 
 #include <QAction>
 #include <QUndoStack>

@@ -1,6 +1,6 @@
-#include "ui/annotationdock.h"
+#include "ui/annotation/annotationdock.h"
 
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 
 #include <QKeyEvent>
 #include <QLabel>

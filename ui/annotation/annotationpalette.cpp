@@ -1,6 +1,6 @@
-#include "ui/annotationpalette.h"
+#include "ui/annotation/annotationpalette.h"
 
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 
 #include <QHBoxLayout>
 #include <QPushButton>

@@ -1,4 +1,4 @@
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 
 #include "document/qstree.h"
 

@@ -1,4 +1,4 @@
-#include "ui/attentionpanel.h"
+#include "ui/attention/attentionpanel.h"
 
 #include "attention/sectionheat.h"
 #include "pipeline/attentionrun.h"

@@ -1,6 +1,6 @@
 #include "ui/commands/annotationcommands.h"
 
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 
 namespace folio {
 

@@ -1,6 +1,6 @@
 #include "ui/commands/fieldcommands.h"
 
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 #include "ui/commands/annotationcommands.h"
 
 #include <QHash>

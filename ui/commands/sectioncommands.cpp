@@ -1,6 +1,6 @@
 #include "ui/commands/sectioncommands.h"
 
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 
 namespace folio {
 

@@ -1,6 +1,6 @@
-#include "ui/documentlistpanel.h"
+#include "ui/documents/documentlistpanel.h"
 
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 
 #include <QComboBox>
 #include <QHash>

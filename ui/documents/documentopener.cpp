@@ -1,4 +1,4 @@
-#include "ui/documentopener.h"
+#include "ui/documents/documentopener.h"
 
 #include "document/html/savedpage.h"
 

@@ -1,4 +1,4 @@
-#include "ui/domtreemodel.h"
+#include "ui/documents/domtreemodel.h"
 
 #include "document/html/htmlxpath.h"
 

@@ -1,6 +1,6 @@
-#include "ui/domtreepanel.h"
+#include "ui/documents/domtreepanel.h"
 
-#include "ui/domtreemodel.h"
+#include "ui/documents/domtreemodel.h"
 #include "document/html/htmlxpath.h"
 
 #include <QHBoxLayout>

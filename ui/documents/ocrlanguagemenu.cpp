@@ -1,4 +1,4 @@
-#include "ui/ocrlanguagemenu.h"
+#include "ui/documents/ocrlanguagemenu.h"
 
 #include "ocr/ocr.h"
 #include "pipeline/ocrlanguage.h"

@@ -1,4 +1,4 @@
-#include "ui/regionocr.h"
+#include "ui/documents/regionocr.h"
 
 #include "ocr/ocr.h"
 

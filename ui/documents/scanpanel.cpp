@@ -1,6 +1,6 @@
-#include "ui/scanpanel.h"
+#include "ui/documents/scanpanel.h"
 
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 #include "ui/labelcolors.h"
 #include "widgets/pagecanvas.h"
 #include "widgets/structuretreemodel.h"

@@ -1,8 +1,8 @@
-#include "ui/sectionspanel.h"
+#include "ui/documents/sectionspanel.h"
 
 #include "document/document.h"
 #include "document/sectionedit.h"
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 #include "ui/commands/sectioncommands.h"
 
 #include <QAction>

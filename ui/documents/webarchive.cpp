@@ -1,4 +1,4 @@
-#include "ui/webarchive.h"
+#include "ui/documents/webarchive.h"
 
 #include <QBuffer>
 #include <QCoreApplication>

@@ -1,4 +1,4 @@
-#include "ui/webloadstatus.h"
+#include "ui/documents/webloadstatus.h"
 
 #include <QCoreApplication>
 

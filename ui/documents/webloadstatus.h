@@ -9,7 +9,7 @@
 //   f.nodesPlaced = 312; f.log = page->requestLog();
 //   const WebLoadStatus s = describeWebLoad(f);   // s.text for the header, s.blockedToolTip ...
 
-#include "ui/webpage.h"
+#include "ui/documents/webpage.h"
 
 #include <QString>
 #include <QStringList>

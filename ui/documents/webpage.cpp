@@ -1,7 +1,7 @@
-#include "ui/webpage.h"
+#include "ui/documents/webpage.h"
 
 #include "document/html/htmlinput.h"
-#include "ui/webarchive.h"
+#include "ui/documents/webarchive.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -12,7 +12,7 @@
 //  - OfflineUrlInterceptor blocks every request whose scheme is not file:, data:, qrc:, blob: or
 //    about:, and file: requests outside the page's own folder; each request is logged.
 //  - An MHTML archive (.mht / .mhtml, document/html/mhtml.h) is shown from its own parts: the page is
-//    loaded from folio-archive: (ui/webarchive.h), which answers only from the archive; absolute
+//    loaded from folio-archive: (ui/documents/webarchive.h), which answers only from the archive; absolute
 //    http(s) references to saved parts are redirected there, all else is blocked, no file: at all.
 //  - A page saved as "Web Page, complete" (X.html + X_files/) reads its resources as files from its
 //    own folder, like any page.

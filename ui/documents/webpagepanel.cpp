@@ -1,8 +1,8 @@
-#include "ui/webpagepanel.h"
+#include "ui/documents/webpagepanel.h"
 
 #include "document/html/domsnapshot.h"
-#include "ui/webpage.h"
-#include "ui/websnapshot.h"
+#include "ui/documents/webpage.h"
+#include "ui/documents/websnapshot.h"
 
 #include <QCheckBox>
 #include <QDialog>

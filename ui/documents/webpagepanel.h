@@ -13,12 +13,12 @@
 // scrolls to it; a click on the page selects the smallest visible node under the pointer and
 // emits nodeSelected() (links are not followed). The "Run page scripts" box turns page
 // JavaScript on for this document only (the page reloads); network access stays blocked.
-// The header says what happened (ui/webloadstatus.h): "Rendered offline ..." with a button naming
+// The header says what happened (ui/documents/webloadstatus.h): "Rendered offline ..." with a button naming
 // the outside requests it blocked (their list in its tooltip and on click), or "Could not render
 // ...: why". Only a page that did not render comes as failed(message); nothing throws.
 
 #include "document/document.h"
-#include "ui/webloadstatus.h"
+#include "ui/documents/webloadstatus.h"
 
 #include <QColor>
 #include <QHash>

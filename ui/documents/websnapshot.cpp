@@ -1,6 +1,6 @@
-#include "ui/websnapshot.h"
+#include "ui/documents/websnapshot.h"
 
-#include "ui/webpage.h"
+#include "ui/documents/webpage.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

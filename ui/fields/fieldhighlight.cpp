@@ -1,8 +1,8 @@
-#include "ui/fieldhighlight.h"
+#include "ui/fields/fieldhighlight.h"
 
 #include "ui/commands/fieldcommands.h"
 #include "ui/labelcolors.h"
-#include "ui/webpage.h"
+#include "ui/documents/webpage.h"
 
 #include <QHash>
 #include <QJsonArray>

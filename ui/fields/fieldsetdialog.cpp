@@ -1,4 +1,4 @@
-#include "ui/fieldsetdialog.h"
+#include "ui/fields/fieldsetdialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

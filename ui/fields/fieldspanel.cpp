@@ -1,4 +1,4 @@
-#include "ui/fieldspanel.h"
+#include "ui/fields/fieldspanel.h"
 
 #include "ui/commands/fieldcommands.h"
 #include "ui/labelcolors.h"

@@ -1,7 +1,7 @@
-#include "ui/fieldtrainingdialog.h"
+#include "ui/fields/fieldtrainingdialog.h"
 
 #include "document/project/project.h"
-#include "ui/fieldsworker.h"
+#include "ui/workers/fieldsworker.h"
 
 #include <QDialogButtonBox>
 #include <QDir>

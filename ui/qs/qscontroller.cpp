@@ -1,15 +1,15 @@
-#include "ui/qscontroller.h"
+#include "ui/qs/qscontroller.h"
 
 #include "document/qstree.h"
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 #include "ui/commands/fieldcommands.h"
 #include "ui/commands/qscommands.h"
-#include "ui/qspanel.h"
-#include "ui/qsworker.h"
-#include "ui/scanpanel.h"
-#include "ui/sectionspanel.h"
-#include "ui/webpage.h"
-#include "ui/webpagepanel.h"
+#include "ui/qs/qspanel.h"
+#include "ui/workers/qsworker.h"
+#include "ui/documents/scanpanel.h"
+#include "ui/documents/sectionspanel.h"
+#include "ui/documents/webpage.h"
+#include "ui/documents/webpagepanel.h"
 #include "widgets/pagecanvas.h"
 
 #include <QAction>

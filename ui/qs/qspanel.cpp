@@ -1,10 +1,10 @@
-#include "ui/qspanel.h"
+#include "ui/qs/qspanel.h"
 
 #include "document/formats/datasetlimits.h"
 #include "document/qstree.h"
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 #include "ui/commands/qscommands.h"
-#include "ui/qstreemodel.h"
+#include "ui/qs/qstreemodel.h"
 
 #include <QHeaderView>
 #include <QKeyEvent>

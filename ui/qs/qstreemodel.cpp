@@ -1,4 +1,4 @@
-#include "ui/qstreemodel.h"
+#include "ui/qs/qstreemodel.h"
 
 #include "document/qstree.h"
 

@@ -1,4 +1,4 @@
-#include "ui/mergedialog.h"
+#include "ui/team/mergedialog.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>

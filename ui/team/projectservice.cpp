@@ -1,9 +1,9 @@
-#include "ui/projectservice.h"
+#include "ui/team/projectservice.h"
 
 #include "document/project/project.h"
 #include "document/project/projectio.h"
 #include "document/project/projectlocation.h"
-#include "ui/annotationsession.h"
+#include "ui/annotation/annotationsession.h"
 
 #include <QDir>
 #include <QFile>

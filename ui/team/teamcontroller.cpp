@@ -1,9 +1,9 @@
-#include "ui/teamcontroller.h"
+#include "ui/team/teamcontroller.h"
 
-#include "ui/annotationsession.h"
-#include "ui/documentlistpanel.h"
-#include "ui/mergedialog.h"
-#include "ui/projectservice.h"
+#include "ui/annotation/annotationsession.h"
+#include "ui/documents/documentlistpanel.h"
+#include "ui/team/mergedialog.h"
+#include "ui/team/projectservice.h"
 
 #include <QInputDialog>
 #include <QLineEdit>

@@ -1,7 +1,7 @@
-#include "ui/datasetdialog.h"
+#include "ui/training/datasetdialog.h"
 
 #include "document/formats/datasetformat.h"
-#include "ui/datasetjob.h"
+#include "ui/workers/datasetjob.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,4 +1,4 @@
-#include "ui/modelchooserdialog.h"
+#include "ui/training/modelchooserdialog.h"
 
 #include "pipeline/shippedmodels.h"
 #include "ui/shippedmodelinfo.h"

@@ -1,9 +1,9 @@
-#include "ui/trainingdialog.h"
+#include "ui/training/trainingdialog.h"
 
 #include "document/project/project.h"
 #include "pipeline/projecttraining.h"
-#include "ui/fieldtrainingdialog.h"
-#include "ui/trainworker.h"
+#include "ui/fields/fieldtrainingdialog.h"
+#include "ui/workers/trainworker.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

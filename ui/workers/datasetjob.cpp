@@ -1,4 +1,4 @@
-#include "ui/datasetjob.h"
+#include "ui/workers/datasetjob.h"
 
 #include "document/project/projectio.h"
 

@@ -1,4 +1,4 @@
-#include "ui/fieldsworker.h"
+#include "ui/workers/fieldsworker.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>

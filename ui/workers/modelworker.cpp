@@ -1,4 +1,4 @@
-#include "ui/modelworker.h"
+#include "ui/workers/modelworker.h"
 
 #include "pipeline/documentprediction.h"
 

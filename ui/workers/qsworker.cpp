@@ -1,4 +1,4 @@
-#include "ui/qsworker.h"
+#include "ui/workers/qsworker.h"
 
 #include "document/qstree.h"
 #include "inference/qs/seq2seq.h"

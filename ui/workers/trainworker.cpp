@@ -1,4 +1,4 @@
-#include "ui/trainworker.h"
+#include "ui/workers/trainworker.h"
 
 #include "pipeline/projecttraining.h"
 
