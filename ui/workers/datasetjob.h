@@ -12,15 +12,17 @@
 // parses every file first, one by one (progress per file, cancel between files), then stores all
 // items in one transaction (importItemsIntoProject): a cancelled or failed import leaves the project
 // exactly as it was. An export reads the project's documents, then writes the files (each one
-// atomically); cancel stops it before the next stage. Nothing throws into the GUI.
+// atomically); cancel stops it before the next stage. Nothing throws: a stage that fails returns its
+// message (DatasetJobOutcome), the one convention of ui/ workers (ui/README.md).
 #include "document/formats/datasetformat.h"
 #include "document/project/project.h"
 
 #include <QObject>
 #include <QStringList>
-#include <QThreadPool>
+#include <QFutureWatcher>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -32,6 +34,17 @@ struct DatasetExportRequest
     QString outDir;
     std::optional<DocumentStatus> status; // only documents with this status
     bool includeSuggestions = false;
+};
+
+// What a job's thread hands back: a summary line, or the error, or that it was cancelled.
+struct DatasetJobOutcome
+{
+    QString summary;
+    QString error;
+    bool cancelled = false;
+
+    static DatasetJobOutcome failure(const QString &message) { return {QString(), message, false}; }
+    static DatasetJobOutcome stopped() { return {QString(), QString(), true}; }
 };
 
 class DatasetJob : public QObject
@@ -54,11 +67,11 @@ Q_SIGNALS:
     void cancelled();
 
 private:
-    void run(std::function<QString(const std::atomic_bool &, const std::function<void(const QString &, int, int)> &)> work);
+    using Report = std::function<void(const QString &stage, int done, int total)>;
+    void run(std::function<DatasetJobOutcome(const std::atomic_bool &cancel, const Report &report)> work);
 
+    QFutureWatcher<DatasetJobOutcome> m_watcher;
     std::shared_ptr<std::atomic_bool> m_cancel;
-    std::shared_ptr<std::atomic_bool> m_running;
-    QThreadPool m_pool;
 };
 
 } // namespace folio

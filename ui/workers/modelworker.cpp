@@ -2,9 +2,8 @@
 
 #include "pipeline/documentprediction.h"
 
-#include <QCoreApplication>
-#include <QMetaObject>
-#include <QPointer>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
 
@@ -32,37 +31,51 @@ bool ModelWorker::isBusy() const
     return m_pool.activeThreadCount() > 0;
 }
 
+template<typename Result, typename Job, typename Deliver>
+void ModelWorker::enqueue(Job job, Deliver deliver)
+{
+    auto *watcher = new QFutureWatcher<Result>(this);
+    connect(watcher, &QFutureWatcher<Result>::finished, this, [watcher, deliver] {
+        watcher->deleteLater();
+        deliver(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run(&m_pool, std::move(job)));
+}
+
+namespace {
+struct Prediction
+{
+    Annotations suggestions;
+    QString error;
+};
+} // namespace
+
 void ModelWorker::predict(const QString &checkpointDir, const Document &document, const Annotations &current)
 {
     Q_EMIT started();
-    QPointer<ModelWorker> self(this);
     auto cache = m_cache;
-    m_pool.start([self, cache, checkpointDir, document, current] {
-        Annotations suggestions;
-        QString error;
-        try {
-            if (cache->tagger.load(checkpointDir, &error)
-                && !pipeline::predictSuggestions(cache->tagger, document, current, &suggestions, &error) && error.isEmpty())
-                error = checkpointDir + QStringLiteral(": the model run failed");
+    enqueue<Prediction>([cache, checkpointDir, document, current] {
+        Prediction p;
+        try { // the pipeline returns its errors; this keeps a surprise (bad_alloc) out of the GUI thread
+            if (cache->tagger.load(checkpointDir, &p.error)
+                && !pipeline::predictSuggestions(cache->tagger, document, current, &p.suggestions, &p.error) && p.error.isEmpty())
+                p.error = checkpointDir + QStringLiteral(": the model run failed");
         } catch (const std::exception &e) {
-            error = QString::fromUtf8(e.what());
+            p.error = QString::fromUtf8(e.what());
         }
-        QMetaObject::invokeMethod(qApp, [self, suggestions, error] {
-            if (!self)
-                return;
-            if (error.isEmpty())
-                Q_EMIT self->predicted(suggestions);
-            else
-                Q_EMIT self->failed(error);
-        }, Qt::QueuedConnection);
+        return p;
+    }, [this](const Prediction &p) {
+        if (p.error.isEmpty())
+            Q_EMIT predicted(p.suggestions);
+        else
+            Q_EMIT failed(p.error);
     });
 }
 
 void ModelWorker::load(const QString &checkpointDir)
 {
-    QPointer<ModelWorker> self(this);
     auto cache = m_cache;
-    m_pool.start([self, cache, checkpointDir] {
+    enqueue<QString>([cache, checkpointDir] {
         QString error;
         try {
             if (!cache->tagger.load(checkpointDir, &error) && error.isEmpty())
@@ -70,14 +83,12 @@ void ModelWorker::load(const QString &checkpointDir)
         } catch (const std::exception &e) {
             error = QString::fromUtf8(e.what());
         }
-        QMetaObject::invokeMethod(qApp, [self, checkpointDir, error] {
-            if (!self)
-                return;
-            if (error.isEmpty())
-                Q_EMIT self->loaded(checkpointDir);
-            else
-                Q_EMIT self->refused(checkpointDir, error);
-        }, Qt::QueuedConnection);
+        return error;
+    }, [this, checkpointDir](const QString &error) {
+        if (error.isEmpty())
+            Q_EMIT loaded(checkpointDir);
+        else
+            Q_EMIT refused(checkpointDir, error);
     });
 }
 

@@ -7,8 +7,9 @@
 //
 // Thread plumbing around folio_pipeline's DocumentTagger (page-by-page prediction merged back as
 // suggestions): one tagger lives in the worker's single pool thread (loaded once per checkpoint
-// folder and reused); requests queue behind each other. Failures (missing checkpoint files, empty
-// documents) come back as failed(message); nothing throws into the GUI.
+// folder and reused); requests queue behind each other (QtConcurrent::run on a private one-thread
+// pool, each request's result delivered by its QFutureWatcher). Failures (missing checkpoint
+// files, empty documents) come back as failed(message); nothing throws into the GUI.
 #include "document/annotations.h"
 #include "document/document.h"
 
@@ -42,6 +43,10 @@ Q_SIGNALS:
     void refused(const QString &checkpointDir, const QString &message);
 
 private:
+    // Runs `job` in the pool's thread; `deliver` gets its result on the GUI thread.
+    template<typename Result, typename Job, typename Deliver>
+    void enqueue(Job job, Deliver deliver);
+
     struct Cache;
     std::shared_ptr<Cache> m_cache;
     QThreadPool m_pool;

@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QMetaObject>
 #include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
 
@@ -67,12 +68,22 @@ QsWorker::QsWorker(QObject *parent)
     : QObject(parent), m_cache(std::make_shared<Cache>()), m_cancel(std::make_shared<std::atomic_bool>(false))
 {
     m_pool.setMaxThreadCount(1); // one model instance, used from one thread
+    connect(&m_watcher, &QFutureWatcher<QsRunOutcome>::finished, this, [this] {
+        const QsRunOutcome outcome = m_watcher.result();
+        m_busy = false;
+        if (outcome.cancelled)
+            Q_EMIT cancelled();
+        else if (!outcome.error.isEmpty())
+            Q_EMIT failed(outcome.error);
+        else
+            Q_EMIT generated(outcome.generation);
+    });
 }
 
 QsWorker::~QsWorker()
 {
     m_cancel->store(true);
-    m_pool.waitForDone();
+    m_watcher.waitForFinished();
 }
 
 QString QsWorker::shippedCheckpoint()
@@ -125,7 +136,8 @@ bool QsWorker::generate(const QString &checkpointDir, const pipeline::QsInput &i
     QPointer<QsWorker> self(this);
     auto cache = m_cache;
     auto cancelFlag = m_cancel;
-    m_pool.start([self, cache, cancelFlag, checkpointDir, input, belowId, maxLength, doc, evidenceWords] {
+    m_watcher.setFuture(QtConcurrent::run(&m_pool, [self, cache, cancelFlag, checkpointDir, input, belowId, maxLength, doc,
+                                                    evidenceWords]() -> QsRunOutcome {
         QsGeneration result;
         result.belowId = belowId;
         result.checkpoint = QDir(checkpointDir).dirName();
@@ -214,18 +226,8 @@ bool QsWorker::generate(const QString &checkpointDir, const pipeline::QsInput &i
         } catch (const std::exception &e) {
             error = QString::fromUtf8(e.what());
         }
-        QMetaObject::invokeMethod(qApp, [self, result, error, cancelled] {
-            if (!self)
-                return;
-            self->m_busy = false;
-            if (cancelled)
-                Q_EMIT self->cancelled();
-            else if (!error.isEmpty())
-                Q_EMIT self->failed(error);
-            else
-                Q_EMIT self->generated(result);
-        });
-    });
+        return QsRunOutcome{result, error, cancelled};
+    }));
     return true;
 }
 

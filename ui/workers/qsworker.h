@@ -10,13 +10,15 @@
 // A drafter folder (drafter.json, the shipped default: pipeline/qsdraft) reads the whole document
 // section by section and attaches each item's evidence (its section and sentence word spans);
 // progress counts sections. A seq2seq checkpoint (folio_pipeline's generateQs over inference/qs)
-// lives in the worker's single pool thread, loaded once per checkpoint folder. Results come back in the GUI thread as plain
+// lives in the worker's single pool thread (QtConcurrent::run on a private one-thread pool), loaded
+// once per checkpoint folder. Results come back in the GUI thread (the run's QFutureWatcher) as plain
 // QsNode trees (no ids, no state: qsedit::mergeGenerated makes them suggestions). Failures (no
 // checkpoint, nothing to summarise, a broken model) come as failed(message); nothing throws.
 #include "document/annotations.h"
 #include "document/document.h"
 #include "pipeline/qsinputs.h"
 
+#include <QFutureWatcher>
 #include <QObject>
 #include <QStringList>
 #include <QThreadPool>
@@ -39,6 +41,14 @@ struct QsGeneration
 // The model input for a run: the whole document, or (belowId set) the evidence of that item
 // (its sections' and spans' words) when it has any.
 pipeline::QsInput qsWorkerInput(const Document &doc, const Annotations &annotations, const QString &belowId);
+
+// What a run's thread hands back: the generation, or the error, or that it was cancelled.
+struct QsRunOutcome
+{
+    QsGeneration generation;
+    QString error;
+    bool cancelled = false;
+};
 
 class QsWorker : public QObject
 {
@@ -70,7 +80,8 @@ private:
     std::shared_ptr<Cache> m_cache;
     std::shared_ptr<std::atomic_bool> m_cancel;
     QThreadPool m_pool;
-    bool m_busy = false;
+    QFutureWatcher<QsRunOutcome> m_watcher;
+    bool m_busy = false; // until the outcome is delivered
 };
 
 } // namespace folio
