@@ -11,9 +11,9 @@
 #include "document/structured/fieldrankers.h"
 #include "document/structured/structureddata.h"
 #include "inference/models/modelrunner.h"
-#include "inference/webformer/productpages.h"
 #include "inference/webformer/webformer.h"
-#include "inference/webformer/webformerdata.h"
+#include "pipeline/modelinputs/productpages.h"
+#include "pipeline/modelinputs/webpages.h"
 
 #include <QDir>
 #include <QStringList>
@@ -109,21 +109,21 @@ int main(int argc, char **argv)
             QString err;
             gunzipBounded(gz[i], qint64(256) << 20, &html, &err);
             const HtmlLoadResult loaded = loadHtmlBytes(html, files[i]);
-            inference::WebPage page = inference::webPageFromDocument(loaded.document, files[i].toStdString());
+            inference::WebPage page = pipeline::webPageFromDocument(loaded.document, files[i].toStdString());
             parseSum += seconds(p0);
             const structured::StructuredData sd = structured::readStructuredData(html, files[i]);
-            const int prefix = inference::prependStructuredCandidates(&page, sd);
+            const int prefix = pipeline::prependStructuredCandidates(&page, sd);
             const auto m0 = Clock::now();
             std::vector<inference::FieldSpan> spans;
             ex.extract(page, {}, &spans, &error);
             modelSum += seconds(m0);
-            std::vector<inference::ProductValue> v = inference::productValues(spans, prefix, sd, true);
+            std::vector<pipeline::ProductValue> v = pipeline::productValues(spans, prefix, sd, true);
             const auto r0 = Clock::now();
             for (const auto &[field, ranker] : rankers) {
-                std::vector<inference::ProductValue> ranked;
+                std::vector<pipeline::ProductValue> ranked;
                 if (const auto best = structured::rankCandidates(ranker, structured::findCandidates(field, loaded.document, sd)))
-                    ranked = inference::rankedValues(field, *best, {}, -1, -1);
-                inference::chooseRankedValue(&v, sd, field, ranked, ranker.structuredFirst());
+                    ranked = pipeline::rankedValues(field, *best, {}, -1, -1);
+                pipeline::chooseRankedValue(&v, sd, field, ranked, ranker.structuredFirst());
             }
             rankerSum += seconds(r0);
             values += long(v.size());

@@ -5,7 +5,7 @@
 #include "document/structured/benchmarkscore.h"
 #include "document/structured/sitetexts.h"
 #include "document/structured/structureddata.h"
-#include "inference/webformer/productpages.h"
+#include "pipeline/modelinputs/productpages.h"
 
 #include <nlohmann/json.hpp>
 
@@ -36,7 +36,7 @@ struct ProductBenchmark
 
     std::string family(const std::string &key) const
     {
-        return inference::siteFamily(groundTruth.at(key).at("url").get<std::string>());
+        return pipeline::siteFamily(groundTruth.at(key).at("url").get<std::string>());
     }
 
     bool readPage(const std::string &key, structured::PageWithStructuredData *loaded, const char *who) const

@@ -2,12 +2,12 @@
 
 #include "document/document.h"
 #include "inference/checkpoint/modelconfig.h"
-#include "inference/models/modelrunner.h"
 #include "inference/checkpoint/safetensors.h"
-#include "inference/tokenizers/tokenizer.h"
 #include "inference/formtagger/trainer.h"
-#include "inference/formtagger/trainpages.h"
+#include "inference/models/modelrunner.h"
+#include "inference/tokenizers/tokenizer.h"
 #include "pipeline/hfpagelabeller.h"
+#include "pipeline/modelinputs/taggerpages.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -108,11 +108,11 @@ const char *const kFormTagger = "folio-formtagger";
 // Word-page runs (folio-formtagger and Hugging Face token classifiers): the document's word pages,
 // trace-on options and an empty label per Document word; false + *error when every word is blank.
 // `keepBlankWords`: white-space-only words stay on the pages (Hugging Face folders, as in predict).
-bool startWordPageRun(const Document &document, std::uint32_t disabledBiases, std::vector<inf::DocumentTrainPage> *pages,
+bool startWordPageRun(const Document &document, std::uint32_t disabledBiases, std::vector<pipeline::DocumentTrainPage> *pages,
                       inf::RunOptions *options, QStringList *labels, QString *error, bool layoutOrder = false,
                       bool keepBlankWords = false)
 {
-    *pages = inf::trainPagesOfDocument(document, nullptr, layoutOrder, keepBlankWords);
+    *pages = pipeline::trainPagesOfDocument(document, nullptr, layoutOrder, keepBlankWords);
     if (pages->empty()) {
         *error = QStringLiteral("%1: the document has only blank words").arg(document.sourcePath);
         return false;
@@ -153,12 +153,12 @@ AttentionRunResult runFormTaggerOnDocument(const QString &checkpointDir, const i
         r.error = QString::fromStdString(why);
         return r;
     }
-    std::vector<inf::DocumentTrainPage> pages;
+    std::vector<pipeline::DocumentTrainPage> pages;
     inf::RunOptions options;
     QStringList labels;
     if (!startWordPageRun(document, disabledBiases, &pages, &options, &labels, &r.error, predictor.wordOrder() == "layout"))
         return r;
-    for (const inf::DocumentTrainPage &p : pages) {
+    for (const pipeline::DocumentTrainPage &p : pages) {
         inf::PagePrediction prediction;
         std::vector<inf::PredictionTraceWindow> windows;
         if (!predictor.predict(p.trainPage, &prediction, &why, true, &options, &windows)) {
@@ -194,13 +194,13 @@ AttentionRunResult runHfOnDocument(const QString &checkpointDir, const Document 
     pipeline::HfPageLabeller labeller;
     if (!labeller.load(checkpointDir, &r.error))
         return r;
-    std::vector<inf::DocumentTrainPage> pages;
+    std::vector<pipeline::DocumentTrainPage> pages;
     inf::RunOptions options;
     QStringList labels;
     if (!startWordPageRun(document, disabledBiases, &pages, &options, &labels, &r.error, false, true))
         return r;
     const inf::HfTokenClassifier &classifier = labeller.classifier();
-    for (const inf::DocumentTrainPage &p : pages) {
+    for (const pipeline::DocumentTrainPage &p : pages) {
         const inf::WordLabelling l = labeller.labelPage(p, document, options);
         if (!l.ok) {
             r.error = QStringLiteral("%1, page %2: %3").arg(checkpointDir).arg(p.page + 1).arg(QString::fromStdString(l.error));

@@ -2,8 +2,8 @@
 
 #include "inference/formtagger/linking.h"
 #include "inference/formtagger/trainer.h"
-#include "inference/formtagger/trainpages.h"
 #include "pipeline/hfpagelabeller.h"
+#include "pipeline/modelinputs/taggerpages.h"
 #include "pipeline/wordentities.h"
 
 #include <QDir>
@@ -39,7 +39,7 @@ struct DocumentTagger::Impl
     // One page's entities (indices into page.trainPage.words) and word labels (one per page word,
     // "" for none); false + *why on failure. With `states` (folio-formtagger only), also the
     // encoder's word states of the same pass.
-    bool predictPage(const inference::DocumentTrainPage &page, const Document &document, bool viterbi,
+    bool predictPage(const DocumentTrainPage &page, const Document &document, bool viterbi,
                      std::vector<inference::PredictedEntity> *entities, std::vector<std::string> *labels,
                      std::string *why, inference::WordStates *states = nullptr) const
     {
@@ -152,7 +152,7 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
     }
     try {
         // A Hugging Face folder is fed every word, as its tokenizer is (a tab is a token there).
-        const std::vector<inference::DocumentTrainPage> pages = inference::trainPagesOfDocument(
+        const std::vector<DocumentTrainPage> pages = trainPagesOfDocument(
             document, nullptr, options.layoutOrder || usesLayoutOrder(), m_impl->hf.isLoaded());
         if (pages.empty()) {
             out.error = name + QStringLiteral(": empty document (no words to label)");
@@ -170,7 +170,7 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
                 out.error = name + QStringLiteral(": cancelled");
                 return out;
             }
-            const inference::DocumentTrainPage &page = pages[i];
+            const DocumentTrainPage &page = pages[i];
             std::vector<inference::PredictedEntity> entities;
             std::vector<std::string> labels;
             std::string why;
@@ -228,8 +228,8 @@ bool DocumentTagger::suggestLinks(const Document &document, const Annotations &a
     }
     Annotations ids = annotations; // fresh link ids avoid every id there and every link added here
     try {
-        const std::vector<inference::DocumentTrainPage> pages =
-            inference::trainPagesOfDocument(document, nullptr, options.layoutOrder || usesLayoutOrder());
+        const std::vector<DocumentTrainPage> pages =
+            trainPagesOfDocument(document, nullptr, options.layoutOrder || usesLayoutOrder());
         QHash<QString, QPair<int, int>> placeOfWord; // word id -> (page, position on it)
         for (int p = 0; p < int(pages.size()); ++p)
             for (int k = 0; k < int(pages[size_t(p)].wordIndex.size()); ++k)

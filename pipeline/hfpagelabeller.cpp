@@ -45,7 +45,7 @@ bool HfPageLabeller::load(const QString &checkpointDir, QString *error)
     return true;
 }
 
-inference::WordLabelling HfPageLabeller::labelPage(const inference::DocumentTrainPage &page, const Document &document,
+inference::WordLabelling HfPageLabeller::labelPage(const DocumentTrainPage &page, const Document &document,
                                                    const inference::RunOptions &options) const
 {
     inference::Tensor pixels;

@@ -6,8 +6,8 @@
 // when the checkpoint has an image branch (pipeline/pagepixels.h). Used by DocumentTagger and the
 // attention runs. No exception leaves it.
 
-#include "inference/formtagger/trainpages.h"
 #include "inference/models/hftokenclassifier.h"
+#include "pipeline/modelinputs/taggerpages.h"
 #include "pipeline/pagepixels.h"
 
 #include <QString>
@@ -29,7 +29,7 @@ public:
     const ImageProcessing &imageProcessing() const { return m_image; }
 
     // Labels one page (words of `page`, image of document.pages[page.page] when needed).
-    inference::WordLabelling labelPage(const inference::DocumentTrainPage &page, const Document &document,
+    inference::WordLabelling labelPage(const DocumentTrainPage &page, const Document &document,
                                        const inference::RunOptions &options = {}) const;
 
 private:

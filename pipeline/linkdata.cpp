@@ -1,6 +1,6 @@
 #include "pipeline/linkdata.h"
 
-#include "inference/formtagger/trainpages.h"
+#include "pipeline/modelinputs/taggerpages.h"
 #include "pipeline/taggertraining.h"
 
 #include <QFileInfo>
@@ -57,7 +57,7 @@ bool loadFunsdLinkPages(const QString &datasetDir, const QString &split, FunsdWo
         pages->clear();
         for (const XfundPage &d : docs) {
             QStringList wordIds;
-            const inference::TrainPage page = inference::trainPageFromDocument(d.document, nullptr, d.document.title.toStdString(), &wordIds);
+            const inference::TrainPage page = trainPageFromDocument(d.document, nullptr, d.document.title.toStdString(), &wordIds);
             pages->push_back(linkPageOf(page, wordIds, d.annotations));
         }
         return true;
@@ -79,7 +79,7 @@ bool loadFunsdLinkPages(const QString &datasetDir, const QString &split, FunsdWo
         if (!importFunsdFile(f, order, &doc, &annotations, error))
             return false;
         QStringList wordIds;
-        const inference::TrainPage page = inference::trainPageFromDocument(doc, nullptr, id, &wordIds);
+        const inference::TrainPage page = trainPageFromDocument(doc, nullptr, id, &wordIds);
         pages->push_back(linkPageOf(page, wordIds, annotations));
     }
     return true;

@@ -2,7 +2,7 @@
 
 #include "document/project/project.h"
 #include "document/project/projectlocation.h"
-#include "inference/formtagger/trainpages.h"
+#include "pipeline/modelinputs/taggerpages.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -18,7 +18,7 @@ namespace {
 void addDocument(const QString &name, const Document &doc, PretrainCorpus *corpus)
 {
     bool any = false;
-    for (const inference::DocumentTrainPage &p : inference::trainPagesOfDocument(doc, nullptr)) {
+    for (const DocumentTrainPage &p : trainPagesOfDocument(doc, nullptr)) {
         const bool noLayout = std::all_of(p.trainPage.boxes.begin(), p.trainPage.boxes.end(), [](const inference::WordBox &b) {
             return b.x0 == 0 && b.y0 == 0 && b.x1 == 0 && b.y1 == 0;
         });

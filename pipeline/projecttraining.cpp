@@ -1,7 +1,7 @@
 #include "pipeline/projecttraining.h"
 
 #include "document/project/project.h"
-#include "inference/formtagger/trainpages.h"
+#include "pipeline/modelinputs/taggerpages.h"
 #include "pipeline/taggertraining.h"
 
 #include <QFileInfo>
@@ -29,7 +29,7 @@ std::vector<inference::TrainPage> labelledProjectPages(Project *project, int *do
                                 accepted.entities.end());
         if (accepted.entities.empty())
             continue;
-        for (inference::DocumentTrainPage &p : inference::trainPagesOfDocument(doc, &accepted, layoutOrder))
+        for (DocumentTrainPage &p : trainPagesOfDocument(doc, &accepted, layoutOrder))
             pages.push_back(std::move(p.trainPage));
         ++*documents;
     }

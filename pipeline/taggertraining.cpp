@@ -2,7 +2,7 @@
 
 #include "document/annotations.h"
 #include "document/document.h"
-#include "inference/formtagger/trainpages.h"
+#include "pipeline/modelinputs/taggerpages.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -141,7 +141,7 @@ bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOr
             return false;
         pages->clear();
         for (const SroieReceipt &r : receipts)
-            pages->push_back(inference::trainPageFromDocument(r.document, &r.annotations, r.id.toStdString()));
+            pages->push_back(trainPageFromDocument(r.document, &r.annotations, r.id.toStdString()));
         return true;
     }
     if (isXfundFile(datasetDir)) {
@@ -150,7 +150,7 @@ bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOr
             return false;
         pages->clear();
         for (const XfundPage &d : docs)
-            pages->push_back(inference::trainPageFromDocument(d.document, &d.annotations, d.document.title.toStdString()));
+            pages->push_back(trainPageFromDocument(d.document, &d.annotations, d.document.title.toStdString()));
         return true;
     }
     const QStringList files = funsdSplitFiles(datasetDir, split == QLatin1String("test") ? split : QStringLiteral("train"));
@@ -164,7 +164,7 @@ bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOr
         Annotations annotations;
         if (!importFunsdFile(f, order, &doc, &annotations, error))
             return false;
-        all.push_back(inference::trainPageFromDocument(doc, &annotations, QFileInfo(f).completeBaseName().toStdString()));
+        all.push_back(trainPageFromDocument(doc, &annotations, QFileInfo(f).completeBaseName().toStdString()));
     }
     if (split == QLatin1String("train-dev") || split == QLatin1String("dev")) {
         std::vector<inference::TrainPage> train, dev;

@@ -4,10 +4,10 @@
 
 #include "document/structured/fieldrankers.h"
 #include "document/structured/structureddata.h"
-#include "inference/webformer/productpages.h"
 #include "inference/webformer/webformer.h"
-#include "inference/webformer/webformerdata.h"
 #include "pipeline/documentprediction.h"
+#include "pipeline/modelinputs/productpages.h"
+#include "pipeline/modelinputs/webpages.h"
 
 #include <QDir>
 #include <QFile>
@@ -102,7 +102,7 @@ void placeValue(FieldExtraction *out, const FieldValue &v)
         out->values.push_back(v);
 }
 
-// The rule of folio-cli extract (inference::chooseRankedValue) for each field with a
+// The rule of folio-cli extract (chooseRankedValue) for each field with a
 // "<field>-ranker.json" in the model folder (price and sku in the shipped model; any field of a
 // model trained on a project, webfieldtraining.h): the page's structured-data value and the
 // ranker's choice among the candidates of the page text (its words highlighted, confidence = its
@@ -224,8 +224,8 @@ FieldExtraction withWebFormer(const Document &doc, const std::vector<FieldSpec> 
             names.push_back(f.name.toStdString());
     QStringList unanswered = out.unknownFields;
     if (words > 0 && !names.empty()) {
-        inference::WebPage page = inference::webPageFromDocument(doc, documentName(doc).toStdString());
-        const int prefix = usesStructuredCandidates(dir) ? inference::prependStructuredCandidates(&page, sd) : 0;
+        inference::WebPage page = webPageFromDocument(doc, documentName(doc).toStdString());
+        const int prefix = usesStructuredCandidates(dir) ? prependStructuredCandidates(&page, sd) : 0;
         const int budget = extractor.config().maxTextTokens;
         if (words + prefix > budget)
             out.notes << QStringLiteral("%1: %2 words; the model reads at most %3 word pieces, the rest of the page is not seen")

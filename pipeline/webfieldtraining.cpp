@@ -3,7 +3,7 @@
 #include "document/project/project.h"
 #include "document/structured/fieldrankers.h"
 #include "document/structured/structureddata.h"
-#include "inference/webformer/webformerdata.h"
+#include "pipeline/modelinputs/webpages.h"
 #include "pipeline/webfieldextraction.h"
 
 #include <QDir>
@@ -153,7 +153,7 @@ bool loadFieldTrainingData(Project *project, const std::vector<FieldSpec> &field
             continue;
         if (int(data->rankerSources.size()) < kMaxRankerPages)
             data->rankerSources.push_back({doc, gold});
-        inference::WebPage page = inference::webPageFromDocument(doc, doc.sourcePath.toStdString());
+        inference::WebPage page = webPageFromDocument(doc, doc.sourcePath.toStdString());
         page.gold = std::move(gold);
         data->pages.push_back(std::move(page));
     }

@@ -2,9 +2,9 @@
 // on a FUNSD split.
 #include "app/cli/commands.h"
 #include "app/cli/linkscore.h"
-#include "inference/models/modelrunner.h"
 #include "inference/formtagger/trainer.h"
-#include "inference/formtagger/trainpages.h"
+#include "inference/models/modelrunner.h"
+#include "pipeline/modelinputs/taggerpages.h"
 #include "pipeline/receiptfields.h"
 #include "pipeline/taggertraining.h"
 
@@ -34,7 +34,7 @@ nlohmann::json receiptFieldScores(const inference::Predictor &pred, const QStrin
         throw CliError(error.toStdString());
     pipeline::ReceiptFieldScores model, ceiling;
     for (const SroieReceipt &r : receipts) {
-        const inference::TrainPage page = inference::trainPageFromDocument(r.document, nullptr, r.id.toStdString());
+        const inference::TrainPage page = pipeline::trainPageFromDocument(r.document, nullptr, r.id.toStdString());
         inference::PagePrediction prediction;
         std::string err;
         if (!pred.predict(page, &prediction, &err, viterbi))

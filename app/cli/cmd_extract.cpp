@@ -4,7 +4,7 @@
 // --structured-only no model runs (schema.org / Open Graph values only: the baseline). When the
 // checkpoint folder holds "<field>-ranker.json" for a field (price / sku from folio-cli train-rankers,
 // as the shipped model does; any field of a model from Train Field Extractor; file names in lower
-// case), that field follows the rule its ranker learned (inference::chooseRankedValue): the page's
+// case), that field follows the rule its ranker learned (pipeline::chooseRankedValue): the page's
 // structured-data value or the ranker's choice among the candidates of the page text (source
 // "<field>-ranker", confidence = its probability) first, the other next, else the model's. Each line:
 //   {"page": "a.html", "model": DIR | null, "fields": {"price": {"value": "87.11", "text": "$87.11",
@@ -27,9 +27,9 @@
 #include "document/structured/fieldrankers.h"
 #include "document/structured/structureddata.h"
 #include "inference/models/modelrunner.h"
-#include "inference/webformer/productpages.h"
 #include "inference/webformer/webformer.h"
-#include "inference/webformer/webformerdata.h"
+#include "pipeline/modelinputs/productpages.h"
+#include "pipeline/modelinputs/webpages.h"
 #include "pipeline/shippedmodels.h"
 #include "pipeline/webfieldextraction.h"
 
@@ -110,7 +110,7 @@ using Rankers = std::map<std::string, FieldRanker>; // field (as the model names
 
 // A ranker's answer on the page as values with page word indices (empty: none). `pageWordOf`:
 // Document::words index -> page word index (the inverse of webPageWordOrder).
-std::vector<inference::ProductValue> rankedOnPage(const std::string &field, const FieldRanker &r, const Document &doc,
+std::vector<pipeline::ProductValue> rankedOnPage(const std::string &field, const FieldRanker &r, const Document &doc,
                                                   const structured::StructuredData &sd, const std::vector<int> &pageWordOf)
 {
     const auto ranked = structured::rankCandidates(r.ranker, structured::findCandidates(r.key, doc, sd));
@@ -120,7 +120,7 @@ std::vector<inference::ProductValue> rankedOnPage(const std::string &field, cons
         structured::wordsInRange(doc, ranked->candidate.node, ranked->candidate.start, ranked->candidate.end);
     const int first = words.empty() ? -1 : pageWordOf[std::size_t(words.front())];
     const int last = words.empty() ? -1 : pageWordOf[std::size_t(words.back())];
-    return inference::rankedValues(field, *ranked, xpathOf(doc, ranked->candidate.node).toStdString(), first,
+    return pipeline::rankedValues(field, *ranked, xpathOf(doc, ranked->candidate.node).toStdString(), first,
                                    first >= 0 && last >= first ? last : -1);
 }
 
@@ -143,10 +143,10 @@ nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtra
     if (doc.words.empty())
         notes.push_back(argument + ": the page has no text");
 
-    std::vector<inference::ProductValue> values;
+    std::vector<pipeline::ProductValue> values;
     if (model) {
-        inference::WebPage page = inference::webPageFromDocument(doc, argument);
-        const int prefix = candidates ? inference::prependStructuredCandidates(&page, sd) : 0;
+        inference::WebPage page = pipeline::webPageFromDocument(doc, argument);
+        const int prefix = candidates ? pipeline::prependStructuredCandidates(&page, sd) : 0;
         std::size_t pieces = 0;
         for (const auto &n : page.nodes)
             pieces += n.words.size();
@@ -157,9 +157,9 @@ nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtra
         std::string err;
         if (!model->extract(page, fields, &spans, &err))
             throw CliError(argument + ": " + err);
-        values = inference::productValues(spans, prefix, sd, !a.noFallback);
+        values = pipeline::productValues(spans, prefix, sd, !a.noFallback);
     } else {
-        values = inference::structuredProductValues(sd);
+        values = pipeline::structuredProductValues(sd);
     }
     const std::vector<int> order = pipeline::webPageWordOrder(doc);
     std::vector<int> pageWordOf(doc.words.size(), -1);
@@ -167,9 +167,9 @@ nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtra
         pageWordOf[std::size_t(order[std::size_t(i)])] = i;
     for (const auto &[field, r] : rankers)
         if (std::find(fields.begin(), fields.end(), field) != fields.end())
-            inference::chooseRankedValue(&values, sd, field, rankedOnPage(field, r, doc, sd, pageWordOf), r.ranker.structuredFirst());
+            pipeline::chooseRankedValue(&values, sd, field, rankedOnPage(field, r, doc, sd, pageWordOf), r.ranker.structuredFirst());
     const bool product = std::find(fields.begin(), fields.end(), "price") != fields.end();
-    values.erase(std::remove_if(values.begin(), values.end(), [&](const inference::ProductValue &v) {
+    values.erase(std::remove_if(values.begin(), values.end(), [&](const pipeline::ProductValue &v) {
                      const bool asked = std::find(fields.begin(), fields.end(), v.field) != fields.end();
                      return !asked && !(product && (v.field == "currency" || v.field == "availability"));
                  }),
@@ -180,8 +180,8 @@ nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtra
         const bool learned = v.source.rfind("model", 0) == 0 || v.source.find("-ranker") != std::string::npos;
         f["confidence"] = learned ? nlohmann::json(v.confidence) : nlohmann::json(nullptr);
         f["span"] = v.firstWord >= 0 ? spanJson(doc, order, v.firstWord, v.lastWord) : nlohmann::json(nullptr);
-        if (v.xpath.rfind(inference::kStructuredXPathPrefix, 0) == 0) {
-            const std::string rest = v.xpath.substr(std::string(inference::kStructuredXPathPrefix).size());
+        if (v.xpath.rfind(pipeline::kStructuredXPathPrefix, 0) == 0) {
+            const std::string rest = v.xpath.substr(std::string(pipeline::kStructuredXPathPrefix).size());
             const auto space = rest.find(' ');
             std::string location = space == std::string::npos ? std::string() : rest.substr(space + 1);
             const auto hash = location.rfind(" #");

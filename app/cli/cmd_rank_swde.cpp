@@ -18,8 +18,8 @@
 #include "document/structured/candidateranker.h"
 #include "document/structured/fieldrankers.h"
 #include "document/structured/textnodecandidates.h"
-#include "inference/webformer/webformerdata.h"
 #include "inference/webformer/webformereval.h"
+#include "pipeline/modelinputs/webpages.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -125,9 +125,9 @@ void rankSwdeCommand(const RankSwdeArgs &a)
     const auto started = std::chrono::steady_clock::now();
     if (!a.testSite.empty() && (a.trainPagesPerSite > 0 || a.drawSeed != 0))
         throw CliError("rank-swde: --train-pages-per-site and --draw-seed are for the seen-site split (without --test-site)", ExitUsage);
-    inference::SwdeSplit split;
+    pipeline::SwdeSplit split;
     try {
-        split = inference::loadSwdeSplit(a.data, a.maxPagesPerSite,
+        split = pipeline::loadSwdeSplit(a.data, a.maxPagesPerSite,
                                          a.testSite.empty() ? std::vector<std::string>() : std::vector<std::string>{a.testSite});
     } catch (const std::exception &e) {
         throw CliError(e.what());

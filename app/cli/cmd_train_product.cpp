@@ -1,5 +1,5 @@
 // folio-cli train-product: WebFormer product-field models on the Zyte product benchmark
-// (inference/webformer/productpages.h), scored the benchmark's way (document/structured/benchmarkscore.h).
+// (pipeline/modelinputs/productpages.h), scored the benchmark's way (document/structured/benchmarkscore.h).
 //   folio-cli train-product --data DATASET --out DIR --folds 5 [--variants full,no-dom,no-structured]
 //       cross-validation grouped by site (no site of a test page is in its training folds; amazon.de
 //       and amazon.com count as one site); per variant the out-of-fold predictions of all pages in
@@ -13,8 +13,8 @@
 
 #include "document/structured/benchmarkscore.h"
 #include "inference/models/modelrunner.h"
-#include "inference/webformer/productpages.h"
 #include "inference/webformer/webformer.h"
+#include "pipeline/modelinputs/productpages.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -44,7 +44,7 @@ inference::WebFormerTrainResult trainOne(const TrainProductArgs &a, const std::s
 {
     inference::WebFormerTrainOptions o = a.o;
     o.outputDir = outDir;
-    o.model.fields = inference::productModelFields();
+    o.model.fields = pipeline::productModelFields();
     o.model.domGraph = variant != "no-dom";
     o.dataDescription = description;
     fs::create_directories(outDir);
@@ -77,9 +77,9 @@ void trainProductCommand(TrainProductArgs &a, const std::string &commandLine)
             throw CliError("train-product: unknown variant '" + v + "' (full, no-dom, no-structured)", ExitUsage);
     if (a.folds == 1 || a.folds < 0 || a.folds > 20)
         throw CliError("train-product: --folds must be 0 (train on everything) or 2..20", ExitUsage);
-    std::vector<inference::ProductBenchmarkPage> pages;
+    std::vector<pipeline::ProductBenchmarkPage> pages;
     try {
-        pages = inference::loadProductBenchmark(a.data, false, a.maxPages, [](int done, int total) {
+        pages = pipeline::loadProductBenchmark(a.data, false, a.maxPages, [](int done, int total) {
             reportProgress("train-product: reading pages", done, total);
         });
     } catch (const std::exception &e) {
@@ -91,7 +91,7 @@ void trainProductCommand(TrainProductArgs &a, const std::string &commandLine)
     for (auto &p : pages) {
         plain.push_back(p.page);
         inference::WebPage c = p.page;
-        p.prefixWords = inference::prependStructuredCandidates(&c, p.sd);
+        p.prefixWords = pipeline::prependStructuredCandidates(&c, p.sd);
         withCandidates.push_back(std::move(c));
     }
     const std::string description = "Zyte product extraction benchmark (" + a.data + ", MIT; pages belong to their sites)";
@@ -109,12 +109,12 @@ void trainProductCommand(TrainProductArgs &a, const std::string &commandLine)
     std::vector<std::string> sites;
     for (const auto &p : pages)
         sites.push_back(p.site);
-    const std::vector<int> fold = inference::groupedFolds(sites, a.folds);
+    const std::vector<int> fold = structured::groupedFolds(sites, a.folds);
     structured::BenchmarkTruth truth;
     std::map<std::string, structured::BenchmarkPrediction> predictions; // name -> rows
     for (std::size_t i = 0; i < pages.size(); ++i) {
         truth.push_back({pages[i].key, pages[i].truth});
-        predictions["structured-data"][pages[i].key] = inference::benchmarkRow(inference::structuredProductValues(pages[i].sd));
+        predictions["structured-data"][pages[i].key] = pipeline::benchmarkRow(pipeline::structuredProductValues(pages[i].sd));
     }
     nlohmann::json timing = nlohmann::json::object();
     for (int f = 0; f < a.folds; ++f) {
@@ -137,12 +137,12 @@ void trainProductCommand(TrainProductArgs &a, const std::string &commandLine)
                 if (fold[i] != f)
                     continue;
                 std::vector<inference::FieldSpan> spans;
-                if (!ex.extract(source[i], inference::productModelFields(), &spans, &error))
+                if (!ex.extract(source[i], pipeline::productModelFields(), &spans, &error))
                     throw CliError(pages[i].key + ": " + error);
                 const int prefix = variant == "no-structured" ? 0 : pages[i].prefixWords;
-                predictions[variant][pages[i].key] = inference::benchmarkRow(inference::productValues(spans, prefix, pages[i].sd, false));
+                predictions[variant][pages[i].key] = pipeline::benchmarkRow(pipeline::productValues(spans, prefix, pages[i].sd, false));
                 predictions[variant + "+fallback"][pages[i].key] =
-                    inference::benchmarkRow(inference::productValues(spans, prefix, pages[i].sd, true));
+                    pipeline::benchmarkRow(pipeline::productValues(spans, prefix, pages[i].sd, true));
             }
         }
     }

@@ -15,7 +15,7 @@
 #include "document/structured/benchmarkscore.h"
 #include "document/structured/fieldrankers.h"
 #include "document/structured/groupedfolds.h"
-#include "inference/webformer/productpages.h"
+#include "pipeline/modelinputs/productpages.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -69,7 +69,7 @@ std::vector<RankedPage> readPages(const TrainRankersArgs &a, const std::vector<s
         p.truth = truth[std::size_t(i)].values;
         const auto row = gt.is_object() && gt.contains(p.key) ? gt[p.key] : nlohmann::json();
         const std::string url = row.is_object() && row.contains("url") && row["url"].is_string() ? row["url"].get<std::string>() : p.key;
-        p.site = inference::siteFamily(url);
+        p.site = pipeline::siteFamily(url);
         structured::PageWithStructuredData loaded;
         QString error;
         if (!structured::readPageWithStructuredData(QString::fromStdString(a.data + "/html/" + p.key + ".html.gz"), &loaded, &error))
@@ -94,15 +94,15 @@ enum class Rule { StructuredAlone, RankerAlone, Learned };
 std::map<std::string, std::string> row(const RankedPage &p, const std::map<std::string, structured::CandidateRanker> *rankers,
                                        Rule rule)
 {
-    std::vector<inference::ProductValue> values = inference::structuredProductValues(p.sd);
+    std::vector<pipeline::ProductValue> values = pipeline::structuredProductValues(p.sd);
     if (!rankers)
-        return inference::benchmarkRow(values);
+        return pipeline::benchmarkRow(values);
     for (const auto &[field, ranker] : *rankers) {
-        std::vector<inference::ProductValue> ranked;
+        std::vector<pipeline::ProductValue> ranked;
         if (const auto r = structured::rankCandidates(ranker, p.candidates.at(field)))
-            ranked = inference::rankedValues(field, *r, {}, -1, -1);
+            ranked = pipeline::rankedValues(field, *r, {}, -1, -1);
         if (rule == Rule::Learned) {
-            inference::chooseRankedValue(&values, p.sd, field, ranked, ranker.structuredFirst());
+            pipeline::chooseRankedValue(&values, p.sd, field, ranked, ranker.structuredFirst());
         } else {
             const std::string f = field;
             values.erase(std::remove_if(values.begin(), values.end(), [&](const auto &v) { return v.field == f; }), values.end());
@@ -111,7 +111,7 @@ std::map<std::string, std::string> row(const RankedPage &p, const std::map<std::
                     values.push_back(v);
         }
     }
-    return inference::benchmarkRow(values);
+    return pipeline::benchmarkRow(values);
 }
 
 std::vector<std::string> parseFields(const std::string &list)

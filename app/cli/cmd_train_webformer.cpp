@@ -2,15 +2,15 @@
 //   folio-cli train-webformer --data DIR --out DIR [--epochs N] [--hidden 128] [--layers 2]
 //       [--heads 4] [--radius 31] [--max-text 4096] [--lr 1e-3] [--seed 1] [--threads 2]
 //       [--max-minutes M] [--max-pages-per-site K]
-// Split (inference/webformerdata.h): per site the last 30% of pages are test, the 10% before them
-// dev, the rest train (--test-sites: the unseen-site protocol, inference/webformerdata.h); the best epoch on dev page-level F1 is kept, test is scored once at the end
+// Split (pipeline/modelinputs/webpages.h): per site the last 30% of pages are test, the 10% before them
+// dev, the rest train (--test-sites: the unseen-site protocol, pipeline/modelinputs/webpages.h); the best epoch on dev page-level F1 is kept, test is scored once at the end
 // and written with the dev score into <out>/folio.json. JSON summary on stdout.
 #include "app/cli/commands.h"
 
 #include "inference/models/modelrunner.h"
 #include "inference/webformer/webformer.h"
-#include "inference/webformer/webformerdata.h"
 #include "inference/webformer/webformereval.h"
+#include "pipeline/modelinputs/webpages.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -34,9 +34,9 @@ struct TrainWebArgs
 
 void trainWebCommand(TrainWebArgs &a, const std::string &commandLine)
 {
-    inference::SwdeSplit split;
+    pipeline::SwdeSplit split;
     try {
-        split = inference::loadSwdeSplit(a.data, a.maxPagesPerSite, a.testSites);
+        split = pipeline::loadSwdeSplit(a.data, a.maxPagesPerSite, a.testSites);
     } catch (const std::exception &e) {
         throw CliError(e.what());
     }

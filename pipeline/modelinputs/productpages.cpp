@@ -1,11 +1,10 @@
-// Product pages for WebFormer (compiled into consumers that link folio_document + folio_structured).
-#include "inference/webformer/productpages.h"
+#include "pipeline/modelinputs/productpages.h"
 
 #include "document/html/htmlinput.h"
 #include "document/html/htmlloader.h"
 #include "document/structured/benchmarkscore.h"
 #include "document/structured/normalise.h"
-#include "inference/webformer/webformerdata.h"
+#include "pipeline/modelinputs/webpages.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,7 +14,11 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace folio::inference {
+namespace folio::pipeline {
+
+using inference::FieldSpan;
+using inference::WebNode;
+using inference::WebPage;
 
 namespace {
 
@@ -360,4 +363,4 @@ std::map<std::string, std::string> benchmarkRow(const std::vector<ProductValue> 
     return row;
 }
 
-} // namespace folio::inference
+} // namespace folio::pipeline

@@ -1,8 +1,7 @@
 #pragma once
 // Product pages for WebFormer: structured-data candidates the model can point at, the Zyte
 // product benchmark as training data (gold surface forms, domain-grouped folds), and extracted
-// spans turned into product values. Not part of folio_inference (it needs folio_document and
-// folio_structured): consumers compile productpages.cpp with webformerdata.cpp (folio-cli, tests).
+// spans turned into product values.
 //
 // Structured-data candidates: the page's schema.org / Open Graph product values
 // (document/structured/structureddata.h) are prepended to the page as one synthetic
@@ -25,7 +24,7 @@ namespace folio {
 struct Document;
 }
 
-namespace folio::inference {
+namespace folio::pipeline {
 
 constexpr const char *kStructuredXPathPrefix = "structured-data:";
 
@@ -33,12 +32,12 @@ constexpr const char *kStructuredXPathPrefix = "structured-data:";
 const std::vector<std::string> &productModelFields(); // price, sku, gtin, mpn, brand
 
 // Prepends the candidates; returns how many page words were prepended.
-int prependStructuredCandidates(WebPage *page, const structured::StructuredData &sd);
+int prependStructuredCandidates(inference::WebPage *page, const structured::StructuredData &sd);
 
 // Gold surface forms for the model fields from benchmark values: price -> every 1-2 word window of
 // the page whose parsed amount equals a gold price (so "$87.11", "87,11 €", "87.11" all count);
 // sku / gtin / mpn / brand -> the gold strings themselves (matched after normaliseFieldValue).
-void attachProductGold(WebPage *page, const std::map<std::string, std::vector<std::string>> &truth);
+void attachProductGold(inference::WebPage *page, const std::map<std::string, std::vector<std::string>> &truth);
 
 // "amazon" for www.amazon.co.uk and amazon.de: the host without www., public-suffix-like labels
 // (2-letter country codes, com, co, net, org, ...) dropped from the right, last label kept.
@@ -48,7 +47,7 @@ using structured::groupedFolds; // document/structured/groupedfolds.h
 struct ProductBenchmarkPage
 {
     std::string key, url, site;
-    WebPage page;                  // with gold; candidates prepended when asked
+    inference::WebPage page;                  // with gold; candidates prepended when asked
     structured::StructuredData sd; // as read from the page
     int prefixWords = 0;           // candidate words at the start of page
     std::map<std::string, std::vector<std::string>> truth; // the benchmark's accepted values
@@ -78,7 +77,7 @@ struct ProductValue
 // dropped), then, with `fallback`, structured data for the fields the model left empty; currency from
 // the price text or structured data; availability from structured data, else "InStock" (source
 // "default"). Fields without a value are absent.
-std::vector<ProductValue> productValues(const std::vector<FieldSpan> &spans, int prefixWords,
+std::vector<ProductValue> productValues(const std::vector<inference::FieldSpan> &spans, int prefixWords,
                                         const structured::StructuredData &sd, bool fallback);
 // Structured data alone (the baseline): productValues({}, 0, sd, true).
 std::vector<ProductValue> structuredProductValues(const structured::StructuredData &sd);
@@ -98,4 +97,4 @@ std::vector<ProductValue> rankedValues(const std::string &field, const structure
 // A benchmark prediction row: price, sku, availability (+ InStock/OutOfStock), gtin, mpn, brand, currency.
 std::map<std::string, std::string> benchmarkRow(const std::vector<ProductValue> &values);
 
-} // namespace folio::inference
+} // namespace folio::pipeline

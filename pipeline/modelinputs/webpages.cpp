@@ -1,5 +1,4 @@
-// Document / SWDE -> WebPage (compiled into consumers that link folio_document).
-#include "inference/webformer/webformerdata.h"
+#include "pipeline/modelinputs/webpages.h"
 
 #include "document/html/htmlloader.h"
 #include "document/html/htmlxpath.h"
@@ -13,7 +12,11 @@
 
 namespace fs = std::filesystem;
 
-namespace folio::inference {
+namespace folio::pipeline {
+
+using inference::WebNode;
+using inference::WebPage;
+using inference::readSwdeGroundTruth;
 
 WebPage webPageFromDocument(const folio::Document &doc, const std::string &id)
 {
@@ -137,4 +140,4 @@ SwdeSplit loadSwdeSplit(const std::string &dataDir, int maxPagesPerSite, const s
     return split;
 }
 
-} // namespace folio::inference
+} // namespace folio::pipeline

@@ -1,7 +1,5 @@
 #pragma once
-// Web pages for WebFormer from folio::Document (HTML loader) and the SWDE layout.
-// Not part of folio_inference (which does not link folio_document): consumers that link
-// folio_document compile inference/webformerdata.cpp themselves (folio-cli, tests, bench).
+// Web pages for WebFormer (inference::WebPage) from folio::Document (HTML loader) and the SWDE layout.
 
 #include "inference/webformer/webformer.h"
 
@@ -12,13 +10,13 @@ namespace folio {
 struct Document;
 }
 
-namespace folio::inference {
+namespace folio::pipeline {
 
 // Element and text nodes of `doc` (the Root is dropped; its children become roots); text nodes
 // carry the Document's words of that node.
-WebPage webPageFromDocument(const folio::Document &doc, const std::string &id);
+inference::WebPage webPageFromDocument(const folio::Document &doc, const std::string &id);
 // loadHtmlFile + webPageFromDocument; false + *error naming the file.
-bool loadWebPage(const std::string &htmlPath, WebPage *page, std::string *error);
+bool loadWebPage(const std::string &htmlPath, inference::WebPage *page, std::string *error);
 
 // The SWDE split used by train-webformer and BENCHMARKS.md. `dataDir` is the folder holding
 // `groundtruth/` and `testset/` (or any parent of it, e.g. shared/data/swde-book-subset). Per
@@ -31,10 +29,10 @@ bool loadWebPage(const std::string &htmlPath, WebPage *page, std::string *error)
 // 10% dev. A named site that does not exist, or no site left to train on, is an error.
 struct SwdeSplit
 {
-    std::vector<WebPage> train, dev, test;
+    std::vector<inference::WebPage> train, dev, test;
     std::vector<std::string> fields;
     std::string root; // the folder with groundtruth/ and testset/
 };
 SwdeSplit loadSwdeSplit(const std::string &dataDir, int maxPagesPerSite = 0, const std::vector<std::string> &testSites = {});
 
-} // namespace folio::inference
+} // namespace folio::pipeline

@@ -9,9 +9,9 @@
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/formtagger/detail/trainmodel.h"
 #include "inference/formtagger/trainer.h"
-#include "inference/formtagger/trainpages.h"
 #include "inference/models/modelrunner.h"
 #include "inference/tokenizers/tokenizer.h"
+#include "pipeline/modelinputs/taggerpages.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -27,6 +27,7 @@ using folio::Annotations;
 using folio::Document;
 using folio::FunsdWordOrder;
 using namespace folio::inference;
+using namespace folio::pipeline;
 
 namespace {
 

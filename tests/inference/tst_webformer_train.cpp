@@ -5,8 +5,8 @@
 // The checkpoint is generated here (SWDE has no licence to ship weights trained on it).
 #include "inference/models/modelrunner.h"
 #include "inference/webformer/webformer.h"
-#include "inference/webformer/webformerdata.h"
 #include "inference/webformer/webformereval.h"
+#include "pipeline/modelinputs/webpages.h"
 #include "tests/common/testdata.h"
 
 #include <QtTest>
@@ -17,6 +17,7 @@
 #include <numeric>
 
 using namespace folio::inference;
+using namespace folio::pipeline;
 
 namespace {
 const std::string kSwde =

@@ -5,9 +5,9 @@
 #include "document/formats/funsd.h"
 #include "inference/formtagger/linking.h"
 #include "inference/formtagger/trainer.h"
-#include "inference/formtagger/trainpages.h"
 #include "pipeline/documentprediction.h"
 #include "pipeline/linkdata.h"
+#include "pipeline/modelinputs/taggerpages.h"
 #include "pipeline/taggertraining.h"
 #include "tests/common/testdata.h"
 
@@ -247,7 +247,7 @@ private Q_SLOTS:
         Annotations gold;
         QString error;
         QVERIFY2(importFunsdFile(file, FunsdWordOrder::Reading, &doc, &gold, &error), qPrintable(error));
-        const std::vector<inference::DocumentTrainPage> pages = inference::trainPagesOfDocument(doc, nullptr, false);
+        const std::vector<pipeline::DocumentTrainPage> pages = pipeline::trainPagesOfDocument(doc, nullptr, false);
         QCOMPARE(int(pages.size()), 1);
         const inference::TrainPage &page = pages[0].trainPage;
 

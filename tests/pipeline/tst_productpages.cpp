@@ -1,11 +1,11 @@
-// Product pages for WebFormer (inference/webformer/productpages.h): structured-data candidates in
+// Product pages for WebFormer (pipeline/modelinputs/productpages.h): structured-data candidates in
 // front of the page, gold surface forms of prices, site families and site-grouped folds, spans ->
 // product values; and a tiny product model trained and read back end to end.
-#include "inference/webformer/productpages.h"
+#include "pipeline/modelinputs/productpages.h"
 
 #include "document/structured/structureddata.h"
-#include "inference/webformer/webformerdata.h"
 #include "inference/webformer/webformerinput.h"
+#include "pipeline/modelinputs/webpages.h"
 
 #include "tests/common/testdata.h"
 
@@ -15,6 +15,7 @@
 #include <set>
 
 using namespace folio::inference;
+using namespace folio::pipeline;
 namespace st = folio::structured;
 
 namespace {

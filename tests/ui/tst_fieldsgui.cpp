@@ -13,7 +13,7 @@
 #include "document/formats/datasetformat.h"
 #include "document/html/htmlloader.h"
 #include "document/project/project.h"
-#include "inference/webformer/webformerdata.h"
+#include "pipeline/modelinputs/webpages.h"
 #include "pipeline/documentsource.h"
 #include "pipeline/webfieldextraction.h"
 #include "pipeline/webfieldset.h"
@@ -128,7 +128,7 @@ private Q_SLOTS:
         const QStringList brands{QStringLiteral("Acme"), QStringLiteral("Zeta"), QStringLiteral("Orbit"), QStringLiteral("Nova")};
         for (int i = 0; i < brands.size(); ++i) {
             const QString price = QStringLiteral("%1.99").arg(10 + i);
-            inference::WebPage page = inference::webPageFromDocument(
+            inference::WebPage page = pipeline::webPageFromDocument(
                 loadBytes(productHtml(brands[i], price), QStringLiteral("p%1.html").arg(i)), "p" + std::to_string(i));
             page.gold["price"] = {price.toStdString()};
             page.gold["brand"] = {brands[i].toStdString()};

@@ -8,7 +8,7 @@
 #include "document/formats/funsd.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/formtagger/trainer.h"
-#include "inference/formtagger/trainpages.h"
+#include "pipeline/modelinputs/taggerpages.h"
 #include "ui/attention/attentionpanel.h"
 #include "pipeline/attentionrun.h"
 #include "attention/attentionviewmodel.h"
@@ -69,7 +69,7 @@ void TestFormTaggerTrace::initTestCase()
     Annotations ann;
     QString error;
     QVERIFY2(importFunsdFile(files.first(), FunsdWordOrder::Annotation, &m_doc, &ann, &error), qPrintable(error));
-    m_page = inf::trainPageFromDocument(m_doc, nullptr, files.first().toStdString());
+    m_page = pipeline::trainPageFromDocument(m_doc, nullptr, files.first().toStdString());
     QVERIFY(m_page.words.size() > 20);
 }
 

@@ -5,7 +5,7 @@
 //   auto *worker = new folio::TrainWorker(this);
 //   connect(worker, &folio::TrainWorker::progress, dialog, ...);   // epoch, step, loss, dev F1, ETA
 //   connect(worker, &folio::TrainWorker::finished, this, ...);     // checkpoint folder or error
-//   worker->start(config, pages);   // pages: tagged pages (inference::trainPagesOfDocument)
+//   worker->start(config, pages);   // pages: tagged pages (pipeline::trainPagesOfDocument)
 //   worker->cancel();               // stops between optimizer steps; finished(cancelled) follows
 #include "pipeline/taggertraining.h"
 
