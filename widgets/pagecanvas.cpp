@@ -40,6 +40,8 @@ void PageCanvas::setPage(const Document &doc, int page, const QImage &image)
     m_pageSize = page >= 0 && page < int(doc.pages.size()) ? doc.pages[size_t(page)].size : QSizeF();
     if (m_pageSize.isEmpty() && !image.isNull())
         m_pageSize = image.size();
+    if (image.cacheKey() != m_image.cacheKey())
+        m_scaledImage = QImage(); // the same page redrawn keeps its scaled copy
     m_image = image;
     m_imageScale = (!image.isNull() && m_pageSize.width() > 0) ? image.width() / m_pageSize.width() : 1.0;
     m_boxes.clear();
@@ -304,8 +306,13 @@ void PageCanvas::paintEvent(QPaintEvent *)
     const QRectF pageRect(origin(), contentSize());
     p.fillRect(pageRect, Qt::white);
     if (!m_image.isNull()) {
-        p.setRenderHint(QPainter::SmoothPixmapTransform, m_zoom < 1);
-        p.drawImage(pageRect, m_image);
+        // Scaled once per zoom, not on every repaint (a hover or a new label repaints the page).
+        const QSize target = pageRect.size().toSize();
+        if (m_scaledImage.size() != target)
+            m_scaledImage = target == m_image.size()
+                ? m_image
+                : m_image.scaled(target, Qt::IgnoreAspectRatio, m_zoom < 1 ? Qt::SmoothTransformation : Qt::FastTransformation);
+        p.drawImage(pageRect.topLeft(), m_scaledImage);
     }
     p.setRenderHint(QPainter::Antialiasing, false);
     QFont labelFont = font();

@@ -151,6 +151,7 @@ private:
     int chipAt(const QPointF &widgetPos) const; // the word whose chip is there, -1 if none
 
     QImage m_image;
+    QImage m_scaledImage; // m_image at the size last painted (a smooth rescale costs 30+ ms a paint)
     QSizeF m_pageSize;
     double m_imageScale = 1; // image pixels per page pixel
     int m_page = -1;

@@ -1,8 +1,10 @@
 // folio: the desktop studio. Usage: folio [FILE...]  (opens each file; see folio --help)
 #include "autorun.h"
+#include "renderingchoice.h"
 #include "ui/mainwindow.h"
 #include "ui/documents/webpagepanel.h"
 #include "inference/openmpenv.h"
+#include "widgets/stallsampler.h"
 #include "widgets/stallwatchdog.h"
 
 #include <QApplication>
@@ -36,6 +38,13 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("Folio"));
     QApplication::setOrganizationName(QStringLiteral("Folio"));
     QApplication::setApplicationVersion(QStringLiteral(FOLIO_VERSION));
+    // Software OpenGL composes each repaint of a window holding the web view in 30-70 ms: Qt Quick's
+    // software renderer then (app/gui/renderingchoice.h). FOLIO_RENDERING, else the setting, else auto.
+    QString renderingWanted = qEnvironmentVariable("FOLIO_RENDERING");
+    if (renderingWanted.isEmpty())
+        renderingWanted = QSettings().value(QStringLiteral("view/rendering")).toString();
+    const folio::RenderingChoice rendering = folio::chooseRendering(renderingWanted);
+    folio::applyRendering(rendering);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Folio: structure-aware document extraction studio"));
@@ -68,8 +77,15 @@ int main(int argc, char **argv)
     if (!stallReport.isEmpty()) {
         watchdog.setPhase(QStringLiteral("launch"));
         watchdog.mark(QStringLiteral("main"));
+        watchdog.mark(QStringLiteral("rendering: ") + rendering.reason);
         watchdog.start();
     }
+    // FOLIO_STALL_TRACE=<file> (with FOLIO_STALL_REPORT): the GUI thread's stack while it stalls
+    // 30+ ms, for bench/symbolize_stalls.py.
+    const QString stallTrace = qEnvironmentVariable("FOLIO_STALL_TRACE");
+    std::unique_ptr<folio::StallSampler> sampler;
+    if (!stallReport.isEmpty() && !stallTrace.isEmpty())
+        sampler = std::make_unique<folio::StallSampler>(&watchdog);
 
     folio::MainWindow window;
     if (parser.isSet(maximized)) {
@@ -160,6 +176,11 @@ int main(int argc, char **argv)
         QSaveFile out(stallReport);
         if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(report).toJson()) < 0 || !out.commit())
             qWarning("%s: cannot write the stall report (%s)", qPrintable(stallReport), qPrintable(out.errorString()));
+    }
+    if (sampler) {
+        QString error;
+        if (!sampler->writeTrace(stallTrace, &error))
+            qWarning("%s", qPrintable(error));
     }
     return rc;
 }

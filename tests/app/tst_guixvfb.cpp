@@ -26,10 +26,14 @@
 namespace {
 
 // The GUI thread's longest stall, per sample, during launch, open and the three steps. Measured on the
-// shared 2-core development machine (BENCHMARKS.md); the aim is 50 ms (not met: see there).
+// shared 2-core development machine (BENCHMARKS.md). The aim is 50 ms during Suggest Labels,
+// Generate and Extract Fields: met there at load average ~2 (software rendering, app/gui/renderingchoice.h);
+// the bound allows a busy CI machine 5x that. Opening a document may stall longer (reported).
 // "launch" (the window being constructed, before it exists on screen) is launch time, reported as
 // launch -> usable, not a stall of a usable window.
 const double kStallBoundMs = 4000;
+const double kStepStallBoundMs = 250;
+const QStringList kSteps{QStringLiteral("suggest"), QStringLiteral("generate"), QStringLiteral("extract")};
 
 const QString kOut = QStringLiteral(FOLIO_BINARY_DIR "/gui-xvfb");
 
@@ -100,6 +104,8 @@ class TestGuiXvfb : public QObject
         QFile::remove(report);
         QFile::remove(shot);
         env.insert(QStringLiteral("FOLIO_STALL_REPORT"), report);
+        // Where the GUI thread was during each stall: bench/symbolize_stalls.py gui-xvfb/<name>-trace.txt
+        env.insert(QStringLiteral("FOLIO_STALL_TRACE"), kOut + QStringLiteral("/%1-trace.txt").arg(s.name));
         QProcess folio;
         folio.setProcessEnvironment(env);
         folio.setProcessChannelMode(QProcess::MergedChannels);
@@ -217,8 +223,12 @@ private Q_SLOTS:
         const double opened = eventMs(report, QStringLiteral("open "));
         const double firstPage = web ? eventMs(report, QStringLiteral("page rendered")) : eventMs(report, QStringLiteral("document shown"));
         QVERIFY(usable > 0 && opened > 0 && firstPage > opened);
-        double longest = 0;
-        QString longestPhase;
+        // On Xvfb OpenGL is Mesa's software rasteriser: the window is composed without it.
+        const double renderingMs = eventMs(report, QStringLiteral("rendering: software"));
+        QVERIFY2(renderingMs > 0 || !qEnvironmentVariableIsEmpty("QT_QUICK_BACKEND") || !qEnvironmentVariableIsEmpty("FOLIO_RENDERING"),
+                 "Folio chose OpenGL composition on a software OpenGL (see the report's \"rendering:\" event)");
+        double longest = 0, longestStep = 0;
+        QString longestPhase, longestStepPhase;
         QJsonObject phases;
         const QJsonObject allPhases = report.value(QStringLiteral("phases")).toObject();
         for (auto it = allPhases.begin(); it != allPhases.end(); ++it) {
@@ -229,19 +239,28 @@ private Q_SLOTS:
                 longest = ms;
                 longestPhase = it.key();
             }
+            if (kSteps.contains(it.key()) && ms > longestStep) {
+                longestStep = ms;
+                longestStepPhase = it.key();
+            }
         }
         m_summary.insert(s.name, QJsonObject{{QStringLiteral("launchToUsableMs"), qRound(usable)},
                                              {QStringLiteral("openToFirstPageMs"), qRound(firstPage - opened)},
                                              {QStringLiteral("longestStallMs"), longest},
                                              {QStringLiteral("longestStallPhase"), longestPhase},
+                                             {QStringLiteral("longestStepStallMs"), longestStep},
+                                             {QStringLiteral("longestStepStallPhase"), longestStepPhase},
                                              {QStringLiteral("stallMsByPhase"), phases},
                                              {QStringLiteral("steps"), stepReports}});
-        qInfo("%s: launch -> usable %.0f ms, open -> first page %.0f ms, longest stall %.1f ms (%s)", qPrintable(s.name), usable,
-              firstPage - opened, longest, qPrintable(longestPhase));
+        qInfo("%s: launch -> usable %.0f ms, open -> first page %.0f ms, longest stall %.1f ms (%s), during the steps %.1f ms (%s)",
+              qPrintable(s.name), usable, firstPage - opened, longest, qPrintable(longestPhase), longestStep, qPrintable(longestStepPhase));
         QVERIFY2(report.value(QStringLiteral("ticks")).toInt() > 100, "the watchdog did not run");
         QVERIFY2(longest < kStallBoundMs,
                  qPrintable(QStringLiteral("the GUI thread stalled %1 ms in \"%2\" (bound %3 ms)")
                                 .arg(longest).arg(longestPhase).arg(kStallBoundMs)));
+        QVERIFY2(longestStep < kStepStallBoundMs,
+                 qPrintable(QStringLiteral("the GUI thread stalled %1 ms during \"%2\" (bound %3 ms; see %4/%5-trace.txt)")
+                                .arg(longestStep).arg(longestStepPhase).arg(kStepStallBoundMs).arg(kOut, s.name)));
     }
 };
 

@@ -2,6 +2,8 @@
 
 #include "ui/annotation/annotationsession.h"
 
+#include "document/qstree.h"
+
 #include <QKeyEvent>
 #include <QLabel>
 #include <QListWidget>
@@ -53,10 +55,11 @@ void AnnotationDock::refresh()
     m_links->clear();
     const Document &doc = m_session->document();
     const Annotations &a = m_session->annotations();
+    const QHash<QString, int> wordIndex = a.entities.empty() ? QHash<QString, int>() : qsWordIndex(doc); // not a scan per word
     auto entityText = [&](const Entity &e) {
         QStringList words;
         for (const QString &w : e.wordIds) {
-            const int i = doc.wordIndex(w);
+            const int i = wordIndex.value(w, -1);
             words << (i >= 0 ? doc.words[size_t(i)].text : w);
         }
         QString t = QStringLiteral("%1: %2").arg(e.label, words.join(QLatin1Char(' ')));

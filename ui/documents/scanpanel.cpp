@@ -11,6 +11,7 @@
 #include <QSpinBox>
 #include <QToolButton>
 #include <QTreeView>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QVBoxLayout>
 
 namespace folio {
@@ -26,8 +27,14 @@ static QImage readPageImage(const QString &path)
 
 ScanPanel::ScanPanel(AnnotationSession *session, QWidget *parent)
     : QWidget(parent), m_session(session), m_canvas(new PageCanvas(this)), m_model(new StructureTreeModel(this)),
-      m_pageBox(new QSpinBox(this)), m_pageCount(new QLabel(this))
+      m_pageBox(new QSpinBox(this)), m_pageCount(new QLabel(this)), m_imageLoad(new QFutureWatcher<QImage>(this))
 {
+    connect(m_imageLoad, &QFutureWatcherBase::finished, this, [this] {
+        if (m_loadingPath != m_imagePath || m_imageLoad->isCanceled())
+            return; // another page was asked for meanwhile
+        m_image = m_imageLoad->result();
+        showPage(currentPage());
+    });
     m_canvas->setObjectName(QStringLiteral("pageCanvas"));
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Page"), this));
@@ -180,7 +187,8 @@ void ScanPanel::showPage(int page)
     const QString imagePath = doc.pages[size_t(page)].imagePath;
     if (imagePath != m_imagePath) {
         m_imagePath = imagePath;
-        m_image = readPageImage(imagePath);
+        m_image = QImage();
+        loadPageImage(imagePath);
     }
     m_canvas->setPage(doc, page, m_image);
     if (m_pageBox->value() != page + 1) {
@@ -190,6 +198,14 @@ void ScanPanel::showPage(int page)
     }
     refreshOverlays();
     syncSelectionFromSession(m_session->selectedWords());
+}
+
+void ScanPanel::loadPageImage(const QString &path)
+{
+    m_loadingPath = path;
+    if (path.isEmpty())
+        return;
+    m_imageLoad->setFuture(QtConcurrent::run(readPageImage, path));
 }
 
 void ScanPanel::setOverlayColors(const QHash<int, QColor> &colors)

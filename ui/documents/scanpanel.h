@@ -8,6 +8,7 @@
 //   // shows session->document() whenever the session opens a document
 //   connect(scan, &folio::ScanPanel::regionRequested, ...);   // user drew a region to re-OCR
 #include <QColor>
+#include <QFutureWatcher>
 #include <QHash>
 #include <QImage>
 #include <QWidget>
@@ -59,8 +60,14 @@ private:
     QSpinBox *m_pageBox;
     QLabel *m_pageCount;
     bool m_syncing = false;
-    QString m_imagePath; // the page image in m_image
+    // The page image is decoded in the thread pool (a scan page is 50-300 ms of PNG decoding); the
+    // page is drawn at once with its words and gets its image when the decode is done.
+    void loadPageImage(const QString &path);
+
+    QString m_imagePath; // the page shown; m_image holds its image once decoded
     QImage m_image;
+    QFutureWatcher<QImage> *m_imageLoad;
+    QString m_loadingPath; // the image m_imageLoad decodes
     QHash<int, QColor> m_overlayColors;
     QHash<int, QString> m_overlayLabels;
 };
