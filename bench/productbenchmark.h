@@ -25,7 +25,11 @@ struct ProductBenchmark
     // False (and a message on stderr naming `who`) when the ground truth cannot be read.
     bool load(const char *who)
     {
-        truth = structured::readBenchmarkTruth(dir + "/ground-truth.json");
+        QString error;
+        if (!structured::readBenchmarkTruth(dir + "/ground-truth.json", &truth, &error)) {
+            std::fprintf(stderr, "%s: %s\n", who, qPrintable(error));
+            return false;
+        }
         std::ifstream in(dir + "/ground-truth.json");
         groundTruth = nlohmann::json::parse(in, nullptr, false);
         if (!groundTruth.is_discarded() && groundTruth.is_object() && !truth.empty())

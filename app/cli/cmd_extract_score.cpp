@@ -7,6 +7,8 @@
 
 #include "document/structured/benchmarkscore.h"
 
+#include <QString>
+
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -49,24 +51,27 @@ void scoreCommand(const ScoreArgs &a)
         throw CliError("extract-score: no prediction files (give PRED.json or --dataset DIR with output/*.json)", ExitUsage);
     if (a.bootstrap < 0 || a.bootstrap > 100000)
         throw CliError("extract-score: --bootstrap must be within 0..100000");
-    try {
-        const auto truth = structured::readBenchmarkTruth(truthPath);
-        nlohmann::ordered_json out = nlohmann::ordered_json::object();
-        for (const auto &path : preds) {
-            const auto pred = structured::readBenchmarkPrediction(path);
-            const std::string name = fs::path(path).stem().string();
-            for (const auto &[attr, matching] : structured::benchmarkAttributes()) {
-                const auto m = structured::scoreAttribute(truth, pred, attr, matching, a.bootstrap, path);
-                out[name][attr] = {{"f1", m.f1},       {"f1_std", m.f1Std},           {"precision", m.precision},
-                                   {"precision_std", m.precisionStd}, {"recall", m.recall}, {"recall_std", m.recallStd},
-                                   {"support", m.support}, {"tp", m.counts.tp},       {"fp", m.counts.fp},
-                                   {"fn", m.counts.fn}};
-            }
+    QString error;
+    structured::BenchmarkTruth truth;
+    if (!structured::readBenchmarkTruth(truthPath, &truth, &error))
+        throw CliError(error.toStdString());
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const auto &path : preds) {
+        structured::BenchmarkPrediction pred;
+        if (!structured::readBenchmarkPrediction(path, &pred, &error))
+            throw CliError(error.toStdString());
+        const std::string name = fs::path(path).stem().string();
+        for (const auto &[attr, matching] : structured::benchmarkAttributes()) {
+            structured::AttributeMetrics m;
+            if (!structured::scoreAttribute(truth, pred, attr, matching, &m, &error, a.bootstrap, path))
+                throw CliError(error.toStdString());
+            out[name][attr] = {{"f1", m.f1},       {"f1_std", m.f1Std},           {"precision", m.precision},
+                               {"precision_std", m.precisionStd}, {"recall", m.recall}, {"recall_std", m.recallStd},
+                               {"support", m.support}, {"tp", m.counts.tp},       {"fp", m.counts.fp},
+                               {"fn", m.counts.fn}};
         }
-        std::cout << out.dump(4) << std::endl;
-    } catch (const std::runtime_error &e) {
-        throw CliError(e.what());
     }
+    std::cout << out.dump(4) << std::endl;
 }
 
 } // namespace

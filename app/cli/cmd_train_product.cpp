@@ -157,7 +157,10 @@ void trainProductCommand(TrainProductArgs &a, const std::string &commandLine)
             file[key] = row;
         writeJsonFile(fs::path(a.out) / "predictions" / (name + ".json"), file);
         for (const auto &[attr, matching] : attrs) {
-            const auto m = structured::scoreAttribute(truth, rows, attr, matching, 1000, name);
+            structured::AttributeMetrics m;
+            QString scoreError;
+            if (!structured::scoreAttribute(truth, rows, attr, matching, &m, &scoreError, 1000, name))
+                throw CliError(scoreError.toStdString());
             metrics[name][attr] = {{"f1", m.f1}, {"f1_std", m.f1Std}, {"precision", m.precision}, {"recall", m.recall},
                                    {"support", m.support}, {"tp", m.counts.tp}, {"fp", m.counts.fp}, {"fn", m.counts.fn}};
         }

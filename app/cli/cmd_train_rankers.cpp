@@ -54,11 +54,9 @@ std::vector<RankedPage> readPages(const TrainRankersArgs &a, const std::vector<s
 {
     const std::string gtPath = a.data + "/ground-truth.json";
     structured::BenchmarkTruth truth;
-    try {
-        truth = structured::readBenchmarkTruth(gtPath);
-    } catch (const std::exception &e) {
-        throw CliError(e.what());
-    }
+    QString truthError;
+    if (!structured::readBenchmarkTruth(gtPath, &truth, &truthError))
+        throw CliError(truthError.toStdString());
     std::ifstream in(gtPath);
     const auto gt = nlohmann::json::parse(in, nullptr, false);
     const int total = a.maxPages > 0 ? std::min<int>(a.maxPages, int(truth.size())) : int(truth.size());
@@ -200,7 +198,10 @@ void trainRankersCommand(const TrainRankersArgs &a)
             writeJsonFile(fs::path(a.out) / "ranker-predictions" / (name + ".json"), file);
             for (const std::string &field : fields) {
                 const auto matching = field == "price" ? structured::BenchmarkMatching::Decimal : structured::BenchmarkMatching::Exact;
-                const auto m = structured::scoreAttribute(truth, rows, field, matching, 1000, name);
+                structured::AttributeMetrics m;
+                QString scoreError;
+                if (!structured::scoreAttribute(truth, rows, field, matching, &m, &scoreError, 1000, name))
+                    throw CliError(scoreError.toStdString());
                 summary[field]["cv"][name] = {{"f1", m.f1},           {"f1_std", m.f1Std}, {"precision", m.precision},
                                               {"recall", m.recall},   {"tp", m.counts.tp}, {"fp", m.counts.fp},
                                               {"fn", m.counts.fn},    {"support", m.support}};

@@ -2,6 +2,8 @@
 
 #include "document/structured/pythonrandom.h"
 
+#include <QString>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -9,7 +11,6 @@
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <stdexcept>
 
 namespace folio::structured {
 
@@ -17,24 +18,31 @@ namespace {
 
 constexpr std::uintmax_t kMaxFileBytes = 256ull << 20;
 
-nlohmann::ordered_json readJsonFile(const std::string &path)
+bool fail(QString *error, const std::string &message)
+{
+    if (error)
+        *error = QString::fromStdString(message);
+    return false;
+}
+
+bool readJsonFile(const std::string &path, nlohmann::ordered_json *json, QString *error)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw std::runtime_error(path + ": cannot open the file");
+        return fail(error, path + ": cannot open the file");
     in.seekg(0, std::ios::end);
     const auto size = std::uintmax_t(in.tellg());
     if (size > kMaxFileBytes)
-        throw std::runtime_error(path + ": larger than 256 MiB");
+        return fail(error, path + ": larger than 256 MiB");
     in.seekg(0);
     std::string text(size, '\0');
     in.read(text.data(), std::streamsize(size));
-    auto json = nlohmann::ordered_json::parse(text, nullptr, false);
-    if (json.is_discarded())
-        throw std::runtime_error(path + ": not valid JSON");
-    if (!json.is_object())
-        throw std::runtime_error(path + ": expected a JSON object {page: {attribute: ...}}");
-    return json;
+    *json = nlohmann::ordered_json::parse(text, nullptr, false);
+    if (json->is_discarded())
+        return fail(error, path + ": not valid JSON");
+    if (!json->is_object())
+        return fail(error, path + ": expected a JSON object {page: {attribute: ...}}");
+    return true;
 }
 
 std::string scalarText(const nlohmann::ordered_json &v)
@@ -97,13 +105,15 @@ const std::vector<std::pair<std::string, BenchmarkMatching>> &benchmarkAttribute
     return list;
 }
 
-BenchmarkTruth readBenchmarkTruth(const std::string &path)
+bool readBenchmarkTruth(const std::string &path, BenchmarkTruth *out, QString *error)
 {
-    const auto json = readJsonFile(path);
+    nlohmann::ordered_json json;
+    if (!readJsonFile(path, &json, error))
+        return false;
     BenchmarkTruth truth;
     for (const auto &[key, page] : json.items()) {
         if (!page.is_object())
-            throw std::runtime_error(path + ": page " + key + " is not an object");
+            return fail(error, path + ": page " + key + " is not an object");
         BenchmarkPage p;
         p.key = key;
         for (const auto &[attr, v] : page.items()) {
@@ -120,16 +130,19 @@ BenchmarkTruth readBenchmarkTruth(const std::string &path)
         }
         truth.push_back(std::move(p));
     }
-    return truth;
+    *out = std::move(truth);
+    return true;
 }
 
-BenchmarkPrediction readBenchmarkPrediction(const std::string &path)
+bool readBenchmarkPrediction(const std::string &path, BenchmarkPrediction *out, QString *error)
 {
-    const auto json = readJsonFile(path);
+    nlohmann::ordered_json json;
+    if (!readJsonFile(path, &json, error))
+        return false;
     BenchmarkPrediction pred;
     for (const auto &[key, page] : json.items()) {
         if (!page.is_object())
-            throw std::runtime_error(path + ": page " + key + " is not an object");
+            return fail(error, path + ": page " + key + " is not an object");
         auto &row = pred[key];
         for (const auto &[attr, v] : page.items()) {
             if (v.is_array()) {
@@ -140,7 +153,8 @@ BenchmarkPrediction readBenchmarkPrediction(const std::string &path)
             }
         }
     }
-    return pred;
+    *out = std::move(pred);
+    return true;
 }
 
 std::optional<std::string> canonicalDecimal(const std::string &text)
@@ -236,19 +250,19 @@ TpFpFn matchValue(const std::vector<std::string> &accepted, const std::optional<
     return c;
 }
 
-AttributeMetrics scoreAttribute(const BenchmarkTruth &truth, const BenchmarkPrediction &prediction,
-                                const std::string &attribute, BenchmarkMatching matching, int bootstrap,
-                                const std::string &predictionName)
+bool scoreAttribute(const BenchmarkTruth &truth, const BenchmarkPrediction &prediction, const std::string &attribute,
+                    BenchmarkMatching matching, AttributeMetrics *metrics, QString *error, int bootstrap,
+                    const std::string &predictionName)
 {
     std::set<std::string> truthKeys;
     for (const auto &p : truth)
         truthKeys.insert(p.key);
     for (const auto &p : truth)
         if (!prediction.count(p.key))
-            throw std::runtime_error(predictionName + ": no entry for page " + p.key + " of the ground truth");
+            return fail(error, predictionName + ": no entry for page " + p.key + " of the ground truth");
     for (const auto &[key, row] : prediction)
         if (!truthKeys.count(key))
-            throw std::runtime_error(predictionName + ": page " + key + " is not in the ground truth");
+            return fail(error, predictionName + ": page " + key + " is not in the ground truth");
 
     std::vector<TpFpFn> perPage;
     perPage.reserve(truth.size());
@@ -293,7 +307,8 @@ AttributeMetrics scoreAttribute(const BenchmarkTruth &truth, const BenchmarkPred
         m.recallStd = sampleStdev(rs);
         m.f1Std = sampleStdev(fs);
     }
-    return m;
+    *metrics = m;
+    return true;
 }
 
 void fillAvailability(BenchmarkPrediction *prediction)

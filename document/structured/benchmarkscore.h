@@ -29,6 +29,8 @@
 #include <utility>
 #include <vector>
 
+class QString;
+
 namespace folio::structured {
 
 struct BenchmarkPage
@@ -59,10 +61,10 @@ struct AttributeMetrics
 // price (decimal), sku, availability, InStock, OutOfStock (exact): the published attributes.
 const std::vector<std::pair<std::string, BenchmarkMatching>> &benchmarkAttributes();
 
-// Both throw std::runtime_error naming the file and the problem (unreadable, not JSON, wrong shape,
-// over 256 MiB).
-BenchmarkTruth readBenchmarkTruth(const std::string &path);
-BenchmarkPrediction readBenchmarkPrediction(const std::string &path);
+// False, with `error` naming the file and the problem (unreadable, not JSON, wrong shape, over
+// 256 MiB), when the file cannot be read.
+bool readBenchmarkTruth(const std::string &path, BenchmarkTruth *truth, QString *error);
+bool readBenchmarkPrediction(const std::string &path, BenchmarkPrediction *prediction, QString *error);
 
 // Python Decimal's value as a canonical string ("-871e-1" style: sign, digits without leading or
 // trailing zeros, exponent; zero is "0"); nullopt when `text` is not a decimal number.
@@ -71,10 +73,11 @@ std::optional<std::string> canonicalDecimal(const std::string &text);
 TpFpFn matchValue(const std::vector<std::string> &accepted, const std::optional<std::string> &predicted,
                   BenchmarkMatching matching);
 
-// Throws std::runtime_error when the page keys differ (`predictionName` names the file).
-AttributeMetrics scoreAttribute(const BenchmarkTruth &truth, const BenchmarkPrediction &prediction,
-                                const std::string &attribute, BenchmarkMatching matching, int bootstrap = 1000,
-                                const std::string &predictionName = "prediction");
+// False, with `error` naming `predictionName` and the first missing or extra page, when the page
+// keys differ.
+bool scoreAttribute(const BenchmarkTruth &truth, const BenchmarkPrediction &prediction, const std::string &attribute,
+                    BenchmarkMatching matching, AttributeMetrics *metrics, QString *error, int bootstrap = 1000,
+                    const std::string &predictionName = "prediction");
 
 // availability "InStock" when missing or empty, and the InStock / OutOfStock rows mirrored from it.
 void fillAvailability(BenchmarkPrediction *prediction);

@@ -181,7 +181,10 @@ std::vector<ProductBenchmarkPage> loadProductBenchmark(const std::string &datase
     const auto gt = nlohmann::ordered_json::parse(in, nullptr, false);
     if (gt.is_discarded() || !gt.is_object())
         throw std::runtime_error(gtPath + ": not a JSON object {page: {attribute: [values]}}");
-    const structured::BenchmarkTruth truth = structured::readBenchmarkTruth(gtPath);
+    structured::BenchmarkTruth truth;
+    QString truthError;
+    if (!structured::readBenchmarkTruth(gtPath, &truth, &truthError))
+        throw std::runtime_error(truthError.toStdString());
     std::vector<ProductBenchmarkPage> pages;
     const int total = maxPages > 0 ? std::min<int>(maxPages, int(truth.size())) : int(truth.size());
     for (int i = 0; i < total; ++i) {

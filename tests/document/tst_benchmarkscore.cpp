@@ -77,11 +77,15 @@ private Q_SLOTS:
         const QString gt = dir.filePath("gt.json"), pred = dir.filePath("pred.json");
         writeFile(gt, R"({"b": {"price": ["10.00"], "url": "u"}, "a": {"price": []}, "c": {"price": "3"}})");
         writeFile(pred, R"({"a": {}, "b": {"price": ["10"]}, "c": {"price": "4"}})");
-        const auto truth = readBenchmarkTruth(gt.toStdString());
+        QString error;
+        BenchmarkTruth truth;
+        QVERIFY2(readBenchmarkTruth(gt.toStdString(), &truth, &error), qPrintable(error));
         QCOMPARE(truth.size(), std::size_t(3));
         QCOMPARE(truth[0].key, std::string("b")); // file order kept (the bootstrap depends on it)
-        const auto m = scoreAttribute(truth, readBenchmarkPrediction(pred.toStdString()), "price",
-                                      BenchmarkMatching::Decimal, 0);
+        BenchmarkPrediction prediction;
+        QVERIFY2(readBenchmarkPrediction(pred.toStdString(), &prediction, &error), qPrintable(error));
+        AttributeMetrics m;
+        QVERIFY2(scoreAttribute(truth, prediction, "price", BenchmarkMatching::Decimal, &m, &error, 0), qPrintable(error));
         QCOMPARE(m.counts.tp, 1L);
         QCOMPARE(m.counts.fp, 1L);
         QCOMPARE(m.counts.fn, 1L);
@@ -95,25 +99,30 @@ private Q_SLOTS:
         const QString gt = dir.filePath("gt.json"), pred = dir.filePath("pred.json");
         writeFile(gt, R"({"a": {"price": ["1"]}, "b": {"price": ["2"]}})");
         writeFile(pred, R"({"a": {"price": "1"}})");
-        try {
-            scoreAttribute(readBenchmarkTruth(gt.toStdString()), readBenchmarkPrediction(pred.toStdString()), "price",
-                           BenchmarkMatching::Decimal, 10, pred.toStdString());
-            QFAIL("a prediction file without page b was accepted");
-        } catch (const std::runtime_error &e) {
-            QVERIFY2(QString(e.what()).contains("pred.json") && QString(e.what()).contains(" b "), e.what());
-        }
+        QString error;
+        BenchmarkTruth truth;
+        BenchmarkPrediction prediction;
+        AttributeMetrics m;
+        QVERIFY2(readBenchmarkTruth(gt.toStdString(), &truth, &error), qPrintable(error));
+        QVERIFY2(readBenchmarkPrediction(pred.toStdString(), &prediction, &error), qPrintable(error));
+        QVERIFY2(!scoreAttribute(truth, prediction, "price", BenchmarkMatching::Decimal, &m, &error, 10, pred.toStdString()),
+                 "a prediction file without page b was accepted");
+        QVERIFY2(error.contains("pred.json") && error.contains(" b "), qPrintable(error));
         writeFile(pred, "{\"a\": [1, 2");
-        try {
-            readBenchmarkPrediction(pred.toStdString());
-            QFAIL("truncated JSON accepted");
-        } catch (const std::runtime_error &e) {
-            QVERIFY2(QString(e.what()).contains("pred.json") && QString(e.what()).contains("not valid JSON"), e.what());
-        }
+        error.clear();
+        QVERIFY2(!readBenchmarkPrediction(pred.toStdString(), &prediction, &error), "truncated JSON accepted");
+        QVERIFY2(error.contains("pred.json") && error.contains("not valid JSON"), qPrintable(error));
         writeFile(pred, "[1, 2]");
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, readBenchmarkPrediction(pred.toStdString()));
+        error.clear();
+        QVERIFY(!readBenchmarkPrediction(pred.toStdString(), &prediction, &error));
+        QVERIFY2(error.contains("pred.json"), qPrintable(error));
         writeFile(pred, R"({"a": 3})");
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, readBenchmarkPrediction(pred.toStdString()));
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, readBenchmarkTruth(dir.filePath("missing.json").toStdString()));
+        error.clear();
+        QVERIFY(!readBenchmarkPrediction(pred.toStdString(), &prediction, &error));
+        QVERIFY2(error.contains("pred.json"), qPrintable(error));
+        error.clear();
+        QVERIFY(!readBenchmarkTruth(dir.filePath("missing.json").toStdString(), &truth, &error));
+        QVERIFY2(error.contains("missing.json"), qPrintable(error));
     }
 
     // Every figure of dataset/metrics.json, from dataset/output/{Diffbot,Zyte,extruct}.json.
@@ -121,16 +130,21 @@ private Q_SLOTS:
     {
         const QString root = folio::test::sharedPath("data/product-extraction-benchmark/dataset");
         FOLIO_REQUIRE_DATA(root + "/metrics.json");
-        const auto truth = readBenchmarkTruth((root + "/ground-truth.json").toStdString());
+        QString error;
+        BenchmarkTruth truth;
+        QVERIFY2(readBenchmarkTruth((root + "/ground-truth.json").toStdString(), &truth, &error), qPrintable(error));
         QCOMPARE(truth.size(), std::size_t(140));
         std::ifstream in((root + "/metrics.json").toStdString());
         const auto published = nlohmann::json::parse(in);
         int compared = 0;
         for (const auto &[system, attrs] : published.items()) {
-            const auto pred = readBenchmarkPrediction((root + "/output/" + QString::fromStdString(system) + ".json").toStdString());
+            BenchmarkPrediction pred;
+            QVERIFY2(readBenchmarkPrediction((root + "/output/" + QString::fromStdString(system) + ".json").toStdString(), &pred, &error),
+                     qPrintable(error));
             for (const auto &[attr, matching] : benchmarkAttributes()) {
                 const auto &p = attrs.at(attr);
-                const auto m = scoreAttribute(truth, pred, attr, matching, 1000);
+                AttributeMetrics m;
+                QVERIFY2(scoreAttribute(truth, pred, attr, matching, &m, &error, 1000), qPrintable(error));
                 const QByteArray where = QByteArray::fromStdString(system + " " + attr);
                 QCOMPARE(m.support, p.at("support").get<int>());
                 const std::pair<double, const char *> figures[] = {
