@@ -105,7 +105,13 @@ MainWindow::MainWindow(QWidget *parent)
         m_progress->show();
         m_cancelButton->show();
     });
-    connect(m_opener, &DocumentOpener::progress, this, [this](double f) { m_progress->setValue(int(f * 100)); });
+    // QProgressBar repaints itself synchronously on every new value: steps of 4 % at most (a 17-page
+    // OCR reports hundreds of fractions).
+    connect(m_opener, &DocumentOpener::progress, this, [this](double f) {
+        const int percent = int(f * 100);
+        if (percent >= 100 || percent - m_progress->value() >= 4)
+            m_progress->setValue(percent);
+    });
     connect(m_opener, &DocumentOpener::notes, this, [this](const QString &, const QStringList &notes) {
         m_openNotes = notes;
     });
