@@ -2,9 +2,9 @@
 
 #include "inference/formtagger/linking.h"
 #include "inference/formtagger/trainer.h"
+#include "inference/models/wordlabels.h"
 #include "pipeline/hfpagelabeller.h"
 #include "pipeline/modelinputs/taggerpages.h"
-#include "pipeline/wordentities.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -62,14 +62,7 @@ struct DocumentTagger::Impl
             labels->push_back(w.labelId < 0 ? std::string() : w.label);
             confidences.push_back(w.confidence);
         }
-        for (const WordEntity &e : entitiesFromWordLabels(*labels, confidences)) {
-            inference::PredictedEntity p;
-            p.label = e.label;
-            p.firstWord = e.firstWord;
-            p.lastWord = e.lastWord;
-            p.confidence = e.confidence;
-            entities->push_back(std::move(p));
-        }
+        *entities = inference::entitiesFromWordLabels(*labels, confidences);
         return true;
     }
 };

@@ -1,7 +1,7 @@
 #pragma once
 // Page-by-page prediction with the layout tagger (a "folio-formtagger" checkpoint) or a Hugging Face
 // token-classification folder (config.json model_type "layoutlmv3": pipeline/hfpagelabeller.h, the
-// reference's own window then sliding windows past its cut, word labels repaired into entities by pipeline/wordentities.h, confidence = mean word
+// reference's own window then sliding windows past its cut, word labels repaired into entities by inference/models/wordlabels.h, confidence = mean word
 // confidence) and the results merged back into Annotations. The one copy used by `folio-cli predict` and the GUI's
 // ModelWorker.
 //

@@ -15,6 +15,7 @@
 // additionally holds optimizer.safetensors for --resume.
 
 #include "inference/models/runoptions.h"
+#include "inference/models/wordlabels.h"
 #include "inference/checkpoint/tensor.h"
 #include "inference/tokenizers/tokenizer.h"
 #include "inference/training/distributed.h"
@@ -114,13 +115,6 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
                   const std::vector<TrainPage> &devPages, const ProgressCallback &progress = {},
                   const std::atomic<bool> *cancel = nullptr);
 
-// Labelled output for one page.
-struct PredictedEntity
-{
-    std::string label;
-    int firstWord = 0, lastWord = 0; // inclusive word indices
-    double confidence = 0;           // mean probability of the chosen tags
-};
 // The encoder's output for each word of a page (words x dim floats, row-major): what the tagger
 // classifies and the key -> value link head (linking.h) reads. Kept from a prediction so the link
 // head need not run the encoder again.

@@ -16,6 +16,7 @@
 
 #include "inference/checkpoint/tensor.h"
 #include "inference/models/runoptions.h"
+#include "inference/models/wordlabels.h"
 #include "inference/tokenizers/tokenizer.h"
 
 #include <memory>
@@ -26,14 +27,6 @@ namespace folio::inference {
 
 class HfLayoutTokenizer;
 class ModelRunner;
-
-struct WordLabel
-{
-    int labelId = -1;        // -1: the word got no token (empty, or cut off by truncation)
-    std::string label;       // id2label[labelId]
-    float confidence = 0;    // softmax probability of labelId at the word's first token
-    float margin = 0;        // top-1 minus top-2 logit there
-};
 
 struct WordLabelling
 {

@@ -6,11 +6,11 @@
 #include "document/formats/datasetformat.h"
 #include "attention/attentionrollup.h"
 #include "inference/checkpoint/safetensors.h"
+#include "inference/models/wordlabels.h"
 #include "pipeline/attentionrun.h"
 #include "pipeline/documentprediction.h"
 #include "pipeline/hfpagelabeller.h"
 #include "pipeline/pagepixels.h"
-#include "pipeline/wordentities.h"
 #include "tests/common/testdata.h"
 
 #include <nlohmann/json.hpp>
@@ -75,7 +75,7 @@ struct Span
     int first, last;
 };
 
-std::vector<Span> spansOf(const std::vector<pipeline::WordEntity> &entities)
+std::vector<Span> spansOf(const std::vector<inference::PredictedEntity> &entities)
 {
     std::vector<Span> out;
     for (const auto &e : entities)
@@ -102,7 +102,7 @@ class TestHfPrediction : public QObject
 private Q_SLOTS:
     void bioRepair()
     {
-        using pipeline::entitiesFromWordLabels;
+        using inference::entitiesFromWordLabels;
         // B starts, I continues, a stray I starts, O and "" (no label) are outside.
         auto got = entitiesFromWordLabels({"B-Q", "I-Q", "I-A", "O", "I-A", "", "I-A", "B-Q", "B-Q", "I-A"},
                                           {0.9f, 0.5f, 0.4f, 1.f, 0.8f, 0.f, 0.6f, 0.7f, 0.2f, 0.3f});

@@ -1,6 +1,6 @@
-#include "pipeline/wordentities.h"
+#include "inference/models/wordlabels.h"
 
-namespace folio::pipeline {
+namespace folio::inference {
 
 namespace {
 
@@ -21,10 +21,10 @@ char splitTag(const std::string &tag, std::string *label)
 
 } // namespace
 
-std::vector<WordEntity> entitiesFromWordLabels(const std::vector<std::string> &labels,
-                                               const std::vector<float> &confidences)
+std::vector<PredictedEntity> entitiesFromWordLabels(const std::vector<std::string> &labels,
+                                                    const std::vector<float> &confidences)
 {
-    std::vector<WordEntity> out;
+    std::vector<PredictedEntity> out;
     std::vector<double> sums;
     bool open = false; // out.back() may take the next word
     for (int i = 0; i < int(labels.size()); ++i) {
@@ -41,7 +41,7 @@ std::vector<WordEntity> entitiesFromWordLabels(const std::vector<std::string> &l
             out.back().lastWord = i;
             sums.back() += confidence;
         } else {
-            out.push_back(WordEntity{label, i, i, 0});
+            out.push_back(PredictedEntity{label, i, i, 0});
             sums.push_back(confidence);
         }
         open = !(prefix == 'S' || prefix == 'U' || prefix == 'E' || prefix == 'L');
@@ -51,4 +51,4 @@ std::vector<WordEntity> entitiesFromWordLabels(const std::vector<std::string> &l
     return out;
 }
 
-} // namespace folio::pipeline
+} // namespace folio::inference
