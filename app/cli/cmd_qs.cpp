@@ -15,6 +15,7 @@
 #include "pipeline/qmsum.h"
 #include "pipeline/qsbaselines.h"
 #include "pipeline/qsdraft/draftchecks.h"
+#include "pipeline/qsdraft/saliencedata.h"
 #include "pipeline/qsinputs.h"
 
 #include <CLI/CLI.hpp>
@@ -213,7 +214,8 @@ void registerEval(CLI::App *qs)
     };
     auto o = std::make_shared<Opts>();
     cmd->add_option("--checkpoint", o->checkpoint, "Seq2seq checkpoint folder (optional: baselines only without it)");
-    cmd->add_option("--data", o->data, "QMSum folder (<split>/*.json or data/ALL/<split>/*.json)");
+    cmd->add_option("--data", o->data, "QMSum folder (<split>/*.json or data/ALL/<split>/*.json), or a FairytaleQA folder "
+                                       "(section summaries and questions against each section's answers and questions)");
     cmd->add_option("--split", o->split, "train | val | test")->check(CLI::IsMember({"train", "val", "test"}));
     cmd->add_option("--limit", o->limit, "First N meetings only");
     cmd->add_option("--drafter", o->drafter, "Drafter folder scored beside the baselines (default: the shipped one)");
@@ -221,6 +223,19 @@ void registerEval(CLI::App *qs)
     addGenOptions(cmd, &o->gen);
     addDraftOptions(cmd, &o->draft);
     cmd->callback([o]() {
+        if (pipeline::looksLikeFairytaleQa(QString::fromStdString(o->data))) {
+            std::unique_ptr<pipeline::QsDrafter> drafter;
+            if (!o->noDrafter)
+                drafter = std::make_unique<pipeline::QsDrafter>(loadDrafter(o->checkpoint.empty() ? o->drafter : o->checkpoint));
+            if (drafter)
+                useQuestionOptions(drafter.get(), o->draft);
+            nlohmann::json j = evalSectionedStories(o->data, o->split, o->limit, drafter.get(),
+                                                    drafter ? draftOptions(*drafter, o->draft) : pipeline::DraftOptions{});
+            if (drafter)
+                j["drafter"]["questions"] = o->draft.questions;
+            std::cout << j.dump(2) << std::endl;
+            return;
+        }
         std::vector<pipeline::QmsumMeeting> meetings;
         QString error;
         if (!pipeline::readQmsumSplit(QString::fromStdString(o->data), QString::fromStdString(o->split), &meetings,

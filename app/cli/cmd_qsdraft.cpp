@@ -1,6 +1,7 @@
 // folio-cli and the question-summary drafter (issue 31):
 //   qs generate FILE                       the shipped drafter (resources/models/qs-drafter) by default
-//   qs train-drafter --data QMSUM --out DIR  fits sentence salience and mines question templates (train split)
+//   qs train-drafter --data QMSUM [--data FAIRYTALEQA --data CL-SCISUMM] --out DIR  fits sentence salience on
+//                                          the training splits and mines question templates (QMSum train)
 //   qs train-drafter --data x.folio --out DIR  moves the shipped drafter towards a project's reviewed items
 //   qs check FILE...                       coverage, supported sentences, grounded and duplicate questions
 #include "app/cli/batch.h"
@@ -11,6 +12,7 @@
 #include "pipeline/qsdraft/draftchecks.h"
 #include "pipeline/qsdraft/draftcorrections.h"
 #include "pipeline/qsdraft/questiongen.h"
+#include "pipeline/qsdraft/saliencedata.h"
 #include "pipeline/shippedmodels.h"
 
 #include <QDir>
@@ -185,21 +187,94 @@ nlohmann::json weightsJson(const pipeline::SalienceModel &m)
     return weights;
 }
 
-// QMSum train from scratch: the salience fit and the mined templates.
-nlohmann::json trainOnQmsum(const std::string &data, double l2, int minCount, pipeline::QsDrafter *d)
+// One training source's salience sums (its training split only).
+struct SalienceSource
 {
-    std::vector<pipeline::QmsumMeeting> train;
+    std::string path, kind, licence;
+    pipeline::SalienceFitter fitter;
+    long documents = 0;
+    int skipped = 0;
+};
+
+SalienceSource readSalienceSource(const std::string &path, bool withinSection, std::vector<pipeline::QmsumMeeting> *qmsumTrain)
+{
+    SalienceSource src;
+    src.fitter = pipeline::SalienceFitter(withinSection);
+    src.path = path;
+    const QString dir = QString::fromStdString(path);
     QString error;
-    if (!pipeline::readQmsumSplit(QString::fromStdString(data), QStringLiteral("train"), &train, &error))
-        throw CliError(error.toStdString());
-    if (train.empty())
-        throw CliError(data + ": no training meetings");
-    const pipeline::SalienceFit fit = pipeline::fitSalience(train, l2);
+    std::vector<pipeline::ReferencedDocument> docs;
+    if (pipeline::looksLikeFairytaleQa(dir)) {
+        src.kind = "FairytaleQA train";
+        src.licence = "Apache-2.0";
+        if (!pipeline::readFairytaleQaDocuments(dir, QStringLiteral("train"), &docs, &error))
+            throw CliError(error.toStdString());
+    } else if (pipeline::looksLikeClSciSumm(dir)) {
+        src.kind = "CL-SciSumm/ScisummNet";
+        src.licence = "CC BY 4.0";
+        if (!pipeline::readClSciSummDocuments(dir, &docs, &error, -1, &src.skipped))
+            throw CliError(error.toStdString());
+    } else {
+        src.kind = "QMSum train";
+        src.licence = "MIT, transcripts CC BY 4.0";
+        std::vector<pipeline::QmsumMeeting> train;
+        if (!pipeline::readQmsumSplit(dir, QStringLiteral("train"), &train, &error))
+            throw CliError(error.toStdString());
+        for (const pipeline::QmsumMeeting &m : train)
+            src.fitter.addMeeting(m);
+        src.documents = long(train.size());
+        qmsumTrain->insert(qmsumTrain->end(), train.begin(), train.end());
+    }
+    for (const pipeline::ReferencedDocument &d : docs)
+        src.fitter.addDocument(d.source, d.references);
+    src.documents += long(docs.size());
+    if (src.fitter.sentences() == 0)
+        throw CliError(path + ": no training sentences with a reference (" + src.kind + ")");
+    return src;
+}
+
+// The salience fit on every source (balanced: each source weighs as much as the others together
+// divided by their number) and templates mined from QMSum train, or `init`'s without QMSum.
+nlohmann::json trainOnSources(const std::vector<std::string> &paths, double l2, int minCount, bool balance,
+                              bool withinSection, const std::string &init, pipeline::QsDrafter *d)
+{
+    std::vector<pipeline::QmsumMeeting> qmsumTrain;
+    std::vector<SalienceSource> sources;
+    long total = 0;
+    for (const std::string &p : paths) {
+        sources.push_back(readSalienceSource(p, withinSection, &qmsumTrain));
+        total += sources.back().fitter.sentences();
+    }
+    pipeline::SalienceFitter all(withinSection);
+    nlohmann::json used = nlohmann::json::array();
+    QStringList described;
+    for (const SalienceSource &s : sources) {
+        const double w = balance ? double(total) / double(sources.size()) / double(s.fitter.sentences()) : 1.0;
+        all.merge(s.fitter, w);
+        const pipeline::SalienceFit alone = s.fitter.solve(l2);
+        used.push_back({{"data", s.path}, {"kind", s.kind}, {"documents", s.documents}, {"sentences", s.fitter.sentences()},
+                        {"skipped_documents", s.skipped}, {"weight", w}, {"mean_target", alone.meanTarget}});
+        described << QStringLiteral("%1 (%2 documents, %3 sentences%4; %5)")
+                         .arg(QString::fromStdString(s.kind))
+                         .arg(s.documents)
+                         .arg(s.fitter.sentences())
+                         .arg(balance ? QStringLiteral(", weight %1").arg(w, 0, 'g', 3) : QString())
+                         .arg(QString::fromStdString(s.licence));
+    }
+    const pipeline::SalienceFit fit = all.solve(l2);
     d->salience = fit.model;
-    d->questions = pipeline::mineQuestionTemplates(train, minCount);
-    d->trainedOn = QStringLiteral("QMSum train (%1 meetings, %2 sentences; MIT, transcripts CC BY 4.0)").arg(train.size()).arg(fit.sentences);
-    return {{"meetings", train.size()},
+    if (!qmsumTrain.empty()) {
+        d->questions = pipeline::mineQuestionTemplates(qmsumTrain, minCount);
+    } else {
+        d->questions = loadDrafter(init).questions;
+        described << QStringLiteral("question templates from %1").arg(init.empty() ? QStringLiteral("the shipped drafter") : QString::fromStdString(init));
+    }
+    d->trainedOn = described.join(QStringLiteral("; "));
+    return {{"sources", used},
+            {"meetings", qmsumTrain.size()},
             {"sentences", fit.sentences},
+            {"balanced", balance},
+            {"within_section", withinSection},
             {"mean_target", fit.meanTarget},
             {"section_templates", d->questions.section.size()},
             {"speaker_templates", d->questions.speaker.size()},
@@ -237,30 +312,41 @@ void registerTrainDrafter(CLI::App *qs)
 {
     struct Opts
     {
-        std::string data = "../shared/data/qmsum", out, init;
+        std::vector<std::string> data{"../shared/data/qmsum"};
+        std::string out, init;
         double l2 = -1.0;
         int minCount = -1;
+        bool balance = false, withinSection = false;
     };
     auto o = std::make_shared<Opts>();
     auto *cmd = qs->add_subcommand("train-drafter", "Fit the drafter on QMSum's train split, or move one towards the items a project's users "
                                                     "accepted, edited and rejected");
-    cmd->add_option("--data", o->data, "QMSum folder (<split>/*.json or data/ALL/<split>/*.json), or a project (.folio, postgresql://)");
+    cmd->add_option("--data", o->data,
+                    "Training data, repeatable: a QMSum folder (its train split), a FairytaleQA folder (train split), "
+                    "a CL-SciSumm folder (every paper with a human summary); or one project (.folio, postgresql://)");
+    cmd->add_flag("--within-section", o->withinSection,
+                  "Data folders: fit salience to rank sentences within their section (differences from the section's means)");
+    cmd->add_flag("--balance", o->balance, "Data folders: every source weighs the same in the salience fit, whatever its sentence count");
     cmd->add_option("--out", o->out, "Folder for drafter.json")->required();
     cmd->add_option("--init", o->init, "Project data: the drafter to start from (default: the shipped one)");
     cmd->add_option("--l2", o->l2, "Ridge penalty (default 1 for QMSum; 10 for a project, towards --init's weights)")->check(CLI::Range(0.0, 1e6));
     cmd->add_option("--min-template-count", o->minCount, "Keep question forms seen this often (default 3 for QMSum, 2 for a project)")
         ->check(CLI::Range(1, 1000));
     cmd->callback([o]() {
-        const QString data = QString::fromStdString(o->data);
-        const bool meetings = QFileInfo(data).isDir();
+        int folders = 0;
+        for (const std::string &p : o->data)
+            folders += QFileInfo(QString::fromStdString(p)).isDir() ? 1 : 0;
+        if (folders != int(o->data.size()) && o->data.size() > 1)
+            throw CliError("qs train-drafter: a project (" + o->data.front() + " ...) is trained on alone; data folders can be combined");
         const auto t0 = std::chrono::steady_clock::now();
         pipeline::QsDrafter d;
         nlohmann::json report;
-        if (meetings) {
-            report = trainOnQmsum(o->data, o->l2 >= 0 ? o->l2 : 1.0, o->minCount > 0 ? o->minCount : 3, &d);
+        if (folders > 0) {
+            report = trainOnSources(o->data, o->l2 >= 0 ? o->l2 : 1.0, o->minCount > 0 ? o->minCount : 3, o->balance, o->withinSection,
+                                    o->init, &d);
         } else {
             d = loadDrafter(o->init);
-            report = trainOnProject(o->data, o->l2 >= 0 ? o->l2 : 10.0, o->minCount > 0 ? o->minCount : 2, &d);
+            report = trainOnProject(o->data.front(), o->l2 >= 0 ? o->l2 : 10.0, o->minCount > 0 ? o->minCount : 2, &d);
         }
         QString error;
         if (!d.save(QString::fromStdString(o->out), &error))

@@ -31,6 +31,11 @@ void useQuestionOptions(pipeline::QsDrafter *drafter, const DraftCliOptions &o);
 nlohmann::json draftFile(const pipeline::QsDrafter &drafter, const pipeline::DraftOptions &options, const QString &path,
                          const std::string &argument, bool showProgress);
 
+// qs eval on FairytaleQA (cmd_qsevalstories.cpp): section summaries against the answers and questions
+// against the reference questions of each section, beside the lead baseline; `drafter` may be null.
+nlohmann::json evalSectionedStories(const std::string &data, const std::string &split, int limit,
+                                    const pipeline::QsDrafter *drafter, const pipeline::DraftOptions &options);
+
 void registerQsDraftCommands(CLI::App *qs); // qs train-drafter, qs check
 void registerQsQuestionCommands(CLI::App *qs); // cmd_qsquestions.cpp: qs train-questions, eval-questions
 

@@ -102,8 +102,8 @@ int column(const QStringList &header, const char *name, const QString &path, QSt
 
 } // namespace
 
-bool readFairytaleQaExamples(const QString &dirIn, const QString &split, std::vector<QuestionExample> *out, QString *error,
-                             int limit)
+bool readFairytaleQaStories(const QString &dirIn, const QString &split, std::vector<FairytaleQaStory> *out, QString *error,
+                            int limit)
 {
     QString dir = dirIn;
     if (QDir(dir).exists(QStringLiteral("data-by-train-split")))
@@ -115,46 +115,71 @@ bool readFairytaleQaExamples(const QString &dirIn, const QString &split, std::ve
         *error = questions.path() + QStringLiteral(": no *-questions.csv (a FairytaleQA folder with data-by-train-split?)");
         return false;
     }
-    int storiesRead = 0;
     for (const QString &file : files) {
-        if (limit >= 0 && storiesRead >= limit)
+        if (limit >= 0 && int(out->size()) >= limit)
             break;
-        ++storiesRead;
-        const QString story = file.left(file.size() - int(QStringLiteral("-questions.csv").size()));
-        const QString storyPath = stories.filePath(story + QStringLiteral("-story.csv"));
+        FairytaleQaStory story;
+        story.name = file.left(file.size() - int(QStringLiteral("-questions.csv").size()));
+        const QString storyPath = stories.filePath(story.name + QStringLiteral("-story.csv"));
+        const QString qpath = questions.filePath(file);
         std::vector<QStringList> srows, qrows;
-        if (!parseCsv(storyPath, &srows, error) || !parseCsv(questions.filePath(file), &qrows, error))
+        if (!parseCsv(storyPath, &srows, error) || !parseCsv(qpath, &qrows, error))
             return false;
         if (srows.empty() || qrows.empty()) {
-            *error = (srows.empty() ? storyPath : questions.filePath(file)) + QStringLiteral(": no header row");
+            *error = (srows.empty() ? storyPath : qpath) + QStringLiteral(": no header row");
             return false;
         }
         const int sec = column(srows.front(), "section", storyPath, error), txt = column(srows.front(), "text", storyPath, error);
-        const QString qpath = questions.filePath(file);
         const int qc = column(qrows.front(), "question", qpath, error), ac = column(qrows.front(), "answer1", qpath, error),
                   cc = column(qrows.front(), "cor_section", qpath, error);
         if (sec < 0 || txt < 0 || qc < 0 || ac < 0 || cc < 0)
             return false;
-        QHash<QString, QStringList> sections;
+        const int a4 = int(qrows.front().indexOf(QStringLiteral("answer4")));
+        QHash<QString, int> index; // section id -> position
         for (std::size_t r = 1; r < srows.size(); ++r)
-            if (srows[r].size() > std::max(sec, txt))
-                sections[srows[r].at(sec).trimmed()] = sentencesOf(srows[r].at(txt));
+            if (srows[r].size() > std::max(sec, txt)) {
+                index.insert(srows[r].at(sec).trimmed(), int(story.sections.size()));
+                story.sections.push_back(sentencesOf(srows[r].at(txt)));
+            }
         for (std::size_t r = 1; r < qrows.size(); ++r) {
             const QStringList &row = qrows[r];
             if (row.size() <= std::max({qc, ac, cc}))
                 continue;
-            QuestionExample e;
-            e.question = row.at(qc).simplified();
-            e.answer = row.at(ac).simplified();
-            QStringList sentences;
+            FairytaleQaStory::Question q;
+            q.question = row.at(qc).simplified();
+            q.answer1 = row.at(ac).simplified();
+            if (a4 >= 0 && a4 < row.size())
+                q.answer4 = row.at(a4).simplified();
             for (const QString &s : row.at(cc).split(QLatin1Char(','), Qt::SkipEmptyParts))
-                sentences += sections.value(s.trimmed());
-            if (e.question.isEmpty() || e.answer.isEmpty() || sentences.isEmpty())
+                if (const auto it = index.constFind(s.trimmed()); it != index.cend())
+                    q.sections.push_back(it.value());
+            if (!q.question.isEmpty() && !q.answer1.isEmpty() && !q.sections.empty())
+                story.questions.push_back(std::move(q));
+        }
+        out->push_back(std::move(story));
+    }
+    return true;
+}
+
+bool readFairytaleQaExamples(const QString &dir, const QString &split, std::vector<QuestionExample> *out, QString *error,
+                             int limit)
+{
+    std::vector<FairytaleQaStory> stories;
+    if (!readFairytaleQaStories(dir, split, &stories, error, limit))
+        return false;
+    for (const FairytaleQaStory &story : stories)
+        for (const FairytaleQaStory::Question &q : story.questions) {
+            QStringList sentences;
+            for (int s : q.sections)
+                sentences += story.sections[std::size_t(s)];
+            if (sentences.isEmpty())
                 continue;
+            QuestionExample e;
+            e.question = q.question;
+            e.answer = q.answer1;
             e.evidence = evidenceForAnswer(e.answer, sentences);
             out->push_back(std::move(e));
         }
-    }
     return true;
 }
 

@@ -20,8 +20,24 @@ namespace folio::pipeline {
 // RFC 4180 rows ("" inside quotes, newlines inside quoted fields).
 bool parseCsv(const QString &path, std::vector<QStringList> *rows, QString *error);
 
+// One FairytaleQA story: its sections in order and its questions, each tied to the section(s)
+// that answer it (indices into `sections`).
+struct FairytaleQaStory
+{
+    QString name;
+    std::vector<QStringList> sections; // sentences of section 1, 2, ...
+    struct Question
+    {
+        QString question, answer1, answer4; // answer4: a second annotator's (val / test only)
+        std::vector<int> sections;
+    };
+    std::vector<Question> questions;
+};
+
 // `dir` is the fairytaleqa folder (or its data-by-train-split); `split` train | val | test.
 // At most `limit` stories (< 0: all), in name order.
+bool readFairytaleQaStories(const QString &dir, const QString &split, std::vector<FairytaleQaStory> *out, QString *error,
+                            int limit = -1);
 bool readFairytaleQaExamples(const QString &dir, const QString &split, std::vector<QuestionExample> *out,
                              QString *error, int limit = -1);
 

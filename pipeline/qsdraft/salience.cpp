@@ -193,28 +193,84 @@ std::vector<double> solveLinear(std::vector<std::vector<double>> a, std::vector<
 
 } // namespace
 
-SalienceFitter::SalienceFitter()
+SalienceFitter::SalienceFitter(bool withinSection)
     : m_xtx(std::size_t(salienceFeatureNames().size()), std::vector<double>(std::size_t(salienceFeatureNames().size()), 0.0)),
-      m_xty(std::size_t(salienceFeatureNames().size()), 0.0)
+      m_xty(std::size_t(salienceFeatureNames().size()), 0.0),
+      m_xsum(std::size_t(salienceFeatureNames().size()), 0.0),
+      m_centred(withinSection)
 {
 }
 
-void SalienceFitter::add(const SentenceFeatures &x, double target)
+void SalienceFitter::accumulate(const SentenceFeatures &x, double target, const SentenceFeatures &raw, double rawTarget,
+                                double weight)
 {
     const std::size_t k = m_xty.size();
     for (std::size_t a = 0; a < k && a < x.size(); ++a) {
-        m_xty[a] += x[a] * target;
+        m_xty[a] += weight * x[a] * target;
         for (std::size_t b = 0; b < k && b < x.size(); ++b)
-            m_xtx[a][b] += x[a] * x[b];
+            m_xtx[a][b] += weight * x[a] * x[b];
     }
-    m_targetSum += target;
+    for (std::size_t a = 0; a < k && a < raw.size(); ++a)
+        m_xsum[a] += weight * raw[a];
+    m_targetSum += weight * rawTarget;
+    m_weight += weight;
     ++m_n;
+}
+
+void SalienceFitter::add(const SentenceFeatures &x, double target, double weight)
+{
+    accumulate(x, target, x, target, weight);
+}
+
+void SalienceFitter::merge(const SalienceFitter &other, double weight)
+{
+    for (std::size_t a = 0; a < m_xty.size() && a < other.m_xty.size(); ++a) {
+        m_xty[a] += weight * other.m_xty[a];
+        m_xsum[a] += weight * other.m_xsum[a];
+        for (std::size_t b = 0; b < m_xty.size() && b < other.m_xty.size(); ++b)
+            m_xtx[a][b] += weight * other.m_xtx[a][b];
+    }
+    m_targetSum += weight * other.m_targetSum;
+    m_weight += weight * other.m_weight;
+    m_n += other.m_n;
+}
+
+void SalienceFitter::addDocument(const DraftSource &src, const std::vector<QString> &sectionReferences, double weight)
+{
+    const auto features = salienceFeatures(src);
+    for (std::size_t s = 0; s < src.sections.size() && s < sectionReferences.size(); ++s) {
+        if (sectionReferences[s].trimmed().isEmpty())
+            continue;
+        const QSet<QString> ref = draftContentWords(sectionReferences[s]);
+        const std::size_t n = src.sections[s].sentences.size();
+        std::vector<double> targets(n);
+        for (std::size_t i = 0; i < n; ++i)
+            targets[i] = salienceTarget(src.sections[s].sentences[i].text, ref);
+        if (!m_centred) {
+            for (std::size_t i = 0; i < n; ++i)
+                add(features[s][i], targets[i], weight);
+            continue;
+        }
+        SentenceFeatures meanX(m_xty.size(), 0.0);
+        double meanY = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t a = 0; a < meanX.size() && a < features[s][i].size(); ++a)
+                meanX[a] += features[s][i][a] / double(n);
+            meanY += targets[i] / double(n);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            SentenceFeatures x = features[s][i];
+            for (std::size_t a = 0; a < x.size() && a < meanX.size(); ++a)
+                x[a] -= meanX[a];
+            accumulate(x, targets[i] - meanY, features[s][i], targets[i], weight);
+        }
+    }
 }
 
 void SalienceFitter::addMeeting(const QmsumMeeting &m)
 {
     const DraftSource src = draftSourceFromMeeting(m);
-    const auto features = salienceFeatures(src);
+    std::vector<QString> references;
     for (std::size_t s = 0; s < src.sections.size(); ++s) {
         QString reference = QString::fromStdString(m.reference.rootSummary);
         const auto &spans = s < m.sectionSpans.size() ? m.sectionSpans[s] : std::vector<std::pair<int, int>>{};
@@ -226,10 +282,9 @@ void SalienceFitter::addMeeting(const QmsumMeeting &m)
             if (overlaps)
                 reference += QLatin1Char(' ') + QString::fromStdString(m.reference.items[q].summary);
         }
-        const QSet<QString> ref = draftContentWords(reference);
-        for (std::size_t i = 0; i < src.sections[s].sentences.size(); ++i)
-            add(features[s][i], salienceTarget(src.sections[s].sentences[i].text, ref));
+        references.push_back(reference);
     }
+    addDocument(src, references);
 }
 
 SalienceFit SalienceFitter::solve(double l2, const std::vector<double> &prior) const
@@ -243,8 +298,14 @@ SalienceFit SalienceFitter::solve(double l2, const std::vector<double> &prior) c
     }
     SalienceFit fit;
     fit.model.weights = solveLinear(a, b);
+    if (m_centred && m_weight > 0 && !fit.model.weights.empty()) {
+        double rest = 0; // bias: mean prediction = mean target (feature 0 is the constant 1)
+        for (std::size_t i = 1; i < fit.model.weights.size() && i < m_xsum.size(); ++i)
+            rest += fit.model.weights[i] * m_xsum[i];
+        fit.model.weights[0] = (m_targetSum - rest) / m_weight;
+    }
     fit.sentences = m_n;
-    fit.meanTarget = m_n > 0 ? m_targetSum / double(m_n) : 0.0;
+    fit.meanTarget = m_weight > 0 ? m_targetSum / m_weight : 0.0;
     return fit;
 }
 

@@ -51,12 +51,23 @@ double salienceTarget(const QString &sentence, const QSet<QString> &referenceCon
 class SalienceFitter
 {
 public:
-    SalienceFitter();
-    void add(const SentenceFeatures &x, double target);
+    // withinSection: documents (addDocument, addMeeting) are fitted on each sentence's difference
+    // from its section's mean (features and target), so the weights rank sentences within a section,
+    // which is the choice the drafter makes; the bias is then set so the mean prediction over all
+    // sentences equals the mean target.
+    explicit SalienceFitter(bool withinSection = false);
+    bool withinSection() const { return m_centred; }
+    void add(const SentenceFeatures &x, double target, double weight = 1.0);
+    // Every sentence of a document; `sectionReferences[s]` is what a summary of section s should
+    // use (empty or missing: the section's sentences are not examples). `weight` scales each one.
+    void addDocument(const DraftSource &source, const std::vector<QString> &sectionReferences, double weight = 1.0);
     // Every sentence of a meeting; the reference of a section is the root summary plus the answers
     // whose evidence turns overlap the section's turns.
     void addMeeting(const QmsumMeeting &meeting);
+    // Adds another fitter's sums, each example's weight scaled by `weight` (sources balanced).
+    void merge(const SalienceFitter &other, double weight);
     long sentences() const { return m_n; }
+    double totalWeight() const { return m_weight; }
     // Minimises |Xw - y|^2 + l2 |w - prior|^2 (prior empty: zeros), so a small set of corrections
     // moves a fitted model instead of replacing it.
     SalienceFit solve(double l2, const std::vector<double> &prior = {}) const;
@@ -64,7 +75,10 @@ public:
 private:
     std::vector<std::vector<double>> m_xtx;
     std::vector<double> m_xty;
-    double m_targetSum = 0.0;
+    std::vector<double> m_xsum; // raw features, weighted (the bias of a within-section fit)
+    bool m_centred = false;
+    void accumulate(const SentenceFeatures &fitX, double fitY, const SentenceFeatures &rawX, double rawY, double weight);
+    double m_targetSum = 0.0, m_weight = 0.0;
     long m_n = 0;
 };
 

@@ -128,6 +128,64 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("nothing"), r.err.constData());
     }
 
+    // Training on FairytaleQA-shaped stories beside QMSum meetings (train split only), and qs eval on
+    // the stories' val split: section summaries and questions scored beside the lead baseline.
+    void trainsAndScoresOnSectionedStories()
+    {
+        const QDir root(m_dir.path());
+        for (const char *split : {"train", "val"}) {
+            QVERIFY(root.mkpath(QStringLiteral("stories/data-by-train-split/section-stories/%1").arg(QLatin1String(split))));
+            QVERIFY(root.mkpath(QStringLiteral("stories/data-by-train-split/questions/%1").arg(QLatin1String(split))));
+            for (int k = 0; k < 2; ++k) {
+                QFile story(m_dir.filePath(QStringLiteral("stories/data-by-train-split/section-stories/%1/s%2-story.csv").arg(QLatin1String(split)).arg(k)));
+                QVERIFY(story.open(QIODevice::WriteOnly));
+                QByteArray text = "section,text\n";
+                const QList<QByteArray> places{"river", "castle", "forest"}, things{"bread", "lamp", "basket"};
+                for (int sec = 1; sec <= 3; ++sec) {
+                    text += QByteArray::number(sec) + ",\"";
+                    for (int i = 0; i < 6; ++i)
+                        text += "The miller walked to the " + places[sec - 1] + " with a " + things[(sec + i) % 3] + " and a small grey dog. ";
+                    text += "\"\n";
+                }
+                story.write(text);
+                QFile q(m_dir.filePath(QStringLiteral("stories/data-by-train-split/questions/%1/s%2-questions.csv").arg(QLatin1String(split)).arg(k)));
+                QVERIFY(q.open(QIODevice::WriteOnly));
+                q.write("question,answer1,cor_section\nWhere did the miller walk?,to the river,1\nWhat did the miller carry?,bread,\"2,3\"\n");
+            }
+        }
+        const QString ftqa = m_dir.filePath(QStringLiteral("stories")), out = m_dir.filePath(QStringLiteral("story-drafter"));
+        Run r = cli({QStringLiteral("qs"), QStringLiteral("train-drafter"), QStringLiteral("--data"), ftqa, QStringLiteral("--within-section"),
+                     QStringLiteral("--balance"), QStringLiteral("--out"), out});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject source = o.value("sources").toArray().first().toObject();
+        QCOMPARE(source.value("kind").toString(), QStringLiteral("FairytaleQA train"));
+        QCOMPARE(source.value("documents").toInt(), 2);
+        QVERIFY(o.value("within_section").toBool());
+        QVERIFY2(o.value("section_templates").toInt() > 0, r.out.constData()); // no QMSum: the shipped drafter's templates
+
+        r = cli({QStringLiteral("qs"), QStringLiteral("eval"), QStringLiteral("--data"), ftqa, QStringLiteral("--split"), QStringLiteral("val"),
+                 QStringLiteral("--drafter"), out});
+        QVERIFY2(r.code == 0, r.err.constData());
+        o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value("stories").toInt(), 2);
+        QCOMPARE(o.value("sections_with_questions").toInt(), 6);
+        const QJsonObject lead = o.value("lead").toObject(), drafted = o.value("drafter").toObject();
+        QVERIFY2(lead.value("rouge1").toDouble() > 0 && drafted.value("rouge1").toDouble() > 0, r.out.constData());
+        QCOMPARE(drafted.value("items").toInt(), 6);
+        QCOMPARE(drafted.value("duplicate_questions").toInt(), 0);
+        QCOMPARE(drafted.value("supported_sentences").toInt(), drafted.value("summary_sentences").toInt());
+
+        // A project and a data folder are not mixed; a story folder without the split is named.
+        r = cli({QStringLiteral("qs"), QStringLiteral("train-drafter"), QStringLiteral("--data"), ftqa, QStringLiteral("--data"),
+                 m_dir.filePath(QStringLiteral("x.folio")), QStringLiteral("--out"), out});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("trained on alone"), r.err.constData());
+        r = cli({QStringLiteral("qs"), QStringLiteral("eval"), QStringLiteral("--data"), ftqa, QStringLiteral("--split"), QStringLiteral("test")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("questions/test"), r.err.constData());
+    }
+
     void evalBaselinesWithoutAModel()
     {
         QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("qmsum/test")));

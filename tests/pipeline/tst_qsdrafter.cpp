@@ -4,18 +4,24 @@
 // evidence, extractive summaries), drafter.json round trip and refusals, cancel, and the bad
 // inputs of the issue: no sections, a one-word section, 10,000 sections, non-English text, a
 // document of table cells only, too little text. With QMSum present: fitting and mining on a few
-// training meetings gives weights and the two template kinds.
+// training meetings gives weights and the two template kinds. Salience data beyond QMSum:
+// FairytaleQA-shaped and CL-SciSumm-shaped fixtures read into sections with references (a paper
+// without a human summary or with broken XML skipped and counted, a folder without papers refused),
+// balanced merging of fitters; with the shared data, a few stories and papers of each.
 #include "document/project/project.h"
 #include "document/qstree.h"
 #include "pipeline/qsdraft/draftchecks.h"
 #include "pipeline/qsdraft/draftcorrections.h"
 #include "pipeline/qsdraft/drafter.h"
+#include "pipeline/qsdraft/saliencedata.h"
 #include "pipeline/qsdraft/topicsegments.h"
 #include "tests/common/testdata.h"
 
 #include <QElapsedTimer>
 #include <cmath>
 #include <algorithm>
+#include <QDir>
+#include <QFileInfo>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -82,6 +88,13 @@ Document manual()
     addSection(d, QStringLiteral("Network options"), 1, paragraph(QStringLiteral("network"), 5));
     addSection(d, QStringLiteral("Notes"), -1, QStringLiteral("Tiny."));
     return d;
+}
+
+// writeTestFile in a folder that may not exist yet.
+void writeNested(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
+{
+    QDir(dir.path()).mkpath(QFileInfo(dir.filePath(name)).path());
+    test::writeTestFile(dir, name, bytes);
 }
 
 } // namespace
@@ -411,6 +424,105 @@ private Q_SLOTS:
 
         QVERIFY(!addProjectCorrections(dir.filePath(QStringLiteral("missing.folio")), &fitter, &templates, &stats, &error));
         QVERIFY(error.contains(QLatin1String("missing.folio")));
+    }
+
+    void salienceDataBeyondQmsum()
+    {
+        QTemporaryDir dir;
+        // FairytaleQA: sections, questions tied to one or two of them.
+        writeNested(dir, QStringLiteral("ftqa/data-by-train-split/section-stories/train/fox-story.csv"),
+                            "section,text\n1,\"The fox lived in a deep wood. He was hungry every winter.\"\n"
+                            "2,\"One day the fox met a crow with cheese. The crow sang and dropped the cheese.\"\n");
+        writeNested(dir, QStringLiteral("ftqa/data-by-train-split/questions/train/fox-questions.csv"),
+                            "question_id,cor_section,question,answer1,answer4\n"
+                            "1,1,Where did the fox live?,in a deep wood,\n"
+                            "2,\"1,2\",Why did the fox want the cheese?,he was hungry,\n"
+                            "3,9,Which section is missing?,none,\n");
+        const QString ftqa = dir.filePath(QStringLiteral("ftqa"));
+        QVERIFY(looksLikeFairytaleQa(ftqa));
+        QVERIFY(!looksLikeClSciSumm(ftqa));
+        std::vector<ReferencedDocument> docs;
+        QString error;
+        QVERIFY2(readFairytaleQaDocuments(ftqa, QStringLiteral("train"), &docs, &error), qPrintable(error));
+        QCOMPARE(int(docs.size()), 1);
+        QCOMPARE(int(docs[0].source.sections.size()), 2);
+        QCOMPARE(int(docs[0].source.sections[1].sentences.size()), 2);
+        QCOMPARE(docs[0].questions[0], (QStringList{QStringLiteral("Where did the fox live?"), QStringLiteral("Why did the fox want the cheese?")}));
+        QCOMPARE(docs[0].answers[1], QStringList{QStringLiteral("he was hungry")});
+        QVERIFY(docs[0].references[0].contains(QLatin1String("deep wood")));
+        QVERIFY(!readFairytaleQaDocuments(ftqa, QStringLiteral("test"), &docs, &error));
+        QVERIFY2(error.contains(QLatin1String("questions/test")), qPrintable(error));
+
+        // CL-SciSumm: <ABSTRACT> and <SECTION>s, the human summary; one without a summary, one broken.
+        writeNested(dir, QStringLiteral("sci/P1/Reference_XML/P1.xml"),
+                            "<PAPER><S sid=\"0\">A title line.</S><ABSTRACT><S sid=\"1\">We parse trees fast.</S></ABSTRACT>"
+                            "<SECTION title=\"Introduction. \" number=\"1\"><S sid=\"2\">Parsing is slow &amp; costly.</S>"
+                            "<S sid=\"3\">Our parser uses a chart.</S></SECTION></PAPER>");
+        writeNested(dir, QStringLiteral("sci/P1/summary/P1.human.txt"), "A fast chart parser for trees.");
+        writeNested(dir, QStringLiteral("sci/P1/summary/P1.abstract.txt"), "We parse trees fast.");
+        writeNested(dir, QStringLiteral("sci/P2/Reference_XML/P2.xml"), "<PAPER><S>No summary here.</S></PAPER>");
+        writeNested(dir, QStringLiteral("sci/P2/summary/P2.abstract.txt"), "Abstract only.");
+        writeNested(dir, QStringLiteral("sci/P3/Reference_XML/P3.xml"), "<PAPER><S>Broken & unescaped</PAPER>");
+        writeNested(dir, QStringLiteral("sci/P3/summary/P3.scisummnet_human.txt"), "A summary.");
+        const QString sci = dir.filePath(QStringLiteral("sci"));
+        QVERIFY(looksLikeClSciSumm(sci));
+        docs.clear();
+        int skipped = 0;
+        QVERIFY2(readClSciSummDocuments(sci, &docs, &error, -1, &skipped), qPrintable(error));
+        QCOMPARE(int(docs.size()), 1);
+        QCOMPARE(skipped, 2);
+        const DraftSource &paper = docs[0].source;
+        QCOMPARE(int(paper.sections.size()), 3); // the title line, Abstract, Introduction
+        QCOMPARE(paper.sections[1].title, QStringLiteral("Abstract"));
+        QCOMPARE(paper.sections[2].title, QStringLiteral("Introduction"));
+        QCOMPARE(paper.sections[2].sentences[0].text, QStringLiteral("Parsing is slow & costly."));
+        QCOMPARE(docs[0].references[2], QStringLiteral("A fast chart parser for trees."));
+        QVERIFY(!readClSciSummDocuments(dir.filePath(QStringLiteral("ftqa")), &docs, &error));
+        QVERIFY2(error.contains(QLatin1String("Reference_XML")), qPrintable(error));
+
+        // Fitting: sections without a reference teach nothing; merging with weight w counts each example w times.
+        SalienceFitter a, b, twice;
+        a.addDocument(paper, docs[0].references);
+        QCOMPARE(a.sentences(), 4L);
+        b.addDocument(paper, std::vector<QString>{QString(), QString(), docs[0].references[2]});
+        QCOMPARE(b.sentences(), 2L);
+        twice.addDocument(paper, docs[0].references);
+        twice.addDocument(paper, docs[0].references);
+        SalienceFitter merged;
+        merged.merge(a, 2.0);
+        QCOMPARE(merged.totalWeight(), 8.0);
+        const SalienceFit m = merged.solve(0.1), t = twice.solve(0.1);
+        for (std::size_t i = 0; i < m.model.weights.size(); ++i)
+            QVERIFY(std::abs(m.model.weights[i] - t.model.weights[i]) < 1e-9);
+        QCOMPARE(m.meanTarget, t.meanTarget);
+    }
+
+    void readsTheSharedSalienceData()
+    {
+        const QString ftqa = test::sharedPath(QStringLiteral("data/fairytaleqa")), sci = test::sharedPath(QStringLiteral("data/cl-scisumm"));
+        FOLIO_REQUIRE_DATA(ftqa);
+        FOLIO_REQUIRE_DATA(sci);
+        std::vector<ReferencedDocument> stories, papers;
+        QString error;
+        QVERIFY2(readFairytaleQaDocuments(ftqa, QStringLiteral("val"), &stories, &error, 3), qPrintable(error));
+        QCOMPARE(int(stories.size()), 3);
+        int withQuestions = 0;
+        for (const QStringList &q : stories[0].questions)
+            withQuestions += q.isEmpty() ? 0 : 1;
+        QVERIFY(withQuestions >= 2);
+        int skipped = 0;
+        QVERIFY2(readClSciSummDocuments(sci, &papers, &error, 5, &skipped), qPrintable(error));
+        QCOMPARE(int(papers.size()), 5);
+        QVERIFY(papers[0].source.sections.size() >= 1);
+        SalienceFitter f;
+        for (const ReferencedDocument &d : stories)
+            f.addDocument(d.source, d.references);
+        for (const ReferencedDocument &d : papers)
+            f.addDocument(d.source, d.references);
+        const SalienceFit fit = f.solve(1.0);
+        QVERIFY(fit.model.isValid());
+        QVERIFY(fit.sentences > 500);
+        QVERIFY(fit.meanTarget > 0.05 && fit.meanTarget < 0.9);
     }
 
     void fitsAndMinesOnQmsumTrain()
