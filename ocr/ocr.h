@@ -97,7 +97,7 @@ Q_SIGNALS:
 
 private:
     struct Impl;
-    std::unique_ptr<Impl> d;
+    std::unique_ptr<Impl> m_impl;
 };
 
 // Re-OCR support: replace what OCR found inside `region` of `page` by `regionResult` (a result of

@@ -255,70 +255,70 @@ struct OcrJob::Impl
     }
 };
 
-OcrJob::OcrJob(QObject *parent) : QObject(parent), d(std::make_unique<Impl>())
+OcrJob::OcrJob(QObject *parent) : QObject(parent), m_impl(std::make_unique<Impl>())
 {
-    d->q = this;
+    m_impl->q = this;
 }
 
 OcrJob::~OcrJob()
 {
-    d->running = false;
-    d->stopWorkers();
+    m_impl->running = false;
+    m_impl->stopWorkers();
 }
 
-bool OcrJob::isRunning() const { return d->running; }
-const OcrResult &OcrJob::result() const { return d->result; }
+bool OcrJob::isRunning() const { return m_impl->running; }
+const OcrResult &OcrJob::result() const { return m_impl->result; }
 
 void OcrJob::start(const QString &path, const OcrOptions &options)
 {
-    if (d->running)
+    if (m_impl->running)
         cancel();
-    d->path = path;
-    d->options = options;
-    d->done.clear();
-    d->pageCount = -1;
-    d->nextPage = 0;
-    d->wanted = 0;
-    d->result = OcrResult();
-    d->running = true;
+    m_impl->path = path;
+    m_impl->options = options;
+    m_impl->done.clear();
+    m_impl->pageCount = -1;
+    m_impl->nextPage = 0;
+    m_impl->wanted = 0;
+    m_impl->result = OcrResult();
+    m_impl->running = true;
     // Cheap checks in this process (no decoding): the rest happens in the worker.
     const QFileInfo fi(path);
     if (!fi.exists()) {
-        d->fail(QStringLiteral("no such file"));
+        m_impl->fail(QStringLiteral("no such file"));
         return;
     }
     if (fi.isFile() && fi.size() == 0) {
-        d->fail(QStringLiteral("the file is empty (0 bytes)"));
+        m_impl->fail(QStringLiteral("the file is empty (0 bytes)"));
         return;
     }
     if (options.dpi < 30 || options.dpi > 1200) {
-        d->fail(QStringLiteral("--dpi %1 is out of range (30..1200)").arg(options.dpi));
+        m_impl->fail(QStringLiteral("--dpi %1 is out of range (30..1200)").arg(options.dpi));
         return;
     }
     if (options.psm < 0 || options.psm > 13) {
-        d->fail(QStringLiteral("page segmentation mode %1 is out of range (0..13)").arg(options.psm));
+        m_impl->fail(QStringLiteral("page segmentation mode %1 is out of range (0..13)").arg(options.psm));
         return;
     }
-    d->executable = workerExecutable(options.workerPath);
-    if (d->executable.isEmpty()) {
-        d->fail(QStringLiteral("the OCR worker executable folio-ocr-worker was not found "
+    m_impl->executable = workerExecutable(options.workerPath);
+    if (m_impl->executable.isEmpty()) {
+        m_impl->fail(QStringLiteral("the OCR worker executable folio-ocr-worker was not found "
                                "(set FOLIO_OCR_WORKER or install it next to %1)")
                     .arg(QCoreApplication::applicationFilePath()));
         return;
     }
-    d->spawn();
+    m_impl->spawn();
 }
 
 void OcrJob::cancel()
 {
-    if (!d->running)
+    if (!m_impl->running)
         return;
-    d->running = false;
-    d->stopWorkers();
-    d->result = OcrResult();
-    d->result.cancelled = true;
-    d->result.error = QStringLiteral("%1: cancelled").arg(d->path);
-    Q_EMIT finished(d->result);
+    m_impl->running = false;
+    m_impl->stopWorkers();
+    m_impl->result = OcrResult();
+    m_impl->result.cancelled = true;
+    m_impl->result.error = QStringLiteral("%1: cancelled").arg(m_impl->path);
+    Q_EMIT finished(m_impl->result);
 }
 
 OcrResult runOcr(const QString &path, const OcrOptions &options, const std::function<bool(int, int)> &progress)

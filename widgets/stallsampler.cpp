@@ -102,24 +102,24 @@ struct StallSampler::Impl
 };
 
 StallSampler::StallSampler(StallWatchdog *dog, int thresholdMs)
-    : d(std::make_unique<Impl>())
+    : m_impl(std::make_unique<Impl>())
 {
-    d->thresholdMs = qMax(5, thresholdMs);
+    m_impl->thresholdMs = qMax(5, thresholdMs);
 #if defined(__linux__)
     if (g_samples) // one sampler per process
         return;
-    d->samples.resize(kMaxSamples);
-    g_samples = &d->samples;
+    m_impl->samples.resize(kMaxSamples);
+    g_samples = &m_impl->samples;
     void *prime[2];
     backtrace(prime, 2); // loads the unwinder now, not inside the handler
-    d->gui = pthread_self();
+    m_impl->gui = pthread_self();
     struct sigaction action {};
     action.sa_handler = onSampleSignal;
     action.sa_flags = SA_RESTART;
     sigemptyset(&action.sa_mask);
-    sigaction(kSignal, &action, &d->previous);
-    connect(dog, &StallWatchdog::ticked, this, [this] { d->lastTickNs.store(steadyNs()); });
-    d->watcher = std::thread([this] { d->watch(); });
+    sigaction(kSignal, &action, &m_impl->previous);
+    connect(dog, &StallWatchdog::ticked, this, [this] { m_impl->lastTickNs.store(steadyNs()); });
+    m_impl->watcher = std::thread([this] { m_impl->watch(); });
 #else
     Q_UNUSED(dog);
 #endif
@@ -127,12 +127,12 @@ StallSampler::StallSampler(StallWatchdog *dog, int thresholdMs)
 
 StallSampler::~StallSampler()
 {
-    d->stop.store(true);
-    if (d->watcher.joinable())
-        d->watcher.join();
+    m_impl->stop.store(true);
+    if (m_impl->watcher.joinable())
+        m_impl->watcher.join();
 #if defined(__linux__)
-    if (g_samples == &d->samples) {
-        sigaction(kSignal, &d->previous, nullptr);
+    if (g_samples == &m_impl->samples) {
+        sigaction(kSignal, &m_impl->previous, nullptr);
         g_samples = nullptr;
     }
 #endif
@@ -140,14 +140,14 @@ StallSampler::~StallSampler()
 
 int StallSampler::samples() const
 {
-    return d->used.load();
+    return m_impl->used.load();
 }
 
 bool StallSampler::writeTrace(const QString &path, QString *error)
 {
-    d->stop.store(true);
-    if (d->watcher.joinable())
-        d->watcher.join();
+    m_impl->stop.store(true);
+    if (m_impl->watcher.joinable())
+        m_impl->watcher.join();
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly)) {
         if (error)
@@ -155,9 +155,9 @@ bool StallSampler::writeTrace(const QString &path, QString *error)
         return false;
     }
     QTextStream out(&f);
-    out << "# folio stall trace: one stack per sample of a GUI thread " << d->thresholdMs << "+ ms late\n";
-    for (int i = 0; i < d->used.load(); ++i) {
-        const Sample &s = d->samples[size_t(i)];
+    out << "# folio stall trace: one stack per sample of a GUI thread " << m_impl->thresholdMs << "+ ms late\n";
+    for (int i = 0; i < m_impl->used.load(); ++i) {
+        const Sample &s = m_impl->samples[size_t(i)];
         out << "sample " << QString::number(s.processMs, 'f', 1) << " late " << QString::number(s.lateMs, 'f', 1);
         for (int k = 0; k < s.frames; ++k)
             out << ' ' << QString::number(quintptr(s.stack[k]), 16);

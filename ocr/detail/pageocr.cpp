@@ -256,15 +256,15 @@ struct PageRecognizer::Impl
     OcrOptions options;
 };
 
-PageRecognizer::PageRecognizer() : d(std::make_unique<Impl>()) {}
+PageRecognizer::PageRecognizer() : m_impl(std::make_unique<Impl>()) {}
 PageRecognizer::~PageRecognizer() = default;
 
-bool PageRecognizer::isInitialised() const { return bool(d->api); }
+bool PageRecognizer::isInitialised() const { return bool(m_impl->api); }
 
 bool PageRecognizer::init(const OcrOptions &options, QString *error)
 {
-    d->api.reset();
-    d->options = options;
+    m_impl->api.reset();
+    m_impl->options = options;
     if (options.psm < 0 || options.psm > 13) {
         *error = QStringLiteral("page segmentation mode %1 is out of range (0..13)").arg(options.psm);
         return false;
@@ -286,7 +286,7 @@ bool PageRecognizer::init(const OcrOptions &options, QString *error)
         return false;
     }
     api->SetPageSegMode(static_cast<tesseract::PageSegMode>(options.psm));
-    d->api = std::move(api);
+    m_impl->api = std::move(api);
     return true;
 }
 
@@ -575,9 +575,9 @@ bool PageRecognizer::recognizePage(const QString &path, const InputInfo &info, i
         if (pixWrite(QFile::encodeName(imagePath).constData(), pix.get(), IFF_PNG) != 0)
             imagePath.clear();
     }
-    if (!d->api && !init(options, error))
+    if (!m_impl->api && !init(options, error))
         return false;
-    tesseract::TessBaseAPI *api = d->api.get();
+    tesseract::TessBaseAPI *api = m_impl->api.get();
     // A region is OCR'd as its own cropped image (SetRectangle on colour input recognised the wrong
     // pixels in Tesseract 5.3), boxes shifted back to page coordinates.
     QPoint offset;

@@ -52,7 +52,7 @@ public:
 
 private:
     struct Impl;
-    std::unique_ptr<Impl> d;
+    std::unique_ptr<Impl> m_impl;
 };
 
 // Merge one-page documents (as made by recognizePage) into one, pages in index order.
