@@ -185,7 +185,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "load: %s\n", qPrintable(error));
         return 1;
     }
-    const auto pages = pipeline::trainPagesOfDocument(document, nullptr);
+    const auto pages = pipeline::taggerPagesOfDocument(document, nullptr);
     const inf::WordLabelling prepared = labeller.labelPage(pages.front(), document);
     if (!prepared.ok) {
         std::fprintf(stderr, "label: %s\n", prepared.error.c_str());

@@ -12,7 +12,7 @@
 #include "inference/models/modelrunner.h"
 #include "inference/openmpenv.h"
 #include "inference/qs/seq2seq.h"
-#include "inference/qs/detail/seq2seq.h"
+#include "inference/qs/detail/seq2seqmodel.h"
 
 #include <c10/core/InferenceMode.h>
 

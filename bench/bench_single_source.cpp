@@ -15,7 +15,7 @@
 // --site-texts: brand's candidates get the share of their family's other pages holding the same
 // text (sitetexts.h; all the family's pages, unlabelled, as an extractor would have them).
 //   bench_single_source [--min-pages 5] [--site-texts]
-#include "bench/productbenchmark.h"
+#include "bench/productbenchmarkpages.h"
 #include "document/structured/candidateranker.h"
 #include "document/structured/fieldrankers.h"
 

@@ -13,7 +13,7 @@
 // text (sitetexts.h; every page of the family, unlabelled, as a project holds them).
 // --own-l2 X: the own ranker's L2 penalty (default the plain fit's 1e-4).
 //   bench_site_ranker [--site amazon] [--field price|sku|brand|...] [--draws 20] [--site-texts] [--own-l2 X]
-#include "bench/productbenchmark.h"
+#include "bench/productbenchmarkpages.h"
 #include "document/structured/candidateranker.h"
 #include "document/structured/fieldrankers.h"
 

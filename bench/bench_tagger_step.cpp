@@ -8,7 +8,7 @@
 // [B, N, N] distance matrix). Median of 9 interleaved repetitions; words/s = 1600 / step time.
 #include "bench/benchclock.h"
 #include "inference/openmpenv.h"
-#include "inference/formtagger/detail/trainmodel.h"
+#include "inference/formtagger/detail/taggermodel.h"
 #include "inference/layers/buckets.h"
 #include "inference/models/modelrunner.h"
 #include "inference/training/detail/optimiser.h"

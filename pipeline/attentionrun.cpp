@@ -3,7 +3,7 @@
 #include "document/document.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/checkpoint/safetensors.h"
-#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/predictor.h"
 #include "inference/models/modelrunner.h"
 #include "inference/tokenizers/tokenizer.h"
 #include "pipeline/hfpagelabeller.h"
@@ -108,11 +108,11 @@ const char *const kFormTagger = "folio-formtagger";
 // Word-page runs (folio-formtagger and Hugging Face token classifiers): the document's word pages,
 // trace-on options and an empty label per Document word; false + *error when every word is blank.
 // `keepBlankWords`: white-space-only words stay on the pages (Hugging Face folders, as in predict).
-bool startWordPageRun(const Document &document, std::uint32_t disabledBiases, std::vector<pipeline::DocumentTrainPage> *pages,
+bool startWordPageRun(const Document &document, std::uint32_t disabledBiases, std::vector<pipeline::DocumentTaggerPage> *pages,
                       inf::RunOptions *options, QStringList *labels, QString *error, bool layoutOrder = false,
                       bool keepBlankWords = false)
 {
-    *pages = pipeline::trainPagesOfDocument(document, nullptr, layoutOrder, keepBlankWords);
+    *pages = pipeline::taggerPagesOfDocument(document, nullptr, layoutOrder, keepBlankWords);
     if (pages->empty()) {
         *error = QStringLiteral("%1: the document has only blank words").arg(document.sourcePath);
         return false;
@@ -153,15 +153,15 @@ AttentionRunResult runFormTaggerOnDocument(const QString &checkpointDir, const i
         r.error = QString::fromStdString(why);
         return r;
     }
-    std::vector<pipeline::DocumentTrainPage> pages;
+    std::vector<pipeline::DocumentTaggerPage> pages;
     inf::RunOptions options;
     QStringList labels;
     if (!startWordPageRun(document, disabledBiases, &pages, &options, &labels, &r.error, predictor.wordOrder() == "layout"))
         return r;
-    for (const pipeline::DocumentTrainPage &p : pages) {
+    for (const pipeline::DocumentTaggerPage &p : pages) {
         inf::PagePrediction prediction;
         std::vector<inf::PredictionTraceWindow> windows;
-        if (!predictor.predict(p.trainPage, &prediction, &why, true, &options, &windows)) {
+        if (!predictor.predict(p.taggerPage, &prediction, &why, true, &options, &windows)) {
             r.error = QStringLiteral("%1: %2").arg(checkpointDir, QString::fromStdString(why));
             return r;
         }
@@ -173,7 +173,7 @@ AttentionRunResult runFormTaggerOnDocument(const QString &checkpointDir, const i
                 return r;
             for (int k = w.firstWord; k < w.firstWord + w.wordCount && k < int(p.wordIndex.size()); ++k) {
                 part.tokenWord.push_back(p.wordIndex[std::size_t(k)]);
-                part.tokenText << QString::fromStdString(p.trainPage.words[std::size_t(k)]);
+                part.tokenText << QString::fromStdString(p.taggerPage.words[std::size_t(k)]);
             }
             if (!r.trace.appendWindows(part, &r.error))
                 return r;
@@ -194,13 +194,13 @@ AttentionRunResult runHfOnDocument(const QString &checkpointDir, const Document 
     pipeline::HfPageLabeller labeller;
     if (!labeller.load(checkpointDir, &r.error))
         return r;
-    std::vector<pipeline::DocumentTrainPage> pages;
+    std::vector<pipeline::DocumentTaggerPage> pages;
     inf::RunOptions options;
     QStringList labels;
     if (!startWordPageRun(document, disabledBiases, &pages, &options, &labels, &r.error, false, true))
         return r;
     const inf::HfTokenClassifier &classifier = labeller.classifier();
-    for (const pipeline::DocumentTrainPage &p : pages) {
+    for (const pipeline::DocumentTaggerPage &p : pages) {
         const inf::WordLabelling l = labeller.labelPage(p, document, options);
         if (!l.ok) {
             r.error = QStringLiteral("%1, page %2: %3").arg(checkpointDir).arg(p.page + 1).arg(QString::fromStdString(l.error));

@@ -1,7 +1,7 @@
 #include "pipeline/documentprediction.h"
 
 #include "inference/formtagger/linking.h"
-#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/predictor.h"
 #include "inference/models/wordlabels.h"
 #include "pipeline/hfpagelabeller.h"
 #include "pipeline/modelinputs/taggerpages.h"
@@ -36,16 +36,16 @@ struct DocumentTagger::Impl
     inference::LinkPredictor links; // their key -> value link head, when the folder has one
     HfPageLabeller hf;              // Hugging Face token classifiers (isLoaded() tells which)
 
-    // One page's entities (indices into page.trainPage.words) and word labels (one per page word,
+    // One page's entities (indices into page.taggerPage.words) and word labels (one per page word,
     // "" for none); false + *why on failure. With `states` (folio-formtagger only), also the
     // encoder's word states of the same pass.
-    bool predictPage(const DocumentTrainPage &page, const Document &document, bool viterbi,
+    bool predictPage(const DocumentTaggerPage &page, const Document &document, bool viterbi,
                      std::vector<inference::PredictedEntity> *entities, std::vector<std::string> *labels,
                      std::string *why, inference::WordStates *states = nullptr) const
     {
         if (!hf.isLoaded()) {
             inference::PagePrediction prediction;
-            if (!predictor.predict(page.trainPage, &prediction, why, viterbi, nullptr, nullptr, states))
+            if (!predictor.predict(page.taggerPage, &prediction, why, viterbi, nullptr, nullptr, states))
                 return false;
             *entities = std::move(prediction.entities);
             *labels = std::move(prediction.tags);
@@ -145,7 +145,7 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
     }
     try {
         // A Hugging Face folder is fed every word, as its tokenizer is (a tab is a token there).
-        const std::vector<DocumentTrainPage> pages = trainPagesOfDocument(
+        const std::vector<DocumentTaggerPage> pages = taggerPagesOfDocument(
             document, nullptr, options.layoutOrder || usesLayoutOrder(), m_impl->hf.isLoaded());
         if (pages.empty()) {
             out.error = name + QStringLiteral(": empty document (no words to label)");
@@ -163,7 +163,7 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
                 out.error = name + QStringLiteral(": cancelled");
                 return out;
             }
-            const DocumentTrainPage &page = pages[i];
+            const DocumentTaggerPage &page = pages[i];
             std::vector<inference::PredictedEntity> entities;
             std::vector<std::string> labels;
             std::string why;
@@ -221,8 +221,8 @@ bool DocumentTagger::suggestLinks(const Document &document, const Annotations &a
     }
     Annotations ids = annotations; // fresh link ids avoid every id there and every link added here
     try {
-        const std::vector<DocumentTrainPage> pages =
-            trainPagesOfDocument(document, nullptr, options.layoutOrder || usesLayoutOrder());
+        const std::vector<DocumentTaggerPage> pages =
+            taggerPagesOfDocument(document, nullptr, options.layoutOrder || usesLayoutOrder());
         QHash<QString, QPair<int, int>> placeOfWord; // word id -> (page, position on it)
         for (int p = 0; p < int(pages.size()); ++p)
             for (int k = 0; k < int(pages[size_t(p)].wordIndex.size()); ++k)
@@ -250,7 +250,7 @@ bool DocumentTagger::suggestLinks(const Document &document, const Annotations &a
             }
             std::vector<inference::PredictedLink> predicted;
             std::string why;
-            const inference::TrainPage &page = pages[p].trainPage;
+            const inference::TaggerPage &page = pages[p].taggerPage;
             const inference::WordStates *kept = tagged && tagged->encoderStates && p < tagged->encoderStates->pages.size()
                                                     ? &tagged->encoderStates->pages[p]
                                                     : nullptr;

@@ -11,7 +11,7 @@
 //   if (!p.ok) fail(p.error);
 //   folio::pipeline::appendSuggestions(p, document, tagger.checkpointName(), &annotations);
 //
-// Each Document page with non-blank words is one model page (trainPagesOfDocument);
+// Each Document page with non-blank words is one model page (taggerPagesOfDocument);
 // a Hugging Face folder is fed every word of the page, white-space-only ones too, as its reference
 // tokenizer is. An entity never runs across a page break. Not thread-safe: use one DocumentTagger per thread.
 // No exception leaves these functions.

@@ -45,7 +45,7 @@ bool HfPageLabeller::load(const QString &checkpointDir, QString *error)
     return true;
 }
 
-inference::WordLabelling HfPageLabeller::labelPage(const DocumentTrainPage &page, const Document &document,
+inference::WordLabelling HfPageLabeller::labelPage(const DocumentTaggerPage &page, const Document &document,
                                                    const inference::RunOptions &options) const
 {
     inference::Tensor pixels;
@@ -70,7 +70,7 @@ inference::WordLabelling HfPageLabeller::labelPage(const DocumentTrainPage &page
             return failed;
         }
     }
-    return m_classifier.label(page.trainPage.words, page.trainPage.boxes, inference::HfTokenClassifier::LongPages::Slide,
+    return m_classifier.label(page.taggerPage.words, page.taggerPage.boxes, inference::HfTokenClassifier::LongPages::Slide,
                               options, m_image.visual ? &pixels : nullptr);
 }
 

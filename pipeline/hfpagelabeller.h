@@ -1,6 +1,6 @@
 #pragma once
 // A Hugging Face token-classification checkpoint (inference::HfTokenClassifier) labelling Document
-// pages: every word of the page (white-space-only ones too: trainPagesOfDocument(..., keepBlankWords))
+// pages: every word of the page (white-space-only ones too: taggerPagesOfDocument(..., keepBlankWords))
 // with its 0-1000 box, the reference's own truncated call first and sliding windows only for the
 // words it cuts off (inference/models/hftokenclassifier.h), and pixel_values from the page image
 // when the checkpoint has an image branch (pipeline/pagepixels.h). Used by DocumentTagger and the
@@ -29,7 +29,7 @@ public:
     const ImageProcessing &imageProcessing() const { return m_image; }
 
     // Labels one page (words of `page`, image of document.pages[page.page] when needed).
-    inference::WordLabelling labelPage(const DocumentTrainPage &page, const Document &document,
+    inference::WordLabelling labelPage(const DocumentTaggerPage &page, const Document &document,
                                        const inference::RunOptions &options = {}) const;
 
 private:

@@ -10,7 +10,7 @@
 
 namespace folio::pipeline {
 
-inference::LinkPage linkPageOf(const inference::TrainPage &page, const QStringList &pageWordIds,
+inference::LinkPage linkPageOf(const inference::TaggerPage &page, const QStringList &pageWordIds,
                                const Annotations &annotations, bool acceptedOnly)
 {
     inference::LinkPage out;
@@ -57,17 +57,17 @@ bool loadFunsdLinkPages(const QString &datasetDir, const QString &split, FunsdWo
         pages->clear();
         for (const XfundPage &d : docs) {
             QStringList wordIds;
-            const inference::TrainPage page = trainPageFromDocument(d.document, nullptr, d.document.title.toStdString(), &wordIds);
+            const inference::TaggerPage page = taggerPageFromDocument(d.document, nullptr, d.document.title.toStdString(), &wordIds);
             pages->push_back(linkPageOf(page, wordIds, d.annotations));
         }
         return true;
     }
     // The split's page ids, exactly as the tagger's data loader cuts it.
-    std::vector<inference::TrainPage> chosen;
+    std::vector<inference::TaggerPage> chosen;
     if (!loadFunsdSplit(datasetDir, split, order, &chosen, error))
         return false;
     std::set<std::string> ids;
-    for (const inference::TrainPage &p : chosen)
+    for (const inference::TaggerPage &p : chosen)
         ids.insert(p.id);
     pages->clear();
     for (const QString &f : funsdSplitFiles(datasetDir, split == QLatin1String("test") ? split : QStringLiteral("train"))) {
@@ -79,7 +79,7 @@ bool loadFunsdLinkPages(const QString &datasetDir, const QString &split, FunsdWo
         if (!importFunsdFile(f, order, &doc, &annotations, error))
             return false;
         QStringList wordIds;
-        const inference::TrainPage page = trainPageFromDocument(doc, nullptr, id, &wordIds);
+        const inference::TaggerPage page = taggerPageFromDocument(doc, nullptr, id, &wordIds);
         pages->push_back(linkPageOf(page, wordIds, annotations));
     }
     return true;

@@ -17,7 +17,7 @@ namespace folio::pipeline {
 // The entities of `annotations` that lie on the page whose words are `pageWordIds` (word indices
 // into that list; words elsewhere dropped), and the links between them. `acceptedOnly` keeps only
 // what the user made or accepted (training data from a project).
-inference::LinkPage linkPageOf(const inference::TrainPage &page, const QStringList &pageWordIds,
+inference::LinkPage linkPageOf(const inference::TaggerPage &page, const QStringList &pageWordIds,
                                const Annotations &annotations, bool acceptedOnly = false);
 
 // A FUNSD split (train, train-dev, dev, test; the same pages as loadFunsdSplit; an XFUND file too)

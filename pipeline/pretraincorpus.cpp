@@ -18,13 +18,13 @@ namespace {
 void addDocument(const QString &name, const Document &doc, PretrainCorpus *corpus)
 {
     bool any = false;
-    for (const DocumentTrainPage &p : trainPagesOfDocument(doc, nullptr)) {
-        const bool noLayout = std::all_of(p.trainPage.boxes.begin(), p.trainPage.boxes.end(), [](const inference::WordBox &b) {
+    for (const DocumentTaggerPage &p : taggerPagesOfDocument(doc, nullptr)) {
+        const bool noLayout = std::all_of(p.taggerPage.boxes.begin(), p.taggerPage.boxes.end(), [](const inference::WordBox &b) {
             return b.x0 == 0 && b.y0 == 0 && b.x1 == 0 && b.y1 == 0;
         });
-        if (p.trainPage.words.empty() || noLayout) // a page without boxes would teach the box head zeros
+        if (p.taggerPage.words.empty() || noLayout) // a page without boxes would teach the box head zeros
             continue;
-        inference::TrainPage page = p.trainPage;
+        inference::TaggerPage page = p.taggerPage;
         page.tags.clear();
         page.id = QStringLiteral("%1#%2").arg(name).arg(p.page + 1).toStdString();
         corpus->words += long(page.words.size());
@@ -143,7 +143,7 @@ void samplePretrainPages(PretrainCorpus *corpus, double fraction)
     const int keep = std::max(1, int(std::lround(fraction * double(corpus->pages.size()))));
     corpus->pages = inference::nestedSample(std::move(corpus->pages), keep);
     corpus->words = 0;
-    for (const inference::TrainPage &p : corpus->pages)
+    for (const inference::TaggerPage &p : corpus->pages)
         corpus->words += long(p.words.size());
 }
 

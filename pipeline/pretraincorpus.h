@@ -20,7 +20,7 @@ namespace folio::pipeline {
 
 struct PretrainCorpus
 {
-    std::vector<inference::TrainPage> pages;
+    std::vector<inference::TaggerPage> pages;
     int files = 0;        // document files (or project documents) looked at
     int used = 0;         // those that gave at least one page with words
     int unreadable = 0;   // failed to load (corrupt, encrypted, unsupported)

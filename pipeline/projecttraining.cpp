@@ -11,9 +11,9 @@
 
 namespace folio::pipeline {
 
-std::vector<inference::TrainPage> labelledProjectPages(Project *project, int *documents, bool layoutOrder)
+std::vector<inference::TaggerPage> labelledProjectPages(Project *project, int *documents, bool layoutOrder)
 {
-    std::vector<inference::TrainPage> pages;
+    std::vector<inference::TaggerPage> pages;
     *documents = 0;
     for (const ProjectDocument &info : project->documents()) {
         if (info.entityCount == 0)
@@ -29,17 +29,17 @@ std::vector<inference::TrainPage> labelledProjectPages(Project *project, int *do
                                 accepted.entities.end());
         if (accepted.entities.empty())
             continue;
-        for (DocumentTrainPage &p : trainPagesOfDocument(doc, &accepted, layoutOrder))
-            pages.push_back(std::move(p.trainPage));
+        for (DocumentTaggerPage &p : taggerPagesOfDocument(doc, &accepted, layoutOrder))
+            pages.push_back(std::move(p.taggerPage));
         ++*documents;
     }
     return pages;
 }
 
-bool labelSetOfPages(const std::vector<inference::TrainPage> &pages, std::vector<std::string> *labels, QString *error)
+bool labelSetOfPages(const std::vector<inference::TaggerPage> &pages, std::vector<std::string> *labels, QString *error)
 {
     std::set<std::string> types;
-    for (const inference::TrainPage &page : pages) {
+    for (const inference::TaggerPage &page : pages) {
         for (const std::string &tag : page.tags) {
             if (tag == "O")
                 continue;
@@ -59,7 +59,7 @@ bool labelSetOfPages(const std::vector<inference::TrainPage> &pages, std::vector
     return true;
 }
 
-bool loadProjectTrainingData(const QString &projectPath, std::vector<inference::TrainPage> *pages,
+bool loadProjectTrainingData(const QString &projectPath, std::vector<inference::TaggerPage> *pages,
                              std::vector<std::string> *labels, int *documents, QString *error, bool layoutOrder)
 {
     QString openError;
@@ -81,7 +81,7 @@ bool loadProjectTrainingData(const QString &projectPath, std::vector<inference::
     return true;
 }
 
-bool loadExtraTrainingSource(const QString &source, bool layoutOrder, std::vector<inference::TrainPage> *pages,
+bool loadExtraTrainingSource(const QString &source, bool layoutOrder, std::vector<inference::TaggerPage> *pages,
                              QString *description, QString *error)
 {
     pages->clear();

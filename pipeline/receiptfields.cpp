@@ -4,7 +4,7 @@
 
 namespace folio::pipeline {
 
-QMap<QString, QString> receiptFieldsFromPrediction(const inference::TrainPage &page, const inference::PagePrediction &prediction)
+QMap<QString, QString> receiptFieldsFromPrediction(const inference::TaggerPage &page, const inference::PagePrediction &prediction)
 {
     QMap<QString, QStringList> joined;   // COMPANY / ADDRESS: every entity, in reading order
     QMap<QString, QString> surest;       // DATE / TOTAL: the most confident entity

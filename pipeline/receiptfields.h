@@ -9,7 +9,7 @@
 // the model is surest of.
 
 #include "document/formats/sroie.h"
-#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/predictor.h"
 
 #include <QMap>
 #include <QString>
@@ -20,7 +20,7 @@ namespace folio::pipeline {
 
 // "company" -> text, for the fields the prediction has. `page` is the page the model read
 // (its words, in the prediction's order).
-QMap<QString, QString> receiptFieldsFromPrediction(const inference::TrainPage &page, const inference::PagePrediction &prediction);
+QMap<QString, QString> receiptFieldsFromPrediction(const inference::TaggerPage &page, const inference::PagePrediction &prediction);
 
 struct FieldCounts
 {

@@ -63,16 +63,16 @@ bool loadXfundSplitDocuments(const QString &path, const QString &split, FunsdWor
         return true;
     }
     // The same shuffle as FUNSD's dev split (splitTrainDev, seed 13), applied to page indices.
-    std::vector<inference::TrainPage> index;
+    std::vector<inference::TaggerPage> index;
     for (std::size_t i = 0; i < all.size(); ++i) {
-        inference::TrainPage p;
+        inference::TaggerPage p;
         p.id = std::to_string(i);
         index.push_back(std::move(p));
     }
-    std::vector<inference::TrainPage> train, dev;
+    std::vector<inference::TaggerPage> train, dev;
     inference::splitTrainDev(std::move(index), &train, &dev, 13, std::max(1, int(all.size()) * 15 / 100));
     pages->clear();
-    for (const inference::TrainPage &p : split == QLatin1String("dev") ? dev : train)
+    for (const inference::TaggerPage &p : split == QLatin1String("dev") ? dev : train)
         pages->push_back(std::move(all[std::size_t(std::stoul(p.id))]));
     return true;
 }
@@ -96,14 +96,14 @@ bool loadSroieSplit(const QString &folder, const QString &split, std::vector<Sro
         *receipts = split == QLatin1String("test") ? std::move(heldOut) : std::move(rest);
         return true;
     }
-    std::vector<inference::TrainPage> index, train, dev;
+    std::vector<inference::TaggerPage> index, train, dev;
     for (std::size_t i = 0; i < rest.size(); ++i) {
-        inference::TrainPage p;
+        inference::TaggerPage p;
         p.id = std::to_string(i);
         index.push_back(std::move(p));
     }
     inference::splitTrainDev(std::move(index), &train, &dev, 13, std::max(1, int(rest.size()) * 15 / 100));
-    for (const inference::TrainPage &p : split == QLatin1String("dev") ? dev : train)
+    for (const inference::TaggerPage &p : split == QLatin1String("dev") ? dev : train)
         receipts->push_back(std::move(rest[std::size_t(std::stoul(p.id))]));
     return true;
 }
@@ -131,7 +131,7 @@ QString formSourceLicence(const QString &datasetDir)
 }
 
 bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOrder order,
-                    std::vector<inference::TrainPage> *pages, QString *error, XfundReport *report, SroieReport *sroieReport)
+                    std::vector<inference::TaggerPage> *pages, QString *error, XfundReport *report, SroieReport *sroieReport)
 {
     if (!knownSplit(split, error))
         return false;
@@ -141,7 +141,7 @@ bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOr
             return false;
         pages->clear();
         for (const SroieReceipt &r : receipts)
-            pages->push_back(trainPageFromDocument(r.document, &r.annotations, r.id.toStdString()));
+            pages->push_back(taggerPageFromDocument(r.document, &r.annotations, r.id.toStdString()));
         return true;
     }
     if (isXfundFile(datasetDir)) {
@@ -150,7 +150,7 @@ bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOr
             return false;
         pages->clear();
         for (const XfundPage &d : docs)
-            pages->push_back(trainPageFromDocument(d.document, &d.annotations, d.document.title.toStdString()));
+            pages->push_back(taggerPageFromDocument(d.document, &d.annotations, d.document.title.toStdString()));
         return true;
     }
     const QStringList files = funsdSplitFiles(datasetDir, split == QLatin1String("test") ? split : QStringLiteral("train"));
@@ -158,16 +158,16 @@ bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOr
         *error = QStringLiteral("%1: no FUNSD annotation files for split %2").arg(datasetDir, split);
         return false;
     }
-    std::vector<inference::TrainPage> all;
+    std::vector<inference::TaggerPage> all;
     for (const QString &f : files) {
         Document doc;
         Annotations annotations;
         if (!importFunsdFile(f, order, &doc, &annotations, error))
             return false;
-        all.push_back(trainPageFromDocument(doc, &annotations, QFileInfo(f).completeBaseName().toStdString()));
+        all.push_back(taggerPageFromDocument(doc, &annotations, QFileInfo(f).completeBaseName().toStdString()));
     }
     if (split == QLatin1String("train-dev") || split == QLatin1String("dev")) {
-        std::vector<inference::TrainPage> train, dev;
+        std::vector<inference::TaggerPage> train, dev;
         inference::splitTrainDev(std::move(all), &train, &dev);
         *pages = split == QLatin1String("dev") ? std::move(dev) : std::move(train);
     } else {
@@ -176,9 +176,9 @@ bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOr
     return true;
 }
 
-TaggerTrainOutcome trainTaggerOnPages(const inference::TrainConfig &config, const std::vector<inference::TrainPage> &pages,
+TaggerTrainOutcome trainTaggerOnPages(const inference::TrainConfig &config, const std::vector<inference::TaggerPage> &pages,
                                       const inference::ProgressCallback &progress, std::atomic<bool> *cancel,
-                                      const std::vector<inference::TrainPage> &extraTrain)
+                                      const std::vector<inference::TaggerPage> &extraTrain)
 {
     TaggerTrainOutcome outcome;
     outcome.checkpointDir = QString::fromStdString(config.outputDir);
@@ -187,7 +187,7 @@ TaggerTrainOutcome trainTaggerOnPages(const inference::TrainConfig &config, cons
         return outcome;
     }
     try {
-        std::vector<inference::TrainPage> train, dev;
+        std::vector<inference::TaggerPage> train, dev;
         const int devCount = std::max(1, int(pages.size() * 15 / 100));
         inference::splitTrainDev(pages, &train, &dev, /*seed=*/13, devCount);
         train.insert(train.end(), extraTrain.begin(), extraTrain.end());

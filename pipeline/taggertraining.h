@@ -29,7 +29,7 @@ bool funsdWordOrderFromName(const QString &name, FunsdWordOrder *order);
 // the pages (at least one) as dev; the file's repairs are reported on stderr-free *report
 // (a SROIE folder's import on *sroieReport).
 bool loadFunsdSplit(const QString &datasetDir, const QString &split, FunsdWordOrder order,
-                    std::vector<inference::TrainPage> *pages, QString *error, XfundReport *report = nullptr,
+                    std::vector<inference::TaggerPage> *pages, QString *error, XfundReport *report = nullptr,
                     SroieReport *sroieReport = nullptr);
 
 // `datasetDir` may also be a SROIE receipts folder (document/formats/sroie.h): "test" is its held-out
@@ -63,8 +63,8 @@ struct TaggerTrainOutcome
 // Trains on labelled pages (at least 2); about 15% of them (at least one) are held out as the dev
 // pages that pick the best epoch (never a test split). `extraTrain`: pages of further sources that
 // only train (the dev pages come from `pages` alone: the run is chosen for the target's data).
-TaggerTrainOutcome trainTaggerOnPages(const inference::TrainConfig &config, const std::vector<inference::TrainPage> &pages,
+TaggerTrainOutcome trainTaggerOnPages(const inference::TrainConfig &config, const std::vector<inference::TaggerPage> &pages,
                                       const inference::ProgressCallback &progress, std::atomic<bool> *cancel,
-                                      const std::vector<inference::TrainPage> &extraTrain = {});
+                                      const std::vector<inference::TaggerPage> &extraTrain = {});
 
 } // namespace folio::pipeline

@@ -2,7 +2,7 @@
 // on a FUNSD split.
 #include "app/cli/commands.h"
 #include "app/cli/linkscore.h"
-#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/predictor.h"
 #include "inference/models/modelrunner.h"
 #include "pipeline/modelinputs/taggerpages.h"
 #include "pipeline/receiptfields.h"
@@ -34,7 +34,7 @@ nlohmann::json receiptFieldScores(const inference::Predictor &pred, const QStrin
         throw CliError(error.toStdString());
     pipeline::ReceiptFieldScores model, ceiling;
     for (const SroieReceipt &r : receipts) {
-        const inference::TrainPage page = pipeline::trainPageFromDocument(r.document, nullptr, r.id.toStdString());
+        const inference::TaggerPage page = pipeline::taggerPageFromDocument(r.document, nullptr, r.id.toStdString());
         inference::PagePrediction prediction;
         std::string err;
         if (!pred.predict(page, &prediction, &err, viterbi))
@@ -78,7 +78,7 @@ void registerEvalCommand(CLI::App &app)
         const QString dataDir = o->data.empty() ? pipeline::defaultFunsdDir() : QString::fromStdString(o->data);
         FunsdWordOrder order = FunsdWordOrder::Annotation;
         pipeline::funsdWordOrderFromName(QString::fromStdString(o->order), &order);
-        std::vector<inference::TrainPage> pages;
+        std::vector<inference::TaggerPage> pages;
         QString error;
         if (!pipeline::loadFunsdSplit(dataDir, QString::fromStdString(o->split), order, &pages, &error))
             throw CliError(error.toStdString());

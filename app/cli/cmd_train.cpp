@@ -105,7 +105,7 @@ void registerTrainCommand(CLI::App &app)
         auto weightOf = [&](std::size_t k) { return o->weights.empty() ? 1 : o->weights[k]; };
         FunsdWordOrder order = FunsdWordOrder::Annotation;
         pipeline::funsdWordOrderFromName(QString::fromStdString(o->order), &order);
-        std::vector<inference::TrainPage> train, dev;
+        std::vector<inference::TaggerPage> train, dev;
         QString error;
         for (std::size_t k = 1; k < o->data.size(); ++k)
             if (looksLikeProjectLocation(QString::fromStdString(o->data[k])) || looksLikeProjectLocation(dataDir))
@@ -154,7 +154,7 @@ void registerTrainCommand(CLI::App &app)
             train = inference::nestedSample(std::move(train), o->trainPages);
         }
         const std::size_t targetPages = train.size();
-        std::vector<inference::TrainPage> targetTrain;
+        std::vector<inference::TaggerPage> targetTrain;
         for (int r = 0; r < weightOf(0); ++r)
             targetTrain.insert(targetTrain.end(), train.begin(), train.end());
         train = std::move(targetTrain);
@@ -162,7 +162,7 @@ void registerTrainCommand(CLI::App &app)
         std::string more;
         for (std::size_t k = 1; k < o->data.size(); ++k) {
             const QString path = QString::fromStdString(o->data[k]);
-            std::vector<inference::TrainPage> extra;
+            std::vector<inference::TaggerPage> extra;
             XfundReport extraReport;
             SroieReport extraSroieReport;
             if (!pipeline::loadFunsdSplit(path, QStringLiteral("train"), order, &extra, &error, &extraReport, &extraSroieReport))

@@ -5,7 +5,7 @@
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/errors.h"
-#include "inference/formtagger/detail/trainmodel.h"
+#include "inference/formtagger/detail/taggermodel.h"
 #include "inference/layers/detail/layers.h"
 #include "inference/models/detail/model.h"
 #include "inference/models/modelrunner.h"
@@ -60,7 +60,7 @@ std::vector<std::string> entityTypes(const std::vector<std::string> &labels)
 
 // Encoder states per word [n, D], windows merged as the tagger merges its scores (the tagger's own
 // prediction pass, keeping its states).
-at::Tensor wordStates(const Tagger &tagger, const Tokenizer &tok, const TrainPage &page)
+at::Tensor wordStates(const Tagger &tagger, const Tokenizer &tok, const TaggerPage &page)
 {
     const int n = int(page.words.size());
     if (n == 0)
@@ -76,7 +76,7 @@ struct EntityFeatures
     at::Tensor boxes; // [E, 4] in 0..1
 };
 
-EntityFeatures entityFeatures(const at::Tensor &states, const TrainPage &page, const std::vector<LinkEntity> &entities,
+EntityFeatures entityFeatures(const at::Tensor &states, const TaggerPage &page, const std::vector<LinkEntity> &entities,
                               const std::vector<std::string> &types)
 {
     const auto e = static_cast<std::int64_t>(entities.size());
@@ -289,19 +289,19 @@ bool LinkPredictor::load(const std::string &dir, std::string *error)
     }, error);
 }
 
-bool LinkPredictor::predict(const TrainPage &page, const std::vector<LinkEntity> &entities,
+bool LinkPredictor::predict(const TaggerPage &page, const std::vector<LinkEntity> &entities,
                             std::vector<PredictedLink> *links, std::string *error) const
 {
     return predictFrom(page, nullptr, entities, links, error);
 }
 
-bool LinkPredictor::predict(const TrainPage &page, const WordStates &states, const std::vector<LinkEntity> &entities,
+bool LinkPredictor::predict(const TaggerPage &page, const WordStates &states, const std::vector<LinkEntity> &entities,
                             std::vector<PredictedLink> *links, std::string *error) const
 {
     return predictFrom(page, &states, entities, links, error);
 }
 
-bool LinkPredictor::predictFrom(const TrainPage &page, const WordStates *kept, const std::vector<LinkEntity> &entities,
+bool LinkPredictor::predictFrom(const TaggerPage &page, const WordStates *kept, const std::vector<LinkEntity> &entities,
                                 std::vector<PredictedLink> *links, std::string *error) const
 {
     links->clear();

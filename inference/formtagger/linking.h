@@ -14,7 +14,7 @@
 //                           "features", training metadata and scores}
 // No exception leaves these functions.
 
-#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/predictor.h"
 
 #include <atomic>
 #include <functional>
@@ -34,7 +34,7 @@ struct LinkEntity
 // A page for link training / evaluation: words and boxes in model order, entities, gold links.
 struct LinkPage
 {
-    TrainPage page;
+    TaggerPage page;
     std::vector<LinkEntity> entities;
     std::vector<std::pair<int, int>> links; // (from, to) entity indices
 };
@@ -107,19 +107,19 @@ public:
     bool load(const std::string &checkpointDir, std::string *error);
     bool hasHead() const;
     // Links among `entities` of `page` (sorted by confidence, best first); false + *error.
-    bool predict(const TrainPage &page, const std::vector<LinkEntity> &entities, std::vector<PredictedLink> *links,
+    bool predict(const TaggerPage &page, const std::vector<LinkEntity> &entities, std::vector<PredictedLink> *links,
                  std::string *error) const;
     // The same, from word states a Predictor of this checkpoint kept while it tagged `page`
     // (Predictor::predict's `states`): the encoder is not run again. States that do not fit the
     // page or the encoder are an error.
-    bool predict(const TrainPage &page, const WordStates &states, const std::vector<LinkEntity> &entities,
+    bool predict(const TaggerPage &page, const WordStates &states, const std::vector<LinkEntity> &entities,
                  std::vector<PredictedLink> *links, std::string *error) const;
 
     struct Impl;
 
 private:
     // Both predict()s: `kept` null runs the encoder.
-    bool predictFrom(const TrainPage &page, const WordStates *kept, const std::vector<LinkEntity> &entities,
+    bool predictFrom(const TaggerPage &page, const WordStates *kept, const std::vector<LinkEntity> &entities,
                      std::vector<PredictedLink> *links, std::string *error) const;
     std::unique_ptr<Impl> m_impl;
 };

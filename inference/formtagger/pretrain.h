@@ -2,7 +2,7 @@
 // Self-supervised pretraining of the layout tagger's encoder on unlabelled pages (issue 16).
 // Torch-free facade; no exception leaves pretrain().
 //
-// Objectives, on the tagger's own encoder (detail/trainmodel.h, same weight names, so that
+// Objectives, on the tagger's own encoder (detail/taggermodel.h, same weight names, so that
 // `folio-cli train --init DIR` starts from it):
 //  - masked language modelling over whole words: maskFraction of the words are chosen; 80 % of
 //    them have every sub-token replaced by the mask piece (the vocabulary's unknown piece), 10 % a
@@ -65,7 +65,7 @@ struct PretrainResult
     long corpusWords = 0;
 };
 
-PretrainResult pretrain(const PretrainConfig &config, const std::vector<TrainPage> &corpus,
+PretrainResult pretrain(const PretrainConfig &config, const std::vector<TaggerPage> &corpus,
                         const std::function<void(const PretrainProgress &)> &progress = {},
                         const std::atomic<bool> *cancel = nullptr);
 

@@ -4,7 +4,7 @@
 
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/errors.h"
-#include "inference/formtagger/detail/trainmodel.h"
+#include "inference/formtagger/detail/taggermodel.h"
 #include "inference/layers/detail/layers.h"
 #include "inference/models/modelrunner.h"
 #include "inference/training/detail/optimiser.h"
@@ -49,7 +49,7 @@ struct Heads
     }
 };
 
-std::unique_ptr<Tokenizer> corpusTokenizer(const PretrainConfig &cfg, const std::vector<TrainPage> &corpus, bool resuming)
+std::unique_ptr<Tokenizer> corpusTokenizer(const PretrainConfig &cfg, const std::vector<TaggerPage> &corpus, bool resuming)
 {
     const fs::path out(cfg.outputDir);
     if (resuming && fs::exists(out / "spm.model"))
@@ -63,7 +63,7 @@ std::unique_ptr<Tokenizer> corpusTokenizer(const PretrainConfig &cfg, const std:
     const fs::path words = out / "vocab-corpus.txt";
     {
         std::ofstream f(words);
-        for (const TrainPage &p : corpus)
+        for (const TaggerPage &p : corpus)
             for (const std::string &w : p.words)
                 f << w << '\n';
     }
@@ -86,10 +86,10 @@ std::unique_ptr<Tokenizer> corpusTokenizer(const PretrainConfig &cfg, const std:
 }
 
 // The corpus cut into windows of at most maxWords words, encoded (no labels).
-std::vector<detail::EncodedPage> corpusUnits(const Tokenizer &tok, const std::vector<TrainPage> &corpus, const TaggerConfig &tc)
+std::vector<detail::EncodedPage> corpusUnits(const Tokenizer &tok, const std::vector<TaggerPage> &corpus, const TaggerConfig &tc)
 {
     std::vector<detail::EncodedPage> units;
-    for (TrainPage page : corpus) {
+    for (TaggerPage page : corpus) {
         page.tags.clear();
         if (page.words.empty() || page.words.size() != page.boxes.size())
             continue;
@@ -199,7 +199,7 @@ void saveState(const fs::path &dir, const Tagger &tagger, const Heads &heads, co
 
 } // namespace
 
-PretrainResult pretrain(const PretrainConfig &config, const std::vector<TrainPage> &corpus,
+PretrainResult pretrain(const PretrainConfig &config, const std::vector<TaggerPage> &corpus,
                         const std::function<void(const PretrainProgress &)> &progress, const std::atomic<bool> *cancel)
 {
     PretrainResult result;
@@ -211,7 +211,7 @@ PretrainResult pretrain(const PretrainConfig &config, const std::vector<TrainPag
         if (!(config.maskFraction > 0.0 && config.maskFraction < 1.0))
             throw InferenceError("pretrain: the mask fraction must lie in (0, 1)");
         long words = 0;
-        for (const TrainPage &p : corpus)
+        for (const TaggerPage &p : corpus)
             words += long(p.words.size());
         result.corpusWords = words;
         if (words < config.minWords)

@@ -1,5 +1,5 @@
 // folio-formtagger in the ModelRunner registry: word-level inputs -> logits (+ trace).
-#include "inference/formtagger/detail/trainmodel.h"
+#include "inference/formtagger/detail/taggermodel.h"
 
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/errors.h"

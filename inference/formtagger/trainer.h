@@ -1,8 +1,8 @@
 #pragma once
-// Training, evaluation and prediction of Folio's word-level layout token classifier
-// ("folio-formtagger", the recipe in ../shared/recipes/funsd-from-scratch.md). Torch-free facade:
-// folio-cli and the GUI (from a worker thread) call these; no exception leaves train(),
-// Predictor::load() / predict() or evaluate() — failures come back as messages.
+// Training of Folio's word-level layout token classifier ("folio-formtagger", the recipe in
+// ../shared/recipes/funsd-from-scratch.md); prediction and evaluation: predictor.h. Torch-free
+// facade: folio-cli and the GUI (from a worker thread) call these; no exception leaves train() —
+// failures come back as messages.
 //
 // The model: word units (SentencePiece pieces of a word mean-pooled), LayoutLM-style absolute
 // 2-D embeddings, neighbour-gap features, pre-LN transformer encoder with T5-bucketed 1-D and
@@ -14,10 +14,7 @@
 // spm.model (the tokenizer), folio.json (data, metrics, seed, command, history). `<dir>/last/`
 // additionally holds optimizer.safetensors for --resume.
 
-#include "inference/models/runoptions.h"
-#include "inference/models/wordlabels.h"
-#include "inference/checkpoint/tensor.h"
-#include "inference/tokenizers/tokenizer.h"
+#include "inference/formtagger/taggerpage.h"
 #include "inference/training/distributed.h"
 
 #include <atomic>
@@ -27,15 +24,6 @@
 #include <vector>
 
 namespace folio::inference {
-
-// One page of training/evaluation data: words in model order with 0-1000 boxes and BIO tags.
-struct TrainPage
-{
-    std::string id;
-    std::vector<std::string> words;
-    std::vector<WordBox> boxes;
-    std::vector<std::string> tags; // empty for prediction
-};
 
 struct TrainConfig
 {
@@ -111,72 +99,9 @@ using ProgressCallback = std::function<void(const TrainProgress &)>;
 
 // Trains on `train`, selects the best epoch on `dev` (entity F1, Viterbi decode), writes the
 // best checkpoint to config.outputDir. `cancel` (may be null) is polled between steps.
-TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &trainPages,
-                  const std::vector<TrainPage> &devPages, const ProgressCallback &progress = {},
+TrainResult train(const TrainConfig &config, const std::vector<TaggerPage> &trainPages,
+                  const std::vector<TaggerPage> &devPages, const ProgressCallback &progress = {},
                   const std::atomic<bool> *cancel = nullptr);
-
-// The encoder's output for each word of a page (words x dim floats, row-major): what the tagger
-// classifies and the key -> value link head (linking.h) reads. Kept from a prediction so the link
-// head need not run the encoder again.
-struct WordStates
-{
-    int words = 0, dim = 0;
-    std::vector<float> values;
-};
-
-struct PagePrediction
-{
-    std::vector<std::string> tags;        // one per word
-    std::vector<double> confidences;      // probability of each word's tag
-    std::vector<PredictedEntity> entities;
-};
-
-// AttentionTrace of one window of a traced prediction (units are words, not sub-tokens).
-// `tensors` holds float32 `attentions.N` (post-softmax, [heads, words, words], row = query) for
-// every layer and the shared score terms `bias.1d`, `bias.2d_x`, `bias.2d_y` ([heads, words,
-// words], added before the softmax; the 2-D terms only for the "full" variant). A family switched
-// off by RunOptions::disabledBiases is recorded as zeros.
-struct PredictionTraceWindow
-{
-    int firstWord = 0; // page word index of the window's first word
-    int wordCount = 0; // words in the window
-    TensorMap tensors;
-};
-
-class Predictor
-{
-public:
-    Predictor();
-    ~Predictor();
-    Predictor(const Predictor &) = delete;
-    Predictor &operator=(const Predictor &) = delete;
-
-    // Loads a checkpoint folder; false + *error (naming the folder/file) on failure, e.g. when
-    // the tokenizer files are missing.
-    bool load(const std::string &checkpointDir, std::string *error);
-    bool isLoaded() const;
-    const std::vector<std::string> &labels() const;
-    std::string variant() const;
-    std::string wordOrder() const; // config.json "word_order" ("" when not recorded)
-    // Predicts one page. Empty pages are an error. Pages longer than the model's window are
-    // windowed (stride from the config) and merged back.
-    // `options` (may be null): RunOptions::disabledBiases switches off the 1-D (Bias1D) and/or the
-    // 2-D x/y (Bias2D) relative attention biases for this prediction (bias ablation); with
-    // RunOptions::trace and a non-null `trace`, *trace receives one entry per window. Without
-    // them (the default) nothing is captured: the same computation as before. With `states`,
-    // *states receives the encoder's word states of the same pass (for LinkPredictor::predict).
-    bool predict(const TrainPage &page, PagePrediction *out, std::string *error, bool viterbi = true,
-                 const RunOptions *options = nullptr, std::vector<PredictionTraceWindow> *trace = nullptr,
-                 WordStates *states = nullptr) const;
-    // Entity P/R/F1 (seqeval semantics) over pages with gold tags; JSON text in *json.
-    // Gold tags outside the label map are an error.
-    bool evaluate(const std::vector<TrainPage> &pages, std::string *json, std::string *error, bool viterbi = true) const;
-
-    struct Impl;
-
-private:
-    Impl *m_impl = nullptr;
-};
 
 // Makes a checkpoint shippable: weights stored as float16 (half the size; loaded back as float32)
 // and the resume state (`last/`) removed. False + *error on failure.
@@ -184,12 +109,12 @@ bool compactCheckpoint(const std::string &checkpointDir, std::string *error);
 
 // The recipe's dev split: Python random.seed(13) shuffle of the sorted page indices, first
 // `devCount` as dev (MT19937 + random.shuffle's _randbelow, reproduced bit for bit).
-void splitTrainDev(std::vector<TrainPage> pages, std::vector<TrainPage> *train, std::vector<TrainPage> *dev,
+void splitTrainDev(std::vector<TaggerPage> pages, std::vector<TaggerPage> *train, std::vector<TaggerPage> *dev,
                    unsigned seed = 13, int devCount = 20);
 
 // `count` of the pages (all of them when count >= their number), drawn by splitTrainDev's shuffle
 // with `seed`: for one page set, a smaller sample lies inside every larger one, so curves over the
 // sample size add pages rather than swap them (`train --train-pages`, `pretrain --corpus-fraction`).
-std::vector<TrainPage> nestedSample(std::vector<TrainPage> pages, int count, unsigned seed = 29);
+std::vector<TaggerPage> nestedSample(std::vector<TaggerPage> pages, int count, unsigned seed = 29);
 
 } // namespace folio::inference

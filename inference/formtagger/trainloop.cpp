@@ -4,7 +4,7 @@
 // resume, cancel.
 #include "inference/checkpoint/detail/convert.h"
 #include "inference/checkpoint/detail/paramstore.h"
-#include "inference/formtagger/detail/trainmodel.h"
+#include "inference/formtagger/detail/taggermodel.h"
 #include "inference/errors.h"
 #include "inference/models/modelrunner.h"
 #include "inference/checkpoint/safetensors.h"
@@ -33,7 +33,7 @@ using detail::TaggerConfig;
 namespace {
 
 // Prepares the tokenizer in outputDir (trains SentencePiece when none is given).
-std::unique_ptr<Tokenizer> prepareTokenizer(const TrainConfig &cfg, const std::vector<TrainPage> &trainPages,
+std::unique_ptr<Tokenizer> prepareTokenizer(const TrainConfig &cfg, const std::vector<TaggerPage> &trainPages,
                                             const ProgressCallback &progress)
 {
     const fs::path out(cfg.outputDir);
@@ -51,7 +51,7 @@ std::unique_ptr<Tokenizer> prepareTokenizer(const TrainConfig &cfg, const std::v
         const fs::path words = out / "vocab-corpus.txt";
         {
             std::ofstream f(words);
-            for (const TrainPage &p : trainPages)
+            for (const TaggerPage &p : trainPages)
                 for (const std::string &w : p.words)
                     f << w << '\n';
         }
@@ -72,11 +72,11 @@ std::unique_ptr<Tokenizer> prepareTokenizer(const TrainConfig &cfg, const std::v
     return Tokenizer::fromDirectory(out.string());
 }
 
-std::vector<detail::EncodedPage> encodeAll(const Tokenizer &tok, const std::vector<TrainPage> &pages, const TaggerConfig &cfg,
+std::vector<detail::EncodedPage> encodeAll(const Tokenizer &tok, const std::vector<TaggerPage> &pages, const TaggerConfig &cfg,
                                            const std::map<std::string, int> &labelIds)
 {
     std::vector<detail::EncodedPage> out;
-    for (const TrainPage &p : pages) {
+    for (const TaggerPage &p : pages) {
         if (p.words.empty())
             continue;
         if (p.words.size() != p.boxes.size() || p.words.size() != p.tags.size())
@@ -89,7 +89,7 @@ std::vector<detail::EncodedPage> encodeAll(const Tokenizer &tok, const std::vect
 
 } // namespace
 
-TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &trainPages, const std::vector<TrainPage> &devPages,
+TrainResult train(const TrainConfig &config, const std::vector<TaggerPage> &trainPages, const std::vector<TaggerPage> &devPages,
                   const ProgressCallback &progress, const std::atomic<bool> *cancel)
 {
     TrainResult result;
@@ -105,7 +105,7 @@ TrainResult train(const TrainConfig &config, const std::vector<TrainPage> &train
         if (config.epochs <= 0 || config.batchSize <= 0)
             throw InferenceError("train: epochs and batch size must be positive");
         size_t nonEmpty = 0;
-        for (const TrainPage &p : trainPages)
+        for (const TaggerPage &p : trainPages)
             nonEmpty += p.words.empty() ? 0 : 1;
         if (nonEmpty == 0)
             throw InferenceError("train: no training page has any word");

@@ -74,10 +74,10 @@ private:
 
 } // namespace
 
-void splitTrainDev(std::vector<TrainPage> pages, std::vector<TrainPage> *train, std::vector<TrainPage> *dev,
+void splitTrainDev(std::vector<TaggerPage> pages, std::vector<TaggerPage> *train, std::vector<TaggerPage> *dev,
                    unsigned seed, int devCount)
 {
-    std::stable_sort(pages.begin(), pages.end(), [](const TrainPage &a, const TrainPage &b) { return a.id < b.id; });
+    std::stable_sort(pages.begin(), pages.end(), [](const TaggerPage &a, const TaggerPage &b) { return a.id < b.id; });
     std::vector<size_t> idx(pages.size());
     for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
     PyRandom rng(seed);
@@ -94,9 +94,9 @@ void splitTrainDev(std::vector<TrainPage> pages, std::vector<TrainPage> *train, 
         (isDev[i] ? dev : train)->push_back(pages[i]);
 }
 
-std::vector<TrainPage> nestedSample(std::vector<TrainPage> pages, int count, unsigned seed)
+std::vector<TaggerPage> nestedSample(std::vector<TaggerPage> pages, int count, unsigned seed)
 {
-    std::vector<TrainPage> rest, sample;
+    std::vector<TaggerPage> rest, sample;
     splitTrainDev(std::move(pages), &rest, &sample, seed, count);
     return sample;
 }

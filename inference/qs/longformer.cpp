@@ -7,7 +7,7 @@
 // padding are zeroed after the softmax; global query rows are recomputed with the *_global
 // projections over all keys (no bias). Outputs keep the reference's layout: probabilities
 // [B, H, L, G + 2w + 1] and global probabilities [B, H, L, G].
-#include "inference/qs/detail/seq2seq.h"
+#include "inference/qs/detail/seq2seqmodel.h"
 
 #include "inference/layers/buckets.h"
 #include "inference/errors.h"

@@ -3,7 +3,7 @@
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/errors.h"
-#include "inference/qs/detail/seq2seq.h"
+#include "inference/qs/detail/seq2seqmodel.h"
 #include "inference/training/detail/optimiser.h"
 #include "inference/training/detail/processgroup.h"
 #include "inference/training/detail/trainkit.h"

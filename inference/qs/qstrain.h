@@ -54,7 +54,7 @@ struct QsTrainOptions
     // N(0, 0.02) as in the reference, drawn after (and apart from) the other weights, so that the
     // same seed gives every variant the same base initialisation. Ignored on resume (the weights decide).
     std::string hibrids = "none";
-    // Pointer-generator copy head (config.json "folio_copy_head"; detail/seq2seq.h): the loss is
+    // Pointer-generator copy head (config.json "folio_copy_head"; detail/seq2seqmodel.h): the loss is
     // taken on the mixed vocabulary + copy distribution.
     bool copy = false;
     double timeBudgetSeconds = 0; // > 0: stop after the epoch that passes it

@@ -2,7 +2,7 @@
 // decoder variant (MODELS.md §5.5): the last layer's cross-attention scores get
 // Σ_i A'[t, i] · beta[index(i, j)], A' being the penultimate layer's cross-attention probabilities
 // of the same step, so cached and uncached decoding agree.
-#include "inference/qs/detail/seq2seq.h"
+#include "inference/qs/detail/seq2seqmodel.h"
 
 #include "inference/errors.h"
 #include "inference/layers/detail/hibrids.h"

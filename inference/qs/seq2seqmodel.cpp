@@ -3,7 +3,7 @@
 // LayerNorm, post-LN layers, no final LayerNorm, tied LM head + final_logits_bias.
 // LED (v4.8, as HIBRIDS pins it): BART with positions at offset 0 and a Longformer encoder
 // (longformer.cpp); HIBRIDS tables are picked up when the weights carry them.
-#include "inference/qs/detail/seq2seq.h"
+#include "inference/qs/detail/seq2seqmodel.h"
 
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/checkpoint/modelconfig.h"

@@ -6,33 +6,33 @@
 
 namespace folio::pipeline {
 
-using inference::TrainPage;
+using inference::TaggerPage;
 using inference::WordBox;
 
-void serialiseByLayout(DocumentTrainPage &p)
+void serialiseByLayout(DocumentTaggerPage &p)
 {
     std::vector<QRectF> boxes;
-    for (const WordBox &b : p.trainPage.boxes)
+    for (const WordBox &b : p.taggerPage.boxes)
         boxes.emplace_back(QPointF(b.x0, b.y0), QPointF(b.x1, b.y1));
     const std::vector<int> order = layoutReadingOrder(boxes);
-    DocumentTrainPage sorted;
+    DocumentTaggerPage sorted;
     sorted.page = p.page;
     for (int k : order) {
-        sorted.trainPage.words.push_back(p.trainPage.words[std::size_t(k)]);
-        sorted.trainPage.boxes.push_back(p.trainPage.boxes[std::size_t(k)]);
+        sorted.taggerPage.words.push_back(p.taggerPage.words[std::size_t(k)]);
+        sorted.taggerPage.boxes.push_back(p.taggerPage.boxes[std::size_t(k)]);
         sorted.wordIds << p.wordIds[k];
         sorted.wordIndex.push_back(p.wordIndex[std::size_t(k)]);
     }
-    p.trainPage.words = std::move(sorted.trainPage.words);
-    p.trainPage.boxes = std::move(sorted.trainPage.boxes);
+    p.taggerPage.words = std::move(sorted.taggerPage.words);
+    p.taggerPage.boxes = std::move(sorted.taggerPage.boxes);
     p.wordIds = std::move(sorted.wordIds);
     p.wordIndex = std::move(sorted.wordIndex);
 }
 
-std::vector<DocumentTrainPage> trainPagesOfDocument(const Document &doc, const Annotations *annotations,
+std::vector<DocumentTaggerPage> taggerPagesOfDocument(const Document &doc, const Annotations *annotations,
                                                     bool layoutOrder, bool keepBlankWords)
 {
-    std::map<int, DocumentTrainPage> byPage;
+    std::map<int, DocumentTaggerPage> byPage;
     std::map<int, bool> pageHasText;
     for (size_t i = 0; i < doc.words.size(); ++i) {
         const Word &w = doc.words[i];
@@ -40,38 +40,38 @@ std::vector<DocumentTrainPage> trainPagesOfDocument(const Document &doc, const A
             pageHasText[w.page] = pageHasText[w.page] || !w.text.isEmpty();
         else if (w.text.trimmed().isEmpty())
             continue;
-        DocumentTrainPage &p = byPage[w.page];
+        DocumentTaggerPage &p = byPage[w.page];
         p.page = w.page;
-        p.trainPage.words.push_back(w.text.toStdString());
-        p.trainPage.boxes.push_back(WordBox{w.norm.x0, w.norm.y0, w.norm.x1, w.norm.y1});
+        p.taggerPage.words.push_back(w.text.toStdString());
+        p.taggerPage.boxes.push_back(WordBox{w.norm.x0, w.norm.y0, w.norm.x1, w.norm.y1});
         p.wordIds << w.id;
         p.wordIndex.push_back(int(i));
     }
-    std::vector<DocumentTrainPage> out;
+    std::vector<DocumentTaggerPage> out;
     for (auto &entry : byPage) {
-        DocumentTrainPage &p = entry.second;
+        DocumentTaggerPage &p = entry.second;
         if (keepBlankWords && !pageHasText[entry.first])
             continue;
         if (layoutOrder)
             serialiseByLayout(p);
-        p.trainPage.id = (doc.sourcePath + QStringLiteral("#%1").arg(p.page)).toStdString();
+        p.taggerPage.id = (doc.sourcePath + QStringLiteral("#%1").arg(p.page)).toStdString();
         if (annotations)
             for (const QString &t : bioTags(*annotations, p.wordIds))
-                p.trainPage.tags.push_back(t.toStdString());
+                p.taggerPage.tags.push_back(t.toStdString());
         out.push_back(std::move(p));
     }
     return out;
 }
 
-TrainPage trainPageFromDocument(const Document &doc, const Annotations *annotations, const std::string &id,
+TaggerPage taggerPageFromDocument(const Document &doc, const Annotations *annotations, const std::string &id,
                                 QStringList *wordIds)
 {
-    TrainPage page;
+    TaggerPage page;
     page.id = id;
     QStringList ids;
-    for (const DocumentTrainPage &p : trainPagesOfDocument(doc, nullptr)) {
-        page.words.insert(page.words.end(), p.trainPage.words.begin(), p.trainPage.words.end());
-        page.boxes.insert(page.boxes.end(), p.trainPage.boxes.begin(), p.trainPage.boxes.end());
+    for (const DocumentTaggerPage &p : taggerPagesOfDocument(doc, nullptr)) {
+        page.words.insert(page.words.end(), p.taggerPage.words.begin(), p.taggerPage.words.end());
+        page.boxes.insert(page.boxes.end(), p.taggerPage.boxes.begin(), p.taggerPage.boxes.end());
         ids << p.wordIds;
     }
     if (annotations) // over the whole document: an entity may run across a page break

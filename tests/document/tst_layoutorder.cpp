@@ -135,7 +135,7 @@ private Q_SLOTS:
             QCOMPARE(order[std::size_t(i)], i);
     }
 
-    // The model's view of a page (pipeline::trainPagesOfDocument): with layoutOrder, two columns
+    // The model's view of a page (pipeline::taggerPagesOfDocument): with layoutOrder, two columns
     // that OCR read line by line become column after column, and every word still maps back to
     // its Document word.
     void modelPagesInLayoutOrder()
@@ -153,16 +153,16 @@ private Q_SLOTS:
                     w.norm = folio::NormBox{x, line * 30, x + 90, line * 30 + 20};
                     doc.words.push_back(w);
                 }
-        const auto pages = folio::pipeline::trainPagesOfDocument(doc, nullptr, true);
+        const auto pages = folio::pipeline::taggerPagesOfDocument(doc, nullptr, true);
         QCOMPARE(int(pages.size()), 1);
         QStringList words;
-        for (const std::string &w : pages[0].trainPage.words)
+        for (const std::string &w : pages[0].taggerPage.words)
             words << QString::fromStdString(w);
         QCOMPARE(words.join(' '), QStringLiteral("L0.0 L0.1 L0.2 L0.3 L1.0 L1.1 L1.2 L1.3 R0.0 R0.1 R0.2 R0.3 R1.0 R1.1 R1.2 R1.3"));
         for (std::size_t k = 0; k < pages[0].wordIndex.size(); ++k)
             QCOMPARE(doc.words[std::size_t(pages[0].wordIndex[k])].text, words[int(k)]);
-        const auto plain = folio::pipeline::trainPagesOfDocument(doc, nullptr);
-        QCOMPARE(QString::fromStdString(plain[0].trainPage.words[4]), QStringLiteral("R0.0"));
+        const auto plain = folio::pipeline::taggerPagesOfDocument(doc, nullptr);
+        QCOMPARE(QString::fromStdString(plain[0].taggerPage.words[4]), QStringLiteral("R0.0"));
     }
 
     // 100k words (200 columns of 500 lines... as a 1000-line page of 100-word lines): fast, and a

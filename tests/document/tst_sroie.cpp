@@ -158,7 +158,7 @@ private Q_SLOTS:
 
     void fieldsFromAPrediction()
     {
-        inference::TrainPage page;
+        inference::TaggerPage page;
         page.words = {"SHOP", "ONE", "SDN", "BHD", "TOTAL", "5.00", "CASH", "5.00", "1", "MAIN", "ROAD"};
         inference::PagePrediction p;
         p.entities = {{"COMPANY", 0, 1, 0.9}, {"COMPANY", 2, 3, 0.8}, {"TOTAL", 5, 5, 0.7}, {"TOTAL", 7, 7, 0.9},

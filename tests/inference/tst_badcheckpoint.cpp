@@ -9,7 +9,7 @@
 #include "inference/checkpoint/configcheck.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/errors.h"
-#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/predictor.h"
 #include "inference/models/modelrunner.h"
 #include "tests/inference/torchbinwriter.h"
 

@@ -7,7 +7,7 @@
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/models/modelrunner.h"
-#include "inference/qs/detail/seq2seq.h"
+#include "inference/qs/detail/seq2seqmodel.h"
 #include "inference/qs/qstrain.h"
 #include "inference/training/detail/trainkit.h"
 

@@ -1,6 +1,7 @@
 // Training loop on a tiny model and synthetic pages: the loss falls, the checkpoint round-trips
 // through Predictor, resume continues, cancel stops, bad input gives clear errors.
 #include "inference/checkpoint/safetensors.h"
+#include "inference/formtagger/predictor.h"
 #include "inference/formtagger/trainer.h"
 #include "tests/common/testdata.h"
 
@@ -19,11 +20,11 @@ using namespace folio::inference;
 
 static std::string fixtureDir() { return std::string(FOLIO_SOURCE_DIR "/tests/data/tokenizers/wordpiece"); }
 
-static std::vector<TrainPage> synthPages(int count, int repeats)
+static std::vector<TaggerPage> synthPages(int count, int repeats)
 {
-    std::vector<TrainPage> pages;
+    std::vector<TaggerPage> pages;
     for (int p = 0; p < count; ++p) {
-        TrainPage page;
+        TaggerPage page;
         page.id = "p" + std::to_string(p);
         int y = 10;
         for (int r = 0; r < repeats + p % 3; ++r, y += 30) {
@@ -65,14 +66,14 @@ private Q_SLOTS:
         // The recipe's seed-13 dev split of the 149 FUNSD train files (ids listed in §5.1).
         QDir ann(folio::test::sharedPath(QStringLiteral("data/funsd/dataset/training_data/annotations")));
         FOLIO_REQUIRE_DATA(ann.path());
-        std::vector<TrainPage> pages;
+        std::vector<TaggerPage> pages;
         for (const QString &f : ann.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
-            TrainPage p;
+            TaggerPage p;
             p.id = f.chopped(5).toStdString();
             pages.push_back(p);
         }
         QCOMPARE(int(pages.size()), 149);
-        std::vector<TrainPage> train, dev;
+        std::vector<TaggerPage> train, dev;
         splitTrainDev(pages, &train, &dev);
         QCOMPARE(int(dev.size()), 20);
         QCOMPARE(int(train.size()), 129);
@@ -89,27 +90,27 @@ private Q_SLOTS:
 
     void nestedSamplesGrowWithoutSwapping()
     {
-        std::vector<TrainPage> pages;
+        std::vector<TaggerPage> pages;
         for (int i = 0; i < 40; ++i) {
-            TrainPage p;
+            TaggerPage p;
             p.id = "page" + std::to_string(1000 - i); // not in id order: the sample must not depend on it
             pages.push_back(p);
         }
-        const auto ids = [](const std::vector<TrainPage> &ps) {
+        const auto ids = [](const std::vector<TaggerPage> &ps) {
             std::set<std::string> out;
             for (const auto &p : ps)
                 out.insert(p.id);
             return out;
         };
         const auto s8 = ids(nestedSample(pages, 8)), s16 = ids(nestedSample(pages, 16));
-        std::vector<TrainPage> reversed(pages.rbegin(), pages.rend());
+        std::vector<TaggerPage> reversed(pages.rbegin(), pages.rend());
         QCOMPARE(int(s8.size()), 8);
         QCOMPARE(int(s16.size()), 16);
         QVERIFY(std::includes(s16.begin(), s16.end(), s8.begin(), s8.end()));
         QCOMPARE(ids(nestedSample(reversed, 16)), s16);   // same pages, any input order: same sample
         QVERIFY(ids(nestedSample(pages, 16, 7)) != s16);  // the seed draws it
         QCOMPARE(int(nestedSample(pages, 99).size()), 40); // more than there are: all of them
-        QVERIFY(s16 != ids(std::vector<TrainPage>(pages.begin(), pages.begin() + 16))); // a draw, not the first 16
+        QVERIFY(s16 != ids(std::vector<TaggerPage>(pages.begin(), pages.begin() + 16))); // a draw, not the first 16
     }
 
     void trainsAndRoundTrips()
@@ -140,7 +141,7 @@ private Q_SLOTS:
         QVERIFY(json.find("\"f1\"") != std::string::npos);
         PagePrediction a, b;
         // A page longer than the window (16 words) is windowed and merged back.
-        const TrainPage longPage = synthPages(1, 12)[0];
+        const TaggerPage longPage = synthPages(1, 12)[0];
         QVERIFY2(pred.predict(longPage, &a, &err), err.c_str());
         QCOMPARE(a.tags.size(), longPage.words.size());
         QVERIFY(!a.entities.empty());
@@ -222,7 +223,7 @@ private Q_SLOTS:
         TrainResult r = train(cfg, pages, {});
         QVERIFY(!r.ok);
         QVERIFY2(r.error.find("B-SIGNATURE") != std::string::npos && r.error.find("label map") != std::string::npos, r.error.c_str());
-        r = train(cfg, {TrainPage{}}, {});
+        r = train(cfg, {TaggerPage{}}, {});
         QVERIFY(!r.ok);
         QVERIFY(r.error.find("no training page") != std::string::npos);
 
@@ -234,9 +235,9 @@ private Q_SLOTS:
         std::string err;
         QVERIFY(pred.load(dir.path().toStdString(), &err));
         PagePrediction out;
-        QVERIFY(!pred.predict(TrainPage{}, &out, &err));
+        QVERIFY(!pred.predict(TaggerPage{}, &out, &err));
         QVERIFY2(err.find("empty document") != std::string::npos, err.c_str());
-        std::vector<TrainPage> gold = synthPages(1, 1);
+        std::vector<TaggerPage> gold = synthPages(1, 1);
         gold[0].tags[0] = "B-NOPE";
         std::string json;
         QVERIFY(!pred.evaluate(gold, &json, &err));

@@ -7,7 +7,8 @@
 #include "document/formats/funsd.h"
 #include "inference/checkpoint/detail/convert.h"
 #include "inference/checkpoint/detail/paramstore.h"
-#include "inference/formtagger/detail/trainmodel.h"
+#include "inference/formtagger/detail/taggermodel.h"
+#include "inference/formtagger/predictor.h"
 #include "inference/formtagger/trainer.h"
 #include "inference/models/modelrunner.h"
 #include "inference/tokenizers/tokenizer.h"
@@ -37,16 +38,16 @@ QString sharedDir()
                                                         : QStringLiteral(FOLIO_SHARED_DIR);
 }
 
-std::vector<TrainPage> funsdPages(int count, QString *error)
+std::vector<TaggerPage> funsdPages(int count, QString *error)
 {
-    std::vector<TrainPage> pages;
+    std::vector<TaggerPage> pages;
     const QStringList files = folio::funsdSplitFiles(sharedDir() + "/data/funsd/dataset", "train");
     for (const QString &f : files.mid(0, count)) {
         Document doc;
         Annotations annotations;
         if (!folio::importFunsdFile(f, FunsdWordOrder::Annotation, &doc, &annotations, error))
             return {};
-        pages.push_back(trainPageFromDocument(doc, &annotations, QFileInfo(f).completeBaseName().toStdString()));
+        pages.push_back(taggerPageFromDocument(doc, &annotations, QFileInfo(f).completeBaseName().toStdString()));
     }
     return pages;
 }
@@ -80,11 +81,11 @@ nlohmann::json readJson(const QString &path)
 }
 
 // Word-level inputs of one page window for the registry path.
-folio::inference::detail::Batch pageBatch(const QString &checkpoint, const TrainPage &page, folio::inference::detail::TaggerConfig *cfgOut)
+folio::inference::detail::Batch pageBatch(const QString &checkpoint, const TaggerPage &page, folio::inference::detail::TaggerConfig *cfgOut)
 {
     const folio::inference::detail::TaggerConfig cfg = folio::inference::detail::TaggerConfig::fromJsonFile((checkpoint + "/config.json").toStdString());
     const std::unique_ptr<Tokenizer> tok = Tokenizer::fromDirectory(checkpoint.toStdString());
-    TrainPage unlabelled = page;
+    TaggerPage unlabelled = page;
     unlabelled.tags.clear();
     static folio::inference::detail::EncodedPage encoded;
     encoded = folio::inference::detail::encodePage(*tok, unlabelled, cfg, {}, 0, std::min<int>(cfg.maxWords, int(page.words.size())));
@@ -125,7 +126,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, arch);
         QString error;
-        const std::vector<TrainPage> pages = funsdPages(3, &error);
+        const std::vector<TaggerPage> pages = funsdPages(3, &error);
         QVERIFY2(pages.size() == 3, qPrintable("FUNSD pages: " + error));
         QTemporaryDir tmp;
         const QString out = tmp.path() + "/ckpt";
@@ -190,7 +191,7 @@ private Q_SLOTS:
         // The same weights read as layoutlmv2 (unscaled) and layoutlmv3 (/ sqrt(d)) give different
         // logits: the architecture in config.json is what the registry builds.
         QString error;
-        const std::vector<TrainPage> pages = funsdPages(3, &error);
+        const std::vector<TaggerPage> pages = funsdPages(3, &error);
         QVERIFY2(pages.size() == 3, qPrintable(error));
         QTemporaryDir tmp;
         TrainConfig c = tinyConfig(tmp.path() + "/v2", "layoutlmv2");
@@ -213,7 +214,7 @@ private Q_SLOTS:
     void badArchitectureRefused()
     {
         QString error;
-        const std::vector<TrainPage> pages = funsdPages(3, &error);
+        const std::vector<TaggerPage> pages = funsdPages(3, &error);
         QVERIFY2(pages.size() == 3, qPrintable(error));
         QTemporaryDir tmp;
         const TrainResult r = train(tinyConfig(tmp.path() + "/x", "layoutlmv4"), pages, pages);

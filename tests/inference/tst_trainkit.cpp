@@ -7,7 +7,7 @@
 #include "inference/checkpoint/detail/convert.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/errors.h"
-#include "inference/formtagger/detail/trainmodel.h"
+#include "inference/formtagger/detail/taggermodel.h"
 #include "inference/layers/buckets.h"
 #include "inference/layers/detail/relbias.h"
 #include "inference/models/modelrunner.h"

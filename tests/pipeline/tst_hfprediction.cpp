@@ -387,7 +387,7 @@ private Q_SLOTS:
             const QString path = dir.filePath(QStringLiteral("page-%1.png").arg(colour.name().mid(1)));
             image.save(path);
             const Document doc = fixtureDocument(docs["documents"][0], path);
-            const auto pages = pipeline::trainPagesOfDocument(doc, nullptr);
+            const auto pages = pipeline::taggerPagesOfDocument(doc, nullptr);
             const inference::WordLabelling l = labeller.labelPage(pages.front(), doc);
             *ok = l.ok;
             *why = QString::fromStdString(l.error);
@@ -409,7 +409,7 @@ private Q_SLOTS:
 
         // A page without an image cannot feed the branch: a message, no labels.
         const Document noImage = fixtureDocument(docs["documents"][0]);
-        const inference::WordLabelling l = labeller.labelPage(pipeline::trainPagesOfDocument(noImage, nullptr).front(), noImage);
+        const inference::WordLabelling l = labeller.labelPage(pipeline::taggerPagesOfDocument(noImage, nullptr).front(), noImage);
         QVERIFY(!l.ok);
         QVERIFY2(QString::fromStdString(l.error).contains(QStringLiteral("no image")), l.error.c_str());
         // Through DocumentTagger the error names the document and page.

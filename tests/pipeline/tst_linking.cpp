@@ -4,7 +4,7 @@
 // go over what the user linked or rejected.
 #include "document/formats/funsd.h"
 #include "inference/formtagger/linking.h"
-#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/predictor.h"
 #include "pipeline/documentprediction.h"
 #include "pipeline/linkdata.h"
 #include "pipeline/modelinputs/taggerpages.h"
@@ -247,9 +247,9 @@ private Q_SLOTS:
         Annotations gold;
         QString error;
         QVERIFY2(importFunsdFile(file, FunsdWordOrder::Reading, &doc, &gold, &error), qPrintable(error));
-        const std::vector<pipeline::DocumentTrainPage> pages = pipeline::trainPagesOfDocument(doc, nullptr, false);
+        const std::vector<pipeline::DocumentTaggerPage> pages = pipeline::taggerPagesOfDocument(doc, nullptr, false);
         QCOMPARE(int(pages.size()), 1);
-        const inference::TrainPage &page = pages[0].trainPage;
+        const inference::TaggerPage &page = pages[0].taggerPage;
 
         inference::Predictor predictor;
         inference::LinkPredictor links;

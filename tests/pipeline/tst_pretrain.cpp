@@ -65,7 +65,7 @@ class TestPretrain : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    std::vector<inference::TrainPage> m_pages;
+    std::vector<inference::TaggerPage> m_pages;
 
 private Q_SLOTS:
     void initTestCase()
@@ -74,10 +74,10 @@ private Q_SLOTS:
         const QString funsd = test::sharedPath(QStringLiteral("data/funsd/dataset"));
         if (!QDir(funsd).exists())
             return;
-        std::vector<inference::TrainPage> pages;
+        std::vector<inference::TaggerPage> pages;
         QString error;
         QVERIFY2(pipeline::loadFunsdSplit(funsd, QStringLiteral("dev"), FunsdWordOrder::Reading, &pages, &error), qPrintable(error));
-        for (inference::TrainPage &p : pages) {
+        for (inference::TaggerPage &p : pages) {
             p.tags.clear(); // unlabelled
             m_pages.push_back(p);
         }
@@ -114,7 +114,7 @@ private Q_SLOTS:
         QCOMPARE(int(corpus.skipped.size()), 4);
         QVERIFY2(corpus.skipped.join('\n').contains(QStringLiteral("without rendered word boxes")), qPrintable(corpus.skipped.join('\n')));
         QVERIFY(corpus.words > 100);
-        for (const inference::TrainPage &p : corpus.pages) {
+        for (const inference::TaggerPage &p : corpus.pages) {
             QCOMPARE(p.words.size(), p.boxes.size());
             QVERIFY(p.tags.empty());
         }
@@ -128,7 +128,7 @@ private Q_SLOTS:
         if (m_pages.empty())
             FOLIO_DATA_MISSING(QStringLiteral("FUNSD data not found"));
         pipeline::PretrainCorpus full;
-        for (const inference::TrainPage &p : m_pages) {
+        for (const inference::TaggerPage &p : m_pages) {
             full.pages.push_back(p);
             full.words += long(p.words.size());
         }
@@ -137,7 +137,7 @@ private Q_SLOTS:
             pipeline::samplePretrainPages(&c, fraction);
             std::set<std::string> ids;
             long words = 0;
-            for (const inference::TrainPage &p : c.pages) {
+            for (const inference::TaggerPage &p : c.pages) {
                 ids.insert(p.id);
                 words += long(p.words.size());
             }
@@ -165,7 +165,7 @@ private Q_SLOTS:
             QVERIFY(!r.ok);
             QVERIFY2(QString::fromStdString(r.error).contains(QStringLiteral("too small for a vocabulary")), r.error.c_str());
         }
-        inference::TrainPage page;
+        inference::TaggerPage page;
         page.id = "tiny";
         page.words = {"a", "b", "c"};
         page.boxes = {{0, 0, 10, 10}, {20, 0, 30, 10}, {40, 0, 50, 10}};
@@ -212,7 +212,7 @@ private Q_SLOTS:
         const QString pretrained = m_dir.filePath(QStringLiteral("straight"));
         if (!QFile::exists(pretrained + "/model.safetensors"))
             FOLIO_DATA_MISSING(QStringLiteral("needs the encoder lossFallsAndResumeIsExact pretrained (FUNSD data)"));
-        std::vector<inference::TrainPage> labelled;
+        std::vector<inference::TaggerPage> labelled;
         QString error;
         QVERIFY(pipeline::loadFunsdSplit(test::sharedPath(QStringLiteral("data/funsd/dataset")), QStringLiteral("dev"),
                                          FunsdWordOrder::Reading, &labelled, &error));

@@ -79,7 +79,7 @@ private Q_SLOTS:
         const QString path = tmp.path() + "/forms.folio";
         QString error;
         QVERIFY2(makeProject(path, 3, "MY_", &error), qPrintable(error));
-        std::vector<inference::TrainPage> pages;
+        std::vector<inference::TaggerPage> pages;
         std::vector<std::string> labels;
         int documents = 0;
         QVERIFY2(pipeline::loadProjectTrainingData(path, &pages, &labels, &documents, &error), qPrintable(error));
@@ -111,7 +111,7 @@ private Q_SLOTS:
         const QString path = tmp.path() + "/forms.folio";
         QString error;
         QVERIFY2(makeProject(path, 2, "", &error), qPrintable(error));
-        std::vector<inference::TrainPage> stored, layout;
+        std::vector<inference::TaggerPage> stored, layout;
         std::vector<std::string> labels;
         int documents = 0;
         QVERIFY2(pipeline::loadProjectTrainingData(path, &stored, &labels, &documents, &error), qPrintable(error));
@@ -155,7 +155,7 @@ private Q_SLOTS:
     void refusals()
     {
         QTemporaryDir tmp;
-        std::vector<inference::TrainPage> pages;
+        std::vector<inference::TaggerPage> pages;
         std::vector<std::string> labels;
         int documents = 0;
         QString error;
@@ -167,7 +167,7 @@ private Q_SLOTS:
         QVERIFY(!pipeline::loadProjectTrainingData(one, &pages, &labels, &documents, &error));
         QVERIFY2(error.contains("one.folio") && error.contains("at least 2"), qPrintable(error));
 
-        inference::TrainPage bad;
+        inference::TaggerPage bad;
         bad.id = "p7";
         bad.words = {"a", "b"};
         bad.tags = {"O", "QUESTION"};

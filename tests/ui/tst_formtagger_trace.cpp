@@ -7,7 +7,7 @@
 #include "document/documentjson.h"
 #include "document/formats/funsd.h"
 #include "inference/checkpoint/safetensors.h"
-#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/predictor.h"
 #include "pipeline/modelinputs/taggerpages.h"
 #include "ui/attention/attentionpanel.h"
 #include "pipeline/attentionrun.h"
@@ -42,7 +42,7 @@ private Q_SLOTS:
 private:
     QString m_checkpoint;
     Document m_doc;
-    inf::TrainPage m_page;
+    inf::TaggerPage m_page;
     inf::Predictor m_predictor;
     QTemporaryDir m_tmp;
 };
@@ -69,7 +69,7 @@ void TestFormTaggerTrace::initTestCase()
     Annotations ann;
     QString error;
     QVERIFY2(importFunsdFile(files.first(), FunsdWordOrder::Annotation, &m_doc, &ann, &error), qPrintable(error));
-    m_page = pipeline::trainPageFromDocument(m_doc, nullptr, files.first().toStdString());
+    m_page = pipeline::taggerPageFromDocument(m_doc, nullptr, files.first().toStdString());
     QVERIFY(m_page.words.size() > 20);
 }
 
@@ -177,7 +177,7 @@ void TestFormTaggerTrace::traceIsOffByDefault()
     on.trace = true;
     QVERIFY2(m_predictor.predict(m_page, &p, &why, true, &on, nullptr), why.c_str());
     // Empty pages stay an error on the traced path.
-    inf::TrainPage empty;
+    inf::TaggerPage empty;
     empty.id = "empty";
     QVERIFY(!m_predictor.predict(empty, &p, &why, true, &on, &windows));
     QVERIFY(QString::fromStdString(why).contains("empty"));

@@ -91,7 +91,7 @@ private Q_SLOTS:
         QSignalSpy finished(&trainer, &TrainWorker::finished);
         inference::TrainConfig config;
         config.outputDir = m_dir.filePath(QStringLiteral("out")).toStdString();
-        trainer.start(config, {inference::TrainPage{}});
+        trainer.start(config, {inference::TaggerPage{}});
         QVERIFY(finished.wait(20000));
         const TrainOutcome outcome = finished.first().first().value<TrainOutcome>();
         QVERIFY(!outcome.ok);

@@ -138,7 +138,7 @@ private Q_SLOTS:
         // A project of 4 labelled FUNSD training pages.
         auto project = funsdProject(dir.filePath(QStringLiteral("p.folio")), funsd, 0, 4, &error);
         QVERIFY2(project, qPrintable(error));
-        std::vector<inference::TrainPage> unlabelled;
+        std::vector<inference::TaggerPage> unlabelled;
         QVERIFY2(pipeline::loadFunsdSplit(funsd, QStringLiteral("dev"), FunsdWordOrder::Reading, &unlabelled, &error), qPrintable(error));
         for (auto &p : unlabelled)
             p.tags.clear();

@@ -155,7 +155,7 @@ void TrainingDialog::startTraining()
         return;
     int documents = 0;
     const QString order = m_order->currentData().toString();
-    std::vector<inference::TrainPage> pages =
+    std::vector<inference::TaggerPage> pages =
         pipeline::labelledProjectPages(m_project, &documents, order == QLatin1String("layout"));
     inference::TrainConfig config;
     config.wordOrder = order.toStdString();

@@ -32,7 +32,7 @@ void TrainWorker::cancel()
         m_cancel->store(true);
 }
 
-void TrainWorker::start(const inference::TrainConfig &config, std::vector<inference::TrainPage> pages,
+void TrainWorker::start(const inference::TrainConfig &config, std::vector<inference::TaggerPage> pages,
                         const QStringList &extraSources)
 {
     if (m_watcher.isRunning())
@@ -49,9 +49,9 @@ void TrainWorker::start(const inference::TrainConfig &config, std::vector<infere
         };
         TrainOutcome outcome;
         inference::TrainConfig runConfig = config;
-        std::vector<inference::TrainPage> extra;
+        std::vector<inference::TaggerPage> extra;
         for (const QString &source : extraSources) {
-            std::vector<inference::TrainPage> sourcePages;
+            std::vector<inference::TaggerPage> sourcePages;
             QString description, error;
             if (!pipeline::loadExtraTrainingSource(source, runConfig.wordOrder == "layout", &sourcePages, &description, &error)) {
                 outcome.error = error;
@@ -69,7 +69,7 @@ void TrainWorker::start(const inference::TrainConfig &config, std::vector<infere
             }
         }
         if (!extra.empty()) {
-            std::vector<inference::TrainPage> all = pages;
+            std::vector<inference::TaggerPage> all = pages;
             all.insert(all.end(), extra.begin(), extra.end());
             QString labelError;
             if (!pipeline::labelSetOfPages(all, &runConfig.labels, &labelError)) {

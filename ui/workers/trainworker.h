@@ -5,7 +5,7 @@
 //   auto *worker = new folio::TrainWorker(this);
 //   connect(worker, &folio::TrainWorker::progress, dialog, ...);   // epoch, step, loss, dev F1, ETA
 //   connect(worker, &folio::TrainWorker::finished, this, ...);     // checkpoint folder or error
-//   worker->start(config, pages);   // pages: tagged pages (pipeline::trainPagesOfDocument)
+//   worker->start(config, pages);   // pages: tagged pages (pipeline::taggerPagesOfDocument)
 //   worker->cancel();               // stops between optimizer steps; finished(cancelled) follows
 #include "pipeline/taggertraining.h"
 
@@ -34,7 +34,7 @@ public:
     // Splits `pages` into train / dev (the dev share is carved from them, never a test split).
     // `extraSources` (pipeline::loadExtraTrainingSource: other projects, FUNSD / XFUND / SROIE data)
     // are read in the worker and only train; the label set becomes that of all pages together.
-    void start(const inference::TrainConfig &config, std::vector<inference::TrainPage> pages,
+    void start(const inference::TrainConfig &config, std::vector<inference::TaggerPage> pages,
                const QStringList &extraSources = {});
     void cancel();
     bool isRunning() const;

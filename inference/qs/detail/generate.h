@@ -2,7 +2,7 @@
 // Greedy and beam search over any decoder that gives last-position logits for a batch of prefixes
 // (semantics in inference/qs/generation.h), and the seq2seq step source with its key/value cache.
 
-#include "inference/qs/detail/seq2seq.h"
+#include "inference/qs/detail/seq2seqmodel.h"
 #include "inference/qs/generation.h"
 
 #include <memory>

@@ -6,7 +6,7 @@
 #include "inference/layers/detail/layers.h"
 #include "inference/layers/detail/relbias.h"
 #include "inference/models/detail/model.h"
-#include "inference/formtagger/trainer.h"
+#include "inference/formtagger/predictor.h"
 
 #include <nlohmann/json.hpp>
 
@@ -53,7 +53,7 @@ struct EncodedPage
     long pieceCount = 0;
 };
 
-EncodedPage encodePage(const Tokenizer &tok, const TrainPage &page, const TaggerConfig &cfg,
+EncodedPage encodePage(const Tokenizer &tok, const TaggerPage &page, const TaggerConfig &cfg,
                        const std::map<std::string, int> &labelIds, int begin, int end);
 
 struct Batch
@@ -143,7 +143,7 @@ namespace folio::inference::detail {
 // n x L log-probabilities for one page (windows of cfg.maxWords merged back). Throws on an empty page.
 // `options` / `trace` as in Predictor::predict. With `wordStates`, *wordStates also receives the
 // encoder's states n x D (hidden(), merged over the windows as the scores are): the same pass.
-std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, const TrainPage &page,
+std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, const TaggerPage &page,
                                    const RunOptions *options = nullptr,
                                    std::vector<PredictionTraceWindow> *trace = nullptr,
                                    std::vector<float> *wordStates = nullptr);
@@ -153,7 +153,7 @@ std::vector<std::string> decodeTags(const std::vector<float> &logProbs, int n, c
                                     bool viterbi);
 
 // Entity scores over pages with gold tags: JSON text, micro F1 in *f1. Unknown gold tags throw.
-std::string evaluatePages(const Tagger &tagger, const Tokenizer &tok, const std::vector<TrainPage> &pages, bool viterbi,
+std::string evaluatePages(const Tagger &tagger, const Tokenizer &tok, const std::vector<TaggerPage> &pages, bool viterbi,
                           double *f1);
 
 } // namespace folio::inference::detail

@@ -1,12 +1,13 @@
 // Prediction and evaluation with a folio-formtagger checkpoint.
 #include "inference/checkpoint/detail/convert.h"
-#include "inference/formtagger/detail/trainmodel.h"
+#include "inference/formtagger/detail/taggermodel.h"
 #include "inference/errors.h"
 #include "inference/training/detail/trainkit.h"
 #include "inference/training/metrics.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/checkpoint/modelconfig.h"
+#include "inference/formtagger/predictor.h"
 #include "inference/formtagger/trainer.h"
 #include "inference/training/viterbi.h"
 
@@ -26,7 +27,7 @@ static Tensor traceTensor(const at::Tensor &t)
     return fromAten(t.detach().select(0, 0).to(at::kFloat).contiguous());
 }
 
-std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, const TrainPage &page,
+std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, const TaggerPage &page,
                                    const RunOptions *options, std::vector<PredictionTraceWindow> *trace,
                                    std::vector<float> *wordStates)
 {
@@ -37,7 +38,7 @@ std::vector<float> predictLogProbs(const Tagger &tagger, const Tokenizer &tok, c
     if (page.boxes.size() != page.words.size())
         throw InferenceError("page " + page.id + ": words and boxes differ in number");
     at::NoGradGuard guard;
-    TrainPage unlabelled = page;
+    TaggerPage unlabelled = page;
     unlabelled.tags.clear();
     const std::vector<Window> windows = slidingWindows(n, cfg.maxWords, cfg.windowStride);
     const std::uint32_t disabled = options ? options->disabledBiases : BiasNone;
@@ -82,12 +83,12 @@ std::vector<std::string> decodeTags(const std::vector<float> &logProbs, int n, c
     return tags;
 }
 
-std::string evaluatePages(const Tagger &tagger, const Tokenizer &tok, const std::vector<TrainPage> &pages, bool viterbi,
+std::string evaluatePages(const Tagger &tagger, const Tokenizer &tok, const std::vector<TaggerPage> &pages, bool viterbi,
                           double *f1)
 {
     const auto &labels = tagger.config().labels;
     EntityScorer scorer;
-    for (const TrainPage &p : pages) {
+    for (const TaggerPage &p : pages) {
         if (p.tags.size() != p.words.size())
             throw InferenceError("page " + p.id + ": gold tags and words differ in number");
         for (size_t i = 0; i < p.tags.size(); ++i)
@@ -158,7 +159,7 @@ bool Predictor::load(const std::string &dir, std::string *error)
     }, error);
 }
 
-bool Predictor::predict(const TrainPage &page, PagePrediction *out, std::string *error, bool viterbi,
+bool Predictor::predict(const TaggerPage &page, PagePrediction *out, std::string *error, bool viterbi,
                         const RunOptions *options, std::vector<PredictionTraceWindow> *trace, WordStates *states) const
 {
     return detail::runGuarded([&] {
@@ -195,7 +196,7 @@ bool Predictor::predict(const TrainPage &page, PagePrediction *out, std::string 
     }, error);
 }
 
-bool Predictor::evaluate(const std::vector<TrainPage> &pages, std::string *json, std::string *error, bool viterbi) const
+bool Predictor::evaluate(const std::vector<TaggerPage> &pages, std::string *json, std::string *error, bool viterbi) const
 {
     return detail::runGuarded([&] {
         if (!m_impl)

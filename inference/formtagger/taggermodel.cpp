@@ -1,5 +1,5 @@
 // The trainable word-level layout tagger: parameters, forward, batch preparation.
-#include "inference/formtagger/detail/trainmodel.h"
+#include "inference/formtagger/detail/taggermodel.h"
 
 #include "inference/layers/buckets.h"
 #include "inference/checkpoint/detail/convert.h"
@@ -141,7 +141,7 @@ double TaggerConfig::biasDivisor() const
 constexpr std::int64_t kErnieSpan = 128;
 constexpr std::int64_t kErnieCoordStep = 8;
 
-EncodedPage encodePage(const Tokenizer &tok, const TrainPage &page, const TaggerConfig &cfg,
+EncodedPage encodePage(const Tokenizer &tok, const TaggerPage &page, const TaggerConfig &cfg,
                        const std::map<std::string, int> &labelIds, int begin, int end)
 {
     EncodedPage e;

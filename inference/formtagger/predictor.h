@@ -1,0 +1,79 @@
+#pragma once
+// Prediction and evaluation with a folio-formtagger checkpoint (trainer.h trains them). Torch-free
+// facade: folio-cli, Suggest Labels and the attention view call it; no exception leaves load(),
+// predict() or evaluate() — failures come back as messages.
+
+#include "inference/checkpoint/tensor.h"
+#include "inference/formtagger/taggerpage.h"
+#include "inference/models/runoptions.h"
+#include "inference/models/wordlabels.h"
+
+#include <string>
+#include <vector>
+
+namespace folio::inference {
+
+// The encoder's output for each word of a page (words x dim floats, row-major): what the tagger
+// classifies and the key -> value link head (linking.h) reads. Kept from a prediction so the link
+// head need not run the encoder again.
+struct WordStates
+{
+    int words = 0, dim = 0;
+    std::vector<float> values;
+};
+
+struct PagePrediction
+{
+    std::vector<std::string> tags;        // one per word
+    std::vector<double> confidences;      // probability of each word's tag
+    std::vector<PredictedEntity> entities;
+};
+
+// AttentionTrace of one window of a traced prediction (units are words, not sub-tokens).
+// `tensors` holds float32 `attentions.N` (post-softmax, [heads, words, words], row = query) for
+// every layer and the shared score terms `bias.1d`, `bias.2d_x`, `bias.2d_y` ([heads, words,
+// words], added before the softmax; the 2-D terms only for the "full" variant). A family switched
+// off by RunOptions::disabledBiases is recorded as zeros.
+struct PredictionTraceWindow
+{
+    int firstWord = 0; // page word index of the window's first word
+    int wordCount = 0; // words in the window
+    TensorMap tensors;
+};
+
+class Predictor
+{
+public:
+    Predictor();
+    ~Predictor();
+    Predictor(const Predictor &) = delete;
+    Predictor &operator=(const Predictor &) = delete;
+
+    // Loads a checkpoint folder; false + *error (naming the folder/file) on failure, e.g. when
+    // the tokenizer files are missing.
+    bool load(const std::string &checkpointDir, std::string *error);
+    bool isLoaded() const;
+    const std::vector<std::string> &labels() const;
+    std::string variant() const;
+    std::string wordOrder() const; // config.json "word_order" ("" when not recorded)
+    // Predicts one page. Empty pages are an error. Pages longer than the model's window are
+    // windowed (stride from the config) and merged back.
+    // `options` (may be null): RunOptions::disabledBiases switches off the 1-D (Bias1D) and/or the
+    // 2-D x/y (Bias2D) relative attention biases for this prediction (bias ablation); with
+    // RunOptions::trace and a non-null `trace`, *trace receives one entry per window. Without
+    // them (the default) nothing is captured: the same computation as before. With `states`,
+    // *states receives the encoder's word states of the same pass (for LinkPredictor::predict).
+    bool predict(const TaggerPage &page, PagePrediction *out, std::string *error, bool viterbi = true,
+                 const RunOptions *options = nullptr, std::vector<PredictionTraceWindow> *trace = nullptr,
+                 WordStates *states = nullptr) const;
+    // Entity P/R/F1 (seqeval semantics) over pages with gold tags; JSON text in *json.
+    // Gold tags outside the label map are an error.
+    bool evaluate(const std::vector<TaggerPage> &pages, std::string *json, std::string *error, bool viterbi = true) const;
+
+    struct Impl;
+
+private:
+    Impl *m_impl = nullptr;
+};
+
+} // namespace folio::inference
