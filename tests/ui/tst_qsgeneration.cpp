@@ -1,10 +1,12 @@
 // Question-summary generation in the GUI (issue 14) with the shipped drafter (issue 31): suggestions
 // accepted / rejected / edited by key and kept by a later run, regenerate below an item, cancel,
-// refusals, what a run reads; screenshots of the editor on a real PDF and a real HTML manual
+// refusals, what a run reads; Model > Questions > Neural question writer reaching the worker, and
+// the worker drafting its questions through the shipped question generator; screenshots of the editor on a real PDF and a real HTML manual
 // (saved in the build folder, path printed).
 #include "document/formats/datasetlimits.h"
 #include "document/project/project.h"
 #include "document/qstree.h"
+#include "pipeline/shippedmodels.h"
 #include "tests/common/testdata.h"
 #include "tests/ui/qseditortestdata.h"
 #include "ui/annotation/annotationsession.h"
@@ -27,6 +29,7 @@
 #include <QMimeData>
 #include <QProcess>
 #include <QProgressBar>
+#include <QSettings>
 #include <QTabWidget>
 #include <QListWidget>
 #include <QSignalSpy>
@@ -305,6 +308,102 @@ private Q_SLOTS:
         QVERIFY(w.grab().save(out));
         qInfo("screenshot: %s (%d sections, %d items)", qPrintable(out), int(s->document().sections.size()),
               int(qsItems(s->annotations().qsRoots).size()));
+    }
+
+    // Model > Questions > Neural question writer: kept in QSettings, handed to the worker by
+    // generate(); the worker drafts each question through the generator (templates where it gives
+    // nothing new); a folder that is no question generator fails the run naming it.
+    void neuralQuestionWriter()
+    {
+        const QString drafter = QsWorker::shippedCheckpoint(), questions = pipeline::shippedQsQuestionsDir();
+        if (drafter.isEmpty() || questions.isEmpty())
+            FOLIO_DATA_MISSING(QStringLiteral("the shipped resources/models/qs-drafter and qs-questions are not both there"));
+        const QVariant saved = QSettings().value(QStringLiteral("qs/questions"));
+        QTemporaryDir dir;
+        {
+            MainWindow w;
+            QsController *qs = w.qs();
+            QAction *neural = qs->neuralQuestionsAction();
+            QVERIFY(neural && neural->isCheckable());
+            QCOMPARE(neural->objectName(), QStringLiteral("qsNeuralQuestionsAction"));
+            qs->setNeuralQuestions(false);
+            QVERIFY(!neural->isChecked());
+            neural->trigger(); // as the menu does
+            QVERIFY(qs->neuralQuestions());
+            QCOMPARE(QSettings().value(QStringLiteral("qs/questions")).toString(), QStringLiteral("neural"));
+            QVERIFY(openIn(w, makeProject(dir)));
+            QSignalSpy finished(qs, &QsController::generationFinished);
+            QVERIFY(qs->generate());
+            QCOMPARE(qs->worker()->questionModel(), questions); // the option reached the worker
+            QVERIFY(finished.wait(180000));
+            QVERIFY2(finished.first().first().toInt() > 0, qPrintable(qs->lastMessage()));
+            QVERIFY2(qs->lastMessage().contains(QLatin1String("question generator qs-questions")), qPrintable(qs->lastMessage()));
+            qs->setNeuralQuestions(false);
+            QVERIFY(!neural->isChecked());
+            QCOMPARE(QSettings().value(QStringLiteral("qs/questions")).toString(), QStringLiteral("templates"));
+            QVERIFY(qs->generate());
+            QVERIFY(qs->worker()->questionModel().isEmpty());
+            QVERIFY(finished.wait(180000));
+        }
+        // A new window starts with the stored choice.
+        QSettings().setValue(QStringLiteral("qs/questions"), QStringLiteral("neural"));
+        {
+            MainWindow w;
+            QVERIFY(w.qs()->neuralQuestions());
+            QVERIFY(w.qs()->neuralQuestionsAction()->isChecked());
+        }
+        if (saved.isValid())
+            QSettings().setValue(QStringLiteral("qs/questions"), saved);
+        else
+            QSettings().remove(QStringLiteral("qs/questions"));
+
+        // The worker on a document of three sections with prose.
+        Document doc;
+        doc.title = QStringLiteral("Garden guide");
+        const QStringList bodies{
+            QStringLiteral("Tomatoes need six hours of sun every day. Water the tomatoes deeply twice a week in summer. "
+                           "Tie the tomato stems to a stake when the plants reach knee height. Pick the fruit when it turns deep red."),
+            QStringLiteral("Roses are pruned in early spring before the buds open. Cut each rose cane above an outward bud. "
+                           "Remove dead wood and crossing canes so air moves through the bush. Feed the roses after pruning."),
+            QStringLiteral("Compost turns kitchen scraps into rich soil. Mix green scraps with dry leaves in equal parts. "
+                           "Turn the compost heap every two weeks to let air in. The compost is ready when it smells of earth.")};
+        const QStringList titles{QStringLiteral("Tomatoes"), QStringLiteral("Pruning roses"), QStringLiteral("Compost")};
+        for (int k = 0; k < titles.size(); ++k) {
+            Section sec;
+            sec.title = titles[k];
+            sec.level = 1;
+            sec.firstWord = int(doc.words.size());
+            for (const QString &t : (titles[k] + QLatin1Char(' ') + bodies[k] + QLatin1Char(' ') + bodies[k]).split(QLatin1Char(' '))) {
+                Word word;
+                word.id = QStringLiteral("w%1").arg(doc.words.size());
+                word.text = t;
+                doc.words.push_back(word);
+            }
+            sec.endWord = int(doc.words.size());
+            doc.sections.push_back(sec);
+        }
+        QsWorker worker;
+        QSignalSpy generated(&worker, &QsWorker::generated), failed(&worker, &QsWorker::failed);
+        worker.setQuestionModel(questions);
+        QVERIFY(worker.generate(drafter, pipeline::qsInputFromDocument(doc), {}, 0, doc));
+        QVERIFY(generated.wait(180000));
+        const QsGeneration g = generated.first().first().value<QsGeneration>();
+        QCOMPARE(int(g.roots.size()), 3);
+        QVERIFY2(g.questionsWritten > 0, qPrintable(g.warnings.join(QLatin1String("; "))));
+        QSet<QString> asked;
+        for (const QsNode &n : g.roots) {
+            asked.insert(n.question);
+            qInfo("neural question: %s", qPrintable(n.question));
+        }
+        QCOMPARE(int(asked.size()), 3); // no two items with the same question
+        worker.setQuestionModel({});
+        QVERIFY(worker.generate(drafter, pipeline::qsInputFromDocument(doc), {}, 0, doc));
+        QVERIFY(generated.wait(180000));
+        QCOMPARE(generated.last().first().value<QsGeneration>().questionsWritten, 0);
+        worker.setQuestionModel(dir.path()); // not a question generator
+        QVERIFY(worker.generate(drafter, pipeline::qsInputFromDocument(doc), {}, 0, doc));
+        QVERIFY(failed.wait(60000));
+        QVERIFY2(failed.first().first().toString().contains(QDir(dir.path()).dirName()), qPrintable(failed.first().first().toString()));
     }
 };
 

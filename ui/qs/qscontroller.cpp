@@ -11,8 +11,11 @@
 #include "ui/documents/webpage.h"
 #include "ui/documents/webpagepanel.h"
 #include "widgets/pagecanvas.h"
+#include "pipeline/shippedmodels.h"
 
 #include <QAction>
+#include <QActionGroup>
+#include <QSettings>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -103,6 +106,7 @@ QsController::QsController(QMainWindow *window, AnnotationSession *session, Scan
     connect(m_session, &AnnotationSession::documentOpened, this, again);
     if (m_web)
         connect(m_web, &WebPagePanel::rendered, this, again);
+    m_neuralQuestions = QSettings().value(QStringLiteral("qs/questions")).toString() == QLatin1String("neural");
 }
 
 QsController::~QsController() = default;
@@ -114,6 +118,30 @@ void QsController::addModelActions(QMenu *model)
     gen->setObjectName(QStringLiteral("generateQsAction"));
     gen->setShortcut(QKeySequence(tr("Ctrl+Shift+G")));
     model->addAction(tr("Choose QS Model…"), this, &QsController::chooseCheckpointDialog);
+    QMenu *questions = model->addMenu(tr("Questions"));
+    questions->setObjectName(QStringLiteral("qsQuestionsMenu"));
+    questions->setToolTipsVisible(true);
+    auto *group = new QActionGroup(questions);
+    m_templatesAction = questions->addAction(tr("Templates"));
+    m_templatesAction->setToolTip(tr("Question forms mined from QMSum's queries, filled with the section's topic (the default)"));
+    m_neuralAction = questions->addAction(tr("Neural question writer (qs-questions)"));
+    m_neuralAction->setObjectName(QStringLiteral("qsNeuralQuestionsAction"));
+    m_neuralAction->setToolTip(tr("A small question generator writes each question from the item's summary and evidence; "
+                                  "templates where it gives nothing new"));
+    for (QAction *a : {m_templatesAction, m_neuralAction}) {
+        a->setCheckable(true);
+        group->addAction(a);
+    }
+    (m_neuralQuestions ? m_neuralAction : m_templatesAction)->setChecked(true);
+    connect(m_neuralAction, &QAction::toggled, this, [this](bool on) { setNeuralQuestions(on); });
+}
+
+void QsController::setNeuralQuestions(bool on)
+{
+    m_neuralQuestions = on;
+    QSettings().setValue(QStringLiteral("qs/questions"), on ? QStringLiteral("neural") : QStringLiteral("templates"));
+    if (m_neuralAction && m_neuralAction->isChecked() != on)
+        (on ? m_neuralAction : m_templatesAction)->setChecked(true);
 }
 
 QString QsController::checkpointDir() const
@@ -171,6 +199,16 @@ bool QsController::generate(const QString &belowId)
     }
     const Document &doc = m_session->document();
     const pipeline::QsInput input = qsWorkerInput(doc, m_session->annotations(), belowId);
+    QString questionModel;
+    if (m_neuralQuestions) {
+        questionModel = pipeline::shippedQsQuestionsDir();
+        if (questionModel.isEmpty()) {
+            showMessage(tr("The neural question writer (resources/models/qs-questions) is not installed: "
+                           "choose Model > Questions > Templates."));
+            return false;
+        }
+    }
+    m_worker->setQuestionModel(questionModel);
     std::vector<int> evidenceWords; // below an item: the drafter reads that item's evidence
     if (const QsNode *below = belowId.isEmpty() ? nullptr : qsFind(m_session->annotations().qsRoots, belowId))
         evidenceWords = qsEvidenceWords(doc, qsWordIndex(doc), *below);

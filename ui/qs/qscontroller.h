@@ -11,11 +11,15 @@
 //     (Model > Choose QS Model…; default the shipped resources/models/qmsum-qs) in a worker with
 //     progress and cancel in the dock; results arrive as suggestions (qsedit::mergeGenerated:
 //     accepted, edited, rejected and user items are never overwritten); G in the editor
-//     regenerates below the current item, keeping the rest.
+//     regenerates below the current item, keeping the rest;
+//   - Model > Questions: Templates | Neural question writer (qs-questions) picks how the drafter
+//     writes its questions (kept in QSettings "qs/questions": templates | neural); neural hands the
+//     shipped question generator to the worker (QsWorker::setQuestionModel).
 // Nothing throws; failures are shown in the dock's message line (lastMessage()).
 #include <QObject>
 #include <QString>
 
+class QAction;
 class QDockWidget;
 class QMainWindow;
 class QMenu;
@@ -50,6 +54,10 @@ public:
     QString checkpointDir() const; // the chosen QS checkpoint, else the shipped one
     void setCheckpointDir(const QString &dir);
     void setMaxLength(int tokens) { m_maxLength = tokens; } // 0: the checkpoint's (tests use less)
+    // The drafter's question writer: the neural question generator (true) or templates; kept in QSettings.
+    bool neuralQuestions() const { return m_neuralQuestions; }
+    void setNeuralQuestions(bool on);
+    QAction *neuralQuestionsAction() const { return m_neuralAction; } // Model > Questions (after addModelActions)
     QString lastMessage() const { return m_lastMessage; }
     // Word indices (Document::words) and section indices highlighted for the current item.
     QList<int> highlightedWords() const { return m_words; }
@@ -86,6 +94,9 @@ private:
     QString m_checkpoint;
     QString m_lastMessage;
     int m_maxLength = 0;
+    bool m_neuralQuestions = false;
+    QAction *m_templatesAction = nullptr;
+    QAction *m_neuralAction = nullptr;
     QList<int> m_words;
     QList<int> m_sections;
 };

@@ -3,6 +3,7 @@
 #include "document/qstree.h"
 #include "inference/qs/seq2seq.h"
 #include "pipeline/qsdraft/drafter.h"
+#include "pipeline/qsdraft/questiongen.h"
 #include "pipeline/shippedmodels.h"
 
 #include <QCoreApplication>
@@ -24,6 +25,8 @@ struct QsWorker::Cache
     pipeline::QsVocabulary vocab;
     QString drafterDir;
     std::unique_ptr<pipeline::QsDrafter> drafter;
+    QString questionDir;
+    std::shared_ptr<pipeline::QuestionGenerator> questions;
 };
 
 pipeline::QsInput qsWorkerInput(const Document &doc, const Annotations &annotations, const QString &belowId)
@@ -136,8 +139,9 @@ bool QsWorker::generate(const QString &checkpointDir, const pipeline::QsInput &i
     QPointer<QsWorker> self(this);
     auto cache = m_cache;
     auto cancelFlag = m_cancel;
+    const QString questionDir = m_questionModel;
     m_watcher.setFuture(QtConcurrent::run(&m_pool, [self, cache, cancelFlag, checkpointDir, input, belowId, maxLength, doc,
-                                                    evidenceWords]() -> QsRunOutcome {
+                                                    evidenceWords, questionDir]() -> QsRunOutcome {
         QsGeneration result;
         result.belowId = belowId;
         result.checkpoint = QDir(checkpointDir).dirName();
@@ -154,6 +158,24 @@ bool QsWorker::generate(const QString &checkpointDir, const pipeline::QsInput &i
                     if (drafter->load(checkpointDir, &error)) {
                         cache->drafter = std::move(drafter);
                         cache->drafterDir = checkpointDir;
+                    }
+                }
+                // The question writer: loaded once per folder, in this thread like the drafter.
+                if (error.isEmpty() && !questionDir.isEmpty() && (cache->questionDir != questionDir || !cache->questions)) {
+                    auto gen = std::make_shared<pipeline::QuestionGenerator>();
+                    if (gen->load(questionDir, &error)) {
+                        cache->questions = std::move(gen);
+                        cache->questionDir = questionDir;
+                    }
+                }
+                if (error.isEmpty()) {
+                    if (questionDir.isEmpty()) {
+                        cache->drafter->questionWriter = nullptr;
+                    } else {
+                        std::shared_ptr<pipeline::QuestionGenerator> gen = cache->questions;
+                        cache->drafter->questionWriter = [gen](const QString &answer, const QStringList &evidence) {
+                            return gen->generate(answer, evidence);
+                        };
                     }
                 }
                 if (error.isEmpty()) {
@@ -187,6 +209,13 @@ bool QsWorker::generate(const QString &checkpointDir, const pipeline::QsInput &i
                         result.rootSummary = draft.rootSummary;
                         result.roots = nodesFromDraft(src, draft, doc, evidenceWords);
                         result.warnings = draft.notes;
+                        for (const pipeline::DraftItem &item : draft.items)
+                            result.questionsWritten += item.questionFromWriter ? 1 : 0;
+                        if (!questionDir.isEmpty())
+                            result.warnings << QObject::tr("%1 of %2 questions written by the question generator %3 (templates for the rest)")
+                                                   .arg(result.questionsWritten)
+                                                   .arg(draft.items.size())
+                                                   .arg(QDir(questionDir).dirName());
                     }
                 }
             } else {

@@ -9,7 +9,8 @@
 //
 // A drafter folder (drafter.json, the shipped default: pipeline/qsdraft) reads the whole document
 // section by section and attaches each item's evidence (its section and sentence word spans);
-// progress counts sections. A seq2seq checkpoint (folio_pipeline's generateQs over inference/qs)
+// progress counts sections; its questions come from templates, or from the neural question
+// writer (setQuestionModel). A seq2seq checkpoint (folio_pipeline's generateQs over inference/qs)
 // lives in the worker's single pool thread (QtConcurrent::run on a private one-thread pool), loaded
 // once per checkpoint folder. Results come back in the GUI thread (the run's QFutureWatcher) as plain
 // QsNode trees (no ids, no state: qsedit::mergeGenerated makes them suggestions). Failures (no
@@ -36,6 +37,7 @@ struct QsGeneration
     QString rootSummary;
     std::vector<QsNode> roots;
     QStringList warnings;   // truncated source, parser repairs
+    int questionsWritten = 0; // drafter items whose question the neural question writer wrote (the rest: templates)
 };
 
 // The model input for a run: the whole document, or (belowId set) the evidence of that item
@@ -65,6 +67,13 @@ public:
                   const Document &doc = {}, const std::vector<int> &evidenceWords = {});
     void cancel();
     bool isBusy() const { return m_busy; }
+    // The drafter's question writer for the next runs: a question generator folder (config
+    // folio_questions, pipeline/qsdraft/questiongen.h; the shipped resources/models/qs-questions)
+    // writes each item's question from its summary and evidence, templates where it gives nothing
+    // new; empty: templates only. Seq2seq checkpoints ignore it. A folder that does not load fails
+    // the run with its name.
+    void setQuestionModel(const QString &dir) { m_questionModel = dir; }
+    QString questionModel() const { return m_questionModel; }
 
 Q_SIGNALS:
     void progress(int step, int maxSteps);
@@ -82,6 +91,7 @@ private:
     QThreadPool m_pool;
     QFutureWatcher<QsRunOutcome> m_watcher;
     bool m_busy = false; // until the outcome is delivered
+    QString m_questionModel;
 };
 
 } // namespace folio
