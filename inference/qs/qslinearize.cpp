@@ -1,7 +1,8 @@
 // QS-hierarchy linearisation both ways (inference/qs/qslinearize.h).
 #include "inference/qs/qslinearize.h"
 
-#include <stdexcept>
+#include "inference/errors.h"
+
 
 namespace folio::inference {
 
@@ -52,10 +53,10 @@ HibridsSource linearizeHibridsSource(const std::vector<HibridsSectionText> &sect
                                      const HibridsMarkers &markers)
 {
     if (markers.depth.size() != 7)
-        throw std::invalid_argument("HIBRIDS markers: 7 depth markers expected (depth -1 .. >= 5)");
+        throw InferenceError("HIBRIDS markers: 7 depth markers expected (depth -1 .. >= 5)");
     for (std::size_t i = 0; i < sections.size(); ++i)
         if (sections[i].parent < -1 || sections[i].parent >= static_cast<std::int64_t>(i))
-            throw std::invalid_argument("section " + std::to_string(i) + ": parent " + std::to_string(sections[i].parent)
+            throw InferenceError("section " + std::to_string(i) + ": parent " + std::to_string(sections[i].parent)
                                         + " is not an earlier section");
     HibridsSource out;
     const std::int64_t limit = static_cast<std::int64_t>(maxSourcePositions) - 2;
@@ -126,7 +127,7 @@ std::string linearizeQsTarget(const QsHierarchy &tree, QsDepthConvention convent
     for (std::size_t i = 0; i < tree.items.size(); ++i) {
         const QsItem &it = tree.items[i];
         if (it.depth < 1 || it.depth > current + 1)
-            throw std::invalid_argument("QS item " + std::to_string(i) + ": depth " + std::to_string(it.depth)
+            throw InferenceError("QS item " + std::to_string(i) + ": depth " + std::to_string(it.depth)
                                         + " after depth " + std::to_string(current)
                                         + " (items are in pre-order, depth 1 = child of the root)");
         std::string marks;

@@ -56,7 +56,7 @@ struct HibridsSource
 
 // prefix: tokens placed between [bos] and the sections (QS first-question task: the question; the
 // sequence then reads [bos] + prefix + [bos] + chunks + [eos]). Sections must be in document order
-// with parents before children; throws std::invalid_argument naming the section otherwise.
+// with parents before children; throws InferenceError naming the section otherwise.
 HibridsSource linearizeHibridsSource(const std::vector<HibridsSectionText> &sections,
                                      const std::vector<std::int64_t> &prefix, int maxSourcePositions,
                                      const HibridsMarkers &markers = {});

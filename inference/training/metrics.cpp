@@ -1,10 +1,11 @@
 #include "inference/training/metrics.h"
 
+#include "inference/errors.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <set>
-#include <stdexcept>
 
 namespace folio::inference {
 
@@ -74,7 +75,7 @@ std::vector<Chunk> extractChunks(const std::vector<std::string> &tagsIn)
 void EntityScorer::add(const std::vector<std::string> &gold, const std::vector<std::string> &predicted)
 {
     if (gold.size() != predicted.size())
-        throw std::invalid_argument("EntityScorer: gold has " + std::to_string(gold.size()) + " tags, prediction " +
+        throw InferenceError("EntityScorer: gold has " + std::to_string(gold.size()) + " tags, prediction " +
                                     std::to_string(predicted.size()));
     const std::vector<Chunk> g = extractChunks(gold), p = extractChunks(predicted);
     const std::set<Chunk> gs(g.begin(), g.end());

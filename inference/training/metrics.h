@@ -41,7 +41,7 @@ struct ClassScore
 class EntityScorer
 {
 public:
-    // Adds one page (gold and predicted tags of equal length; throws std::invalid_argument otherwise).
+    // Adds one page (gold and predicted tags of equal length; throws InferenceError otherwise).
     void add(const std::vector<std::string> &gold, const std::vector<std::string> &predicted);
     ClassScore micro() const;
     const std::map<std::string, ClassScore> &perClass() const { return m_perClass; }

@@ -1,7 +1,8 @@
 #include "inference/training/viterbi.h"
 
+#include "inference/errors.h"
+
 #include <limits>
-#include <stdexcept>
 
 namespace folio::inference {
 
@@ -30,7 +31,7 @@ std::vector<int> viterbiDecode(const std::vector<float> &scores, int n, const st
 {
     const int L = int(labels.size());
     if (n < 0 || L == 0 || scores.size() != size_t(n) * size_t(L))
-        throw std::invalid_argument("viterbiDecode: expected " + std::to_string(n) + " x " + std::to_string(L) +
+        throw InferenceError("viterbiDecode: expected " + std::to_string(n) + " x " + std::to_string(L) +
                                     " scores, got " + std::to_string(scores.size()));
     if (n == 0)
         return {};

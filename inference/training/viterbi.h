@@ -11,7 +11,7 @@ namespace folio::inference {
 std::vector<char> bioTransitions(const std::vector<std::string> &labels, std::vector<char> *allowedStart);
 
 // scores: n x L row-major log-probabilities. Returns the best allowed label index per position
-// (empty for n == 0). Throws std::invalid_argument when scores.size() != n * L.
+// (empty for n == 0). Throws InferenceError (inference/errors.h) when scores.size() != n * L.
 std::vector<int> viterbiDecode(const std::vector<float> &scores, int n, const std::vector<std::string> &labels);
 
 // Argmax per position (for comparison).

@@ -1,12 +1,13 @@
 // SWDE page-level scoring, span decoding and ground-truth reading (torch-free).
 #include "inference/webformer/webformereval.h"
 
+#include "inference/errors.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
 #include <numeric>
-#include <stdexcept>
 
 namespace folio::inference {
 
@@ -198,7 +199,7 @@ std::map<std::string, std::vector<std::string>> readSwdeGroundTruth(const std::s
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw std::runtime_error(path + ": cannot open the ground-truth file");
+        throw InferenceError(path + ": cannot open the ground-truth file");
     std::map<std::string, std::vector<std::string>> out;
     std::string line;
     int lineNo = 0;
@@ -225,7 +226,7 @@ std::map<std::string, std::vector<std::string>> readSwdeGroundTruth(const std::s
         const std::vector<std::string> parts = split(line);
         if (lineNo == 1) {
             if (parts.size() != 3)
-                throw std::runtime_error(path + ": line 1 should be vertical<TAB>site<TAB>attribute");
+                throw InferenceError(path + ": line 1 should be vertical<TAB>site<TAB>attribute");
             if (field)
                 *field = parts[2];
             continue;
@@ -233,12 +234,12 @@ std::map<std::string, std::vector<std::string>> readSwdeGroundTruth(const std::s
         if (lineNo == 2)
             continue; // counts
         if (parts.size() < 2)
-            throw std::runtime_error(path + ": line " + std::to_string(lineNo) + " has no value count");
+            throw InferenceError(path + ": line " + std::to_string(lineNo) + " has no value count");
         int count = 0;
         try {
             count = std::stoi(parts[1]);
         } catch (const std::exception &) {
-            throw std::runtime_error(path + ": line " + std::to_string(lineNo) + ": bad value count '" + parts[1] + "'");
+            throw InferenceError(path + ": line " + std::to_string(lineNo) + ": bad value count '" + parts[1] + "'");
         }
         std::vector<std::string> values;
         for (std::size_t i = 2; i < parts.size() && int(values.size()) < std::max(count, 0); ++i)
@@ -247,7 +248,7 @@ std::map<std::string, std::vector<std::string>> readSwdeGroundTruth(const std::s
         out[parts[0]] = values;
     }
     if (lineNo < 2)
-        throw std::runtime_error(path + ": not an SWDE ground-truth file (fewer than 2 lines)");
+        throw InferenceError(path + ": not an SWDE ground-truth file (fewer than 2 lines)");
     return out;
 }
 

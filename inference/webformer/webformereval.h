@@ -57,7 +57,7 @@ DecodedSpan decodeBestSpan(const std::vector<float> &startLogProb,
                            const std::function<std::vector<float>(int)> &endLogProb, int maxLen, int topK = 8);
 
 // SWDE ground truth file (groundtruth/<vertical>/<vertical>-<site>-<field>.txt): page id ("0000")
-// -> values ("<NULL>" dropped). Throws std::runtime_error naming the file on bad input.
+// -> values ("<NULL>" dropped). Throws InferenceError naming the file on bad input.
 std::map<std::string, std::vector<std::string>> readSwdeGroundTruth(const std::string &path, std::string *field = nullptr);
 
 } // namespace folio::inference

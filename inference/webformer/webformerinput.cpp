@@ -1,12 +1,12 @@
 // WebFormer inputs: WordPiece vocabulary, tag list, DOM edges, page -> index lists, gold spans.
 #include "inference/webformer/webformerinput.h"
 
+#include "inference/errors.h"
 #include "inference/webformer/webformereval.h"
 
 #include <algorithm>
 #include <fstream>
 #include <map>
-#include <stdexcept>
 
 namespace folio::inference {
 
@@ -105,7 +105,7 @@ WebVocab WebVocab::load(const std::string &path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw std::runtime_error(path + ": cannot open the vocabulary");
+        throw InferenceError(path + ": cannot open the vocabulary");
     WebVocab v;
     std::string line;
     while (std::getline(in, line)) {
@@ -115,7 +115,7 @@ WebVocab WebVocab::load(const std::string &path)
         v.m_pieces.push_back(line);
     }
     if (v.m_pieces.size() < 2 || v.m_pieces[0] != "[PAD]" || v.m_pieces[1] != "[UNK]")
-        throw std::runtime_error(path + ": not a WebFormer vocabulary ([PAD] and [UNK] must be rows 0 and 1)");
+        throw InferenceError(path + ": not a WebFormer vocabulary ([PAD] and [UNK] must be rows 0 and 1)");
     return v;
 }
 
@@ -125,7 +125,7 @@ void WebVocab::save(const std::string &path) const
     for (const auto &p : m_pieces)
         out << p << '\n';
     if (!out)
-        throw std::runtime_error(path + ": cannot write the vocabulary");
+        throw InferenceError(path + ": cannot write the vocabulary");
 }
 
 std::vector<int> WebVocab::encode(const std::string &word, int maxPieces) const

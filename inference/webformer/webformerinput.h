@@ -18,7 +18,7 @@ class WebVocab
 {
 public:
     static WebVocab build(const std::vector<std::string> &words, int size);
-    static WebVocab load(const std::string &vocabTxt); // throws std::runtime_error naming the file
+    static WebVocab load(const std::string &vocabTxt); // throws InferenceError naming the file
     void save(const std::string &vocabTxt) const;
     int size() const { return int(m_pieces.size()); }
     std::vector<int> encode(const std::string &word, int maxPieces) const; // never empty for a non-empty word

@@ -5,7 +5,8 @@
 #    folio_inference, or to the folio-spm-train helper built there);
 #  - no CMakeLists.txt outside inference/ compiles an inference/ source into another target
 #    (link folio_inference instead). Exempt: tests/fuzz, whose libFuzzer targets (-DFOLIO_FUZZ=ON)
-#    compile the torch-free readers again with the fuzzer's instrumentation.
+#    compile the torch-free readers again with the fuzzer's instrumentation;
+#  - nothing under inference/ throws a std:: exception: InferenceError (errors.h) is the one type.
 # Usage: cmake -DROOT=<source folder> -P inferencelayering.cmake
 set(problems "")
 file(GLOB_RECURSE sources RELATIVE "${ROOT}/inference" "${ROOT}/inference/*.h" "${ROOT}/inference/*.cpp")
@@ -15,6 +16,11 @@ foreach(rel IN LISTS sources)
   foreach(h IN LISTS hits)
     string(STRIP "${h}" h)
     list(APPEND problems "inference/${rel} includes a higher layer: ${h}")
+  endforeach()
+  file(STRINGS "${ROOT}/inference/${rel}" throws REGEX "^[^/]*throw[ \t]+std::")
+  foreach(t IN LISTS throws)
+    string(STRIP "${t}" t)
+    list(APPEND problems "inference/${rel} throws a std:: exception (throw InferenceError, inference/errors.h): ${t}")
   endforeach()
   string(FIND "${listed}" "${rel}" at)
   if(at EQUAL -1)

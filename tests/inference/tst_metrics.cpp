@@ -1,4 +1,5 @@
 // seqeval-semantics entity scoring and constrained BIO Viterbi, against hand-computed cases.
+#include "inference/errors.h"
 #include "inference/training/metrics.h"
 #include "inference/training/viterbi.h"
 
@@ -52,7 +53,7 @@ private Q_SLOTS:
         t.add({"B-A"}, {"B-A"});
         t.add({"I-A", "O"}, {"B-A", "O"});
         QCOMPARE(t.micro().truePositives, 2L); // "I-A" alone = entity (A,0,0) on page 2
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.add({"O"}, {"O", "O"}));
+        QVERIFY_THROWS_EXCEPTION(InferenceError, t.add({"O"}, {"O", "O"}));
         // precision 2/3, recall 2/4 -> f1 = 2*(2/3)(1/2)/(2/3+1/2) = 4/7
         EntityScorer u;
         u.add({"B-X", "O", "B-Y", "O", "B-X", "I-X", "B-Y"}, {"B-X", "O", "B-Y", "B-Y", "O", "O", "O"});
@@ -82,7 +83,7 @@ private Q_SLOTS:
         s = lp({{0.9, 0.025, 0.025, 0.025, 0.025}, {0.3, 0.1, 0.5, 0.05, 0.05}});
         QCOMPARE(viterbiDecode(s, 2, L), (std::vector<int>{0, 0}));
         QVERIFY(viterbiDecode({}, 0, L).empty());
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, viterbiDecode({0.f}, 1, L));
+        QVERIFY_THROWS_EXCEPTION(InferenceError, viterbiDecode({0.f}, 1, L));
     }
 };
 

@@ -6,6 +6,7 @@
 #include "inference/checkpoint/modelconfig.h"
 #include "tests/common/testdata.h"
 #include "inference/checkpoint/safetensors.h"
+#include "inference/errors.h"
 #include "inference/qs/qslinearize.h"
 #include "inference/qs/seq2seq.h"
 #include "tensorcompare.h"
@@ -127,7 +128,7 @@ private Q_SLOTS:
         QCOMPARE(empty.sectionParent, (std::vector<std::int64_t>{-1, -1}));
         // A parent that is not an earlier section.
         secs[0].parent = 2;
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, linearizeHibridsSource(secs, {}, 20, m));
+        QVERIFY_THROWS_EXCEPTION(InferenceError, linearizeHibridsSource(secs, {}, 20, m));
     }
 
     void targetBothConventions()
@@ -162,7 +163,7 @@ private Q_SLOTS:
 
         QsHierarchy bad = t;
         bad.items[0].depth = 2;
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, linearizeQsTarget(bad));
+        QVERIFY_THROWS_EXCEPTION(InferenceError, linearizeQsTarget(bad));
     }
 
     void normalise()
