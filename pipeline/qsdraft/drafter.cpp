@@ -273,7 +273,15 @@ QsDraft QsDrafter::draft(const DraftSource &src, const DraftOptions &options, co
     out.notes = src.notes;
     const long totalWords = src.wordCount();
     if (totalWords < 5) {
+        long characters = 0;
+        for (const DraftSection &sec : src.sections)
+            for (const DraftSentence &t : sec.sentences)
+                characters += t.text.size();
         out.error = QStringLiteral("too little text to draft a hierarchy (%1 words)").arg(totalWords);
+        if (characters > 40 && characters > 15 * std::max(1L, totalWords)) // long runs without spaces
+            out.error += QStringLiteral(": its %1 characters are not separated by spaces (Chinese, Japanese or Thai text?), "
+                                        "and the drafter finds words and sentences by spaces")
+                             .arg(characters);
         return out;
     }
     const int n = int(src.sections.size());

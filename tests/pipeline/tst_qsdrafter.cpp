@@ -3,8 +3,9 @@
 // (items per section with content, follow-ups for subsections, limits, no duplicate questions,
 // evidence, extractive summaries), drafter.json round trip and refusals, cancel, and the bad
 // inputs of the issue: no sections, a one-word section, 10,000 sections, non-English text, a
-// document of table cells only, too little text. With QMSum present: fitting and mining on a few
-// training meetings gives weights and the two template kinds. Salience data beyond QMSum:
+// document of table cells only, too little text (and checked with qs check's measures: supported
+// summaries, no duplicates; Russian, Arabic; Chinese without spaces named in the message). With
+// QMSum present: fitting and mining on a few training meetings gives weights and the two template kinds. Salience data beyond QMSum:
 // FairytaleQA-shaped and CL-SciSumm-shaped fixtures read into sections with references (a paper
 // without a human summary or with broken XML skipped and counted, a folder without papers refused),
 // balanced merging of fitters; with the shared data, a few stories and papers of each.
@@ -306,6 +307,73 @@ private Q_SLOTS:
         QVERIFY(int(m.items.size()) <= drafter.defaults.maxItems);
         qInfo("10,000 sections drafted in %lld ms", timer.elapsed());
         QVERIFY(timer.elapsed() < 60000);
+    }
+
+    // The bad inputs again, checked as a user would (qs check's measures): prose without sections
+    // gets an item of its own sentences; Russian and Arabic text drafts with its own words;
+    // Chinese text without spaces gives a clear message (words and sentences are found by spaces); table cells give supported
+    // summaries; 10,000 sections ask no question twice.
+    void badInputsGiveUsableDrafts()
+    {
+        const QsDrafter drafter = simpleDrafter();
+        Document plain; // no sections: one implicit section
+        plain.title = QStringLiteral("Notes");
+        addText(plain, paragraph(QStringLiteral("printer"), 6));
+        const DraftSource plainSrc = draftSourceFromDocument(plain);
+        const QsDraft p = drafter.draft(plainSrc, drafter.defaults);
+        QVERIFY2(p.ok, qPrintable(p.error));
+        QVERIFY(!p.items.empty() && !p.rootSummary.isEmpty());
+        DraftCheck c = checkDraft(plainSrc, p);
+        QCOMPARE(c.supportedSentences, c.summarySentences);
+
+        for (const QString &text : {QStringLiteral("Принтер печатает страницы быстро. Бумага лежит в нижнем лотке принтера. "
+                                                   "Чернила меняют раз в месяц, когда принтер показывает сигнал. "
+                                                   "Старые картриджи сдают в пункт приёма, чтобы их переработали."),
+                                    QStringLiteral("تطبع الطابعة الصفحات بسرعة كبيرة. يوضع الورق في الدرج السفلي للطابعة. "
+                                                   "يتم تغيير الحبر مرة كل شهر عندما تظهر الطابعة إشارة. "
+                                                   "تعاد الخراطيش القديمة إلى مركز الجمع لإعادة تدويرها.")}) {
+            Document d;
+            addSection(d, text.section(QLatin1Char(' '), 0, 0), -1, text);
+            const DraftSource src = draftSourceFromDocument(d);
+            const QsDraft g = drafter.draft(src, drafter.defaults);
+            QVERIFY2(g.ok, qPrintable(g.error));
+            QVERIFY(!g.items.empty());
+            QVERIFY2(g.items.front().summary.contains(text.section(QLatin1Char(' '), 1, 1)), qPrintable(g.items.front().summary));
+            c = checkDraft(src, g);
+            QCOMPARE(c.supportedSentences, c.summarySentences);
+        }
+
+        Document zh; // Chinese: no spaces between words, sentences end with '。'
+        addSection(zh, QStringLiteral("打印机"), -1,
+                   QStringLiteral("打印机打印页面很快。纸张放在打印机下面的纸盒里。墨水每个月更换一次。旧墨盒送到回收站回收。"
+                                  "打印机每天早上自动清洁喷头。如果纸张卡住，请打开后盖取出纸张。"));
+        const QsDraft z = drafter.draft(draftSourceFromDocument(zh), drafter.defaults);
+        QVERIFY(!z.ok); // words are found by spaces: the message says why nothing was drafted
+        QVERIFY2(z.error.contains(QLatin1String("not separated by spaces")), qPrintable(z.error));
+
+        Document table; // cells only: numbers, codes, no sentence punctuation
+        for (int r = 0; r < 300; ++r)
+            addText(table, QStringLiteral("SKU-%1 %2 kg %3.50 EUR in stock").arg(r).arg(r % 7).arg(r % 13));
+        const DraftSource tableSrc = draftSourceFromDocument(table);
+        const QsDraft t = drafter.draft(tableSrc, drafter.defaults);
+        QVERIFY2(t.ok, qPrintable(t.error));
+        QVERIFY(!t.items.empty());
+        c = checkDraft(tableSrc, t);
+        QCOMPARE(c.supportedSentences, c.summarySentences);
+        QCOMPARE(c.duplicateQuestions, 0);
+        for (const DraftItem &i : t.items)
+            QVERIFY(i.summary.split(QLatin1Char(' ')).size() <= drafter.defaults.summaryWords + 60);
+
+        Document many;
+        for (int i = 0; i < 10000; ++i)
+            addSection(many, QStringLiteral("Part %1").arg(i % 50), -1,
+                       QStringLiteral("Part %1 holds a sentence of some words about topic %2 and its parts.").arg(i).arg(i % 50));
+        const DraftSource manySrc = draftSourceFromDocument(many);
+        const QsDraft m = drafter.draft(manySrc, drafter.defaults);
+        QVERIFY2(m.ok, qPrintable(m.error));
+        c = checkDraft(manySrc, m);
+        QCOMPARE(c.duplicateQuestions, 0); // 50 titles repeated 200 times each
+        QVERIFY(c.items <= drafter.defaults.maxItems);
     }
 
     void conversationsAskWhatSpeakersThought()
