@@ -91,6 +91,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_cancelButton = new QToolButton(this);
     m_cancelButton->setText(tr("Cancel"));
     m_cancelButton->hide();
+    // A message longer than the bar is cut: the whole of it on hover.
+    connect(statusBar(), &QStatusBar::messageChanged, statusBar(), [bar = statusBar()](const QString &message) { bar->setToolTip(message); });
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancelButton);
     connect(m_cancelButton, &QToolButton::clicked, m_opener, &DocumentOpener::cancel);

@@ -1,4 +1,5 @@
 #include "autorun.h"
+#include "layoutaudit.h"
 
 #include "ui/fields/fieldscontroller.h"
 #include "ui/mainwindow.h"
@@ -7,6 +8,7 @@
 #include "widgets/stallwatchdog.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QDateTime>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -154,7 +156,45 @@ void AutoRun::takeScreenshot()
             m_screenshotSaved = m_screenshot;
     }
     m_watchdog->mark(QStringLiteral("screenshot saved"));
+    auditDocks();
     QTimer::singleShot(0, qApp, &QApplication::quit);
+}
+
+void AutoRun::auditDocks()
+{
+    // What the screenshot shows, then each dock tabbed behind another one brought to the front in turn
+    // (the Questions and Fields docks share a tab group with Annotations), checked on the widgets.
+    m_layoutAudit = auditLayout(m_window);
+    QJsonArray narrow = m_layoutAudit.value(QStringLiteral("narrowDocks")).toArray();
+    QJsonArray cut = m_layoutAudit.value(QStringLiteral("cutTexts")).toArray();
+    int checked = m_layoutAudit.value(QStringLiteral("checkedTexts")).toInt();
+    QStringList raised;
+    const QList<QDockWidget *> docks = m_window->findChildren<QDockWidget *>();
+    for (QDockWidget *dock : docks) {
+        if (dock->isFloating() || dock->isHidden() || !dock->visibleRegion().isEmpty() || m_window->tabifiedDockWidgets(dock).isEmpty())
+            continue;
+        QList<QDockWidget *> front;
+        for (QDockWidget *other : m_window->tabifiedDockWidgets(dock))
+            if (!other->visibleRegion().isEmpty())
+                front << other;
+        dock->raise();
+        QCoreApplication::processEvents();
+        const QJsonObject more = auditLayout(m_window);
+        for (const QJsonValue &v : more.value(QStringLiteral("narrowDocks")).toArray())
+            if (!narrow.contains(v))
+                narrow.append(v);
+        for (const QJsonValue &v : more.value(QStringLiteral("cutTexts")).toArray())
+            if (!cut.contains(v))
+                cut.append(v);
+        checked += more.value(QStringLiteral("checkedTexts")).toInt();
+        raised << dock->windowTitle();
+        for (QDockWidget *other : front)
+            other->raise();
+    }
+    m_layoutAudit.insert(QStringLiteral("narrowDocks"), narrow);
+    m_layoutAudit.insert(QStringLiteral("cutTexts"), cut);
+    m_layoutAudit.insert(QStringLiteral("checkedTexts"), checked);
+    m_layoutAudit.insert(QStringLiteral("docksRaised"), QJsonArray::fromStringList(raised));
 }
 
 QJsonObject AutoRun::report() const
@@ -168,6 +208,7 @@ QJsonObject AutoRun::report() const
         o.insert(QStringLiteral("webRendered"), web->isRendered());
     }
     o.insert(QStringLiteral("screenshot"), m_screenshotSaved);
+    o.insert(QStringLiteral("layout"), m_layoutAudit);
     o.insert(QStringLiteral("windowSize"), QStringLiteral("%1x%2").arg(m_window->width()).arg(m_window->height()));
     if (const Document *doc = m_window->currentDocument())
         o.insert(QStringLiteral("document"), QJsonObject{{QStringLiteral("path"), doc->sourcePath},

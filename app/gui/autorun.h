@@ -36,6 +36,7 @@ private:
     void startStep(const QString &step);
     void finishStep(const QString &outcome);
     void takeScreenshot();
+    void auditDocks();
 
     MainWindow *m_window;
     StallWatchdog *m_watchdog;
@@ -52,6 +53,7 @@ private:
     QJsonArray m_stepReports;
     QStringList m_messages;
     QString m_screenshotSaved;
+    QJsonObject m_layoutAudit;
     bool m_done = false;
 };
 

@@ -2,6 +2,8 @@
 // platform, not offscreen), once per sample document (the bundled form, a PDF manual from
 // /usr/share/doc, the bundled product page), maximised, running Suggest Labels, Generate and
 // Extract Fields on it, then saving a screenshot into the build folder (gui-xvfb/*.png, for review).
+// What the screenshot shows is also checked on the widgets: no dock smaller than its content's
+// minimum, no text cut without a tooltip (app/gui/layoutaudit.h).
 // A 10 ms ticker in folio's GUI thread (FOLIO_STALL_REPORT) measures its longest stall per phase;
 // the test asserts it stays under kStallBoundMs, that the page rendered without a "failed" message,
 // and writes the launch -> usable window and open -> first page times to gui-xvfb/summary.json
@@ -199,6 +201,14 @@ private Q_SLOTS:
             for (int x = 0; x < shot.width(); x += 7)
                 colours.insert(shot.pixel(x, y));
         QVERIFY2(colours.size() > 20, "the screenshot is (almost) one colour");
+
+        // Nothing cramped or cut without a way to read it (app/gui/layoutaudit.h, checked on the live widgets).
+        const QJsonObject layout = run.value(QStringLiteral("layout")).toObject();
+        QVERIFY2(layout.value(QStringLiteral("checkedTexts")).toInt() > 10, qPrintable(QJsonDocument(layout).toJson()));
+        QVERIFY2(layout.value(QStringLiteral("narrowDocks")).toArray().isEmpty(),
+                 qPrintable(QStringLiteral("docks narrower than their content: ") + QString::fromUtf8(QJsonDocument(layout.value(QStringLiteral("narrowDocks")).toArray()).toJson())));
+        QVERIFY2(layout.value(QStringLiteral("cutTexts")).toArray().isEmpty(),
+                 qPrintable(QStringLiteral("text cut without a tooltip: ") + QString::fromUtf8(QJsonDocument(layout.value(QStringLiteral("cutTexts")).toArray()).toJson())));
 
         // No "failed" for a page that rendered.
         const QStringList messages = run.value(QStringLiteral("messages")).toVariant().toStringList();

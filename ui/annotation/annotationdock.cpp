@@ -71,6 +71,7 @@ void AnnotationDock::refresh()
         if (e.state == ReviewState::Rejected)
             continue;
         auto *item = new QListWidgetItem(entityText(e), m_entities);
+        item->setToolTip(item->text()); // a long entity is cut at the dock's edge
         item->setData(kIdRole, e.id);
         if (e.state == ReviewState::Suggested) {
             QFont f = item->font();
@@ -87,6 +88,7 @@ void AnnotationDock::refresh()
         if (l.state == ReviewState::Suggested)
             text = QStringLiteral("[suggested link %1%]  ").arg(qRound(l.confidence * 100)) + text;
         auto *item = new QListWidgetItem(text, m_links);
+        item->setToolTip(text);
         item->setData(kIdRole, l.id);
         if (l.state == ReviewState::Suggested) {
             QFont f = item->font();
