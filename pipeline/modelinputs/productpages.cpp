@@ -68,27 +68,23 @@ int prependStructuredCandidates(WebPage *page, const structured::StructuredData 
             if (valueWords.empty() || valueWords.size() > 24)
                 continue;
             const std::string where = std::string(kStructuredXPathPrefix) + c.source + " " + c.location + " #" + field;
-            WebNode dt, dtText, dd, ddText;
-            dt.tag = "dt";
-            dt.parent = 0;
-            dt.xpath = where;
-            prefix.push_back(dt);
-            dtText.isText = true;
-            dtText.tag = "#text";
-            dtText.parent = int(prefix.size()) - 1;
-            dtText.xpath = where;
-            dtText.words = {field};
-            prefix.push_back(dtText);
-            dd.tag = "dd";
-            dd.parent = 0;
-            dd.xpath = where;
-            prefix.push_back(dd);
-            ddText.isText = true;
-            ddText.tag = "#text";
-            ddText.parent = int(prefix.size()) - 1;
-            ddText.xpath = where;
-            ddText.words = valueWords;
-            prefix.push_back(ddText);
+            // <dt>field</dt><dd>value</dd>: an element under the <dl> and its one text node
+            auto addEntry = [&](const char *tag, std::vector<std::string> entryWords) {
+                WebNode element;
+                element.tag = tag;
+                element.parent = 0;
+                element.xpath = where;
+                prefix.push_back(element);
+                WebNode text;
+                text.isText = true;
+                text.tag = "#text";
+                text.parent = int(prefix.size()) - 1;
+                text.xpath = where;
+                text.words = std::move(entryWords);
+                prefix.push_back(text);
+            };
+            addEntry("dt", {field});
+            addEntry("dd", valueWords);
             added += 1 + int(valueWords.size());
         }
     }
