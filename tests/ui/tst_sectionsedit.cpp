@@ -11,6 +11,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QColor>
 #include <QLineEdit>
 #include <QTemporaryDir>
 #include <QTest>
@@ -105,6 +106,34 @@ private Q_SLOTS:
         QVERIFY(splitSectionAtWord(&bare, 3, QString(), &fresh));
         QCOMPARE(outline(bare), QStringLiteral("word3 word4 word5 word6 word7 word8 word9 word10[3,20)"));
         QCOMPARE(fresh, 0);
+    }
+
+    // Colouring the sections (Show Attention, the hierarchy heatmap) is no edit: nothing renamed, no
+    // undo step, the tree not refilled (each spurious rename used to copy the Document and refill).
+    void coloursAreNoEdit()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto project = Project::create(dir.filePath(QStringLiteral("colours.folio")), &error);
+        QVERIFY2(project, qPrintable(error));
+        const qint64 id = project->addDocument(makeDocument(), Annotations(), &error);
+        QVERIFY2(id >= 0, qPrintable(error));
+        AnnotationSession session;
+        session.setProject(project.get());
+        QVERIFY(session.openDocument(id));
+        SectionsPanel panel;
+        panel.setSession(&session);
+        panel.setDocument(session.document());
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTreeWidgetItem *first = panel.tree()->topLevelItem(0);
+        const QString before = outline(session.document());
+        panel.setSectionColors({{0, QColor(Qt::darkRed)}, {1, QColor(Qt::yellow)}, {2, QColor(Qt::blue)}});
+        panel.setSectionColors({});
+        QTest::qWait(50); // a queued rename would run here
+        QCOMPARE(panel.tree()->topLevelItem(0), first);
+        QCOMPARE(session.undoStack()->count(), 0);
+        QCOMPARE(outline(session.document()), before);
     }
 
     void editWithKeysUndoAndReopen()

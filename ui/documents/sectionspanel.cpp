@@ -17,6 +17,10 @@
 
 namespace folio {
 
+namespace {
+constexpr int kShownTitleRole = Qt::UserRole + 1; // the title as the tree was filled with it
+} // namespace
+
 SectionsPanel::SectionsPanel(QWidget *parent)
     : QWidget(parent), m_tree(new QTreeWidget(this)), m_empty(new QLabel(tr("This document has no sections."), this)),
       m_toolBar(new QToolBar(this))
@@ -72,7 +76,9 @@ SectionsPanel::SectionsPanel(QWidget *parent)
             Q_EMIT wordsPicked(m_words.at(index));
     });
     connect(m_tree, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem *item, int column) {
-        if (m_filling || column != 0)
+        // Only a title the user typed: colours and counts change items too (itemChanged fires for
+        // any data), and each spurious rename copied the Document and refilled the tree.
+        if (m_filling || column != 0 || item->text(0) == item->data(0, kShownTitleRole).toString())
             return;
         // Later: the edit rebuilds the tree, which must not happen inside the item's own signal.
         const int index = item->data(0, Qt::UserRole).toInt();
@@ -134,6 +140,7 @@ void SectionsPanel::setDocument(const Document &doc)
         QTreeWidgetItem *parent = s.parent >= 0 && s.parent < i ? items[size_t(s.parent)] : nullptr;
         auto *item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(m_tree);
         item->setText(0, s.title.isEmpty() ? tr("(untitled, level %1)").arg(s.level) : s.title.left(200));
+        item->setData(0, kShownTitleRole, item->text(0));
         item->setText(1, QString::number(m_words.last().size()));
         item->setData(0, Qt::UserRole, i);
         if (m_session)
@@ -153,6 +160,8 @@ void SectionsPanel::setDocument(const Document &doc)
 
 void SectionsPanel::setSectionColors(const QHash<int, QColor> &colors)
 {
+    const bool filling = m_filling;
+    m_filling = true; // colours are no edit
     QTreeWidgetItemIterator it(m_tree);
     for (; *it; ++it) {
         const auto c = colors.constFind((*it)->data(0, Qt::UserRole).toInt());
@@ -162,6 +171,7 @@ void SectionsPanel::setSectionColors(const QHash<int, QColor> &colors)
         // Text stays readable on dark cells.
         (*it)->setForeground(0, c != colors.constEnd() && c.value().lightnessF() < 0.45 ? QBrush(Qt::white) : QBrush());
     }
+    m_filling = filling;
 }
 
 QColor SectionsPanel::sectionColor(int index) const
