@@ -41,7 +41,7 @@ void PageCanvas::setPage(const Document &doc, int page, const QImage &image)
     if (m_pageSize.isEmpty() && !image.isNull())
         m_pageSize = image.size();
     if (image.cacheKey() != m_image.cacheKey())
-        m_scaledImage = QImage(); // the same page redrawn keeps its scaled copy
+        m_scaledPage = QPixmap(); // the same page redrawn keeps its scaled copy
     m_image = image;
     m_imageScale = (!image.isNull() && m_pageSize.width() > 0) ? image.width() / m_pageSize.width() : 1.0;
     m_boxes.clear();
@@ -306,13 +306,23 @@ void PageCanvas::paintEvent(QPaintEvent *)
     const QRectF pageRect(origin(), contentSize());
     p.fillRect(pageRect, Qt::white);
     if (!m_image.isNull()) {
-        // Scaled once per zoom, not on every repaint (a hover or a new label repaints the page).
+        // Scaled once per zoom and kept as a pixmap, not on every repaint (a hover or a new label
+        // repaints the page); a zoomed-in page larger than this is drawn straight from the image
+        // (only its visible part).
+        constexpr qint64 kMaxCachedPixels = 16'000'000; // 64 MB
         const QSize target = pageRect.size().toSize();
-        if (m_scaledImage.size() != target)
-            m_scaledImage = target == m_image.size()
-                ? m_image
-                : m_image.scaled(target, Qt::IgnoreAspectRatio, m_zoom < 1 ? Qt::SmoothTransformation : Qt::FastTransformation);
-        p.drawImage(pageRect.topLeft(), m_scaledImage);
+        if (qint64(target.width()) * target.height() > kMaxCachedPixels) {
+            m_scaledPage = QPixmap();
+            p.setRenderHint(QPainter::SmoothPixmapTransform, m_zoom < 1);
+            p.drawImage(pageRect, m_image);
+        } else {
+            if (m_scaledPage.size() != target)
+                m_scaledPage = QPixmap::fromImage(target == m_image.size()
+                                                      ? m_image
+                                                      : m_image.scaled(target, Qt::IgnoreAspectRatio,
+                                                                       m_zoom < 1 ? Qt::SmoothTransformation : Qt::FastTransformation));
+            p.drawPixmap(pageRect.topLeft(), m_scaledPage);
+        }
     }
     p.setRenderHint(QPainter::Antialiasing, false);
     QFont labelFont = font();

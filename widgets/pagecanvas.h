@@ -26,6 +26,7 @@
 #include <QColor>
 #include <QHash>
 #include <QImage>
+#include <QPixmap>
 #include <QList>
 #include <QPair>
 #include <QSet>
@@ -151,7 +152,9 @@ private:
     int chipAt(const QPointF &widgetPos) const; // the word whose chip is there, -1 if none
 
     QImage m_image;
-    QImage m_scaledImage; // m_image at the size last painted (a smooth rescale costs 30+ ms a paint)
+    // m_image at the size last painted, in the screen's pixel format (a smooth rescale, or a scan's
+    // grey or indexed pixels converted, cost 30+ ms a paint).
+    QPixmap m_scaledPage;
     QSizeF m_pageSize;
     double m_imageScale = 1; // image pixels per page pixel
     int m_page = -1;

@@ -48,6 +48,45 @@ class TestPageCanvas : public QObject
     static QPoint centreOf(const PageCanvas &c, int word) { return c.wordRectInWidget(word).center().toPoint(); }
 
 private Q_SLOTS:
+    // The page image is drawn at every zoom: scaled once into a kept pixmap, or straight from the
+    // image when zoomed in past what is kept; a grey scan too.
+    void pageImageAtEveryZoom()
+    {
+        QImage page(1000, 500, QImage::Format_Grayscale8);
+        page.fill(90);
+        PageCanvas c;
+        c.resize(508, 408);
+        c.setPage(m_doc, 0, page);
+        c.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&c));
+        // Every sampled point of the widget that shows the page away from the words (they are
+        // tinted and outlined) shows the image's grey.
+        const auto checkPage = [&]() {
+            const QImage shot = c.grab().toImage();
+            const QRectF w0 = c.wordRectInWidget(0); // page (100, 100) - (300, 150)
+            int checked = 0;
+            for (int y = 4; y < shot.height() - 4; y += 23)
+                for (int x = 4; x < shot.width() - 4; x += 23) {
+                    const QPointF pagePoint = QPointF(100, 100) + (QPointF(x, y) - w0.topLeft()) / c.zoom();
+                    if (pagePoint.x() < 2 || pagePoint.y() < 2 || pagePoint.x() > 998 || pagePoint.y() > 498
+                        || (pagePoint.y() > 90 && pagePoint.y() < 160))
+                        continue;
+                    ++checked;
+                    if (qGray(shot.pixel(x, y)) != 90)
+                        return QStringLiteral("(%1, %2) is grey %3 at zoom %4").arg(x).arg(y).arg(qGray(shot.pixel(x, y))).arg(c.zoom());
+                }
+            return checked > 10 ? QString() : QStringLiteral("only %1 points on the page").arg(checked);
+        };
+        QString why = checkPage();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        c.setZoom(1.3);
+        why = checkPage();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        c.setZoom(9.0); // 9000 x 4500 page pixels: past the kept pixmap's size
+        why = checkPage();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+
     void fitAndZoom()
     {
         PageCanvas c;

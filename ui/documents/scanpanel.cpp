@@ -22,7 +22,13 @@ static QImage readPageImage(const QString &path)
         return {};
     QImageReader reader(path);
     reader.setAllocationLimit(1024); // MB: a decompression bomb is refused, the page shows blank
-    return reader.read();
+    QImage image = reader.read();
+    // In the screen's format here, in the pool: a grey or indexed scan converted on every paint cost
+    // the GUI thread 30+ ms.
+    if (!image.isNull() && image.format() != QImage::Format_RGB32 && image.format() != QImage::Format_ARGB32_Premultiplied)
+        image = image.hasAlphaChannel() ? image.convertToFormat(QImage::Format_ARGB32_Premultiplied)
+                                        : image.convertToFormat(QImage::Format_RGB32);
+    return image;
 }
 
 ScanPanel::ScanPanel(AnnotationSession *session, QWidget *parent)
