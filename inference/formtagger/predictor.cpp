@@ -1,6 +1,7 @@
 // Prediction and evaluation with a folio-formtagger checkpoint.
 #include "inference/checkpoint/detail/convert.h"
 #include "inference/formtagger/detail/taggermodel.h"
+#include "inference/layers/detail/int8linear.h"
 #include "inference/errors.h"
 #include "inference/training/detail/trainkit.h"
 #include "inference/training/metrics.h"
@@ -113,6 +114,7 @@ struct Predictor::Impl
     const detail::Tagger *tagger = nullptr;
     std::unique_ptr<Tokenizer> tokenizer;
     std::vector<std::string> labels;
+    bool int8 = false;
 };
 
 Predictor::Predictor() = default;
@@ -158,6 +160,26 @@ bool Predictor::load(const std::string &dir, std::string *error)
         m_impl = impl.release();
     }, error);
 }
+
+bool Predictor::quantizeDynamicInt8(std::string *error)
+{
+    return detail::runGuarded([&] {
+        if (!m_impl)
+            throw InferenceError("--int8: no checkpoint loaded");
+        std::string why;
+        if (int8Engine(&why).empty())
+            throw InferenceError(why);
+        auto *tagger = dynamic_cast<detail::Tagger *>(m_impl->model.get());
+        if (!tagger)
+            throw InferenceError("--int8: not a folio-formtagger model");
+        tagger->quantizeDynamicInt8();
+        m_impl->int8 = true;
+    }, error);
+}
+
+bool Predictor::isInt8() const { return m_impl && m_impl->int8; }
+
+std::string Predictor::int8Engine(std::string *why) { return detail::int8EngineName(why); }
 
 bool Predictor::predict(const TaggerPage &page, PagePrediction *out, std::string *error, bool viterbi,
                         const RunOptions *options, std::vector<PredictionTraceWindow> *trace, WordStates *states) const

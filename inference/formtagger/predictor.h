@@ -52,6 +52,14 @@ public:
     // Loads a checkpoint folder; false + *error (naming the folder/file) on failure, e.g. when
     // the tokenizer files are missing.
     bool load(const std::string &checkpointDir, std::string *error);
+    // Dynamic int8 quantization of the loaded model's Linear layers (issue 35; off unless asked):
+    // weights int8 per output channel, activations quantized per call, on LibTorch's fbgemm engine
+    // (oneDNN or QNNPACK where this LibTorch has no fbgemm; see int8Engine()). False + *error when
+    // nothing is loaded or no quantized engine exists. Lasts until the next load().
+    bool quantizeDynamicInt8(std::string *error);
+    bool isInt8() const;
+    // The engine quantizeDynamicInt8 uses ("fbgemm", "onednn", "qnnpack"); "" + *why when none.
+    static std::string int8Engine(std::string *why = nullptr);
     bool isLoaded() const;
     const std::vector<std::string> &labels() const;
     std::string variant() const;

@@ -1,6 +1,7 @@
 // The trainable word-level layout tagger: parameters, forward, batch preparation.
 #include "inference/formtagger/detail/taggermodel.h"
 
+#include "inference/layers/detail/int8linear.h"
 #include "inference/layers/buckets.h"
 #include "inference/checkpoint/detail/convert.h"
 #include "inference/errors.h"
@@ -318,6 +319,15 @@ void Tagger::initialise(std::uint64_t seed)
 void Tagger::save(const std::string &path) const
 {
     writeParameters(path, m_params, "folio-formtagger");
+}
+
+void Tagger::quantizeDynamicInt8()
+{
+    for (Layer &layer : m_layers) {
+        detail::quantizeDynamicInt8(layer.attention);
+        detail::quantizeDynamicInt8(layer.ffn);
+    }
+    detail::quantizeDynamicInt8(m_classifier);
 }
 
 at::Tensor Tagger::embed(const Batch &b, bool training) const

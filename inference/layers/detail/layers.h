@@ -6,16 +6,24 @@
 
 #include "inference/detail/aten.h"
 
+#include <memory>
 #include <string>
 
 namespace folio::inference::detail {
 
 class ParamStore;
+struct Int8Linear; // prepacked int8 weights (int8linear.h, issue 35)
+at::Tensor int8LinearForward(const Int8Linear &q, const at::Tensor &x);
 
 struct LinearW
 {
     at::Tensor weight, bias; // [out, in], [out] (bias may be undefined)
-    at::Tensor operator()(const at::Tensor &x) const { return at::linear(x, weight, bias); }
+    // Set by quantizeDynamicInt8 (int8linear.h): the forward then runs on int8 weights (inference only).
+    std::shared_ptr<const Int8Linear> int8;
+    at::Tensor operator()(const at::Tensor &x) const
+    {
+        return int8 ? int8LinearForward(*int8, x) : at::linear(x, weight, bias);
+    }
     static LinearW load(ParamStore &p, const std::string &prefix, std::int64_t in, std::int64_t out, bool withBias = true);
 };
 

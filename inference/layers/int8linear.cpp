@@ -1,0 +1,109 @@
+// Dynamic int8 Linear layers (layers/detail/int8linear.h): weights prepacked once by the quantized
+// engine, activations quantized per call.
+#include "inference/layers/detail/int8linear.h"
+
+#include "inference/errors.h"
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/native/quantized/PackedParams.h>
+
+#include <mutex>
+
+namespace folio::inference::detail {
+
+using PackedLinear = c10::intrusive_ptr<LinearPackedParamsBase>;
+
+struct Int8Linear
+{
+    PackedLinear packed;
+    bool reduceRange = false; // FBGEMM quantizes activations to 7 bits (its int16 accumulation)
+};
+
+namespace {
+
+struct Engine
+{
+    at::QEngine engine = at::QEngine::NoQEngine;
+    std::string name, supported;
+};
+
+// Chosen once: FBGEMM first (what PyTorch's quantize_dynamic uses on x86), then oneDNN, QNNPACK.
+const Engine &engine()
+{
+    static const Engine e = [] {
+        Engine r;
+        const std::vector<at::QEngine> have = at::globalContext().supportedQEngines();
+        for (at::QEngine q : have)
+            if (q != at::QEngine::NoQEngine)
+                r.supported += (r.supported.empty() ? "" : ", ") + c10::toString(q);
+        for (at::QEngine want : {at::QEngine::FBGEMM, at::QEngine::ONEDNN, at::QEngine::QNNPACK})
+            if (std::find(have.begin(), have.end(), want) != have.end()) {
+                r.engine = want;
+                r.name = want == at::QEngine::FBGEMM ? "fbgemm" : want == at::QEngine::ONEDNN ? "onednn" : "qnnpack";
+                break;
+            }
+        return r;
+    }();
+    return e;
+}
+
+} // namespace
+
+std::string int8EngineName(std::string *why)
+{
+    const Engine &e = engine();
+    if (e.name.empty() && why)
+        *why = "dynamic int8 quantization needs a quantized engine (fbgemm, onednn or qnnpack) and this LibTorch "
+               "build has none (supported: " + (e.supported.empty() ? std::string("none") : e.supported) + ")";
+    return e.name;
+}
+
+at::Tensor int8LinearForward(const Int8Linear &q, const at::Tensor &x)
+{
+    static const auto op = c10::Dispatcher::singleton()
+                               .findSchemaOrThrow("quantized::linear_dynamic", "")
+                               .typed<at::Tensor(at::Tensor, const PackedLinear &, bool)>();
+    return op.call(x.contiguous(), q.packed, q.reduceRange);
+}
+
+void quantizeDynamicInt8(LinearW &l)
+{
+    if (l.int8)
+        return;
+    std::string why;
+    const std::string name = int8EngineName(&why);
+    if (name.empty())
+        throw InferenceError(why);
+    if (!l.weight.defined() || l.weight.dim() != 2)
+        throw InferenceError("quantizeDynamicInt8: the Linear layer has no [out, in] weight");
+    static std::once_flag setEngine;
+    std::call_once(setEngine, [] { at::globalContext().setQEngine(engine().engine); });
+    at::NoGradGuard noGrad;
+    const at::Tensor w = l.weight.detach().to(at::kFloat).contiguous();
+    const at::Tensor scales = (w.abs().amax({1}) / 127.0).clamp_min(1e-8).to(at::kDouble);
+    const at::Tensor qw = at::quantize_per_channel(w, scales, at::zeros({w.size(0)}, at::kLong), 0, at::kQInt8);
+    static const auto prepack = c10::Dispatcher::singleton()
+                                    .findSchemaOrThrow("quantized::linear_prepack", "")
+                                    .typed<PackedLinear(at::Tensor, c10::optional<at::Tensor>)>();
+    auto q = std::make_shared<Int8Linear>();
+    q->packed = prepack.call(qw, l.bias.defined() ? c10::optional<at::Tensor>(l.bias.detach().to(at::kFloat).contiguous())
+                                                  : c10::nullopt);
+    q->reduceRange = engine().engine == at::QEngine::FBGEMM;
+    l.int8 = std::move(q);
+}
+
+void quantizeDynamicInt8(SelfAttentionW &a)
+{
+    quantizeDynamicInt8(a.query);
+    quantizeDynamicInt8(a.key);
+    quantizeDynamicInt8(a.value);
+}
+
+void quantizeDynamicInt8(FeedForwardW &f)
+{
+    quantizeDynamicInt8(f.attnOut);
+    quantizeDynamicInt8(f.inter);
+    quantizeDynamicInt8(f.out);
+}
+
+} // namespace folio::inference::detail
