@@ -147,6 +147,11 @@ void FieldsPanel::rebuild()
 {
     const QString current = currentField();
     m_table->blockSignals(true);
+    // Columns sized to their contents once, after filling: with ResizeToContents on, every setItem
+    // measured the whole column again (tens of ms a rebuild, and one runs on every annotation edit).
+    QHeaderView *header = m_table->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->setUpdatesEnabled(false);
     m_table->setRowCount(int(m_fields.size()));
     for (int row = 0; row < m_fields.size(); ++row) {
         const QString &field = m_fields[row];
@@ -181,6 +186,9 @@ void FieldsPanel::rebuild()
         m_table->setItem(row, ConfidenceColumn, new QTableWidgetItem(confidence));
         m_table->setItem(row, StateColumn, new QTableWidgetItem(state));
     }
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(ValueColumn, QHeaderView::Stretch);
+    m_table->setUpdatesEnabled(true);
     m_table->blockSignals(false);
     const int row = int(m_fields.indexOf(current));
     if (row >= 0)
