@@ -108,16 +108,7 @@ nlohmann::json evalSectionedStories(const std::string &data, const std::string &
                 fromWriter += i.questionFromWriter ? 1 : 0;
             }
             items += long(d.items.size());
-            const pipeline::DraftCheck c = pipeline::checkDraft(doc.source, d);
-            total.topLevelSections += c.topLevelSections;
-            total.topLevelWithContent += c.topLevelWithContent;
-            total.topLevelCovered += c.topLevelCovered;
-            total.items += c.items;
-            total.summarySentences += c.summarySentences;
-            total.supportedSentences += c.supportedSentences;
-            total.questions += c.questions;
-            total.groundedQuestions += c.groundedQuestions;
-            total.duplicateQuestions += c.duplicateQuestions;
+            total += pipeline::checkDraft(doc.source, d);
             // Scored before the lead: the items point into `d`.
             for (std::size_t s = 0; s < doc.source.sections.size(); ++s)
                 if (!doc.answers[s].isEmpty()) {

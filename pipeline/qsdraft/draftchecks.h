@@ -19,6 +19,20 @@ struct DraftCheck
     int summarySentences = 0, supportedSentences = 0;
     int questions = 0, groundedQuestions = 0;
     int duplicateQuestions = 0;
+
+    DraftCheck &operator+=(const DraftCheck &o) // totals over several documents
+    {
+        topLevelSections += o.topLevelSections;
+        topLevelWithContent += o.topLevelWithContent;
+        topLevelCovered += o.topLevelCovered;
+        items += o.items;
+        summarySentences += o.summarySentences;
+        supportedSentences += o.supportedSentences;
+        questions += o.questions;
+        groundedQuestions += o.groundedQuestions;
+        duplicateQuestions += o.duplicateQuestions;
+        return *this;
+    }
 };
 
 DraftCheck checkDraft(const DraftSource &source, const QsDraft &draft, int minWords = 50);
