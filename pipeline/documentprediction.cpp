@@ -32,6 +32,7 @@ int DocumentPrediction::words() const
 struct DocumentTagger::Impl
 {
     QString dir;
+    bool int8 = false;
     inference::Predictor predictor; // folio-formtagger checkpoints
     inference::LinkPredictor links; // their key -> value link head, when the folder has one
     HfPageLabeller hf;              // Hugging Face token classifiers (isLoaded() tells which)
@@ -70,13 +71,14 @@ struct DocumentTagger::Impl
 DocumentTagger::DocumentTagger() = default;
 DocumentTagger::~DocumentTagger() = default;
 
-bool DocumentTagger::load(const QString &checkpointDir, QString *error)
+bool DocumentTagger::load(const QString &checkpointDir, QString *error, bool int8)
 {
     const QString absolute = QDir::cleanPath(QFileInfo(checkpointDir).absoluteFilePath());
-    if (m_impl && m_impl->dir == absolute)
+    if (m_impl && m_impl->dir == absolute && m_impl->int8 == int8)
         return true;
     auto impl = std::make_unique<Impl>();
     impl->dir = absolute;
+    impl->int8 = int8;
     std::string why;
     bool ok = false;
     try {
@@ -85,11 +87,18 @@ bool DocumentTagger::load(const QString &checkpointDir, QString *error)
             QString e;
             ok = impl->hf.load(checkpointDir, &e);
             why = e.toStdString();
+            if (ok && int8) {
+                ok = false;
+                why = checkpointDir.toStdString() + ": int8 quantization is for folio-formtagger checkpoints, not model_type \"" +
+                      modelType.toStdString() + "\"";
+            }
         } else if (!modelType.isEmpty() && modelType != QLatin1String("folio-formtagger")) {
             why = QDir(checkpointDir).filePath(QStringLiteral("config.json")).toStdString() + ": model_type \"" +
                   modelType.toStdString() + "\" is not a checkpoint Folio can label with (folio-formtagger, layoutlmv3)";
         } else {
             ok = impl->predictor.load(checkpointDir.toStdString(), &why);
+            if (ok && int8 && !impl->predictor.quantizeDynamicInt8(&why))
+                ok = false;
             const QDir dir(checkpointDir);
             if (ok && (dir.exists(QStringLiteral("link_head.json")) || dir.exists(QStringLiteral("link_head.safetensors"))))
                 ok = impl->links.load(checkpointDir.toStdString(), &why); // a broken head refuses the whole checkpoint

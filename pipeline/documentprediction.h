@@ -83,7 +83,10 @@ public:
 
     // Loads a checkpoint folder (dispatch on config.json's model_type); a folder already loaded is
     // kept. False + *error (naming the file) on failure, and the previous checkpoint stays loaded.
-    bool load(const QString &checkpointDir, QString *error);
+    // With `int8`, the folio-formtagger's Linear layers run dynamic int8 (Predictor::quantizeDynamicInt8,
+    // issue 35); a Hugging Face folder or a LibTorch without a quantized engine refuses it. The
+    // cache is per folder and setting.
+    bool load(const QString &checkpointDir, QString *error, bool int8 = false);
     bool isLoaded() const;
     // True when the loaded checkpoint was trained on words in the layout-aware order (config.json
     // "word_order": "layout"): predict() then serialises every document by layout.

@@ -62,7 +62,7 @@ void registerEvalCommand(CLI::App &app)
     struct Opts
     {
         std::string checkpoint, data, split = "test", order = "annotation";
-        bool argmax = false, links = false;
+        bool argmax = false, links = false, int8 = false;
         int threads = 2;
     };
     auto o = std::make_shared<Opts>();
@@ -73,6 +73,8 @@ void registerEvalCommand(CLI::App &app)
     cmd->add_option("--order", o->order, "Word order: annotation, reading or layout (XY-cut serialisation)")->check(CLI::IsMember({"annotation", "reading", "layout"}));
     cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
     cmd->add_flag("--argmax", o->argmax, "Argmax decoding instead of constrained Viterbi");
+    cmd->add_flag("--int8", o->int8, "Dynamic int8 quantization of the tagger's Linear layers (fbgemm, else oneDNN / QNNPACK; "
+                                      "BENCHMARKS.md, issue 35: its speed and F1 against float32)");
     cmd->add_flag("--links", o->links, "Also score the checkpoint's key -> value link head (given gold entities and end to end)");
     cmd->callback([o]() {
         const QString dataDir = o->data.empty() ? pipeline::defaultFunsdDir() : QString::fromStdString(o->data);
@@ -87,6 +89,8 @@ void registerEvalCommand(CLI::App &app)
         std::string err;
         if (!pred.load(o->checkpoint, &err))
             throw CliError(err);
+        if (o->int8 && !pred.quantizeDynamicInt8(&err))
+            throw CliError("--int8: " + err);
         const auto t0 = std::chrono::steady_clock::now();
         std::string json;
         if (!pred.evaluate(pages, &json, &err, !o->argmax))
@@ -97,6 +101,7 @@ void registerEvalCommand(CLI::App &app)
         j["pages"] = pages.size();
         j["decode"] = o->argmax ? "argmax" : "viterbi";
         j["variant"] = pred.variant();
+        j["int8"] = o->int8 ? nlohmann::json(inference::Predictor::int8Engine()) : nlohmann::json(false);
         j["seconds"] = s;
         j["pages_per_second"] = s > 0 ? double(pages.size()) / s : 0;
         if (o->links)

@@ -52,7 +52,7 @@ nlohmann::json linksJson(const Annotations &own)
 struct PredictOpts
 {
     std::string checkpoint, order = "annotation", lang = "eng";
-    bool argmax = false, wordLabels = false;
+    bool argmax = false, wordLabels = false, int8 = false;
     int threads = 2, dpi = 300;
     std::string project;
     BatchOptions batch;
@@ -81,6 +81,8 @@ nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &
     const std::string file = QString::fromUtf8(QByteArray::fromStdString(argument)).toStdString();
     nlohmann::json j{{"file", file}, {"kind", pipeline::fileKindName(loaded.kind).toStdString()}, {"checkpoint", o.checkpoint},
                      {"decode", o.argmax ? "argmax" : "viterbi"}};
+    if (o.int8)
+        j["int8"] = true;
     if (loaded.document.words.empty()) {
         // Like `ocr`, a page without words (a blank scan, a 1x1 image) is a result, not an error:
         // an empty prediction, exit 0, and a note on stderr (issue 18).
@@ -154,6 +156,8 @@ void registerPredictCommand(CLI::App &app)
     cmd->add_option("--dpi", o->dpi, "PDF rasterisation (dots per inch)")->check(CLI::Range(30, 1200));
     o->batch.threadsOption = cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
     cmd->add_flag("--argmax", o->argmax, "Argmax decoding instead of constrained Viterbi");
+    cmd->add_flag("--int8", o->int8, "Dynamic int8 quantization of a folio-formtagger's Linear layers (off by default; "
+                                      "BENCHMARKS.md, issue 35)");
     cmd->add_flag("--word-labels", o->wordLabels, "Also print every word's own label as \"word_labels\" (the tagger's tag, or a "
                                                   "Hugging Face folder's first sub-token argmax; null: none)");
     cmd->add_option("--project", o->project, "Also store the documents and their suggestions in this .folio project");
@@ -163,7 +167,7 @@ void registerPredictCommand(CLI::App &app)
             throw CliError("predict: a FILE (or folder, @list.txt, --files-from) is required", ExitUsage);
         pipeline::DocumentTagger tagger;
         QString error;
-        if (!tagger.load(QString::fromStdString(o->checkpoint), &error)) // before OCR: a broken checkpoint fails fast
+        if (!tagger.load(QString::fromStdString(o->checkpoint), &error, o->int8)) // before OCR: a broken checkpoint fails fast
             throw CliError(error.toStdString());
         inference::configureThreads(batchThreads(o->batch, o->threads));
         std::unique_ptr<ProjectSink> sink;

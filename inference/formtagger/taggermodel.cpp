@@ -327,7 +327,8 @@ void Tagger::quantizeDynamicInt8()
         detail::quantizeDynamicInt8(layer.attention);
         detail::quantizeDynamicInt8(layer.ffn);
     }
-    detail::quantizeDynamicInt8(m_classifier);
+    // The classifier (D -> a handful of labels) stays float32: int8 saves nothing on so few
+    // outputs and costs a quantization pass (BENCHMARKS.md, issue 35).
 }
 
 at::Tensor Tagger::embed(const Batch &b, bool training) const

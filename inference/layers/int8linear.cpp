@@ -7,6 +7,8 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/native/quantized/PackedParams.h>
 
+#include <algorithm>
+#include <cmath>
 #include <mutex>
 
 namespace folio::inference::detail {
@@ -58,12 +60,37 @@ std::string int8EngineName(std::string *why)
     return e.name;
 }
 
+// oneDNN builds (JIT) a new primitive for every row count and every activation scale / zero point
+// it has not seen; with a fresh range per call that cost more than the int8 GEMM saved
+// (BENCHMARKS.md, issue 35). So each call's rows are padded to a multiple of kRowBucket, and two
+// of the padding rows hold the call's range snapped outward to a 2^(1/4) grid: the per-call range
+// (the op quantizes activations from the tensor's min / max) then takes few distinct values and the
+// primitives are reused. Real rows' results do not depend on the padding rows (a GEMM row by row).
+constexpr std::int64_t kRowBucket = 64;
+
+static double snapOutward(double v) // 0 for v <= 0, else the grid value 2^(k/4) >= v
+{
+    return v <= 0 ? 0.0 : std::pow(2.0, std::ceil(std::log2(v) * 4.0) / 4.0);
+}
+
 at::Tensor int8LinearForward(const Int8Linear &q, const at::Tensor &x)
 {
     static const auto op = c10::Dispatcher::singleton()
                                .findSchemaOrThrow("quantized::linear_dynamic", "")
                                .typed<at::Tensor(at::Tensor, const PackedLinear &, bool)>();
-    return op.call(x.contiguous(), q.packed, q.reduceRange);
+    const std::int64_t in = x.size(-1), rows = x.numel() / std::max<std::int64_t>(in, 1);
+    const at::Tensor flat = x.reshape({rows, in}).to(at::kFloat);
+    const auto range = at::aminmax(flat);
+    const double hi = snapOutward(std::get<1>(range).item<double>()), lo = -snapOutward(-std::get<0>(range).item<double>());
+    const std::int64_t padded = (rows + 2 + kRowBucket - 1) / kRowBucket * kRowBucket;
+    at::Tensor buffer = at::zeros({padded, in}, flat.options());
+    buffer.narrow(0, 0, rows).copy_(flat);
+    buffer.narrow(0, rows, 1).fill_(hi);
+    buffer.narrow(0, rows + 1, 1).fill_(lo);
+    const at::Tensor y = op.call(buffer, q.packed, q.reduceRange);
+    std::vector<std::int64_t> shape = x.sizes().vec();
+    shape.back() = y.size(-1);
+    return y.narrow(0, 0, rows).reshape(shape);
 }
 
 void quantizeDynamicInt8(LinearW &l)

@@ -85,8 +85,9 @@ public:
     // N(0, 0.02) weights, zero biases, unit LN, zero bias tables, pad row zero; requires_grad on.
     void initialise(std::uint64_t seed);
     void save(const std::string &safetensorsPath) const;
-    // Dynamic int8 (layers/detail/int8linear.h) for every Linear layer: Q/K/V, attention output,
-    // FFN and the classifier. Inference only; throws InferenceError where no quantized engine exists.
+    // Dynamic int8 (layers/detail/int8linear.h) for the encoder's Linear layers: Q/K/V, attention
+    // output, FFN (the tiny classifier stays float32). Inference only; throws InferenceError where
+    // no quantized engine exists.
     void quantizeDynamicInt8();
 
     const TaggerConfig &config() const { return m_cfg; }
