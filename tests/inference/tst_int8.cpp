@@ -1,13 +1,14 @@
 // Dynamic int8 quantization of the Linear layers (issue 35, inference/layers/detail/int8linear.h):
 // one LinearW against float32 (relative error bound), the shipped funsd-layout tagger on a FUNSD
 // test page (int8 probabilities within a stated tolerance of float32, >= 90 % of the word labels
-// the same), and the refusals (nothing loaded; no quantized engine in this LibTorch).
+// the same, through the Predictor and the DocumentTagger), and the refusals (nothing loaded; no quantized engine in this LibTorch).
 #include "document/formats/funsd.h"
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/formtagger/detail/taggermodel.h"
 #include "inference/formtagger/predictor.h"
 #include "inference/layers/detail/int8linear.h"
 #include "inference/tokenizers/tokenizer.h"
+#include "pipeline/documentprediction.h"
 #include "pipeline/modelinputs/taggerpages.h"
 #include "tests/common/testdata.h"
 
@@ -41,10 +42,12 @@ private Q_SLOTS:
     void linearWithinTolerance();
     void taggerAgreesWithFloat();
     void predictorOption();
+    void documentTaggerOption();
     void refusesWhenNothingLoaded();
     void refusesWithoutEngine();
 
 private:
+    Document m_doc;
     inf::TaggerPage m_page;
 };
 
@@ -54,11 +57,10 @@ void TestInt8::initTestCase()
     FOLIO_REQUIRE_DATA(funsd);
     const QStringList files = funsdSplitFiles(funsd, QStringLiteral("test"));
     QVERIFY2(!files.isEmpty(), qPrintable("FUNSD test split missing under " + funsd));
-    Document doc;
     Annotations ann;
     QString error;
-    QVERIFY2(importFunsdFile(files.first(), FunsdWordOrder::Annotation, &doc, &ann, &error), qPrintable(error));
-    m_page = pipeline::taggerPageFromDocument(doc, nullptr, files.first().toStdString());
+    QVERIFY2(importFunsdFile(files.first(), FunsdWordOrder::Annotation, &m_doc, &ann, &error), qPrintable(error));
+    m_page = pipeline::taggerPageFromDocument(m_doc, nullptr, files.first().toStdString());
     QVERIFY(m_page.words.size() > 20);
 }
 
@@ -151,6 +153,34 @@ void TestInt8::predictorOption()
     // A reload is float32 again.
     QVERIFY2(int8.load(kCheckpoint, &why), why.c_str());
     QVERIFY(!int8.isInt8());
+}
+
+// The pipeline path (`folio-cli predict --int8`, DocumentTagger::load(dir, error, true)): the same
+// folder loaded with the other setting is loaded again (the cache is per folder and setting), and
+// the word labels agree with float32's on >= 90 % of the words.
+void TestInt8::documentTaggerOption()
+{
+    REQUIRE_INT8_ENGINE();
+    pipeline::DocumentTagger tagger;
+    QString error;
+    const QString dir = QString::fromStdString(kCheckpoint);
+    QVERIFY2(tagger.load(dir, &error), qPrintable(error));
+    const pipeline::DocumentPrediction fp32 = tagger.predict(m_doc);
+    QVERIFY2(fp32.ok, qPrintable(fp32.error));
+    QVERIFY2(tagger.load(dir, &error, true), qPrintable(error));
+    const pipeline::DocumentPrediction int8 = tagger.predict(m_doc);
+    QVERIFY2(int8.ok, qPrintable(int8.error));
+    QCOMPARE(int8.wordLabels.size(), fp32.wordLabels.size());
+    int same = 0;
+    for (int i = 0; i < fp32.wordLabels.size(); ++i)
+        same += fp32.wordLabels[i] == int8.wordLabels[i];
+    QVERIFY2(same >= 0.9 * fp32.wordLabels.size(), qPrintable(QStringLiteral("%1 of %2").arg(same).arg(fp32.wordLabels.size())));
+    QVERIFY(!int8.entities.empty());
+    // It did run in int8 (not the cached float32 model): some confidence moved.
+    bool moved = int8.entities.size() != fp32.entities.size();
+    for (size_t i = 0; !moved && i < fp32.entities.size(); ++i)
+        moved = int8.entities[i].confidence != fp32.entities[i].confidence;
+    QVERIFY(moved);
 }
 
 void TestInt8::refusesWhenNothingLoaded()
