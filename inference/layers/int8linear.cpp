@@ -18,6 +18,7 @@ using PackedLinear = c10::intrusive_ptr<LinearPackedParamsBase>;
 struct Int8Linear
 {
     PackedLinear packed;
+    std::int64_t outFeatures = 0;
     bool reduceRange = false; // FBGEMM quantizes activations to 7 bits (its int16 accumulation)
 };
 
@@ -79,6 +80,10 @@ at::Tensor int8LinearForward(const Int8Linear &q, const at::Tensor &x)
                                .findSchemaOrThrow("quantized::linear_dynamic", "")
                                .typed<at::Tensor(at::Tensor, const PackedLinear &, bool)>();
     const std::int64_t in = x.size(-1), rows = x.numel() / std::max<std::int64_t>(in, 1);
+    std::vector<std::int64_t> shape = x.sizes().vec();
+    shape.back() = q.outFeatures;
+    if (rows == 0)
+        return at::zeros(shape, x.options().dtype(at::kFloat));
     const at::Tensor flat = x.reshape({rows, in}).to(at::kFloat);
     const auto range = at::aminmax(flat);
     const double hi = snapOutward(std::get<1>(range).item<double>()), lo = -snapOutward(-std::get<0>(range).item<double>());
@@ -88,8 +93,6 @@ at::Tensor int8LinearForward(const Int8Linear &q, const at::Tensor &x)
     buffer.narrow(0, rows, 1).fill_(hi);
     buffer.narrow(0, rows + 1, 1).fill_(lo);
     const at::Tensor y = op.call(buffer, q.packed, q.reduceRange);
-    std::vector<std::int64_t> shape = x.sizes().vec();
-    shape.back() = y.size(-1);
     return y.narrow(0, 0, rows).reshape(shape);
 }
 
@@ -115,6 +118,7 @@ void quantizeDynamicInt8(LinearW &l)
     auto q = std::make_shared<Int8Linear>();
     q->packed = prepack.call(qw, l.bias.defined() ? c10::optional<at::Tensor>(l.bias.detach().to(at::kFloat).contiguous())
                                                   : c10::nullopt);
+    q->outFeatures = w.size(0);
     q->reduceRange = engine().engine == at::QEngine::FBGEMM;
     l.int8 = std::move(q);
 }

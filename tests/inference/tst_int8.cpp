@@ -85,6 +85,7 @@ void TestInt8::linearWithinTolerance()
     const auto *packed = l.int8.get();
     det::quantizeDynamicInt8(l);
     QCOMPARE(l.int8.get(), packed);
+    QCOMPARE(l(at::zeros({1, 0, 256})).sizes().vec(), (std::vector<std::int64_t>{1, 0, 1024})); // no rows
     det::LinearW noBias;
     noBias.weight = l.weight;
     const at::Tensor refNoBias = noBias(x);
