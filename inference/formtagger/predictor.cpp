@@ -118,7 +118,7 @@ struct Predictor::Impl
 };
 
 Predictor::Predictor() = default;
-Predictor::~Predictor() { delete m_impl; }
+Predictor::~Predictor() = default;
 
 bool Predictor::isLoaded() const { return m_impl != nullptr; }
 
@@ -156,8 +156,7 @@ bool Predictor::load(const std::string &dir, std::string *error)
         if (!impl->tagger)
             throw InferenceError(dir + ": not a folio-formtagger checkpoint");
         impl->labels = cfg.labels;
-        delete m_impl;
-        m_impl = impl.release();
+        m_impl = std::move(impl);
     }, error);
 }
 

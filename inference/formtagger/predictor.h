@@ -8,6 +8,7 @@
 #include "inference/models/runoptions.h"
 #include "inference/models/wordlabels.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,7 +82,7 @@ public:
     struct Impl;
 
 private:
-    Impl *m_impl = nullptr;
+    std::unique_ptr<Impl> m_impl; // null until load() succeeds
 };
 
 } // namespace folio::inference
