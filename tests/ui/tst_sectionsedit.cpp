@@ -72,6 +72,18 @@ QString outline(const Document &doc)
 
 } // namespace
 
+// Document `id` of `project` opened in `session` and shown in `panel`, on screen.
+static bool openInPanel(Project *project, qint64 id, AnnotationSession *session, SectionsPanel *panel)
+{
+    session->setProject(project);
+    if (!session->openDocument(id))
+        return false;
+    panel->setSession(session);
+    panel->setDocument(session->document());
+    panel->show();
+    return QTest::qWaitForWindowExposed(panel);
+}
+
 class TestSectionsEdit : public QObject
 {
     Q_OBJECT
@@ -119,13 +131,8 @@ private Q_SLOTS:
         const qint64 id = project->addDocument(makeDocument(), Annotations(), &error);
         QVERIFY2(id >= 0, qPrintable(error));
         AnnotationSession session;
-        session.setProject(project.get());
-        QVERIFY(session.openDocument(id));
         SectionsPanel panel;
-        panel.setSession(&session);
-        panel.setDocument(session.document());
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(openInPanel(project.get(), id, &session, &panel));
         QTreeWidgetItem *first = panel.tree()->topLevelItem(0);
         const QString before = outline(session.document());
         panel.setSectionColors({{0, QColor(Qt::darkRed)}, {1, QColor(Qt::yellow)}, {2, QColor(Qt::blue)}});
@@ -156,15 +163,10 @@ private Q_SLOTS:
         auto project = Project::open(path, &error);
         QVERIFY2(project, qPrintable(error));
         AnnotationSession session;
-        session.setProject(project.get());
-        QVERIFY(session.openDocument(id));
         SectionsPanel panel;
-        panel.setSession(&session);
-        panel.setDocument(session.document());
-        connect(&panel, &SectionsPanel::wordsPicked, &session, &AnnotationSession::setSelectedWords);
         panel.resize(400, 500);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(openInPanel(project.get(), id, &session, &panel));
+        connect(&panel, &SectionsPanel::wordsPicked, &session, &AnnotationSession::setSelectedWords);
         QTreeWidget *tree = panel.tree();
         const QString start = outline(session.document());
         QCOMPARE(tree->topLevelItemCount(), 2);
