@@ -18,6 +18,7 @@ QString attentionBiasFamilyName(std::uint32_t family)
     case AttnBiasDisentangled: return QStringLiteral("disentangled");
     case AttnBiasHierarchical: return QStringLiteral("hierarchical");
     case AttnBiasGraph: return QStringLiteral("graph");
+    case AttnBiasLayoutFlow: return QStringLiteral("layout flow");
     default: return QString();
     }
 }
@@ -35,6 +36,8 @@ std::uint32_t biasFamilyOfTerm(const QString &name)
         return AttnBiasDisentangled;
     if (rest.startsWith(QLatin1String("hier")) || rest.startsWith(QLatin1String("hibrids")))
         return AttnBiasHierarchical;
+    if (rest.startsWith(QLatin1String("layout_flow")))
+        return AttnBiasLayoutFlow;
     if (rest.startsWith(QLatin1String("graph")) || rest.startsWith(QLatin1String("h2h")) || rest.startsWith(QLatin1String("h2t"))
         || rest.startsWith(QLatin1String("t2h")) || rest.startsWith(QLatin1String("t2t")))
         return AttnBiasGraph;

@@ -30,6 +30,7 @@ enum AttentionBiasFamily : std::uint32_t {
     AttnBiasDisentangled = 1u << 2,
     AttnBiasHierarchical = 1u << 3,
     AttnBiasGraph = 1u << 4,
+    AttnBiasLayoutFlow = 1u << 5, // LiLT's layout-flow scores (BiACM), "bias.layout_flow.N"
 };
 QString attentionBiasFamilyName(std::uint32_t family); // "1-D", "2-D", ... ("" for none)
 // Family of a trace output name ("bias.1d" -> AttnBias1D, "bias.c2p.3" -> disentangled); None if unknown.

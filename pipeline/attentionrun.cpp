@@ -73,6 +73,17 @@ bool ingestOutputs(const inf::TensorMap &outputs, const std::vector<int> &rows, 
     return true;
 }
 
+// A window longer than its text tokens (LayoutLMv2's visual tokens follow the text): the extra
+// tokens map to no word and are named "visual N".
+void nameExtraTokens(AttentionTrace *part, int textTokens)
+{
+    const int length = part->windows.empty() ? textTokens : part->windows.front().length;
+    for (int t = textTokens; t < length; ++t) {
+        part->tokenWord.push_back(-1);
+        part->tokenText << QStringLiteral("visual %1").arg(t - textTokens);
+    }
+}
+
 struct Loaded
 {
     inf::ModelRunner runner;
@@ -219,6 +230,7 @@ AttentionRunResult runHfOnDocument(const QString &checkpointDir, const Document 
                 part.tokenWord.push_back(word >= 0 && word < int(p.wordIndex.size()) ? p.wordIndex[std::size_t(word)] : -1);
                 part.tokenText << QString::fromStdString(classifier.tokenPiece(ids.data<std::int64_t>()[t]));
             }
+            nameExtraTokens(&part, int(l.windowWordIds[w].size()));
             if (!r.trace.appendWindows(part, &r.error))
                 return r;
         }
@@ -305,6 +317,16 @@ AttentionRunResult runAttentionOnInputs(const QString &checkpointDir, const QStr
             const std::int64_t id = ids->second.dtype == inf::DType::I64 ? ids->second.data<std::int64_t>()[i] : -1;
             r.trace.tokenText << (pad ? QStringLiteral("pad") : QStringLiteral("id %1").arg(id));
         }
+    // Visual tokens after the text (LayoutLMv2): named per window, mapped to no word.
+    if (!r.trace.windows.empty() && r.trace.windows.front().length > l) {
+        QStringList text;
+        for (std::size_t w = 0; w < r.trace.windows.size(); ++w) {
+            text << r.trace.tokenText.mid(int(w) * l, l);
+            for (int t = l; t < r.trace.windows[w].length; ++t)
+                text << QStringLiteral("visual %1").arg(t - l);
+        }
+        r.trace.tokenText = text;
+    }
     const auto logits = run.outputs.find("logits");
     if (logits != run.outputs.end())
         for (int b : useRows)
@@ -324,6 +346,16 @@ AttentionRunResult runAttentionOnDocument(const QString &checkpointDir, const Do
         r.error = QStringLiteral("%1: the document has no words to run the model on").arg(document.sourcePath);
         return r;
     }
+    // An ensemble of form taggers (predictor.h): the attention shown is its first member's.
+    std::vector<std::string> members;
+    try {
+        members = inf::taggerEnsembleMembers(checkpointDir.toStdString());
+    } catch (const std::exception &e) {
+        r.error = QString::fromStdString(e.what());
+        return r;
+    }
+    if (!members.empty())
+        return runAttentionOnDocument(QString::fromStdString(members.front()), document, disabledBiases, maxWindow);
     {
         inf::ModelConfig config;
         const std::string type = checkpointModelType(checkpointDir, &config);
@@ -396,6 +428,7 @@ AttentionRunResult runAttentionOnDocument(const QString &checkpointDir, const Do
                 return r;
             part.tokenWord = tokenWord;
             part.tokenText = text;
+            nameExtraTokens(&part, l);
             if (!r.trace.appendWindows(part, &r.error))
                 return r;
             const auto logits = run.outputs.find("logits");

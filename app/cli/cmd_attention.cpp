@@ -40,8 +40,9 @@ std::uint32_t parseFamilies(const std::string &text)
         else if (p == QLatin1String("disentangled")) f |= AttnBiasDisentangled;
         else if (p == QLatin1String("hierarchical")) f |= AttnBiasHierarchical;
         else if (p == QLatin1String("graph")) f |= AttnBiasGraph;
+        else if (p == QLatin1String("layout_flow")) f |= AttnBiasLayoutFlow;
         else
-            throw CliError("--disable: unknown bias family '" + p.toStdString() + "' (1d, 2d, disentangled, hierarchical, graph)",
+            throw CliError("--disable: unknown bias family '" + p.toStdString() + "' (1d, 2d, disentangled, hierarchical, graph, layout_flow)",
                            ExitUsage);
     }
     return f;
@@ -164,7 +165,7 @@ void registerAttentionCommand(CLI::App &app)
     cmd->add_option("--row", a->row, "Batch row of prepared inputs (-1: every row as a window)");
     cmd->add_option("--granularity", a->granularity, "tokens | words | entities | sections | dom (documents only)");
     cmd->add_option("--mode", a->mode, "attention, or a bias term of the trace (e.g. bias.1d, bias.2d_x, bias.c2p)");
-    cmd->add_option("--disable", a->disable, "Bias families to switch off: 1d,2d,disentangled,hierarchical,graph");
+    cmd->add_option("--disable", a->disable, "Bias families to switch off: 1d,2d,disentangled,hierarchical,graph,layout_flow");
     cmd->add_option("--size", a->size, "Image size WIDTHxHEIGHT (PNG/SVG)");
     cmd->add_option("--max-window", a->maxWindow, "Cap the window (tokens) below the model's; longer documents are stitched");
     cmd->callback([a] { runAttention(*a); });

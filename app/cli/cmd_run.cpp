@@ -1,6 +1,6 @@
 // folio-cli run: run a checkpoint folder on prepared tensors (fixture names) and write the outputs.
 //   folio-cli run --checkpoint DIR --inputs inputs.safetensors --out outputs.safetensors [--trace]
-//                 [--disable-bias 1d,2d,disentangled,hierarchical] [--threads N]
+//                 [--disable-bias 1d,2d,disentangled,hierarchical,layout_flow] [--threads N]
 // Writes last_hidden_state and logits (when the checkpoint has a head); with --trace also every
 // layer's attentions.N and the separate bias terms (bias.*). JSON summary on stdout.
 #include "app/cli/commands.h"
@@ -39,8 +39,10 @@ std::uint32_t parseDisabled(const std::string &list)
             flags |= inference::BiasDisentangled;
         else if (item == "hierarchical")
             flags |= inference::BiasHierarchical;
+        else if (item == "layout_flow")
+            flags |= inference::BiasLayoutFlow;
         else
-            throw CliError("--disable-bias: unknown family '" + item + "' (1d, 2d, disentangled, hierarchical)",
+            throw CliError("--disable-bias: unknown family '" + item + "' (1d, 2d, disentangled, hierarchical, layout_flow)",
                            ExitUsage);
     }
     return flags;
@@ -95,7 +97,7 @@ void registerRunCommand(CLI::App &app)
     cmd->add_option("--inputs", args->inputs, "Input tensors (input_ids, bbox, attention_mask, pixel_values, ...)")->required();
     cmd->add_option("--out", args->out, "Output safetensors file (written atomically)")->required();
     cmd->add_flag("--trace", args->trace, "Also write attentions.N and each bias term (bias.*)");
-    cmd->add_option("--disable-bias", args->disable, "Comma list of bias families to switch off: 1d,2d,disentangled,hierarchical");
+    cmd->add_option("--disable-bias", args->disable, "Comma list of bias families to switch off: 1d,2d,disentangled,hierarchical,layout_flow");
     cmd->add_option("--threads", args->threads, "Intra-op threads (default: all cores)");
     cmd->callback([args] { runCommand(*args); });
 }

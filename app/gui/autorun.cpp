@@ -1,6 +1,7 @@
 #include "autorun.h"
 #include "layoutaudit.h"
 
+#include "ui/attention/attentionpanel.h"
 #include "ui/fields/fieldscontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/qs/qscontroller.h"
@@ -43,6 +44,15 @@ AutoRun::AutoRun(MainWindow *window, StallWatchdog *watchdog, const QStringList 
         connect(fields, &FieldsController::extractionFinished, this, [this, fields](bool ok) {
             if (m_running == QLatin1String("extract"))
                 finishStep(ok ? QStringLiteral("extracted: ") + fields->lastMessage() : QStringLiteral("failed: ") + fields->lastMessage());
+        });
+    if (auto *attention = m_window->findChild<AttentionPanel *>())
+        connect(attention, &AttentionPanel::runFinished, this, [this, attention](bool ok) {
+            if (m_running != QLatin1String("attention"))
+                return;
+            // A word in the middle of the document selected, so the page shows its attention.
+            if (ok && m_window->currentDocument() && !m_window->currentDocument()->words.empty())
+                attention->selectWord(int(m_window->currentDocument()->words.size() / 2));
+            finishStep(ok ? QStringLiteral("shown: ") + attention->statusText() : QStringLiteral("failed: ") + m_window->statusBar()->currentMessage());
         });
     m_poll.setInterval(50);
     connect(&m_poll, &QTimer::timeout, this, &AutoRun::poll);
@@ -118,9 +128,14 @@ void AutoRun::startStep(const QString &step)
         auto *fields = m_window->findChild<FieldsController *>();
         started = fields && fields->extractFields();
         why = fields ? fields->lastMessage() : QStringLiteral("no Fields controller");
+    } else if (step == QLatin1String("attention")) {
+        auto *attention = m_window->findChild<AttentionPanel *>();
+        m_window->showAttention();
+        started = attention && attention->isRunning();
+        why = m_window->statusBar()->currentMessage();
     } else {
         started = false;
-        why = QStringLiteral("unknown step (suggest, generate, extract)");
+        why = QStringLiteral("unknown step (suggest, generate, extract, attention)");
     }
     if (!started && m_running == step) // (a step that failed at once has finished itself)
         finishStep(QStringLiteral("not started: ") + why);

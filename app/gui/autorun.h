@@ -1,10 +1,11 @@
 #pragma once
 // AutoRun: folio's unattended mode for screenshots and responsiveness checks (tests/app/tst_guixvfb).
 //
-//   folio --screenshot out.png [--run suggest,generate,extract] [--model dir] FILE
+//   folio --screenshot out.png [--run suggest,generate,extract,attention] [--model dir] FILE
 //
 // Waits until the window is idle with its document shown (a web page: rendered or failed), runs the
-// steps one after the other (Suggest Labels, Generate questions, Extract Fields; a step that cannot
+// steps one after the other (Suggest Labels, Generate questions, Extract Fields, Show Attention with a
+// word in the middle selected; a step that cannot
 // start is recorded with its reason and skipped), saves a screenshot (the X server's pixels when on
 // a real screen, the widget's grab offscreen), then quits. Every phase is named in the stall
 // watchdog; the status bar's messages and the web header's text are kept for the report.

@@ -63,7 +63,7 @@ int main(int argc, char **argv)
     parser.addOption(project);
     QCommandLineOption run(QStringLiteral("run"),
                            QStringLiteral("With --screenshot: run these steps on the opened document first, in order "
-                                          "(suggest, generate, extract; comma-separated)"),
+                                          "(suggest, generate, extract, attention; comma-separated)"),
                            QStringLiteral("steps"));
     parser.addOption(run);
     QCommandLineOption maximized(QStringLiteral("maximized"), QStringLiteral("Start with the window maximised"));

@@ -138,19 +138,31 @@ public:
         }
 
         const at::Tensor maskAdd = additiveMask(mask); // [B, 1, 1, T]
+        // The trace's "bias.layout_flow.N" [B, H, T, T]: s_l, the layout flow's scaled scores that
+        // BiACM adds to the text flow's (attentions.N = softmax(s_t + s_l + mask)).
+        const bool useLayout = ctx.enabled(BiasLayoutFlow);
         for (std::size_t i = 0; i < m_layers.size(); ++i) {
             const Layer &l = m_layers[i];
             if (ctx.tracing())
                 ctx.record("hidden_states." + std::to_string(i), hs);
             const at::Tensor q = splitHeads(l.text.query(hs), m_heads), k = splitHeads(l.text.key(hs), m_heads);
             const at::Tensor v = splitHeads(l.text.value(hs), m_heads);
-            const at::Tensor ql = splitHeads(l.layoutQuery(layout), m_heads);
-            const at::Tensor kl = splitHeads(l.layoutKey(layout), m_heads);
+            const at::Tensor ql = useLayout ? splitHeads(l.layoutQuery(layout), m_heads) : at::Tensor();
+            const at::Tensor kl = useLayout ? splitHeads(l.layoutKey(layout), m_heads) : at::Tensor();
             const at::Tensor vl = splitHeads(l.layoutValue(layout), m_heads);
             const at::Tensor textScores = at::matmul(q, k.transpose(-1, -2)) / m_textScale;
-            const at::Tensor layoutScores = at::matmul(ql, kl.transpose(-1, -2)) / m_layoutScale;
             // Text s_t + s_l and layout s_l + s_t are the same values: one softmax serves both.
-            const at::Tensor probs = at::softmax(textScores + layoutScores + maskAdd, -1);
+            // With BiasLayoutFlow disabled (ablation) both flows attend by the text scores alone.
+            at::Tensor probs;
+            if (useLayout) {
+                const at::Tensor layoutScores = at::matmul(ql, kl.transpose(-1, -2)) / m_layoutScale;
+                probs = at::softmax(textScores + layoutScores + maskAdd, -1);
+                ctx.record("bias.layout_flow." + std::to_string(i), layoutScores);
+            } else {
+                probs = at::softmax(textScores + maskAdd, -1);
+                if (ctx.tracing())
+                    ctx.record("bias.layout_flow." + std::to_string(i), at::zeros_like(textScores));
+            }
             if (ctx.tracing())
                 ctx.record("attentions." + std::to_string(i), probs);
             const at::Tensor textCtx = mergeHeads(at::matmul(probs, v));

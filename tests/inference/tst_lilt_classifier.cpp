@@ -1,12 +1,11 @@
 // A LiLT token-classification folder end to end through HfTokenClassifier (what `folio-cli predict`
-// and Choose Model load): the parity case's LiLT (../shared/fixtures/parity-new/lilt_tokcls) given
-// the RoBERTa byte-level BPE tokenizer of parity-next/layoutlmv3_tokenizer. That tokenizer has 1060
-// ids and the case's model 500 rows, so the good folder's word embeddings are grown to 1060 rows
-// (rows 500.. repeat rows 0..; config vocab_size 1060); the case's own 500 rows with it are the
-// "mismatched tokenizer" folder. Bad folders are refused before the weights are read, naming the
+// and Choose Model load): the folder of tests/common/liltfolder.h (the parity case's LiLT with word
+// embeddings grown to the RoBERTa BPE tokenizer's 1060 ids); the case's own 500 rows with that
+// tokenizer are the "mismatched tokenizer" folder. Bad folders are refused before the weights are read, naming the
 // file, and a previously loaded folder stays usable.
 #include "inference/checkpoint/safetensors.h"
 #include "inference/models/hftokenclassifier.h"
+#include "tests/common/liltfolder.h"
 #include "tests/common/testdata.h"
 
 #include <nlohmann/json.hpp>
@@ -23,47 +22,11 @@ using namespace folio::inference;
 
 namespace {
 
-QString liltCase() { return folio::test::sharedPath(QStringLiteral("fixtures/parity-new/lilt_tokcls")); }
-QString tokenizerDir() { return folio::test::sharedPath(QStringLiteral("fixtures/parity-next/layoutlmv3_tokenizer/tokenizer")); }
-
-nlohmann::json readJson(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return nlohmann::json();
-    return nlohmann::json::parse(f.readAll().toStdString());
-}
-
-bool writeJson(const QString &path, const nlohmann::json &j)
-{
-    std::ofstream out(path.toStdString());
-    out << j.dump(2);
-    return bool(out);
-}
-
-// A LiLT folder: the case's config and weights (word embeddings grown to `vocab` rows) and the
-// BPE tokenizer files.
-bool makeFolder(const QString &dir, std::int64_t vocab)
-{
-    QDir().mkpath(dir);
-    nlohmann::json config = readJson(liltCase() + "/config.json");
-    config["vocab_size"] = vocab;
-    if (!writeJson(dir + "/config.json", config))
-        return false;
-    TensorMap weights = readSafetensors((liltCase() + "/model.safetensors").toStdString());
-    Tensor &words = weights.at("lilt.embeddings.word_embeddings.weight");
-    const std::int64_t rows = words.shape[0], width = words.shape[1];
-    std::vector<float> grown(std::size_t(vocab * width));
-    for (std::int64_t r = 0; r < vocab; ++r)
-        std::copy_n(words.data<float>() + (r % rows) * width, width, grown.begin() + r * width);
-    words = Tensor::fromFloats({vocab, width}, grown);
-    writeSafetensors((dir + "/model.safetensors").toStdString(), weights);
-    const QDir tok(tokenizerDir());
-    for (const QString &name : tok.entryList(QDir::Files))
-        if (!QFile::copy(tok.filePath(name), dir + "/" + name))
-            return false;
-    return true;
-}
+QString liltCase() { return folio::test::liltCaseDir(); }
+QString tokenizerDir() { return folio::test::liltTokenizerDir(); }
+using folio::test::readJsonFile;
+using folio::test::writeJsonFile;
+bool makeFolder(const QString &dir, std::int64_t vocab) { return folio::test::makeLiltFolder(dir, vocab); }
 
 std::vector<std::string> pageWords(int n)
 {
@@ -188,15 +151,15 @@ private Q_SLOTS:
         if (mutation == QLatin1String("nomerges"))
             QVERIFY(QFile::remove(dir + "/merges.txt"));
         if (mutation == QLatin1String("xlmr")) {
-            nlohmann::json t = readJson(dir + "/tokenizer_config.json");
+            nlohmann::json t = readJsonFile(dir + "/tokenizer_config.json");
             t["tokenizer_class"] = "XLMRobertaTokenizer";
-            QVERIFY(writeJson(dir + "/tokenizer_config.json", t));
+            QVERIFY(writeJsonFile(dir + "/tokenizer_config.json", t));
         }
         if (mutation == QLatin1String("labels5")) {
-            nlohmann::json config = readJson(dir + "/config.json");
+            nlohmann::json config = readJsonFile(dir + "/config.json");
             config["id2label"] = {{"0", "O"}, {"1", "B-Q"}, {"2", "I-Q"}, {"3", "B-A"}, {"4", "I-A"}};
             config.erase("label2id");
-            QVERIFY(writeJson(dir + "/config.json", config));
+            QVERIFY(writeJsonFile(dir + "/config.json", config));
         }
         HfTokenClassifier c;
         std::string error;

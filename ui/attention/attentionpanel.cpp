@@ -23,7 +23,8 @@ namespace folio {
 
 namespace {
 
-const std::uint32_t kFamilies[] = {AttnBias1D, AttnBias2D, AttnBiasDisentangled, AttnBiasHierarchical, AttnBiasGraph};
+const std::uint32_t kFamilies[] = {AttnBias1D, AttnBias2D, AttnBiasDisentangled, AttnBiasHierarchical, AttnBiasGraph,
+                                     AttnBiasLayoutFlow};
 
 // "bias.c2p.3" -> "bias.c2p": per-layer terms are chosen by the layer control.
 QStringList termBases(const QStringList &names)
