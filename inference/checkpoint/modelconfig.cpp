@@ -1,6 +1,7 @@
 #include "inference/checkpoint/modelconfig.h"
 
 #include "inference/checkpoint/configcheck.h"
+#include "inference/checkpoint/fairseq.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/errors.h"
 
@@ -13,6 +14,19 @@ ModelConfig ModelConfig::fromDirectory(const std::string &dir)
 {
     const std::string path = dir + "/config.json";
     std::ifstream in(path, std::ios::binary);
+    const std::string fairseq = in ? std::string() : fairseqCheckpointIn(dir);
+    if (!fairseq.empty()) { // a fairseq BART without config.json: the one its args describe (fairseq.h)
+        const FairseqCheckpointInfo info = describeFairseqCheckpoint(fairseq);
+        if (info.config.is_null())
+            throw InferenceError(path + ": missing; " + fairseq + " is a Hugging Face model in a fairseq wrapper ("
+                                 + (info.hfModelName.empty() ? std::string("HIBRIDS' release format")
+                                                             : "cfg.model.hf_model_name '" + info.hfModelName + "'")
+                                 + ") and does not hold the architecture: put that model's config.json (and its tokenizer, "
+                                   "vocab.json + merges.txt) beside it");
+        ModelConfig config = fromJson(info.config, fairseq + " (args)");
+        checkConfigSizes(config, info.shapes, fairseq);
+        return config;
+    }
     if (!in)
         throw InferenceError(path + ": cannot open");
     std::stringstream ss;

@@ -1,6 +1,7 @@
 #include "inference/checkpoint/detail/paramstore.h"
 
 #include "inference/checkpoint/detail/convert.h"
+#include "inference/checkpoint/fairseq.h"
 #include "inference/errors.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/checkpoint/torchpickle.h"
@@ -17,17 +18,24 @@ ParamStore::ParamStore(const std::string &safetensorsPath)
 ParamStore ParamStore::fromDirectory(const std::string &dir)
 {
     const std::string safetensors = dir + "/model.safetensors", bin = dir + "/pytorch_model.bin";
+    const std::string fairseq = fairseqCheckpointIn(dir); // checkpoint_best.pt, when it is the only weights
+    if (!fairseq.empty())
+        return fromRead(readFairseqCheckpoint(fairseq), fairseq);
     if (std::filesystem::exists(safetensors) || !std::filesystem::exists(bin))
         return ParamStore(safetensors);
+    return fromRead(readTorchCheckpoint(bin), bin);
+}
+
+ParamStore ParamStore::fromRead(TensorMap read, const std::string &source)
+{
     // Each tensor is dropped once converted, so the load holds one copy of a tensor at a time
     // beside the read ones (the reader bounds those, torchpickle.h).
     std::map<std::string, at::Tensor> tensors;
-    TensorMap read = readTorchCheckpoint(bin);
     for (auto it = read.begin(); it != read.end(); it = read.erase(it)) {
         at::Tensor a = toAten(it->second);
         tensors[it->first] = a.is_floating_point() ? a.to(at::kFloat) : a;
     }
-    return fromTensors(std::move(tensors), bin);
+    return fromTensors(std::move(tensors), source);
 }
 
 ParamStore ParamStore::fresh()

@@ -40,11 +40,37 @@ bool storageDType(const std::string &global, DType *out)
 
 const char *const kAllowed[] = {"collections.OrderedDict", "torch._utils._rebuild_tensor_v2",
                                 "torch._utils._rebuild_parameter"};
+// Training checkpoints only: classes built as inert data (torchpickle.h readTorchTrainingCheckpoint).
+const char *const kInert[] = {"argparse.Namespace", "__builtin__.set", "builtins.set", "__builtin__.frozenset",
+                              "builtins.frozenset", "_codecs.encode", "numpy.dtype", "numpy.core.multiarray.scalar"};
+
+// UTF-8 text whose code points are all below 256 -> those bytes (what _codecs.encode(s, "latin1")
+// gives back); false on anything else.
+bool latin1Bytes(const std::string &utf8, std::string *out)
+{
+    out->clear();
+    for (std::size_t k = 0; k < utf8.size(); ++k) {
+        const auto c = std::uint8_t(utf8[k]);
+        if (c < 0x80) {
+            out->push_back(char(c));
+        } else if ((c & 0xE0) == 0xC0 && c <= 0xC3 && k + 1 < utf8.size() && (std::uint8_t(utf8[k + 1]) & 0xC0) == 0x80) {
+            out->push_back(char(((c & 0x03) << 6) | (std::uint8_t(utf8[k + 1]) & 0x3F)));
+            ++k;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
 
 class Unpickler
 {
 public:
-    Unpickler(const std::string &data, const std::string &source) : m_data(data), m_source(source) {}
+    // `inert`: a training checkpoint (kInert classes allowed as data), else a plain state dict.
+    Unpickler(const std::string &data, const std::string &source, bool inert = false)
+        : m_data(data), m_source(source), m_inert(inert)
+    {
+    }
 
     ValuePtr run()
     {
@@ -92,6 +118,24 @@ public:
             case 0x8d: pushString(bytes(le(8))); break;      // BINUNICODE8
             case 'U': pushString(bytes(byte())); break;      // SHORT_BINSTRING
             case 'T': pushString(bytes(le(4))); break;       // BINSTRING
+            case 'B': case 'C': case 0x8e:                   // BINBYTES, SHORT_BINBYTES, BINBYTES8
+                if (!m_inert)
+                    refuseOpcode(op, at);
+                pushString(bytes(op == 'C' ? byte() : le(op == 'B' ? 4 : 8)));
+                break;
+            case 0x81: {                             // NEWOBJ (training checkpoints: argparse.Namespace)
+                if (!m_inert)
+                    refuseOpcode(op, at);
+                ValuePtr args = pop("NEWOBJ"), cls = pop("NEWOBJ");
+                if (cls->kind != Value::Global || cls->s != "argparse.Namespace" || args->kind != Value::Tuple
+                    || !args->items.empty())
+                    fail("NEWOBJ of " + (cls->kind == Value::Global ? cls->s : std::string("something other than a class"))
+                         + " (only argparse.Namespace() is built); refused (nothing was run)");
+                auto v = make(Value::Object);
+                v->s = cls->s;
+                push(v);
+                break;
+            }
             case ')': push(make(Value::Tuple)); break;
             case ']': push(make(Value::List)); break;
             case '}': push(make(Value::Dict)); break;
@@ -138,21 +182,33 @@ public:
             case 'b': {                              // BUILD: only an OrderedDict's state (_metadata) is accepted, and dropped
                 ValuePtr state = pop("BUILD");
                 ValuePtr target = top("BUILD");
+                if (m_inert && target->kind == Value::Object) { // a Namespace's fields; numpy.dtype's tuple (dropped)
+                    if (state->kind == Value::Dict)
+                        target->dict = state->dict;
+                    else if (state->kind != Value::Tuple && state->kind != Value::None)
+                        fail("BUILD of " + target->s + " with a state that is not a dict or a tuple");
+                    break;
+                }
                 if (target->kind != Value::Dict || (state->kind != Value::Dict && state->kind != Value::None))
                     fail("BUILD on something other than a dict (not a plain state dict)");
                 break;
             }
-            default: {
-                char hex[8];
-                std::snprintf(hex, sizeof hex, "0x%02x", op);
-                fail(std::string("opcode ") + hex + (op >= 32 && op < 127 ? std::string(" '") + char(op) + "'" : std::string()) +
-                     " at byte " + std::to_string(at) + " is not used by a plain state dict; refused");
-            }
+            default:
+                refuseOpcode(op, at);
             }
         }
     }
 
 private:
+    [[noreturn]] void refuseOpcode(std::uint8_t op, std::size_t at) const
+    {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02x", op);
+        fail(std::string("opcode ") + hex + (op >= 32 && op < 127 ? std::string(" '") + char(op) + "'" : std::string()) +
+             " at byte " + std::to_string(at) + " is not used by a " + what() + "; refused");
+    }
+    const char *what() const { return m_inert ? "training checkpoint" : "plain state dict"; }
+
     [[noreturn]] void fail(const std::string &why) const
     {
         throw InferenceError(m_source + ": " + why);
@@ -207,8 +263,10 @@ private:
         bool allowed = storageDType(name, &t);
         for (const char *a : kAllowed)
             allowed = allowed || name == a;
+        for (const char *a : kInert)
+            allowed = allowed || (m_inert && name == a);
         if (!allowed)
-            fail("global " + name + " is not allowed in a plain state dict; refused (nothing was run)");
+            fail("global " + name + " is not allowed in a " + what() + "; refused (nothing was run)");
         auto v = make(Value::Global);
         v->s = name;
         push(v);
@@ -305,7 +363,86 @@ private:
         }
         if (f->s == "torch._utils._rebuild_tensor_v2")
             return rebuildTensor(args->items);
+        if (m_inert)
+            return reduceInert(f->s, args->items);
         fail("global " + f->s + " cannot be called here");
+    }
+
+    // The inert classes of a training checkpoint, built as data.
+    ValuePtr reduceInert(const std::string &f, const std::vector<ValuePtr> &a)
+    {
+        if (f == "__builtin__.set" || f == "builtins.set" || f == "__builtin__.frozenset" || f == "builtins.frozenset") {
+            auto v = make(Value::List); // set([items]) / frozenset([items]): their items, as a list
+            if (a.size() > 1 || (a.size() == 1 && a[0]->kind != Value::List && a[0]->kind != Value::Tuple))
+                fail(f + " with arguments that are not one list");
+            if (a.size() == 1)
+                v->items = a[0]->items;
+            return v;
+        }
+        if (f == "_codecs.encode") { // protocol 2's bytes: _codecs.encode(text, "latin1")
+            auto v = make(Value::String);
+            if (a.size() != 2 || a[0]->kind != Value::String || a[1]->kind != Value::String
+                || (a[1]->s != "latin1" && a[1]->s != "latin-1") || !latin1Bytes(a[0]->s, &v->s))
+                fail("_codecs.encode with arguments other than (text of code points < 256, \"latin1\")");
+            return v;
+        }
+        if (f == "numpy.dtype") {
+            if (a.empty() || a[0]->kind != Value::String)
+                fail("numpy.dtype without a type string");
+            auto v = make(Value::Object);
+            v->s = f;
+            v->items = a;
+            return v;
+        }
+        if (f == "numpy.core.multiarray.scalar") // (dtype, raw bytes) -> the number
+            return numpyScalar(a);
+        fail("global " + f + " cannot be called here");
+    }
+
+    ValuePtr numpyScalar(const std::vector<ValuePtr> &a)
+    {
+        if (a.size() != 2 || a[0]->kind != Value::Object || a[0]->s != "numpy.dtype" || a[1]->kind != Value::String)
+            fail("numpy.core.multiarray.scalar with arguments other than (numpy.dtype, bytes)");
+        const std::string &type = a[0]->items[0]->s, &raw = a[1]->s;
+        const auto width = [&](std::size_t n) {
+            if (raw.size() != n)
+                fail("numpy scalar of type " + type + " with " + std::to_string(raw.size()) + " bytes");
+        };
+        if (type == "f8" || type == "f4") {
+            auto v = make(Value::Float);
+            if (type == "f8") {
+                width(8);
+                std::memcpy(&v->f, raw.data(), 8);
+            } else {
+                width(4);
+                float x;
+                std::memcpy(&x, raw.data(), 4);
+                v->f = x;
+            }
+            return v;
+        }
+        if (type == "i8" || type == "i4") {
+            auto v = make(Value::Int);
+            if (type == "i8") {
+                width(8);
+                std::memcpy(&v->i, raw.data(), 8);
+            } else {
+                width(4);
+                std::int32_t x;
+                std::memcpy(&x, raw.data(), 4);
+                v->i = x;
+            }
+            return v;
+        }
+        if (type == "b1") {
+            width(1);
+            auto v = make(Value::Bool);
+            v->i = raw[0] != 0;
+            return v;
+        }
+        auto v = make(Value::Object); // another numpy type: kept opaque
+        v->s = "numpy scalar " + type;
+        return v;
     }
 
     // (storage, storage_offset, size, stride, requires_grad, backward_hooks[, metadata]): kept as a
@@ -329,6 +466,7 @@ private:
     PickleArena m_values;
     const std::string &m_data;
     const std::string &m_source;
+    const bool m_inert;
     std::size_t m_at = 0;
     std::vector<ValuePtr> m_stack, m_memo;
 };
@@ -344,6 +482,83 @@ TensorMap readPickle(const std::string &pickle, const std::string &source, const
     if (root->kind != Value::Dict)
         throw InferenceError(source + ": the pickle is not a state dict (its result is not a dict)");
     return detail::materialiseStateDict(*root, source, storage);
+}
+
+// The archive's <name>/data.pkl and its storages (views of the archive in memory, no copies;
+// StoredZip refuses entries that share bytes, so the storages together are at most the file).
+template<typename Read> auto withArchive(const std::string &path, Read &&read)
+{
+    const StoredZip zip(path);
+    std::string prefix;
+    for (const std::string &name : zip.names()) {
+        const std::size_t slash = name.find('/');
+        if (slash != std::string::npos && name.substr(slash) == "/data.pkl") {
+            prefix = name.substr(0, slash + 1);
+            break;
+        }
+    }
+    if (prefix.empty())
+        throw InferenceError(path + ": no <name>/data.pkl in the archive (not a torch.save file)");
+    if (zip.has(prefix + "byteorder") && zip.read(prefix + "byteorder") != "little")
+        throw InferenceError(path + ": big-endian tensors are not supported");
+    return read(zip.read(prefix + "data.pkl"), path + " (" + prefix + "data.pkl)", [&zip, &path, prefix](const std::string &key) {
+        if (key.find('/') != std::string::npos || key.find("..") != std::string::npos)
+            throw InferenceError(path + ": storage key \"" + key + "\" is not a plain name");
+        return zip.view(prefix + "data/" + key);
+    });
+}
+
+constexpr int kMaxJsonDepth = 48;
+
+std::string keyText(const PickleValue &k)
+{
+    switch (k.kind) {
+    case Value::String: return k.s;
+    case Value::Int: return std::to_string(k.i);
+    case Value::Bool: return k.i ? "True" : "False";
+    case Value::None: return "None";
+    default: return "<key>";
+    }
+}
+
+// A training checkpoint's entry as JSON, iteratively bounded: `budget` values at most, nesting
+// past kMaxJsonDepth (or a value that contains itself) as "...".
+nlohmann::json describe(const PickleValue &v, int depth, std::size_t *budget)
+{
+    if (depth > kMaxJsonDepth || *budget == 0)
+        return "...";
+    --*budget;
+    switch (v.kind) {
+    case Value::None: return nullptr;
+    case Value::Bool: return v.i != 0;
+    case Value::Int: return v.i;
+    case Value::Float: return v.f;
+    case Value::String: return v.s;
+    case Value::Tuple:
+    case Value::List: {
+        nlohmann::json a = nlohmann::json::array();
+        for (const PickleValue *x : v.items)
+            a.push_back(describe(*x, depth + 1, budget));
+        return a;
+    }
+    case Value::Dict:
+    case Value::Object: {
+        nlohmann::json o = nlohmann::json::object();
+        if (v.kind == Value::Object)
+            o["__class__"] = v.s;
+        for (const auto &[k, x] : v.dict)
+            o[keyText(*k)] = describe(*x, depth + 1, budget);
+        return o;
+    }
+    case Value::TensorRef: {
+        nlohmann::json shape = nlohmann::json::array();
+        for (const PickleValue *n : v.items[2]->items)
+            shape.push_back(n->i);
+        return {{"tensor", shape}};
+    }
+    case Value::Global: return "<" + v.s + ">";
+    default: return "<" + std::to_string(int(v.kind)) + ">";
+    }
 }
 
 } // namespace
@@ -362,25 +577,44 @@ TensorMap readStateDictPickle(const std::string &pickle, const std::string &sour
 
 TensorMap readTorchCheckpoint(const std::string &path)
 {
-    const StoredZip zip(path);
-    std::string prefix;
-    for (const std::string &name : zip.names()) {
-        const std::size_t slash = name.find('/');
-        if (slash != std::string::npos && name.substr(slash) == "/data.pkl") {
-            prefix = name.substr(0, slash + 1);
-            break;
+    return withArchive(path, [](const std::string &pickle, const std::string &source, const detail::StorageBytes &storage) {
+        return readPickle(pickle, source, storage);
+    });
+}
+
+TorchTrainingCheckpoint readTorchTrainingCheckpoint(const std::string &path, const std::string &stateDictKey,
+                                                    bool withTensors)
+{
+    return withArchive(path, [&](const std::string &pickle, const std::string &source, const detail::StorageBytes &storage) {
+        Unpickler unpickler(pickle, source, true);
+        const ValuePtr root = unpickler.run();
+        if (root->kind != Value::Dict)
+            throw InferenceError(source + ": not a training checkpoint (the pickle's result is not a dict)");
+        TorchTrainingCheckpoint out;
+        out.entries = nlohmann::json::object();
+        const PickleValue *stateDict = nullptr;
+        std::size_t budget = 200000;
+        for (const auto &[k, v] : root->dict) {
+            const std::string key = keyText(*k);
+            if (key == stateDictKey && k->kind == Value::String)
+                stateDict = v;
+            else
+                out.entries[key] = describe(*v, 0, &budget);
         }
-    }
-    if (prefix.empty())
-        throw InferenceError(path + ": no <name>/data.pkl in the archive (not a torch.save file)");
-    if (zip.has(prefix + "byteorder") && zip.read(prefix + "byteorder") != "little")
-        throw InferenceError(path + ": big-endian tensors are not supported");
-    // Storages are views of the archive in memory (no copies); StoredZip refuses entries that share
-    // bytes, so the storages together are at most the file's size.
-    return readPickle(zip.read(prefix + "data.pkl"), path + " (" + prefix + "data.pkl)", [&](const std::string &key) {
-        if (key.find('/') != std::string::npos || key.find("..") != std::string::npos)
-            throw InferenceError(path + ": storage key \"" + key + "\" is not a plain name");
-        return zip.view(prefix + "data/" + key);
+        if (!stateDict)
+            throw InferenceError(source + ": no \"" + stateDictKey + "\" entry (the model's state dict)");
+        if (stateDict->kind != Value::Dict)
+            throw InferenceError(source + ": \"" + stateDictKey + "\" is not a state dict (not a dict)");
+        for (const auto &[k, v] : stateDict->dict) {
+            if (k->kind != Value::String || v->kind != Value::TensorRef)
+                throw InferenceError(source + ": \"" + stateDictKey + "\" entry \"" + keyText(*k) + "\" is not a named tensor");
+            std::vector<std::int64_t> &shape = out.shapes[k->s];
+            for (const PickleValue *n : v->items[2]->items)
+                shape.push_back(n->i);
+        }
+        if (withTensors)
+            out.tensors = detail::materialiseStateDict(*stateDict, source + " \"" + stateDictKey + "\"", storage);
+        return out;
     });
 }
 

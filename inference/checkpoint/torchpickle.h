@@ -16,8 +16,12 @@
 
 #include "inference/checkpoint/tensor.h"
 
+#include <nlohmann/json.hpp>
+
 #include <functional>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace folio::inference {
 
@@ -28,5 +32,24 @@ TensorMap readTorchCheckpoint(const std::string &path);
 // data/<key>. `source` names the file in messages.
 TensorMap readStateDictPickle(const std::string &pickle, const std::string &source,
                               const std::function<std::string(const std::string &key)> &storage);
+
+// A whole training checkpoint torch.save wrote (fairseq's checkpoint_best.pt: {"args": Namespace
+// or None, "cfg": dict, "model": state dict, "optimizer_history", "extra_state", ...}), read by the
+// same interpreter with an allow-list of inert classes that are built as data, never called:
+// argparse.Namespace (NEWOBJ + BUILD of its fields), collections.OrderedDict, set / frozenset (as
+// lists), _codecs.encode (protocol 2's bytes, latin-1 only) and numpy scalars (numpy.dtype +
+// numpy.core.multiarray.scalar, as numbers). Any other global (a Namespace subclass, os.system,
+// an unknown class) is refused naming it, as are the opcodes a plain state dict does not use.
+// Only the entry `stateDictKey` becomes tensors (the state dict limits above apply to it); every
+// other entry is described as JSON (tensors as {"tensor": [shape]}, objects with "__class__",
+// nesting past 48 levels as "...").
+struct TorchTrainingCheckpoint
+{
+    nlohmann::json entries; // every top-level entry but the state dict
+    std::map<std::string, std::vector<std::int64_t>> shapes; // the state dict's tensors
+    TensorMap tensors;      // the state dict (when read with tensors)
+};
+TorchTrainingCheckpoint readTorchTrainingCheckpoint(const std::string &path, const std::string &stateDictKey,
+                                                    bool withTensors);
 
 } // namespace folio::inference

@@ -61,7 +61,10 @@ public:
     Seq2seqGenerator(const Seq2seqGenerator &) = delete;
     Seq2seqGenerator &operator=(const Seq2seqGenerator &) = delete;
 
-    // `<dir>/config.json` + `<dir>/model.safetensors`; false and *error (naming file and tensor) on failure.
+    // `<dir>/config.json` + `<dir>/model.safetensors` or `pytorch_model.bin`, or a fairseq
+    // `<dir>/checkpoint_best.pt` (fairseq BART, config.json optional; HIBRIDS' release with the
+    // Hugging Face model's config.json; inference/checkpoint/fairseq.h); false and *error (naming
+    // file and tensor) on failure.
     bool load(const std::string &checkpointDir, std::string *error);
     bool isLoaded() const { return m_model != nullptr; }
     std::string modelType() const;     // "bart" | "led"

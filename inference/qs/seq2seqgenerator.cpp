@@ -44,7 +44,8 @@ bool Seq2seqGenerator::load(const std::string &dir, std::string *error)
         const ModelConfig config = ModelConfig::fromDirectory(dir);
         if (config.modelType() != "bart" && config.modelType() != "led")
             throw InferenceError(config.source() + ": model_type '" + config.modelType() + "' is not a seq2seq model (bart, led)");
-        detail::ParamStore params(dir + "/model.safetensors");
+        // model.safetensors, pytorch_model.bin or a fairseq checkpoint_best.pt (HF names either way)
+        detail::ParamStore params = detail::ParamStore::fromDirectory(dir);
         at::NoGradGuard noGrad;
         auto model = std::make_unique<detail::Seq2seqModel>(config, params);
         params.finish();

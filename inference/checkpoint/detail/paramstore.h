@@ -11,6 +11,7 @@
 // Every tensor handed out is kept by name in parameters() (the trainable set, for the optimiser
 // and for saving).
 
+#include "inference/checkpoint/tensor.h"
 #include "inference/detail/aten.h"
 
 #include <map>
@@ -31,7 +32,8 @@ public:
     explicit ParamStore(const std::string &safetensorsPath);
     static ParamStore fresh();
     // A checkpoint folder's weights: <dir>/model.safetensors, else <dir>/pytorch_model.bin (a
-    // torch.save state dict read by checkpoint/torchpickle.h, floating tensors as float32).
+    // torch.save state dict read by checkpoint/torchpickle.h, floating tensors as float32), else
+    // <dir>/checkpoint_best.pt (a fairseq checkpoint, checkpoint/fairseq.h: Hugging Face names).
     static ParamStore fromDirectory(const std::string &dir);
     // `source` names the tensors in error messages.
     static ParamStore fromTensors(std::map<std::string, at::Tensor> tensors, const std::string &source = "parameters");
@@ -55,6 +57,7 @@ public:
 
 private:
     ParamStore() = default;
+    static ParamStore fromRead(TensorMap read, const std::string &source); // float32 copies, `source` in messages
     std::string m_path;
     std::unique_ptr<SafetensorsFile> m_file;
     std::map<std::string, at::Tensor> m_source; // fromTensors()

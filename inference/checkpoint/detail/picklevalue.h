@@ -21,7 +21,9 @@ namespace folio::inference::detail {
 
 struct PickleValue
 {
-    enum Kind { None, Bool, Int, Float, String, Tuple, List, Dict, Global, Storage, TensorRef, Mark } kind = None;
+    // Object: an instance of an allow-listed inert class (training checkpoints only, torchpickle.h):
+    // `s` its class, `dict` its fields (argparse.Namespace), `items` its constructor arguments.
+    enum Kind { None, Bool, Int, Float, String, Tuple, List, Dict, Global, Storage, TensorRef, Mark, Object } kind = None;
     DType dtype = DType::F32;                              // Storage
     std::int64_t i = 0;                                    // Int, Bool; Storage: its declared element count
     double f = 0;
