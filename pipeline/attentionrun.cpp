@@ -4,9 +4,12 @@
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/formtagger/predictor.h"
+#include "inference/models/hfmarkuplm.h"
 #include "inference/models/modelrunner.h"
+#include "inference/tokenizers/markuplmtokenizer.h"
 #include "inference/tokenizers/tokenizer.h"
 #include "pipeline/hfpagelabeller.h"
+#include "pipeline/markuplmfields.h"
 #include "pipeline/modelinputs/taggerpages.h"
 
 #include <QDir>
@@ -240,6 +243,83 @@ AttentionRunResult runHfOnDocument(const QString &checkpointDir, const Document 
     return r;
 }
 
+// A Hugging Face MarkupLM token-classification folder on a web page: the page's nodes and XPaths as
+// the reference extracts them (pipeline/markuplmfields.h, as Extract Fields runs it), HfMarkupLM's
+// windows run with the trace on. A node's tokens spread over its Document words in order (so node
+// and word views both show it); specials and nodes without Document words map to no word. Labels:
+// each node's label on its words. MarkupLM adds no bias term. A QA folder is refused (no windows
+// of its own to show: its answers are in Extract Fields).
+AttentionRunResult runMarkupLMOnDocument(const QString &checkpointDir, const Document &document, std::uint32_t disabledBiases)
+{
+    AttentionRunResult r;
+    inf::HfMarkupLM model;
+    std::string why;
+    if (!model.load(checkpointDir.toStdString(), &why)) {
+        r.error = QString::fromStdString(why);
+        return r;
+    }
+    if (model.isQuestionAnswering()) {
+        r.error = QStringLiteral("%1: a MarkupLM question-answering folder; Show Attention runs token-classification "
+                                 "folders (its answers come from Extract Fields)").arg(checkpointDir);
+        return r;
+    }
+    pipeline::MarkupFieldRun page;
+    pipeline::markupPageNodes(document, &page);
+    if (page.nodes.isEmpty()) {
+        r.error = QStringLiteral("%1: the page has no text nodes").arg(document.sourcePath);
+        return r;
+    }
+    std::vector<std::string> nodes, xpaths;
+    for (int i = 0; i < page.nodes.size(); ++i) {
+        nodes.push_back(page.nodes[i].toStdString());
+        xpaths.push_back(page.xpaths[i].toStdString());
+    }
+    inf::RunOptions options;
+    options.trace = true;
+    options.disabledBiases = disabledBiases;
+    const inf::MarkupNodeLabelling l = model.label(nodes, xpaths, options);
+    if (!l.ok) {
+        r.error = QStringLiteral("%1: %2").arg(checkpointDir, QString::fromStdString(l.error));
+        return r;
+    }
+    QStringList labels;
+    for (std::size_t i = 0; i < document.words.size(); ++i)
+        labels << QString();
+    for (std::size_t n = 0; n < l.nodes.size() && n < page.nodeWords.size(); ++n)
+        if (l.nodes[n].labelId >= 0)
+            for (int w : page.nodeWords[n])
+                if (w >= 0 && w < labels.size())
+                    labels[w] = QString::fromStdString(l.nodes[n].label);
+    const inf::Tokenizer *tok = model.tokenizer() ? &model.tokenizer()->tokenizer() : nullptr;
+    for (std::size_t w = 0; w < l.windows.size() && w < l.windowNodeIds.size(); ++w) {
+        AttentionTrace part;
+        if (!ingestOutputs(l.windows[w], {0}, &part, &r.error))
+            return r;
+        const std::vector<int> &tokenNode = l.windowNodeIds[w];
+        std::map<int, int> count, seen;
+        for (int n : tokenNode)
+            ++count[n];
+        const auto ids = l.windows[w].find("input_ids");
+        for (std::size_t t = 0; t < tokenNode.size(); ++t) {
+            const int n = tokenNode[t];
+            int word = -1;
+            if (n >= 0 && std::size_t(n) < page.nodeWords.size() && !page.nodeWords[std::size_t(n)].empty()) {
+                const std::vector<int> &words = page.nodeWords[std::size_t(n)];
+                word = words[std::size_t(seen[n]++) * words.size() / std::size_t(count[n])];
+            }
+            part.tokenWord.push_back(word);
+            const bool haveId = tok && ids != l.windows[w].end() && ids->second.dtype == inf::DType::I64 &&
+                                std::int64_t(t) < ids->second.numel();
+            part.tokenText << (haveId ? QString::fromStdString(tok->idToPiece(int(ids->second.data<std::int64_t>()[t]))) : QString());
+        }
+        nameExtraTokens(&part, int(tokenNode.size()));
+        if (!r.trace.appendWindows(part, &r.error))
+            return r;
+    }
+    finishWordPageRun(QStringLiteral("markuplm"), checkpointDir, model.maxTokens(), disabledBiases, document, labels, &r);
+    return r;
+}
+
 bool isHfTokenizerFolder(const QString &dir)
 {
     return QFileInfo::exists(QDir(dir).filePath(QStringLiteral("vocab.json"))) &&
@@ -361,6 +441,8 @@ AttentionRunResult runAttentionOnDocument(const QString &checkpointDir, const Do
         const std::string type = checkpointModelType(checkpointDir, &config);
         if (type == kFormTagger) // windows come from its config (maxWindow unused)
             return runFormTaggerOnDocument(checkpointDir, config, document, disabledBiases);
+        if (type == "markuplm") // its nodes and windows (maxWindow unused)
+            return runMarkupLMOnDocument(checkpointDir, document, disabledBiases);
         if (pipeline::isHfTokenClassifierType(QString::fromStdString(type)) && isHfTokenizerFolder(checkpointDir) &&
             config.json().contains("id2label")) // its own windows (maxWindow unused)
             return runHfOnDocument(checkpointDir, document, disabledBiases);

@@ -22,7 +22,13 @@
 // Document page (every word, white-space-only ones too), HfTokenClassifier's windows (the
 // reference's truncated call, then sliding windows past its cut) run with the trace on and stitched
 // (a word in two overlapping windows has tokens in both), specials mapped to no word; labels are
-// the words' labels (first sub-token's argmax). maxWindow is not used for them.
+// the words' labels (first sub-token's argmax). maxWindow is not used for them. Windows longer than
+// their text tokens (LayoutLMv2's visual tokens) hold tokens named "visual N" that map to no word.
+//
+// Hugging Face MarkupLM token-classification folders on a web page: the page's nodes and XPaths as
+// Extract Fields gives them to the model (pipeline/markuplmfields.h), HfMarkupLM's windows with the
+// trace on; a node's tokens spread over its Document words in order (the DOM node view sums them);
+// labels are the nodes' labels on their words; no bias terms. QA folders are refused.
 
 #include "attention/attentiontrace.h"
 #include "attention/attentionviewmodel.h"

@@ -8,17 +8,22 @@
 //  - LayoutLMv2 (parity-new/layoutlmv2_visual, visual backbone): 1-D, 2-D x and 2-D y terms apart,
 //    windows holding the 7x7 visual tokens after the text (named "visual N", no word); the
 //    attention is the reference's; ablating 2-D moves it.
-//  - MarkupLM (parity-new/markuplm_tokcls): plain attention over the nodes' tokens, no bias term.
+//  - MarkupLM (parity-new/markuplm_tokcls): plain attention over the nodes' tokens, no bias term;
+//    a MarkupLM folder (tests/common/tinymarkuplm.h) on a web page: tokens on the nodes' words,
+//    labels on the words, a DOM node selected colours the page; a QA folder is refused.
 #include "attention/attentionviewmodel.h"
 #include "document/formats/datasetformat.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/models/modelrunner.h"
 #include "pipeline/attentionrun.h"
+#include "pipeline/documentsource.h"
 #include "tests/common/liltfolder.h"
 #include "tests/common/testdata.h"
+#include "tests/common/tinymarkuplm.h"
 #include "ui/attention/attentionpanel.h"
 
 #include <QComboBox>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -303,6 +308,48 @@ private Q_SLOTS:
         for (int j = 0; j < len; ++j)
             row += l0[std::size_t(j)];
         QVERIFY(std::fabs(row - 1.0) < 1e-4);
+    }
+
+    void markuplmOnWebPage()
+    {
+        FOLIO_REQUIRE_DATA(caseDir("markuplm_tokcls") + "/model.safetensors");
+        FOLIO_REQUIRE_DATA(caseDir("markuplm_tokenizer") + "/tokenizer");
+        const QString folder = test::makeTinyMarkupLM(m_tmp.filePath(QStringLiteral("markuplm")), false);
+        QVERIFY(!folder.isEmpty());
+        const QString path = m_tmp.filePath(QStringLiteral("mug.html"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("<html><head><title>Blue Mug</title></head><body><div><h1>Blue Mug</h1>"
+                    "<p>Price: <b>$12.50</b> (incl. VAT)</p><ul><li>Ceramic</li><li>350 ml</li></ul></div></body></html>");
+        }
+        const pipeline::LoadedDocument loaded = pipeline::loadDocumentFile(path);
+        QVERIFY2(loaded.ok, qPrintable(loaded.error));
+        const Document &doc = loaded.document;
+        QVERIFY(!doc.words.empty());
+        const AttentionRunResult r = runAttentionOnDocument(folder, doc, AttnBiasNone);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.trace.modelType, QStringLiteral("markuplm"));
+        QVERIFY(r.trace.biasTermNames().isEmpty());
+        QCOMPARE(r.labels.size(), int(doc.words.size()));
+        int wordOfPrice = -1;
+        for (int w = 0; w < int(doc.words.size()); ++w)
+            if (doc.words[std::size_t(w)].text == QLatin1String("$12.50"))
+                wordOfPrice = w;
+        QVERIFY(wordOfPrice >= 0);
+        QVERIFY(std::find(r.trace.tokenWord.begin(), r.trace.tokenWord.end(), wordOfPrice) != r.trace.tokenWord.end());
+        QVERIFY(!r.labels.at(wordOfPrice).isEmpty());
+
+        AttentionPanel panel;
+        panel.setDocument(doc);
+        QVERIFY(panel.setTrace(r.trace, r.labels));
+        panel.selectNode(doc.words[std::size_t(wordOfPrice)].node);
+        QVERIFY(!panel.wordColors().isEmpty());
+
+        const QString qa = test::makeTinyMarkupLM(m_tmp.filePath(QStringLiteral("markuplm-qa")), true);
+        const AttentionRunResult refused = runAttentionOnDocument(qa, doc, AttnBiasNone);
+        QVERIFY(!refused.ok);
+        QVERIFY2(refused.error.contains(QLatin1String("question-answering")), qPrintable(refused.error));
     }
 };
 
