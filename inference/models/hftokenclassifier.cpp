@@ -21,6 +21,9 @@ struct HfTokenClassifier::Loaded
     std::unique_ptr<HfLayoutTokenizer> tokenizer;
     std::string modelType;
     int maxTokens = 0;
+    std::string imageInput;        // "pixel_values" (LayoutLMv3) or "image" (LayoutLMv2 with its backbone)
+    bool imageRequired = false;    // LayoutLMv2: without an image the run is text + layout only
+    std::vector<std::string> warnings; // the model's own (e.g. no visual backbone weights)
 };
 
 namespace {
@@ -28,8 +31,10 @@ namespace {
 using detail::labelAt;
 using detail::labelsFromConfig;
 
-// One window's model inputs.
-TensorMap windowInputs(const LayoutTokens &t, const Tensor *pixelValues)
+// One window's model inputs: the page image under the model's name for it; a LayoutLMv2 with its
+// backbone and no image is told to run text + layout only (visual_tokens = 0).
+TensorMap windowInputs(const LayoutTokens &t, const Tensor *pixelValues, const std::string &imageInput = {},
+                       bool imageRequired = false)
 {
     const auto n = std::int64_t(t.inputIds.size());
     std::vector<std::int64_t> ids(t.inputIds.begin(), t.inputIds.end()), mask(t.attentionMask.begin(), t.attentionMask.end());
@@ -40,18 +45,40 @@ TensorMap windowInputs(const LayoutTokens &t, const Tensor *pixelValues)
     in["input_ids"] = Tensor::fromInt64({1, n}, ids);
     in["bbox"] = Tensor::fromInt64({1, n, 4}, box);
     in["attention_mask"] = Tensor::fromInt64({1, n}, mask);
-    if (pixelValues)
-        in["pixel_values"] = *pixelValues;
+    if (imageRequired && !pixelValues)
+        in["visual_tokens"] = Tensor::fromInt64({1}, {0});
+    else if (pixelValues)
+        in[imageInput.empty() ? std::string("pixel_values") : imageInput] = *pixelValues;
     return in;
 }
 
 // The folder's tokenizer, refused before any weight is read when it cannot be this model's: a
 // tokenizer class that is not byte-level BPE with word boxes (LayoutLMv3's semantics; a LiLT folder
-// may say RobertaTokenizer, the BPE it was trained with), or more ids than the model has rows.
+// may say RobertaTokenizer, the BPE it was trained with), or more ids than the model has rows. A
+// LayoutLMv2 folder takes LayoutLMv2Tokenizer (BERT WordPiece) or LayoutXLMTokenizer (XLM-R).
 std::unique_ptr<HfLayoutTokenizer> folderTokenizer(const std::string &dir, const ModelConfig &config)
 {
     const std::string tokenizerConfig = dir + "/tokenizer_config.json";
     const HfLayoutTokenizerConfig tc = HfLayoutTokenizerConfig::fromDirectory(dir);
+    if (config.modelType() == "layoutlmv2") {
+        bool known = false;
+        HfLayoutTokenizerConfig::kindOfClass(tc.tokenizerClass, &known);
+        if ((!tc.tokenizerClass.empty() && !known) || tc.kind == HfLayoutTokenizerConfig::Kind::Bpe)
+            throw InferenceError((tc.tokenizerClass.empty() ? dir : tokenizerConfig) + ": " +
+                                 (tc.tokenizerClass.empty() ? std::string("no vocab.txt or sentencepiece.bpe.model")
+                                                            : "tokenizer_class \"" + tc.tokenizerClass + "\"") +
+                                 ": a layoutlmv2 checkpoint needs LayoutLMv2Tokenizer (BERT WordPiece vocab.txt) or "
+                                 "LayoutXLMTokenizer (XLM-R sentencepiece.bpe.model)");
+        auto tokenizer = std::make_unique<HfLayoutTokenizer>(HfLayoutTokenizer::fromDirectory(dir, tc));
+        const long long rows = config.getInt("vocab_size", -1);
+        const std::vector<std::string> files = tokenizer->tokenizer().files();
+        const std::string file = files.empty() ? dir : files.front();
+        if (rows > 0 && tokenizer->tokenizer().vocabSize() != rows)
+            throw InferenceError(file + ": the tokenizer has " + std::to_string(tokenizer->tokenizer().vocabSize()) +
+                                 " ids but " + config.source() + " says vocab_size " + std::to_string(rows) +
+                                 ": the tokenizer does not belong to this model");
+        return tokenizer;
+    }
     static const char *const kBpeClasses[] = {"LayoutLMv3Tokenizer", "LayoutLMv3TokenizerFast", "RobertaTokenizer",
                                               "RobertaTokenizerFast"};
     if (!tc.tokenizerClass.empty()
@@ -80,7 +107,7 @@ ModelConfig classifierConfig(const std::string &dir)
     const auto types = HfTokenClassifier::supportedModelTypes();
     if (std::find(types.begin(), types.end(), config.modelType()) == types.end())
         throw InferenceError(config.source() + ": model_type \"" + config.modelType() +
-                             "\" is not a token-classification model Folio can run (layoutlmv3, lilt)");
+                             "\" is not a token-classification model Folio can run (layoutlmv3, lilt, layoutlmv2)");
     return config;
 }
 
@@ -113,11 +140,13 @@ HfTokenClassifier &HfTokenClassifier::operator=(HfTokenClassifier &&) noexcept =
 
 std::vector<std::string> HfTokenClassifier::supportedModelTypes()
 {
-    return {"layoutlmv3", "lilt"};
+    return {"layoutlmv3", "lilt", "layoutlmv2"};
 }
 
 bool HfTokenClassifier::isLoaded() const { return m_loaded != nullptr; }
 std::string HfTokenClassifier::modelType() const { return m_loaded ? m_loaded->modelType : std::string(); }
+bool HfTokenClassifier::takesImage() const { return m_loaded && !m_loaded->imageInput.empty(); }
+std::vector<std::string> HfTokenClassifier::warnings() const { return m_loaded ? m_loaded->warnings : std::vector<std::string>(); }
 int HfTokenClassifier::maxTokens() const { return m_loaded ? m_loaded->maxTokens : 0; }
 
 std::string HfTokenClassifier::tokenPiece(std::int64_t id) const
@@ -153,9 +182,12 @@ bool HfTokenClassifier::load(const std::string &dir, std::string *error)
         loaded->modelType = config.modelType();
         loaded->tokenizer = folderTokenizer(dir, config);
         // Positions are offset by pad_token_id + 1 (RoBERTa style): the model takes
-        // max_position_embeddings - 2 tokens at most, whatever the tokenizer says.
-        const long long positions = config.getInt("max_position_embeddings", 514);
-        loaded->maxTokens = int(std::min<long long>(loaded->tokenizer->config().modelMaxLength, std::max(2LL, positions - 2)));
+        // max_position_embeddings - 2 tokens at most, whatever the tokenizer says. LayoutLMv2 counts
+        // positions from 0.
+        const bool v2 = config.modelType() == "layoutlmv2";
+        const long long positions = config.getInt("max_position_embeddings", v2 ? 512 : 514);
+        loaded->maxTokens = int(std::min<long long>(loaded->tokenizer->config().modelMaxLength,
+                                                    std::max(2LL, v2 ? positions : positions - 2)));
         loaded->runner = std::make_unique<ModelRunner>();
         std::string runnerError;
         if (!loaded->runner->load(dir, &runnerError)) {
@@ -163,9 +195,18 @@ bool HfTokenClassifier::load(const std::string &dir, std::string *error)
                 runnerError += " (" + config.source() + ": id2label names " + std::to_string(labels.size()) + " labels)";
             throw InferenceError(runnerError);
         }
+        const std::vector<std::string> inputs = loaded->runner->inputNames();
+        auto takes = [&](const char *name) { return std::find(inputs.begin(), inputs.end(), name) != inputs.end(); };
+        if (v2 && takes("image")) {
+            loaded->imageInput = "image";
+            loaded->imageRequired = true;
+        } else if (!v2 && takes("pixel_values") && config.getBool("visual_embed", false)) {
+            loaded->imageInput = "pixel_values";
+        }
+        loaded->warnings = loaded->runner->warnings();
         // The head's width must agree with id2label.
         const LayoutTokens probe = loaded->tokenizer->encode({}, {}, nullptr, loaded->maxTokens);
-        const RunResult r = loaded->runner->run(windowInputs(probe, nullptr));
+        const RunResult r = loaded->runner->run(windowInputs(probe, nullptr, loaded->imageInput, loaded->imageRequired));
         if (!r.ok)
             throw InferenceError(dir + ": the model does not run: " + r.error);
         const auto logits = r.outputs.find("logits");
@@ -200,7 +241,7 @@ WordLabelling HfTokenClassifier::label(const std::vector<std::string> &words, co
         // holds, from `labelFrom` on, where the word sits farther from the window's edges than in
         // any window before (`wordCount`: the window's words, for that distance).
         auto runWindow = [&](const LayoutTokens &t, int begin, int wordCount, int labelFrom) {
-            const TensorMap inputs = windowInputs(t, pixelValues);
+            const TensorMap inputs = windowInputs(t, pixelValues, m_loaded->imageInput, m_loaded->imageRequired);
             RunResult r = m_loaded->runner->run(inputs, options);
             if (!r.ok)
                 throw InferenceError(r.error);
@@ -220,6 +261,8 @@ WordLabelling HfTokenClassifier::label(const std::vector<std::string> &words, co
             }
             TensorMap record = inputs;
             record.erase("pixel_values");
+            record.erase("image");
+            record.erase("visual_tokens");
             for (auto &kv : r.outputs)
                 record[kv.first] = std::move(kv.second);
             out.windows.push_back(std::move(record));
@@ -253,6 +296,10 @@ WordLabelling HfTokenClassifier::label(const std::vector<std::string> &words, co
                 runWindow(tok.encode(ws, bs, nullptr, maxTokens, true, false), b, e - b, cut);
             }
         }
+        out.warnings = m_loaded->warnings;
+        if (m_loaded->imageRequired && !pixelValues)
+            out.warnings.push_back("no page image: the checkpoint's visual backbone is not used, the words are labelled "
+                                   "from text + layout only");
         out.ok = true;
     } catch (const std::exception &e) {
         out.ok = false;

@@ -1,7 +1,9 @@
 #pragma once
 // A Hugging Face token-classification checkpoint folder (LayoutLMv3ForTokenClassification or
 // LiltForTokenClassification: config.json with id2label, model.safetensors, vocab.json + merges.txt
-// + tokenizer_config.json, a LayoutLMv3 or RoBERTa byte-level BPE tokenizer) labelling words
+// + tokenizer_config.json, a LayoutLMv3 or RoBERTa byte-level BPE tokenizer;
+// LayoutLMv2ForTokenClassification with LayoutLMv2Tokenizer's vocab.txt or, for LayoutXLM,
+// LayoutXLMTokenizer's sentencepiece.bpe.model) labelling words
 // with 0-1000 boxes: its own tokenizer, the model, and the first sub-token's argmax per word.
 // Torch-free facade; no exception leaves it.
 //
@@ -37,6 +39,9 @@ struct WordLabelling
     // RunOptions::trace the attentions), for parity checks and the attention view.
     std::vector<TensorMap> windows;
     std::vector<std::vector<int>> windowWordIds; // word of each position per window (-1: special)
+    // What this run could not do as the checkpoint's architecture would (no visual backbone weights,
+    // no page image for one): the words are then labelled from text + layout only.
+    std::vector<std::string> warnings;
 };
 
 class HfTokenClassifier
@@ -55,11 +60,17 @@ public:
     bool isLoaded() const;
     const std::vector<std::string> &labels() const { return m_labels; }
     std::string modelType() const;
+    // True when the checkpoint has an image branch the caller should feed (label's pixelValues).
+    bool takesImage() const;
+    // The loaded model's limitations (e.g. a LayoutLMv2 folder without visual backbone weights).
+    std::vector<std::string> warnings() const;
     int maxTokens() const; // model_max_length of the tokenizer (positions per window, specials included)
     std::string tokenPiece(std::int64_t id) const; // the tokenizer's piece of an input id ("" when none)
 
-    // `pixelValues` ([1, 3, S, S] float, already resized and normalised) is passed to every window
-    // when the checkpoint has an image branch.
+    // `pixelValues`, passed to every window when the checkpoint has an image branch: LayoutLMv3's
+    // pixel_values ([1, 3, S, S] float, already resized and normalised) or LayoutLMv2's image
+    // ([1, 3, 224, 224] uint8 BGR, see pipeline/pagepixels.h). A LayoutLMv2 with its backbone and no
+    // image runs text + layout only and says so in WordLabelling::warnings.
     WordLabelling label(const std::vector<std::string> &words, const std::vector<WordBox> &boxes,
                         LongPages longPages = LongPages::Slide, const RunOptions &options = {},
                         const Tensor *pixelValues = nullptr) const;

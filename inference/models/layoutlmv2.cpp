@@ -160,9 +160,12 @@ public:
     }
 
     std::string modelType() const override { return "layoutlmv2"; }
+    // "image" and "visual_tokens" only when the checkpoint has a visual backbone.
     std::vector<std::string> inputNames() const override
     {
-        return {"input_ids", "bbox", "image", "attention_mask", "token_type_ids", "position_ids"};
+        if (m_backbone)
+            return {"input_ids", "bbox", "image", "attention_mask", "token_type_ids", "position_ids", "visual_tokens"};
+        return {"input_ids", "bbox", "attention_mask", "token_type_ids", "position_ids"};
     }
     std::vector<std::string> warnings() const override { return m_warnings; }
 
@@ -188,7 +191,10 @@ public:
         e = m_embLn(e + at::embedding(m_type, types));
 
         at::Tensor boxes = bbox, positions = pos, keyMask = mask;
-        if (m_backbone) {
+        // visual_tokens = 0 (a caller without a page image, e.g. HfTokenClassifier): text + layout only.
+        const at::Tensor visualTokens = optionalInput(in, "visual_tokens");
+        const bool textOnly = visualTokens.defined() && visualTokens.numel() == 1 && visualTokens.to(at::kLong).item<std::int64_t>() == 0;
+        if (m_backbone && !textOnly) {
             const at::Tensor image = optionalInput(in, "image");
             if (!image.defined())
                 throw InferenceError("this LayoutLMv2 checkpoint has a visual backbone: the 'image' input "

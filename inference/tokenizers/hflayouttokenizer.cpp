@@ -1,4 +1,5 @@
-// Hugging Face LayoutLMv3 tokenizer semantics on top of the byte-level BPE tokenizer.
+// Hugging Face LayoutLMv3 / LayoutLMv2 / LayoutXLM tokenizer semantics on top of the byte-level BPE,
+// BERT WordPiece and XLM-R SentencePiece tokenizers.
 #include "inference/tokenizers/hflayouttokenizer.h"
 
 #include "inference/checkpoint/detail/jsonfile.h"
@@ -16,10 +17,10 @@ namespace folio::inference {
 
 namespace {
 
-WordBox readBox(const nlohmann::json &j, const char *key, const std::string &file)
+WordBox readBox(const nlohmann::json &j, const char *key, const std::string &file, const WordBox &fallback)
 {
     if (!j.contains(key))
-        return WordBox{};
+        return fallback;
     const nlohmann::json &v = j[key];
     if (!v.is_array() || v.size() != 4)
         throw InferenceError(file + ": " + key + " is not a list of 4 integers");
@@ -56,16 +57,58 @@ bool readBool(const nlohmann::json &j, const char *key, bool fallback, const std
 
 } // namespace
 
+HfLayoutTokenizerConfig::Kind HfLayoutTokenizerConfig::kindOfClass(const std::string &tokenizerClass, bool *known)
+{
+    std::string base = tokenizerClass;
+    const std::string fast = "Fast";
+    if (base.size() > fast.size() && base.compare(base.size() - fast.size(), fast.size(), fast) == 0)
+        base.resize(base.size() - fast.size());
+    *known = true;
+    if (base == "LayoutLMv2Tokenizer" || base == "BertTokenizer")
+        return Kind::WordPiece;
+    if (base == "LayoutXLMTokenizer" || base == "XLMRobertaTokenizer")
+        return Kind::XlmSentencePiece;
+    *known = base == "LayoutLMv3Tokenizer" || base == "RobertaTokenizer";
+    return Kind::Bpe;
+}
+
 HfLayoutTokenizerConfig HfLayoutTokenizerConfig::fromDirectory(const std::string &dir)
 {
     HfLayoutTokenizerConfig c;
     const fs::path file = fs::path(dir) / "tokenizer_config.json";
-    if (!fs::exists(file))
-        return c;
+    nlohmann::json j = nlohmann::json::object();
     const std::string name = file.string();
-    const nlohmann::json j = detail::readJsonFile(name);
-    if (!j.is_object())
-        throw InferenceError(name + ": not a JSON object");
+    if (fs::exists(file)) {
+        j = detail::readJsonFile(name);
+        if (!j.is_object())
+            throw InferenceError(name + ": not a JSON object");
+    }
+    if (j.contains("tokenizer_class") && !j["tokenizer_class"].is_null()) {
+        if (!j["tokenizer_class"].is_string())
+            throw InferenceError(name + ": tokenizer_class is not a string");
+        c.tokenizerClass = j["tokenizer_class"].get<std::string>();
+    }
+    bool known = false;
+    c.kind = kindOfClass(c.tokenizerClass, &known);
+    if (!known) { // the files say
+        const fs::path d(dir);
+        if (!fs::exists(d / "vocab.json") && fs::exists(d / "vocab.txt"))
+            c.kind = Kind::WordPiece;
+        else if (!fs::exists(d / "vocab.json") && fs::exists(d / "sentencepiece.bpe.model"))
+            c.kind = Kind::XlmSentencePiece;
+    }
+    if (c.kind == Kind::WordPiece) {
+        c.clsToken = "[CLS]";
+        c.sepToken = "[SEP]";
+        c.padToken = "[PAD]";
+    }
+    if (c.kind != Kind::Bpe)
+        c.sepBox = WordBox{1000, 1000, 1000, 1000};
+    if (j.empty())
+        return c;
+    c.doLowerCase = readBool(j, "do_lower_case", c.doLowerCase, name);
+    if (j.contains("strip_accents") && !j["strip_accents"].is_null())
+        c.stripAccents = readBool(j, "strip_accents", false, name) ? 1 : 0;
     c.addPrefixSpace = readBool(j, "add_prefix_space", c.addPrefixSpace, name);
     c.onlyLabelFirstSubword = readBool(j, "only_label_first_subword", c.onlyLabelFirstSubword, name);
     if (j.contains("model_max_length")) {
@@ -74,18 +117,13 @@ HfLayoutTokenizerConfig HfLayoutTokenizerConfig::fromDirectory(const std::string
         const double m = j["model_max_length"].get<double>();
         c.modelMaxLength = m < 2 ? 2 : m > 1'000'000 ? 1'000'000 : int(m);
     }
-    c.clsBox = readBox(j, "cls_token_box", name);
-    c.sepBox = readBox(j, "sep_token_box", name);
-    c.padBox = readBox(j, "pad_token_box", name);
+    c.clsBox = readBox(j, "cls_token_box", name, c.clsBox);
+    c.sepBox = readBox(j, "sep_token_box", name, c.sepBox);
+    c.padBox = readBox(j, "pad_token_box", name, c.padBox);
     if (j.contains("pad_token_label")) {
         if (!j["pad_token_label"].is_number_integer())
             throw InferenceError(name + ": pad_token_label is not an integer");
         c.padTokenLabel = j["pad_token_label"].get<int>();
-    }
-    if (j.contains("tokenizer_class") && !j["tokenizer_class"].is_null()) {
-        if (!j["tokenizer_class"].is_string())
-            throw InferenceError(name + ": tokenizer_class is not a string");
-        c.tokenizerClass = j["tokenizer_class"].get<std::string>();
     }
     c.clsToken = tokenText(j, "cls_token", c.clsToken, name);
     c.sepToken = tokenText(j, "sep_token", c.sepToken, name);
@@ -119,6 +157,18 @@ HfLayoutTokenizer HfLayoutTokenizer::fromDirectory(const std::string &dir)
 HfLayoutTokenizer HfLayoutTokenizer::fromDirectory(const std::string &dir, const HfLayoutTokenizerConfig &config)
 {
     const fs::path d(dir);
+    if (config.kind == HfLayoutTokenizerConfig::Kind::WordPiece) {
+        if (!fs::exists(d / "vocab.txt"))
+            throw InferenceError(dir + ": no vocab.txt (a " + (config.tokenizerClass.empty() ? std::string("WordPiece") : config.tokenizerClass) +
+                                 " tokenizer needs its BERT WordPiece vocabulary)");
+        return HfLayoutTokenizer(makeBertWordPieceTokenizer((d / "vocab.txt").string(), config.doLowerCase, config.stripAccents), config);
+    }
+    if (config.kind == HfLayoutTokenizerConfig::Kind::XlmSentencePiece) {
+        if (!fs::exists(d / "sentencepiece.bpe.model"))
+            throw InferenceError(dir + ": no sentencepiece.bpe.model (a " + (config.tokenizerClass.empty() ? std::string("XLM-R") : config.tokenizerClass) +
+                                 " tokenizer needs its SentencePiece model)");
+        return HfLayoutTokenizer(makeXlmRobertaTokenizer((d / "sentencepiece.bpe.model").string()), config);
+    }
     for (const char *needed : {"vocab.json", "merges.txt"})
         if (!fs::exists(d / needed))
             throw InferenceError(dir + ": no " + needed + " (a LayoutLMv3 tokenizer needs vocab.json and merges.txt)");

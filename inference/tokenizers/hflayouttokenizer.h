@@ -1,6 +1,6 @@
 #pragma once
-// A Hugging Face LayoutLMv3 tokenizer folder (vocab.json + merges.txt + tokenizer_config.json)
-// turning words with 0-1000 boxes (and optional word labels) into exactly what the reference's
+// A Hugging Face LayoutLMv3 tokenizer folder (vocab.json + merges.txt + tokenizer_config.json), or
+// a LayoutLMv2 (BERT WordPiece vocab.txt) or LayoutXLM (XLM-R sentencepiece.bpe.model) one, turning words with 0-1000 boxes (and optional word labels) into exactly what the reference's
 // `tokenizer(words, boxes=..., word_labels=..., truncation=True, max_length=N[, padding="max_length"])`
 // returns: input_ids, bbox, labels, attention_mask, plus the word of each position. Torch-free.
 //
@@ -10,6 +10,10 @@
 // only_label_first_subword is false), -100 elsewhere; <s> + tokens + </s> with the config's
 // cls/sep boxes; truncation keeps the first max_length - 2 word tokens (it may cut inside a word);
 // padding on the right with <pad>, the pad box, -100 and mask 0.
+// LayoutLMv2Tokenizer / LayoutXLMTokenizer (checked on tests/data/tokenizers/layoutlmv2 and
+// layoutxlm): the same per-word scheme with [CLS]/[SEP]/[PAD] (<s>/</s>/<pad>), the separator's box
+// [1000, 1000, 1000, 1000] unless tokenizer_config.json says otherwise, and a white-space-only word
+// gets no token (BERT's BasicTokenizer and SentencePiece drop it).
 
 #include "inference/tokenizers/tokenizer.h"
 
@@ -22,6 +26,12 @@ namespace folio::inference {
 
 struct HfLayoutTokenizerConfig
 {
+    // Byte-level BPE (LayoutLMv3Tokenizer, RobertaTokenizer, ...), BERT WordPiece
+    // (LayoutLMv2Tokenizer, BertTokenizer) or XLM-R SentencePiece (LayoutXLMTokenizer, XLMRobertaTokenizer).
+    enum class Kind { Bpe, WordPiece, XlmSentencePiece };
+    Kind kind = Kind::Bpe;
+    bool doLowerCase = true;           // WordPiece: do_lower_case
+    int stripAccents = -1;             // WordPiece: strip_accents (-1: null, i.e. when lower-casing)
     bool addPrefixSpace = true;
     bool onlyLabelFirstSubword = true;
     int modelMaxLength = 512;          // clamped to 1..1,000,000 (unset configs say 1e30)
@@ -30,9 +40,13 @@ struct HfLayoutTokenizerConfig
     std::string clsToken = "<s>", sepToken = "</s>", padToken = "<pad>";
     std::vector<AddedToken> addedTokens; // from added_tokens_decoder; empty: the vocabulary's specials
     std::string tokenizerClass;        // tokenizer_class ("" when the file does not say)
-    // Reads <dir>/tokenizer_config.json when present (defaults otherwise). Throws InferenceError
+    // Reads <dir>/tokenizer_config.json when present (defaults otherwise). The kind comes from
+    // tokenizer_class, else from the files (vocab.json, vocab.txt, sentencepiece.bpe.model), and sets
+    // the defaults (special tokens, separator box) the file may override. Throws InferenceError
     // naming the file for malformed values.
     static HfLayoutTokenizerConfig fromDirectory(const std::string &dir);
+    // The kind a tokenizer_class names (Kind::Bpe with *known = false for a class it does not know).
+    static Kind kindOfClass(const std::string &tokenizerClass, bool *known);
 };
 
 struct LayoutTokens

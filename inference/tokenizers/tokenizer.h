@@ -39,6 +39,10 @@ public:
 };
 
 std::unique_ptr<Tokenizer> makeWordPieceTokenizer(const std::string &vocabTxt, bool lowerCase = false);
+// WordPiece behind BERT's full BasicTokenizer (Hugging Face BertTokenizer / LayoutLMv2Tokenizer):
+// control characters dropped, CJK ideographs split, NFC, lower-casing, accent stripping
+// (stripAccents < 0: when lower-casing, as strip_accents=None does), Unicode punctuation split.
+std::unique_ptr<Tokenizer> makeBertWordPieceTokenizer(const std::string &vocabTxt, bool lowerCase, int stripAccents = -1);
 // Text that is never split by BPE and maps to one id (Hugging Face "added tokens": <s>, <mask>, ...).
 // lstrip / rstrip: whitespace before / after an occurrence is dropped.
 struct AddedToken
@@ -61,6 +65,10 @@ std::unique_ptr<Tokenizer> makeBpeTokenizer(const std::string &vocabJson, const 
                                             const BpeOptions &options);
 std::unique_ptr<Tokenizer> makeBpeTokenizerFromJson(const std::string &tokenizerJson, bool addPrefixSpace = true);
 std::unique_ptr<Tokenizer> makeSentencePieceTokenizer(const std::string &modelFile);
+// An XLM-R SentencePiece model with fairseq's ids (XLMRobertaTokenizer / LayoutXLMTokenizer):
+// <s> 0, <pad> 1, </s> 2, <unk> 3, every other piece its SentencePiece id + 1 (SentencePiece's own
+// unknown -> 3), <mask> last (vocabSize() = pieces + 2).
+std::unique_ptr<Tokenizer> makeXlmRobertaTokenizer(const std::string &modelFile);
 
 // Trains a SentencePiece model from a text file (one sentence/word per line) into
 // `<modelPrefix>.model` / `.vocab`. type: "unigram" or "bpe". Throws InferenceError.

@@ -307,6 +307,50 @@ private:
     int m_unk = -1, m_pad = 0;
 };
 
+// fairseq's dictionary over an XLM-R SentencePiece model (see makeXlmRobertaTokenizer).
+class XlmRobertaTokenizer : public Tokenizer
+{
+public:
+    explicit XlmRobertaTokenizer(const std::string &path) : m_spm(path) {}
+    std::string kind() const override { return "sentencepiece"; }
+    int vocabSize() const override { return m_spm.vocabSize() + kOffset + 1; }
+    std::vector<int> encodeWord(const std::string &word, bool firstWord) const override
+    {
+        std::vector<int> ids = m_spm.encodeWord(word, firstWord);
+        for (int &id : ids)
+            id = id == m_spm.unkId() ? kUnk : id + kOffset;
+        return ids;
+    }
+    std::string idToPiece(int id) const override
+    {
+        static const char *const kFairseq[] = {"<s>", "<pad>", "</s>", "<unk>"};
+        if (id >= 0 && id < 4)
+            return kFairseq[id];
+        if (id == maskId())
+            return "<mask>";
+        return m_spm.idToPiece(id - kOffset);
+    }
+    int pieceToId(const std::string &piece) const override
+    {
+        static const char *const kFairseq[] = {"<s>", "<pad>", "</s>", "<unk>"};
+        for (int i = 0; i < 4; ++i)
+            if (piece == kFairseq[i])
+                return i;
+        if (piece == "<mask>")
+            return maskId();
+        const int id = m_spm.pieceToId(piece);
+        return id <= 0 || id == m_spm.unkId() ? -1 : id + kOffset;
+    }
+    int unkId() const override { return kUnk; }
+    int padId() const override { return 1; }
+    std::vector<std::string> files() const override { return m_spm.files(); }
+
+private:
+    static constexpr int kOffset = 1, kUnk = 3;
+    int maskId() const { return m_spm.vocabSize() + kOffset; }
+    SentencePieceTokenizer m_spm;
+};
+
 QString spmTrainExecutable()
 {
     const QByteArray env = qgetenv("FOLIO_SPM_TRAIN");
@@ -330,6 +374,11 @@ QString spmTrainExecutable()
 std::unique_ptr<Tokenizer> makeSentencePieceTokenizer(const std::string &modelFile)
 {
     return std::make_unique<SentencePieceTokenizer>(modelFile);
+}
+
+std::unique_ptr<Tokenizer> makeXlmRobertaTokenizer(const std::string &modelFile)
+{
+    return std::make_unique<XlmRobertaTokenizer>(modelFile);
 }
 
 void trainSentencePiece(const std::string &inputFile, const std::string &modelPrefix, int vocabSize,
