@@ -27,9 +27,9 @@ namespace {
 
 using nlohmann::json;
 
-// MarkupLM folders: the model and its tokenizer are built (inference/models/hfmarkuplm.h), but no
-// command or GUI action runs them yet. Flip when Choose Field Extractor / a CLI command accepts them.
-constexpr bool kMarkupLmRunsInFolio = false;
+// MarkupLM folders run through Choose Field Extractor, `extract` and (token classification) `predict`
+// (pipeline/markuplmfields.h).
+constexpr bool kMarkupLmRunsInFolio = true;
 
 const char *const kTokenizerFiles[] = {"tokenizer.json", "vocab.json", "merges.txt", "vocab.txt", "spm.model",
                                        "sentencepiece.bpe.model", "tokenizer.model", "tokenizer_config.json",
@@ -325,8 +325,13 @@ void describeModel(Description &d)
         d.out["head"] = h;
         d.out["task"] = h == "question-answering" ? "question answering on web pages (MarkupLM)"
                                                    : "web page node labelling (MarkupLM)";
-        d.out["gui"] = "";
-        d.out["cli"] = "";
+        const bool qa = h == "question-answering";
+        d.out["gui"] = qa ? "Model > Extract Fields on a web page (Model > Choose Field Extractor…): each field asked "
+                            "as \"What is the <field>?\""
+                          : "Model > Extract Fields on a web page (Model > Choose Field Extractor…): labels answer the "
+                            "fields named like them";
+        d.out["cli"] = qa ? "folio-cli extract --checkpoint DIR [--question Q | --fields a,b] PAGE"
+                          : "folio-cli predict --checkpoint DIR PAGE (node labels); folio-cli extract --checkpoint DIR PAGE";
         d.check([&](std::string *error) { return inference::HfMarkupLM::checkFolder(d.dir.path().toStdString(), error); });
         if (h != "question-answering")
             describeLabels(d, config, h == "token-classification");

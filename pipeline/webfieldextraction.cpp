@@ -6,6 +6,7 @@
 #include "document/structured/structureddata.h"
 #include "inference/webformer/webformer.h"
 #include "pipeline/documentprediction.h"
+#include "pipeline/markuplmfields.h"
 #include "pipeline/modelinputs/productpages.h"
 #include "pipeline/modelinputs/webpages.h"
 
@@ -270,6 +271,64 @@ FieldExtraction withWebFormer(const Document &doc, const std::vector<FieldSpec> 
     return out;
 }
 
+// A Hugging Face MarkupLM folder (markuplmfields.h): QA asks each field, token classification
+// answers the fields named like its labels (case-insensitively); structured data for the rest.
+FieldExtraction withMarkupLM(const Document &doc, const std::vector<FieldSpec> &fields, const QString &dir,
+                             const FieldExtractionOptions &options)
+{
+    FieldExtraction out = byModel(QStringLiteral("MarkupLM"), dir);
+    const QString name = QDir(dir).dirName();
+    MarkupRunOptions run;
+    run.progress = options.progress;
+    run.cancel = options.cancel;
+    const MarkupFieldRun r = runMarkupLM(doc, dir, fieldNames(fields), run);
+    if (r.cancelled || !r.ok) {
+        out.cancelled = r.cancelled;
+        out.error = r.error;
+        return out;
+    }
+    out.notes << r.notes;
+    QStringList unanswered;
+    for (const FieldSpec &f : fields) {
+        const auto it = std::find_if(r.answers.begin(), r.answers.end(), [&](const MarkupFieldAnswer &a) {
+            return a.field.compare(f.name, Qt::CaseInsensitive) == 0;
+        });
+        if (!r.questionAnswering && !r.labels.contains(f.name, Qt::CaseInsensitive))
+            out.unknownFields << f.name;
+        if (it == r.answers.end() || !it->found) {
+            unanswered << f.name;
+            continue;
+        }
+        FieldValue v = suggestion(f.name, name, it->confidence);
+        for (int w : it->words)
+            v.wordIds << doc.words[std::size_t(w)].id;
+        v.text = it->text;
+        out.values.push_back(v);
+    }
+    if (!r.questionAnswering) {
+        QStringList extra;
+        for (const QString &l : r.labels)
+            if (!fieldNames(fields).contains(l, Qt::CaseInsensitive))
+                extra << l;
+        if (!out.unknownFields.isEmpty())
+            out.notes << QStringLiteral("the MarkupLM model %1 has no label for %2 (its labels: %3)")
+                             .arg(name, out.unknownFields.join(QStringLiteral(", ")), r.labels.join(QStringLiteral(", ")));
+        if (!extra.isEmpty())
+            out.notes << QStringLiteral("labels of %1 that are no field: %2 (add them to the field set to see them: Model > Field Set)")
+                             .arg(name, extra.join(QStringLiteral(", ")));
+    }
+    if (!unanswered.isEmpty() && !doc.sourcePath.isEmpty()) {
+        QStringList ignored;
+        const structured::StructuredData sd = pageStructuredData(doc, &ignored);
+        FieldExtraction fromData;
+        addStructuredAnswers(sd, unanswered, &fromData);
+        for (const FieldValue &v : fromData.values)
+            placeValue(&out, v);
+    }
+    out.ok = true;
+    return out;
+}
+
 QString entityLabel(QString label)
 {
     if (label.startsWith(QLatin1String("B-")) || label.startsWith(QLatin1String("I-")))
@@ -409,6 +468,8 @@ FieldExtraction extractFields(const Document &document, const std::vector<FieldS
         return out;
     }
     if (web) {
+        if (!dir.isEmpty() && isMarkupLMFolder(dir))
+            return withMarkupLM(document, fields, dir, options);
         if (!dir.isEmpty() && checkpointModelType(dir) != QLatin1String("webformer"))
             dir.clear(); // the current model is a tagger: web fields need a WebFormer, use the shipped one
         if (dir.isEmpty() && options.shippedModel)

@@ -4,7 +4,10 @@
 // a field whose best answer is "no value on this page" comes back as a suggestion with no words
 // and no text. Shared by the GUI's FieldsWorker (and anything headless).
 //
-//   web pages  -> a WebFormer checkpoint (config.json model_type "webformer"): the chosen one, else
+//   web pages  -> a Hugging Face MarkupLM folder (markuplmfields.h): QA asks each field, a token
+//                 classifier answers the fields named like its labels; structured data for fields
+//                 it leaves empty;
+//              -> a WebFormer checkpoint (config.json model_type "webformer"): the chosen one, else
 //                 the shipped product model (shippedFieldModelDir()). The model answers the fields
 //                 it was trained on (with the page's structured-data candidates prepended when its
 //                 folio.json says "structured_candidates"); fields it does not know, and fields it

@@ -1,5 +1,9 @@
 // folio-cli extract: product / field values of web pages, one JSON line per page.
-//   folio-cli extract [--checkpoint DIR] [--fields a,b] [--structured-only] [--no-fallback] [--no-rankers] PAGE...
+//   folio-cli extract [--checkpoint DIR] [--fields a,b] [--question Q]... [--structured-only] [--no-fallback] [--no-rankers] PAGE...
+// --checkpoint (--model) may be a Hugging Face MarkupLM folder (pipeline/markuplmfields.h): a QA model
+// asks each field ("What is the <field>?"; default fields: the product ones) or each --question (its
+// answer keyed by the question); a token classifier answers its labels (B-/I- merged, O dropped; or
+// those of --fields), the nodes labelled with one making its value. Same line shape, source "model".
 // Without --checkpoint the shipped product model (resources/models/product-fields) extracts; with
 // --structured-only no model runs (schema.org / Open Graph values only: the baseline). When the
 // checkpoint folder holds "<field>-ranker.json" for a field (price / sku from folio-cli train-rankers,
@@ -30,6 +34,7 @@
 #include "inference/webformer/webformer.h"
 #include "pipeline/modelinputs/productpages.h"
 #include "pipeline/modelinputs/webpages.h"
+#include "pipeline/markuplmfields.h"
 #include "pipeline/shippedmodels.h"
 #include "pipeline/webfieldextraction.h"
 
@@ -54,6 +59,8 @@ constexpr const char *kShippedModel = "product-fields";
 struct ExtractArgs
 {
     std::string checkpoint, fields;
+    std::vector<std::string> questions; // MarkupLM QA: asked as they are (keys of "fields")
+    bool markup = false, markupQA = false; // the checkpoint is a Hugging Face MarkupLM folder
     BatchOptions batch; // batch.inputs: the PAGE arguments
     int threads = 0;
     bool structuredOnly = false, noFallback = false, noRanker = false;
@@ -124,6 +131,49 @@ std::vector<pipeline::ProductValue> rankedOnPage(const std::string &field, const
                                    first >= 0 && last >= first ? last : -1);
 }
 
+// A MarkupLM folder's answers on the page (pipeline/markuplmfields.h) as values with page word
+// indices, read like WebFormer's spans (pipeline::productValues: normalised, structured-data fallback).
+std::vector<pipeline::ProductValue> markupValues(const ExtractArgs &a, const Document &doc, const structured::StructuredData &sd,
+                                                 const std::vector<std::string> &fields, const std::string &argument,
+                                                 nlohmann::json *notes)
+{
+    QStringList asked;
+    for (const std::string &f : fields)
+        asked << QString::fromStdString(f);
+    pipeline::MarkupRunOptions options;
+    options.rawQuestions = !a.questions.empty();
+    const pipeline::MarkupFieldRun run = pipeline::runMarkupLM(doc, QString::fromStdString(a.checkpoint), asked, options);
+    if (!run.ok)
+        throw CliError(argument + ": " + run.error.toStdString());
+    for (const QString &n : run.notes)
+        notes->push_back(n.toStdString());
+    const std::vector<int> order = pipeline::webPageWordOrder(doc);
+    std::vector<int> pageWordOf(doc.words.size(), -1);
+    for (int i = 0; i < int(order.size()); ++i)
+        pageWordOf[std::size_t(order[std::size_t(i)])] = i;
+    std::vector<inference::FieldSpan> spans;
+    for (const pipeline::MarkupFieldAnswer &answer : run.answers) {
+        inference::FieldSpan s;
+        s.field = answer.field.toStdString();
+        if (std::find(fields.begin(), fields.end(), s.field) == fields.end())
+            continue;
+        s.found = answer.found;
+        s.value = answer.text.toStdString();
+        s.confidence = answer.confidence;
+        for (int w : answer.words) {
+            const int p = pageWordOf[std::size_t(w)];
+            if (p < 0)
+                continue;
+            s.firstWord = s.firstWord < 0 ? p : std::min(s.firstWord, p);
+            s.lastWord = std::max(s.lastWord, p);
+        }
+        if (!answer.words.empty())
+            s.xpath = xpathOf(doc, doc.words[std::size_t(answer.words.front())].node).toStdString();
+        spans.push_back(s);
+    }
+    return pipeline::productValues(spans, 0, sd, !a.noFallback);
+}
+
 nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtractor *model, bool candidates,
                            const Rankers &rankers, const std::vector<std::string> &fields,
                            const QString &path, const std::string &argument)
@@ -134,7 +184,7 @@ nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtra
         throw CliError(error.toStdString());
     const Document &doc = loaded.document;
     const structured::StructuredData &sd = loaded.data;
-    nlohmann::json out{{"page", argument}, {"model", model ? nlohmann::json(a.checkpoint) : nlohmann::json(nullptr)}};
+    nlohmann::json out{{"page", argument}, {"model", model || a.markup ? nlohmann::json(a.checkpoint) : nlohmann::json(nullptr)}};
     nlohmann::json notes = nlohmann::json::array();
     for (const QString &w : loaded.warnings)
         notes.push_back(w.toStdString());
@@ -144,7 +194,9 @@ nlohmann::json extractPage(const ExtractArgs &a, const inference::WebFormerExtra
         notes.push_back(argument + ": the page has no text");
 
     std::vector<pipeline::ProductValue> values;
-    if (model) {
+    if (a.markup) {
+        values = markupValues(a, doc, sd, fields, argument, &notes);
+    } else if (model) {
         inference::WebPage page = pipeline::webPageFromDocument(doc, argument);
         const int prefix = candidates ? pipeline::prependStructuredCandidates(&page, sd) : 0;
         std::size_t pieces = 0;
@@ -216,6 +268,26 @@ void extractCommand(ExtractArgs &a)
         if (a.checkpoint.empty())
             throw CliError(std::string("extract: no --checkpoint given and the shipped model resources/models/") + kShippedModel
                            + " is missing (use --structured-only for structured data alone)");
+        a.markup = pipeline::isMarkupLMFolder(QString::fromStdString(a.checkpoint));
+    }
+    if (a.markup) {
+        QString error;
+        QStringList labels;
+        if (!pipeline::markupLMKind(QString::fromStdString(a.checkpoint), &a.markupQA, &labels, &error)) // before any page
+            throw CliError(error.toStdString());
+        if (!a.questions.empty() && !a.markupQA)
+            throw CliError("extract: --question needs a MarkupLM question-answering folder; " + a.checkpoint
+                           + " is a token classifier (its labels are the fields)", ExitUsage);
+        if (!a.questions.empty())
+            fields = a.questions;
+        else if (a.markupQA)
+            fields = structured::productFieldNames();
+        else
+            for (const QString &l : labels)
+                fields.push_back(l.toStdString());
+    } else if (!a.structuredOnly) {
+        if (!a.questions.empty())
+            throw CliError("extract: --question needs a MarkupLM question-answering folder as --checkpoint", ExitUsage);
         model = std::make_unique<inference::WebFormerExtractor>();
         std::string error;
         if (!model->load(a.checkpoint, &error)) // once, before any page
@@ -241,7 +313,7 @@ void extractCommand(ExtractArgs &a)
         fields = structured::productFieldNames();
     }
     const std::vector<std::string> asked = splitCommaList(a.fields);
-    if (!asked.empty())
+    if (!asked.empty() && a.questions.empty())
         fields = asked;
     const auto one = [&](const QString &path, const std::string &argument) {
         return extractPage(a, model.get(), candidates, rankers, fields, path, argument);
@@ -259,8 +331,13 @@ void registerExtractCommand(CLI::App &app)
 {
     auto args = std::make_shared<ExtractArgs>();
     CLI::App *cmd = app.add_subcommand("extract", "Product / field values of web pages with WebFormer and structured data (one JSON line per page)");
-    cmd->add_option("--checkpoint", args->checkpoint,
-                    "WebFormer checkpoint folder (default: the shipped product model resources/models/product-fields)");
+    cmd->add_option("--checkpoint,--model", args->checkpoint,
+                    "WebFormer checkpoint or Hugging Face MarkupLM folder (default: the shipped product model "
+                    "resources/models/product-fields)");
+    cmd->add_option("--question", args->questions,
+                    "MarkupLM question answering: a question to ask (repeatable; its answer is keyed by the question), "
+                    "instead of \"What is the <field>?\" for each field")
+        ->allow_extra_args(false); // one question per --question: PAGE stays a page
     cmd->add_option("pages", args->batch.inputs, "HTML files (.html, .html.gz); several, folders or @list.txt: a batch");
     cmd->add_option("--fields", args->fields, "comma-separated field names (default: the checkpoint's fields)");
     cmd->add_flag("--structured-only", args->structuredOnly, "no model: schema.org / Open Graph values only");

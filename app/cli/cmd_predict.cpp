@@ -2,13 +2,15 @@
 // FILE is anything the pipeline opens (pipeline/documentsource.h): a FUNSD annotation JSON (its
 // gold words and boxes), a Folio document JSON, an HTML page (the loader's words; no rendering,
 // so no boxes) or a scan / PDF (every page through the OCR workers). Each page is predicted on its
-// own; entities carry their page.
+// own; entities carry their page. A MarkupLM token-classification folder labels a web page's nodes
+// (as the reference feature extractor gives them): "nodes" with their labels, and one entity per label.
 #include "app/cli/batch.h"
 #include "app/cli/batchproject.h"
 #include "app/cli/commands.h"
 #include "inference/models/modelrunner.h"
 #include "pipeline/documentprediction.h"
 #include "pipeline/documentsource.h"
+#include "pipeline/markuplmfields.h"
 #include "pipeline/taggertraining.h"
 
 #include <QHash>
@@ -141,6 +143,47 @@ nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &
     return j;
 }
 
+// A Hugging Face MarkupLM token-classification folder on a web page (pipeline/markuplmfields.h):
+// every node's label ("nodes": text, xpath, label, the page words it holds) and one entity per label
+// (the nodes labelled with it, B-/I- merged), in the shape of the tagger's entities (page 0, no box).
+nlohmann::json predictMarkupLM(const PredictOpts &o, const QString &path, const std::string &argument)
+{
+    pipeline::LoadedDocument loaded = pipeline::loadDocumentFile(path, {});
+    if (!loaded.ok)
+        throw CliError(loaded.error.toStdString(), loaded.cancelled ? ExitCancelled : ExitFailure);
+    if (loaded.document.kind != SourceKind::Html)
+        throw CliError(argument + ": a MarkupLM folder labels web pages (HTML) only; this is "
+                       + pipeline::fileKindName(loaded.kind).toStdString());
+    const pipeline::MarkupFieldRun run = pipeline::runMarkupLM(loaded.document, QString::fromStdString(o.checkpoint), {});
+    if (!run.ok)
+        throw CliError(argument + ": " + run.error.toStdString());
+    const Document &doc = loaded.document;
+    const auto wordIds = [&](const std::vector<int> &words) {
+        nlohmann::json ids = nlohmann::json::array();
+        for (int w : words)
+            ids.push_back(doc.words[std::size_t(w)].id.toStdString());
+        return ids;
+    };
+    nlohmann::json nodes = nlohmann::json::array();
+    for (int n = 0; n < run.nodes.size(); ++n) {
+        const QString label = n < run.nodeLabels.size() ? run.nodeLabels[n] : QString();
+        nodes.push_back({{"text", run.nodes[n].toStdString()}, {"xpath", run.xpaths[n].toStdString()},
+                         {"label", label.isEmpty() ? nlohmann::json() : nlohmann::json(label.toStdString())},
+                         {"words", wordIds(run.nodeWords[std::size_t(n)])}});
+    }
+    nlohmann::json entities = nlohmann::json::array();
+    for (const pipeline::MarkupFieldAnswer &a : run.answers)
+        entities.push_back({{"page", 0}, {"label", a.field.toStdString()}, {"text", a.text.toStdString()},
+                            {"words", wordIds(a.words)}, {"box_norm", nullptr}, {"confidence", a.confidence},
+                            {"nodes", a.nodes}});
+    nlohmann::json notes = nlohmann::json::array();
+    for (const QString &n : run.notes)
+        notes.push_back(n.toStdString());
+    return {{"file", argument}, {"kind", pipeline::fileKindName(loaded.kind).toStdString()}, {"checkpoint", o.checkpoint},
+            {"model", "markuplm"}, {"words", doc.words.size()}, {"pages", {{{"page", 0}, {"words", doc.words.size()},
+            {"entities", entities.size()}}}}, {"nodes", nodes}, {"entities", entities}, {"notes", notes}};
+}
+
 } // namespace
 
 void registerPredictCommand(CLI::App &app)
@@ -148,7 +191,7 @@ void registerPredictCommand(CLI::App &app)
     auto *cmd = app.add_subcommand("predict", "Label the entities of documents with a checkpoint, page by page (JSON on stdout; "
                                               "several files or folders: one JSON line each)");
     auto o = std::make_shared<PredictOpts>();
-    cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder: folio-formtagger, or a Hugging Face LayoutLMv3 token-classification folder")->required();
+    cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder: folio-formtagger, a Hugging Face LayoutLMv3 token-classification folder, or a MarkupLM token-classification folder (web pages: node labels)")->required();
     cmd->add_option("file", o->batch.inputs, "FUNSD JSON, Folio document JSON, HTML (.html.gz too), image or PDF; folders, @list.txt");
     cmd->add_option("--order", o->order, "Word order: annotation or reading (FUNSD input), layout (XY-cut serialisation of any document before the model; always so for a checkpoint trained with --order layout)")
         ->check(CLI::IsMember({"annotation", "reading", "layout"}));
@@ -165,6 +208,24 @@ void registerPredictCommand(CLI::App &app)
     cmd->callback([o]() {
         if (o->batch.inputs.empty() && o->batch.filesFrom.empty() && !o->batch.worker && !joinsQueue(o->batch))
             throw CliError("predict: a FILE (or folder, @list.txt, --files-from) is required", ExitUsage);
+        if (pipeline::isMarkupLMFolder(QString::fromStdString(o->checkpoint))) {
+            bool qa = false;
+            QStringList labels;
+            QString error;
+            if (!pipeline::markupLMKind(QString::fromStdString(o->checkpoint), &qa, &labels, &error)) // before any page
+                throw CliError(error.toStdString());
+            if (qa)
+                throw CliError(o->checkpoint + ": a MarkupLM question-answering folder answers questions: use folio-cli "
+                               "extract --checkpoint DIR [--question Q] PAGE", ExitUsage);
+            inference::configureThreads(batchThreads(o->batch, o->threads));
+            const auto one = [&](const QString &path, const std::string &arg) { return predictMarkupLM(*o, path, arg); };
+            if (isBatch(o->batch)) {
+                runBatch("predict", o->batch, {"html", "htm", "xhtml", "html.gz", "htm.gz"}, one);
+                return;
+            }
+            std::cout << one(inputPath(o->batch.inputs.front()), o->batch.inputs.front()).dump(2) << std::endl;
+            return;
+        }
         pipeline::DocumentTagger tagger;
         QString error;
         if (!tagger.load(QString::fromStdString(o->checkpoint), &error, o->int8)) // before OCR: a broken checkpoint fails fast

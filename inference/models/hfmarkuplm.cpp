@@ -8,6 +8,7 @@
 #include "inference/tokenizers/markuplmtokenizer.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace folio::inference {
 
@@ -216,6 +217,16 @@ MarkupAnswer HfMarkupLM::answer(const std::string &question, const std::vector<s
             const Tensor &start = r.outputs.at("start_logits"), &end = r.outputs.at("end_logits");
             const float *s = start.data<float>(), *e = end.data<float>();
             const int length = t.length();
+            const auto logSumExp = [length](const float *x) {
+                float m = x[0];
+                for (int i = 1; i < length; ++i)
+                    m = std::max(m, x[i]);
+                double sum = 0;
+                for (int i = 0; i < length; ++i)
+                    sum += std::exp(double(x[i] - m));
+                return double(m) + std::log(sum);
+            };
+            const double normaliser = length > 0 ? logSumExp(s) + logSumExp(e) : 0.0;
             int lastNode = -1;
             for (int i = 0; i < length; ++i) {
                 if (t.nodeIds[std::size_t(i)] < 0)
@@ -228,6 +239,7 @@ MarkupAnswer HfMarkupLM::answer(const std::string &question, const std::vector<s
                     if (!out.found || score > out.score) {
                         out.found = true;
                         out.score = score;
+                        out.confidence = float(std::exp(double(score) - normaliser));
                         out.window = window;
                         out.startToken = i;
                         out.endToken = j;

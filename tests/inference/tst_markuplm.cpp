@@ -9,6 +9,7 @@
 #include "inference/tokenizers/markuplmtokenizer.h"
 #include "tensorcompare.h"
 #include "tests/common/testdata.h"
+#include "tests/common/tinymarkuplm.h"
 
 #include <QDir>
 #include <QFile>
@@ -42,42 +43,12 @@ std::string loadError(const QString &dir)
 
 void copyTokenizer(const QString &from, const QString &to, const QStringList &skip = {})
 {
-    QDir().mkpath(to);
-    for (const QString &f : QDir(from).entryList(QDir::Files))
-        if (!skip.contains(f))
-            QFile::copy(from + "/" + f, to + "/" + f);
+    folio::test::copyFolderFiles(from, to, skip);
 }
 
-// A runnable MarkupLM folder from the parity fixtures: the tokcls weights with the word table grown
-// to the fixture tokenizer's 1060 ids (new rows zero), its tokenizer files, and for `qa` a
-// qa_outputs head made of the classifier's first two rows. Empty when the fixtures are absent.
 QString makeCheckpoint(const QString &dir, bool qa)
 {
-    const QString src = newFixture(QStringLiteral("markuplm_tokcls")), tok = newFixture(QStringLiteral("markuplm_tokenizer/tokenizer"));
-    if (!QFileInfo::exists(src) || !QFileInfo::exists(tok))
-        return {};
-    copyTokenizer(tok, dir);
-    TensorMap weights = readSafetensors((src + "/model.safetensors").toStdString());
-    const Tensor word = weights.at("markuplm.embeddings.word_embeddings.weight");
-    const std::int64_t d = word.shape[1];
-    std::vector<float> grown(std::size_t(1060 * d), 0.f);
-    std::copy(word.data<float>(), word.data<float>() + word.numel(), grown.begin());
-    weights["markuplm.embeddings.word_embeddings.weight"] = Tensor::fromFloats({1060, d}, grown);
-    std::ifstream in((src + "/config.json").toStdString());
-    nlohmann::json config = nlohmann::json::parse(in);
-    config["vocab_size"] = 1060;
-    if (qa) {
-        const Tensor w = weights.at("classifier.weight"), b = weights.at("classifier.bias");
-        weights.erase("classifier.weight");
-        weights.erase("classifier.bias");
-        weights["qa_outputs.weight"] = Tensor::fromFloats({2, d}, std::vector<float>(w.data<float>(), w.data<float>() + 2 * d));
-        weights["qa_outputs.bias"] = Tensor::fromFloats({2}, std::vector<float>(b.data<float>(), b.data<float>() + 2));
-        config.erase("id2label");
-        config.erase("label2id");
-    }
-    writeSafetensors((dir + "/model.safetensors").toStdString(), weights);
-    std::ofstream((dir + "/config.json").toStdString()) << config.dump();
-    return dir;
+    return folio::test::makeTinyMarkupLM(dir, qa);
 }
 
 std::vector<std::string> utf8(const QStringList &l)
