@@ -4,6 +4,7 @@
 #include "inference/checkpoint/detail/jsonfile.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/checkpoint/safetensors.h"
+#include "inference/formtagger/predictor.h"
 #include "inference/models/detail/tokenlabels.h"
 #include "inference/models/hfmarkuplm.h"
 #include "inference/models/hftokenclassifier.h"
@@ -387,6 +388,45 @@ void describeModel(Description &d)
     }
 }
 
+// An ensemble folder (inference/formtagger/predictor.h): each member described as a folder of its
+// own; the ensemble runs when every member does and they share one label map.
+void describeEnsemble(Description &d, const std::vector<std::string> &members)
+{
+    d.out["kind"] = "folio";
+    d.out["model_type"] = inference::kTaggerEnsembleType;
+    d.out["head"] = "token-classification";
+    d.out["task"] = "entity tagging (ensemble of " + std::to_string(members.size()) +
+                    " Folio form taggers: their label probabilities averaged per word)";
+    d.out["gui"] = "Model > Suggest Labels (Model > Choose Model…)";
+    d.out["cli"] = "folio-cli predict --checkpoint DIR FILE";
+    d.out["files"]["config"] = "config.json";
+    json list = json::array();
+    json labels;
+    for (const std::string &m : members) {
+        bool nested = false; // an ensemble inside an ensemble (or one listing itself) is not described again
+        d.check([&](std::string *) { nested = !inference::taggerEnsembleMembers(m).empty(); return true; });
+        if (nested) {
+            d.problem(m + ": member is an ensemble itself");
+            continue;
+        }
+        const json member = describeCheckpoint(QString::fromStdString(m));
+        list.push_back({{"folder", member["folder"]}, {"model_type", member["model_type"]}, {"runnable", member["runnable"]}});
+        if (member["model_type"] != "folio-formtagger")
+            d.problem(m + ": member is not a folio-formtagger folder (model_type \"" +
+                      member["model_type"].get<std::string>() + "\")");
+        for (const auto &p : member["problems"])
+            d.problem(p.get<std::string>());
+        if (labels.is_null())
+            labels = member["labels"];
+        else if (member["labels"] != labels)
+            d.problem(m + ": member has another label map than " + members.front());
+    }
+    d.check([&](std::string *error) { return inference::checkTaggerEnsemble(d.dir.path().toStdString(), error); });
+    d.out["members"] = list;
+    if (!labels.is_null())
+        d.out["labels"] = labels;
+}
+
 } // namespace
 
 json describeCheckpoint(const QString &dir)
@@ -417,9 +457,14 @@ json describeCheckpoint(const QString &dir)
                 other.push_back(name.toStdString());
         d.out["files"]["other"] = other;
         try {
+            std::vector<std::string> members;
+            if (d.has("config.json"))
+                d.check([&](std::string *) { members = inference::taggerEnsembleMembers(dir.toStdString()); return true; });
             if (d.has("drafter.json"))
                 describeDrafter(d);
-            else if (d.has("config.json"))
+            else if (!members.empty())
+                describeEnsemble(d, members);
+            else if (d.has("config.json") && d.problems.empty())
                 describeModel(d);
             else {
                 describeWeights(d);

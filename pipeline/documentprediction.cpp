@@ -92,9 +92,10 @@ bool DocumentTagger::load(const QString &checkpointDir, QString *error, bool int
                 why = checkpointDir.toStdString() + ": int8 quantization is for folio-formtagger checkpoints, not model_type \"" +
                       modelType.toStdString() + "\"";
             }
-        } else if (!modelType.isEmpty() && modelType != QLatin1String("folio-formtagger")) {
+        } else if (!modelType.isEmpty() && modelType != QLatin1String("folio-formtagger") &&
+                   modelType != QLatin1String(inference::kTaggerEnsembleType)) {
             why = QDir(checkpointDir).filePath(QStringLiteral("config.json")).toStdString() + ": model_type \"" +
-                  modelType.toStdString() + "\" is not a checkpoint Folio can label with (folio-formtagger, layoutlmv3)";
+                  modelType.toStdString() + "\" is not a checkpoint Folio can label with (folio-formtagger, an ensemble of them, layoutlmv3)";
         } else {
             ok = impl->predictor.load(checkpointDir.toStdString(), &why);
             if (ok && int8 && !impl->predictor.quantizeDynamicInt8(&why))

@@ -6,6 +6,7 @@
 #include "inference/training/detail/trainkit.h"
 #include "inference/training/metrics.h"
 #include "inference/checkpoint/safetensors.h"
+#include "inference/checkpoint/detail/jsonfile.h"
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/formtagger/predictor.h"
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 
 namespace fs = std::filesystem;
 
@@ -87,7 +89,13 @@ std::vector<std::string> decodeTags(const std::vector<float> &logProbs, int n, c
 std::string evaluatePages(const Tagger &tagger, const Tokenizer &tok, const std::vector<TaggerPage> &pages, bool viterbi,
                           double *f1)
 {
-    const auto &labels = tagger.config().labels;
+    return evaluatePages(tagger.config().labels, pages, viterbi, f1,
+                         [&](const TaggerPage &page) { return predictLogProbs(tagger, tok, page); });
+}
+
+std::string evaluatePages(const std::vector<std::string> &labels, const std::vector<TaggerPage> &pages, bool viterbi,
+                          double *f1, const std::function<std::vector<float>(const TaggerPage &)> &logProbs)
+{
     EntityScorer scorer;
     for (const TaggerPage &p : pages) {
         if (p.tags.size() != p.words.size())
@@ -98,7 +106,7 @@ std::string evaluatePages(const Tagger &tagger, const Tokenizer &tok, const std:
                                      "\" is not in the model's label map");
         if (p.words.empty())
             continue;
-        const std::vector<float> lp = predictLogProbs(tagger, tok, p);
+        const std::vector<float> lp = logProbs(p);
         scorer.add(p.tags, decodeTags(lp, int(p.words.size()), labels, viterbi));
     }
     if (f1)
@@ -108,13 +116,44 @@ std::string evaluatePages(const Tagger &tagger, const Tokenizer &tok, const std:
 
 } // namespace detail
 
-struct Predictor::Impl
+// One loaded folio-formtagger folder.
+struct TaggerMember
 {
     std::unique_ptr<detail::Model> model; // from the ModelRunner registry
     const detail::Tagger *tagger = nullptr;
     std::unique_ptr<Tokenizer> tokenizer;
+};
+
+struct Predictor::Impl
+{
+    // One member, or the members of an ensemble folder (the first is the primary: its variant,
+    // word order, attention trace and word states are the ones reported).
+    std::vector<TaggerMember> members;
     std::vector<std::string> labels;
     bool int8 = false;
+    const detail::Tagger &tagger() const { return *members.front().tagger; }
+
+    // Per-word log-probabilities [n x labels]: the member's own, or for an ensemble the log of the
+    // members' mean probability. Trace and states come from the primary member.
+    std::vector<float> logProbs(const TaggerPage &page, const RunOptions *options = nullptr,
+                                std::vector<PredictionTraceWindow> *trace = nullptr,
+                                std::vector<float> *states = nullptr) const
+    {
+        std::vector<float> lp = detail::predictLogProbs(*members[0].tagger, *members[0].tokenizer, page, options, trace, states);
+        if (members.size() == 1)
+            return lp;
+        std::vector<double> sum(lp.size());
+        for (size_t i = 0; i < lp.size(); ++i)
+            sum[i] = std::exp(double(lp[i]));
+        for (size_t m = 1; m < members.size(); ++m) {
+            const std::vector<float> more = detail::predictLogProbs(*members[m].tagger, *members[m].tokenizer, page, options);
+            for (size_t i = 0; i < lp.size(); ++i)
+                sum[i] += std::exp(double(more[i]));
+        }
+        for (size_t i = 0; i < lp.size(); ++i)
+            lp[i] = float(std::log(sum[i] / double(members.size())));
+        return lp;
+    }
 };
 
 Predictor::Predictor() = default;
@@ -128,34 +167,123 @@ const std::vector<std::string> &Predictor::labels() const
     return m_impl ? m_impl->labels : none;
 }
 
-std::string Predictor::variant() const { return m_impl ? m_impl->tagger->config().variant : std::string(); }
-std::string Predictor::wordOrder() const { return m_impl ? m_impl->tagger->config().wordOrder : std::string(); }
+std::string Predictor::variant() const { return m_impl ? m_impl->tagger().config().variant : std::string(); }
+std::string Predictor::wordOrder() const { return m_impl ? m_impl->tagger().config().wordOrder : std::string(); }
+int Predictor::memberCount() const { return m_impl ? int(m_impl->members.size()) : 0; }
+
+namespace {
+
+TaggerMember loadMember(const std::string &dir)
+{
+    const fs::path d(dir);
+    if (!fs::is_directory(d))
+        throw InferenceError(dir + ": checkpoint folder does not exist");
+    // Sizes checked against the weights before anything is built (issue 18; configcheck.h).
+    const ModelConfig checked = ModelConfig::fromDirectory(dir);
+    const detail::TaggerConfig cfg = detail::TaggerConfig::fromJson(checked.json(), checked.source());
+    if (!fs::exists(d / "model.safetensors"))
+        throw InferenceError(dir + ": model.safetensors is missing");
+    TaggerMember m;
+    m.tokenizer = Tokenizer::fromDirectory(dir);
+    if (m.tokenizer->vocabSize() != cfg.vocabSize)
+        throw InferenceError(dir + ": tokenizer has " + std::to_string(m.tokenizer->vocabSize()) +
+                             " pieces but config.json says vocab_size " + std::to_string(cfg.vocabSize));
+    // Through the registry, like every model type (ModelRunner::load does the same).
+    at::NoGradGuard noGrad;
+    detail::ParamStore store((d / "model.safetensors").string());
+    m.model = detail::createModel(checked, store);
+    store.finish();
+    m.tagger = dynamic_cast<const detail::Tagger *>(m.model.get());
+    if (!m.tagger)
+        throw InferenceError(dir + ": not a folio-formtagger checkpoint");
+    return m;
+}
+
+} // namespace
+
+std::vector<std::string> taggerEnsembleMembers(const std::string &dir)
+{
+    const std::string path = dir + "/config.json";
+    if (!fs::is_regular_file(path))
+        return {};
+    // A member folder's config is small; an ensemble's is a few lines. Anything big is a model config.
+    if (fs::file_size(path) > 64 * 1024)
+        return {};
+    const nlohmann::json j = detail::readJsonFile(path);
+    if (!j.is_object() || j.value("model_type", std::string()) != kTaggerEnsembleType)
+        return {};
+    const auto it = j.find("members");
+    if (it == j.end() || !it->is_array() || it->size() < 2 || it->size() > 16)
+        throw InferenceError(path + ": \"members\" must list 2 to 16 folio-formtagger folders");
+    std::vector<std::string> members;
+    for (const auto &m : *it) {
+        if (!m.is_string() || m.get<std::string>().empty())
+            throw InferenceError(path + ": every entry of \"members\" must be a folder name");
+        const fs::path p(m.get<std::string>());
+        members.push_back((p.is_absolute() ? p : fs::path(dir) / p).lexically_normal().string());
+    }
+    return members;
+}
+
+namespace {
+
+struct MemberFolder
+{
+    std::string dir;
+    detail::TaggerConfig config;
+};
+
+// The folders Predictor::load reads (one, or an ensemble's members) with their configs, checked
+// against each other before any weight is read. Throws InferenceError naming the folder.
+std::vector<MemberFolder> memberFolders(const std::string &dir)
+{
+    if (!fs::is_directory(dir))
+        throw InferenceError(dir + ": checkpoint folder does not exist");
+    std::vector<std::string> folders = taggerEnsembleMembers(dir);
+    const bool ensemble = !folders.empty();
+    if (!ensemble)
+        folders.push_back(dir);
+    std::vector<MemberFolder> members;
+    // "" = not recorded (checkpoints from before word_order): read as the default order.
+    const auto order = [](const std::string &o) { return o.empty() ? std::string("annotation") : o; };
+    for (const std::string &folder : folders) {
+        if (ensemble && !fs::is_directory(folder))
+            throw InferenceError(dir + ": member " + folder + " does not exist");
+        if (ensemble && !taggerEnsembleMembers(folder).empty())
+            throw InferenceError(dir + ": member " + folder + " is an ensemble itself");
+        const fs::path config = fs::path(folder) / "config.json";
+        if (!fs::exists(config))
+            throw InferenceError(config.string() + ": missing");
+        MemberFolder m{folder, detail::TaggerConfig::fromJsonFile(config.string())};
+        if (!members.empty()) {
+            // Probabilities are averaged label by label over the same words in the same order.
+            const MemberFolder &first = members.front();
+            if (m.config.labels != first.config.labels)
+                throw InferenceError(dir + ": member " + folder + " has another label map than " + first.dir);
+            if (order(m.config.wordOrder) != order(first.config.wordOrder))
+                throw InferenceError(dir + ": member " + folder + " reads words in \"" + order(m.config.wordOrder) +
+                                     "\" order, " + first.dir + " in \"" + order(first.config.wordOrder) + "\"");
+        }
+        members.push_back(std::move(m));
+    }
+    return members;
+}
+
+} // namespace
+
+bool checkTaggerEnsemble(const std::string &dir, std::string *error)
+{
+    return detail::runGuarded([&] { memberFolders(dir); }, error);
+}
 
 bool Predictor::load(const std::string &dir, std::string *error)
 {
     return detail::runGuarded([&] {
-        const fs::path d(dir);
-        if (!fs::is_directory(d))
-            throw InferenceError(dir + ": checkpoint folder does not exist");
-        // Sizes checked against the weights before anything is built (issue 18; configcheck.h).
-        const ModelConfig checked = ModelConfig::fromDirectory(dir);
-        const detail::TaggerConfig cfg = detail::TaggerConfig::fromJson(checked.json(), checked.source());
-        if (!fs::exists(d / "model.safetensors"))
-            throw InferenceError(dir + ": model.safetensors is missing");
+        const std::vector<MemberFolder> folders = memberFolders(dir); // all checked before any weight is read
         auto impl = std::make_unique<Impl>();
-        impl->tokenizer = Tokenizer::fromDirectory(dir);
-        if (impl->tokenizer->vocabSize() != cfg.vocabSize)
-            throw InferenceError(dir + ": tokenizer has " + std::to_string(impl->tokenizer->vocabSize()) +
-                                 " pieces but config.json says vocab_size " + std::to_string(cfg.vocabSize));
-        // Through the registry, like every model type (ModelRunner::load does the same).
-        at::NoGradGuard noGrad;
-        detail::ParamStore store((d / "model.safetensors").string());
-        impl->model = detail::createModel(checked, store);
-        store.finish();
-        impl->tagger = dynamic_cast<const detail::Tagger *>(impl->model.get());
-        if (!impl->tagger)
-            throw InferenceError(dir + ": not a folio-formtagger checkpoint");
-        impl->labels = cfg.labels;
+        for (const MemberFolder &folder : folders)
+            impl->members.push_back(loadMember(folder.dir));
+        impl->labels = folders.front().config.labels;
         m_impl = std::move(impl);
     }, error);
 }
@@ -168,10 +296,12 @@ bool Predictor::quantizeDynamicInt8(std::string *error)
         std::string why;
         if (int8Engine(&why).empty())
             throw InferenceError(why);
-        auto *tagger = dynamic_cast<detail::Tagger *>(m_impl->model.get());
-        if (!tagger)
-            throw InferenceError("--int8: not a folio-formtagger model");
-        tagger->quantizeDynamicInt8();
+        for (TaggerMember &m : m_impl->members) {
+            auto *tagger = dynamic_cast<detail::Tagger *>(m.model.get());
+            if (!tagger)
+                throw InferenceError("--int8: not a folio-formtagger model");
+            tagger->quantizeDynamicInt8();
+        }
         m_impl->int8 = true;
     }, error);
 }
@@ -188,11 +318,10 @@ bool Predictor::predict(const TaggerPage &page, PagePrediction *out, std::string
             throw InferenceError("no checkpoint loaded");
         const int n = int(page.words.size());
         std::vector<float> hidden;
-        const std::vector<float> lp =
-            detail::predictLogProbs(*m_impl->tagger, *m_impl->tokenizer, page, options, trace, states ? &hidden : nullptr);
+        const std::vector<float> lp = m_impl->logProbs(page, options, trace, states ? &hidden : nullptr);
         if (states) {
             states->words = n;
-            states->dim = m_impl->tagger->config().hidden;
+            states->dim = m_impl->tagger().config().hidden;
             states->values = std::move(hidden);
         }
         PagePrediction pred;
@@ -222,7 +351,9 @@ bool Predictor::evaluate(const std::vector<TaggerPage> &pages, std::string *json
     return detail::runGuarded([&] {
         if (!m_impl)
             throw InferenceError("no checkpoint loaded");
-        *json = detail::evaluatePages(*m_impl->tagger, *m_impl->tokenizer, pages, viterbi, nullptr);
+        *json = detail::evaluatePages(
+            m_impl->labels, pages, viterbi, nullptr,
+            [this](const TaggerPage &page) { return m_impl->logProbs(page); });
     }, error);
 }
 

@@ -42,6 +42,17 @@ struct PredictionTraceWindow
     TensorMap tensors;
 };
 
+// An ensemble folder: config.json {"model_type": "folio-formtagger-ensemble", "members": [...]},
+// 2-16 folio-formtagger folders (relative to the ensemble folder or absolute) with the same label
+// map and word order. Predictor averages their per-word label probabilities before decoding.
+inline constexpr const char *kTaggerEnsembleType = "folio-formtagger-ensemble";
+// The member folders of an ensemble folder; empty when `dir` is not one. Throws InferenceError on a
+// malformed members list.
+std::vector<std::string> taggerEnsembleMembers(const std::string &dir);
+// What Predictor::load checks before reading weights (members exist, are no ensembles, share the
+// label map and word order); false + *error naming the folder. Also true for a single tagger folder.
+bool checkTaggerEnsemble(const std::string &dir, std::string *error);
+
 class Predictor
 {
 public:
@@ -52,7 +63,9 @@ public:
 
     // Loads a checkpoint folder; false + *error (naming the folder/file) on failure, e.g. when
     // the tokenizer files are missing.
+    // An ensemble folder (kTaggerEnsembleType) loads every member; all or nothing.
     bool load(const std::string &checkpointDir, std::string *error);
+    int memberCount() const; // 1, or the members of an ensemble; 0 when nothing is loaded
     // Dynamic int8 quantization of the loaded model's Linear layers (issue 35; off unless asked):
     // weights int8 per output channel, activations quantized per call, on LibTorch's fbgemm engine
     // (oneDNN or QNNPACK where this LibTorch has no fbgemm; see int8Engine()). False + *error when

@@ -10,6 +10,7 @@
 #include "inference/tokenizers/tokenizer.h"
 #include "pipeline/documentprediction.h"
 #include "pipeline/modelinputs/taggerpages.h"
+#include "tests/common/funsdtestpage.h"
 #include "tests/common/testdata.h"
 
 #include <QtTest>
@@ -53,15 +54,7 @@ private:
 
 void TestInt8::initTestCase()
 {
-    const QString funsd = folio::test::sharedPath(QStringLiteral("data/funsd/dataset"));
-    FOLIO_REQUIRE_DATA(funsd);
-    const QStringList files = funsdSplitFiles(funsd, QStringLiteral("test"));
-    QVERIFY2(!files.isEmpty(), qPrintable("FUNSD test split missing under " + funsd));
-    Annotations ann;
-    QString error;
-    QVERIFY2(importFunsdFile(files.first(), FunsdWordOrder::Annotation, &m_doc, &ann, &error), qPrintable(error));
-    m_page = pipeline::taggerPageFromDocument(m_doc, nullptr, files.first().toStdString());
-    QVERIFY(m_page.words.size() > 20);
+    FOLIO_FIRST_FUNSD_TEST_PAGE(&m_doc, &m_page);
 }
 
 // One Linear 256 -> 1024 (the tagger's FFN shape) on 50 rows: max |int8 - fp32| <= 2 % of max |fp32|;

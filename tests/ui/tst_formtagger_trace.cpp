@@ -12,6 +12,7 @@
 #include "ui/attention/attentionpanel.h"
 #include "pipeline/attentionrun.h"
 #include "attention/attentionviewmodel.h"
+#include "tests/common/funsdtestpage.h"
 #include "tests/common/testdata.h"
 
 #include <QCheckBox>
@@ -62,15 +63,7 @@ void TestFormTaggerTrace::initTestCase()
     m_checkpoint = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout");
     std::string why;
     QVERIFY2(m_predictor.load(m_checkpoint.toStdString(), &why), why.c_str());
-    const QString funsd = folio::test::sharedPath(QStringLiteral("data/funsd/dataset"));
-    FOLIO_REQUIRE_DATA(funsd);
-    const QStringList files = funsdSplitFiles(funsd, QStringLiteral("test"));
-    QVERIFY2(!files.isEmpty(), qPrintable("FUNSD test split missing under " + funsd));
-    Annotations ann;
-    QString error;
-    QVERIFY2(importFunsdFile(files.first(), FunsdWordOrder::Annotation, &m_doc, &ann, &error), qPrintable(error));
-    m_page = pipeline::taggerPageFromDocument(m_doc, nullptr, files.first().toStdString());
-    QVERIFY(m_page.words.size() > 20);
+    FOLIO_FIRST_FUNSD_TEST_PAGE(&m_doc, &m_page);
 }
 
 void TestFormTaggerTrace::traceRowsSumToOneAndPredictionUnchanged()

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -159,5 +160,8 @@ std::vector<std::string> decodeTags(const std::vector<float> &logProbs, int n, c
 // Entity scores over pages with gold tags: JSON text, micro F1 in *f1. Unknown gold tags throw.
 std::string evaluatePages(const Tagger &tagger, const Tokenizer &tok, const std::vector<TaggerPage> &pages, bool viterbi,
                           double *f1);
+// The same with the log-probabilities from `logProbs` (an ensemble's averaged ones).
+std::string evaluatePages(const std::vector<std::string> &labels, const std::vector<TaggerPage> &pages, bool viterbi,
+                          double *f1, const std::function<std::vector<float>(const TaggerPage &)> &logProbs);
 
 } // namespace folio::inference::detail
