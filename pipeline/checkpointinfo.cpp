@@ -2,9 +2,9 @@
 #include "pipeline/checkpointinfo.h"
 
 #include "inference/checkpoint/detail/jsonfile.h"
+#include "inference/checkpoint/fairseq.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/checkpoint/safetensors.h"
-#include "inference/formtagger/predictor.h"
 #include "inference/models/detail/tokenlabels.h"
 #include "inference/models/hfmarkuplm.h"
 #include "inference/models/hftokenclassifier.h"
@@ -28,9 +28,9 @@ namespace {
 
 using nlohmann::json;
 
-// MarkupLM folders run through Choose Field Extractor, `extract` and (token classification) `predict`
-// (pipeline/markuplmfields.h).
-constexpr bool kMarkupLmRunsInFolio = true;
+// MarkupLM folders: the model and its tokenizer are built (inference/models/hfmarkuplm.h), but no
+// command or GUI action runs them yet. Flip when Choose Field Extractor / a CLI command accepts them.
+constexpr bool kMarkupLmRunsInFolio = false;
 
 const char *const kTokenizerFiles[] = {"tokenizer.json", "vocab.json", "merges.txt", "vocab.txt", "spm.model",
                                        "sentencepiece.bpe.model", "tokenizer.model", "tokenizer_config.json",
@@ -40,6 +40,7 @@ const char *const kWeightFiles[] = {"model.safetensors", "pytorch_model.bin", "c
 struct Description
 {
     QDir dir;
+    QString weightsFile; // `info --checkpoint FILE.pt`: the one weights file described
     json out;
     json problems = json::array();
     json notes = json::array();
@@ -76,6 +77,7 @@ struct WeightsHeader
 {
     bool read = false;
     std::vector<std::string> names;
+    json fairseqConfig; // a fairseq BART's config.json, built from its args (inference/checkpoint/fairseq.h)
     bool hasSuffix(const std::string &suffix) const
     {
         return std::any_of(names.begin(), names.end(), [&](const std::string &n) { return endsWithSegment(n, suffix); });
@@ -97,7 +99,11 @@ WeightsHeader describeWeights(Description &d)
 {
     WeightsHeader header;
     json weights = json(nullptr);
-    for (const char *name : kWeightFiles) {
+    const std::string explicitFile = d.weightsFile.toStdString();
+    for (const char *listed : kWeightFiles) {
+        const char *name = explicitFile.empty() ? listed : explicitFile.c_str();
+        if (!explicitFile.empty() && listed != kWeightFiles[0])
+            break; // the one file asked for
         if (!d.has(name))
             continue;
         const QString path = d.dir.filePath(QString::fromLatin1(name));
@@ -125,10 +131,33 @@ WeightsHeader describeWeights(Description &d)
             const QByteArray lead = leadingBytes(path, 4);
             if (lead.startsWith("PK\x03\x04")) {
                 w["format"] = "torch-zip";
-                if (std::string(name) == "checkpoint_best.pt")
-                    d.problem(p + ": a fairseq checkpoint (HIBRIDS' release format); Folio does not read it directly yet: "
-                                  "convert its model state dict to model.safetensors");
-                else
+                if (QString::fromLatin1(name).endsWith(QLatin1String(".pt"))) {
+                    w["format"] = "fairseq";
+                    try { // the pickle only: names, shapes and the architecture, no tensor
+                        const inference::FairseqCheckpointInfo info = inference::describeFairseqCheckpoint(p);
+                        std::int64_t parameters = 0;
+                        for (const auto &[n, shape] : info.shapes) {
+                            std::int64_t numel = 1;
+                            for (std::int64_t dim : shape)
+                                numel *= dim;
+                            parameters += numel;
+                            header.names.push_back(n);
+                        }
+                        header.read = true;
+                        header.fairseqConfig = info.config;
+                        w["fairseq"] = {{"form", info.form}, {"arch", info.arch}, {"hf_model_name", info.hfModelName}};
+                        w["tensors"] = header.names.size();
+                        w["parameters"] = parameters;
+                        d.note(p + (info.form == "hf-wrapped"
+                                        ? ": a fairseq checkpoint wrapping a Hugging Face model (HIBRIDS' release format"
+                                              + (info.hfModelName.empty() ? std::string() : ", " + info.hfModelName)
+                                              + "): its hf_model.* tensors are read directly"
+                                        : ": a fairseq BART checkpoint (arch " + info.arch + "): its tensors are read directly "
+                                              "under Hugging Face BART names"));
+                    } catch (const std::exception &e) {
+                        d.problem(e.what());
+                    }
+                } else
                     d.note(p + ": a torch.save zip archive, read by the bounded pickle reader at load time (its tensors "
                                "are not listed here; config sizes are checked against the weights when it loads)");
             } else if (!lead.isEmpty() && static_cast<unsigned char>(lead[0]) == 0x80) {
@@ -241,9 +270,18 @@ void describeModel(Description &d)
 {
     const std::string configPath = d.path("config.json");
     d.out["files"]["config"] = "config.json";
+    const WeightsHeader weights = describeWeights(d);
     json raw;
     try {
-        raw = inference::detail::readJsonFile(configPath);
+        if (!d.has("config.json") && weights.fairseqConfig.is_object()) { // a fairseq BART: the config its args give
+            raw = weights.fairseqConfig;
+            d.out["files"]["config"] = nullptr;
+            d.note(configPath + ": none; the configuration is built from the fairseq checkpoint's args");
+        } else {
+            if (!d.has("config.json") && d.weightsFile.isEmpty())
+                inference::ModelConfig::fromDirectory(d.dir.path().toStdString()); // names what the checkpoint lacks
+            raw = inference::detail::readJsonFile(configPath);
+        }
     } catch (const std::exception &e) {
         d.problem(e.what());
         return;
@@ -257,11 +295,11 @@ void describeModel(Description &d)
     d.out["model_type"] = type;
     if (raw.contains("architectures") && raw["architectures"].is_array())
         d.out["architectures"] = raw["architectures"];
-    const WeightsHeader weights = describeWeights(d);
     if (d.out["files"]["weights"].is_null())
-        d.problem(d.dir.path().toStdString() + ": no weights file (model.safetensors or pytorch_model.bin)");
+        d.problem(d.dir.path().toStdString() + ": no weights file (model.safetensors, pytorch_model.bin or checkpoint_best.pt)");
     // The loaders' own first step: config sizes against the weights header (nothing allocated).
-    d.check([&](std::string *) {
+    if (d.has("config.json") || d.weightsFile.isEmpty())
+        d.check([&](std::string *) {
         inference::ModelConfig::fromDirectory(d.dir.path().toStdString());
         return true;
     });
@@ -326,13 +364,8 @@ void describeModel(Description &d)
         d.out["head"] = h;
         d.out["task"] = h == "question-answering" ? "question answering on web pages (MarkupLM)"
                                                    : "web page node labelling (MarkupLM)";
-        const bool qa = h == "question-answering";
-        d.out["gui"] = qa ? "Model > Extract Fields on a web page (Model > Choose Field Extractor…): each field asked "
-                            "as \"What is the <field>?\""
-                          : "Model > Extract Fields on a web page (Model > Choose Field Extractor…): labels answer the "
-                            "fields named like them";
-        d.out["cli"] = qa ? "folio-cli extract --checkpoint DIR [--question Q | --fields a,b] PAGE"
-                          : "folio-cli predict --checkpoint DIR PAGE (node labels); folio-cli extract --checkpoint DIR PAGE";
+        d.out["gui"] = "";
+        d.out["cli"] = "";
         d.check([&](std::string *error) { return inference::HfMarkupLM::checkFolder(d.dir.path().toStdString(), error); });
         if (h != "question-answering")
             describeLabels(d, config, h == "token-classification");
@@ -388,45 +421,6 @@ void describeModel(Description &d)
     }
 }
 
-// An ensemble folder (inference/formtagger/predictor.h): each member described as a folder of its
-// own; the ensemble runs when every member does and they share one label map.
-void describeEnsemble(Description &d, const std::vector<std::string> &members)
-{
-    d.out["kind"] = "folio";
-    d.out["model_type"] = inference::kTaggerEnsembleType;
-    d.out["head"] = "token-classification";
-    d.out["task"] = "entity tagging (ensemble of " + std::to_string(members.size()) +
-                    " Folio form taggers: their label probabilities averaged per word)";
-    d.out["gui"] = "Model > Suggest Labels (Model > Choose Model…)";
-    d.out["cli"] = "folio-cli predict --checkpoint DIR FILE";
-    d.out["files"]["config"] = "config.json";
-    json list = json::array();
-    json labels;
-    for (const std::string &m : members) {
-        bool nested = false; // an ensemble inside an ensemble (or one listing itself) is not described again
-        d.check([&](std::string *) { nested = !inference::taggerEnsembleMembers(m).empty(); return true; });
-        if (nested) {
-            d.problem(m + ": member is an ensemble itself");
-            continue;
-        }
-        const json member = describeCheckpoint(QString::fromStdString(m));
-        list.push_back({{"folder", member["folder"]}, {"model_type", member["model_type"]}, {"runnable", member["runnable"]}});
-        if (member["model_type"] != "folio-formtagger")
-            d.problem(m + ": member is not a folio-formtagger folder (model_type \"" +
-                      member["model_type"].get<std::string>() + "\")");
-        for (const auto &p : member["problems"])
-            d.problem(p.get<std::string>());
-        if (labels.is_null())
-            labels = member["labels"];
-        else if (member["labels"] != labels)
-            d.problem(m + ": member has another label map than " + members.front());
-    }
-    d.check([&](std::string *error) { return inference::checkTaggerEnsemble(d.dir.path().toStdString(), error); });
-    d.out["members"] = list;
-    if (!labels.is_null())
-        d.out["labels"] = labels;
-}
-
 } // namespace
 
 json describeCheckpoint(const QString &dir)
@@ -434,7 +428,12 @@ json describeCheckpoint(const QString &dir)
     Description d;
     d.dir = QDir(dir);
     const QFileInfo info(dir);
-    d.out = {{"folder", QDir::cleanPath(info.absoluteFilePath()).toStdString()},
+    const bool ptFile = info.isFile() && info.suffix() == QLatin1String("pt"); // info --checkpoint FILE.pt
+    if (ptFile) {
+        d.dir = info.absoluteDir();
+        d.weightsFile = info.fileName();
+    }
+    d.out = {{"folder", QDir::cleanPath(ptFile ? d.dir.absolutePath() : info.absoluteFilePath()).toStdString()},
              {"kind", "unknown"},
              {"model_type", ""},
              {"architectures", json::array()},
@@ -444,8 +443,8 @@ json describeCheckpoint(const QString &dir)
              {"cli", ""},
              {"files", {{"config", nullptr}, {"weights", nullptr}, {"tokenizer", json::array()}, {"other", json::array()}}},
              {"labels", {{"count", 0}, {"names", json::array()}}}};
-    if (!info.isDir()) {
-        d.problem(dir.toStdString() + (info.exists() ? ": not a folder" : ": no such folder"));
+    if (!info.isDir() && !ptFile) {
+        d.problem(dir.toStdString() + (info.exists() ? ": not a folder (nor a fairseq .pt checkpoint)" : ": no such folder"));
     } else {
         std::vector<std::string> known(std::begin(kTokenizerFiles), std::end(kTokenizerFiles));
         d.out["files"]["tokenizer"] = filesPresent(d, known);
@@ -457,15 +456,12 @@ json describeCheckpoint(const QString &dir)
                 other.push_back(name.toStdString());
         d.out["files"]["other"] = other;
         try {
-            std::vector<std::string> members;
-            if (d.has("config.json"))
-                d.check([&](std::string *) { members = inference::taggerEnsembleMembers(dir.toStdString()); return true; });
             if (d.has("drafter.json"))
                 describeDrafter(d);
-            else if (!members.empty())
-                describeEnsemble(d, members);
-            else if (d.has("config.json") && d.problems.empty())
+            else if (d.has("config.json"))
                 describeModel(d);
+            else if (ptFile || d.has("checkpoint_best.pt"))
+                describeModel(d); // a fairseq checkpoint: a BART's args give its config
             else {
                 describeWeights(d);
                 d.problem(d.path("config.json") + ": missing (a model folder has config.json; a drafter folder drafter.json)");

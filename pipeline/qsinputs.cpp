@@ -1,5 +1,8 @@
 #include "pipeline/qsinputs.h"
 
+#include "inference/checkpoint/fairseq.h"
+#include "inference/checkpoint/modelconfig.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -115,17 +118,26 @@ nlohmann::json folioQsConfig(const QsVocabulary &vocab)
 bool loadQsVocabulary(const QString &dir, QsVocabulary *vocab, QString *error)
 {
     const QString configPath = QDir(dir).filePath(QStringLiteral("config.json"));
+    QByteArray configText;
     QFile f(configPath);
-    if (!f.open(QIODevice::ReadOnly)) {
+    if (!f.exists() && !inference::fairseqCheckpointIn(dir.toStdString()).empty()) {
+        try { // a fairseq BART without config.json: the ids its args give (inference/checkpoint/fairseq.h)
+            configText = QByteArray::fromStdString(inference::ModelConfig::fromDirectory(dir.toStdString()).json().dump());
+        } catch (const std::exception &e) {
+            *error = QString::fromStdString(e.what());
+            return false;
+        }
+    } else if (!f.open(QIODevice::ReadOnly)) {
         *error = configPath + QStringLiteral(": cannot read: ") + f.errorString();
         return false;
-    }
-    if (f.size() > (16 << 20)) {
+    } else if (f.size() > (16 << 20)) {
         *error = configPath + QStringLiteral(": larger than 16 MiB");
         return false;
+    } else {
+        configText = f.readAll();
     }
     QJsonParseError pe;
-    const QJsonDocument json = QJsonDocument::fromJson(f.readAll(), &pe);
+    const QJsonDocument json = QJsonDocument::fromJson(configText, &pe);
     if (!json.isObject()) {
         *error = configPath + QStringLiteral(": not a JSON object (") + pe.errorString() + QLatin1Char(')');
         return false;
@@ -151,6 +163,11 @@ bool loadQsVocabulary(const QString &dir, QsVocabulary *vocab, QString *error)
         v.tokenizer = inference::Tokenizer::fromDirectory(dir.toStdString());
     } catch (const std::exception &e) {
         *error = QString::fromStdString(e.what());
+        const QDir d(dir);
+        if (d.exists(QStringLiteral("dict.txt")) || d.exists(QStringLiteral("encoder.json")) || d.exists(QStringLiteral("vocab.bpe")))
+            *error += QStringLiteral("; fairseq's GPT-2 BPE files (dict.txt, encoder.json, vocab.bpe) are not read: add the "
+                                     "model's Hugging Face tokenizer (vocab.json + merges.txt, e.g. facebook/bart-base's, "
+                                     "whose ids follow fairseq's dict.txt)");
         return false;
     }
     *vocab = std::move(v);

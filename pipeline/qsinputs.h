@@ -6,7 +6,8 @@
 //   QsVocabulary v; loadQsVocabulary(dir, &v, &error);           // tokenizer + HIBRIDS markers
 //   QsGenerated g = generateQs(generator, v, {in}, settings);    // parsed trees, repairs, warnings
 //
-// A checkpoint folder holds config.json, model.safetensors and a tokenizer (Tokenizer::fromDirectory).
+// A checkpoint folder holds config.json, model.safetensors (or pytorch_model.bin, or a fairseq
+// checkpoint_best.pt whose args stand in for a missing config.json) and a tokenizer (Tokenizer::fromDirectory).
 // Markers: config.json "folio_qs": {"depth_markers": [7 ids], "paragraph_separator": id} for models
 // trained by Folio (ids past the SentencePiece vocabulary); without it, HIBRIDS' BART ids.
 
