@@ -354,6 +354,15 @@ void describeModel(Description &d)
         if (!readImageProcessing(d.dir.path(), &image, &why))
             d.problem(why.toStdString());
         d.out["visual"] = image.visual;
+        if (type == "layoutlmv2" && weights.read) {
+            // The visual backbone's weights decide whether the page image is used.
+            const bool backbone = weights.contains("visual.backbone.");
+            d.out["visual"] = backbone;
+            d.note(backbone ? "visual backbone weights present (detectron2 ResNeXt-FPN): the page image (224 x 224, BGR) "
+                              "is used; a page without an image runs text + layout only"
+                            : "no visual backbone weights (visual.backbone.*): runs text + layout only, without the "
+                              "image tokens the architecture adds");
+        }
         describeLabels(d, config, true);
         if (h == "encoder")
             d.problem((weights.read ? d.path("model.safetensors") : configPath)

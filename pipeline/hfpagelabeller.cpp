@@ -49,29 +49,36 @@ inference::WordLabelling HfPageLabeller::labelPage(const DocumentTaggerPage &pag
                                                    const inference::RunOptions &options) const
 {
     inference::Tensor pixels;
-    if (m_image.visual) {
+    // A LayoutLMv2 without backbone weights takes no image; with them and a page without one it
+    // runs text + layout only (the labelling's warnings say so).
+    const bool wantsImage = m_image.visual && (!m_image.bgrUint8 || m_classifier.takesImage());
+    bool haveImage = wantsImage;
+    if (wantsImage) {
         inference::WordLabelling failed;
         const QString imagePath = page.page >= 0 && page.page < int(document.pages.size())
                                       ? document.pages[std::size_t(page.page)].imagePath
                                       : QString();
-        if (imagePath.isEmpty()) {
+        if (imagePath.isEmpty() && m_image.bgrUint8) {
+            haveImage = false;
+        } else if (imagePath.isEmpty()) {
             failed.error = "the checkpoint has an image branch (visual_embed) but the page has no image";
             return failed;
         }
-        const QImage image(imagePath);
-        if (image.isNull()) {
+        const QImage image = haveImage ? QImage(imagePath) : QImage();
+        if (haveImage && image.isNull()) {
             failed.error = imagePath.toStdString() + ": cannot read the page image";
             return failed;
         }
         QString why;
-        pixels = pagePixelValues(image, m_image, &why);
-        if (pixels.shape.empty()) {
+        if (haveImage)
+            pixels = pagePixelValues(image, m_image, &why);
+        if (haveImage && pixels.shape.empty()) {
             failed.error = imagePath.toStdString() + ": " + why.toStdString();
             return failed;
         }
     }
     return m_classifier.label(page.taggerPage.words, page.taggerPage.boxes, inference::HfTokenClassifier::LongPages::Slide,
-                              options, m_image.visual ? &pixels : nullptr);
+                              options, haveImage ? &pixels : nullptr);
 }
 
 } // namespace folio::pipeline

@@ -2,8 +2,9 @@
 // A Hugging Face token-classification checkpoint (inference::HfTokenClassifier) labelling Document
 // pages: every word of the page (white-space-only ones too: taggerPagesOfDocument(..., keepBlankWords))
 // with its 0-1000 box, the reference's own truncated call first and sliding windows only for the
-// words it cuts off (inference/models/hftokenclassifier.h), and pixel_values from the page image
-// when the checkpoint has an image branch (pipeline/pagepixels.h). Used by DocumentTagger and the
+// words it cuts off (inference/models/hftokenclassifier.h), and pixel_values (LayoutLMv2: the uint8
+// BGR image) from the page image when the checkpoint has an image branch (pipeline/pagepixels.h);
+// a LayoutLMv2 page without an image runs text + layout only, said in WordLabelling::warnings. Used by DocumentTagger and the
 // attention runs. No exception leaves it.
 
 #include "inference/models/hftokenclassifier.h"
@@ -16,7 +17,7 @@ namespace folio::pipeline {
 
 // The config.json model_type of a checkpoint folder ("" when the file is missing or unreadable).
 QString checkpointModelType(const QString &checkpointDir);
-// True for model types HfTokenClassifier runs ("layoutlmv3").
+// True for model types HfTokenClassifier runs ("layoutlmv3", "lilt", "layoutlmv2").
 bool isHfTokenClassifierType(const QString &modelType);
 
 class HfPageLabeller

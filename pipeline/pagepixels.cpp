@@ -7,9 +7,68 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
 namespace folio::pipeline {
 
 namespace {
+
+// PIL's precompute_coeffs + normalize_coeffs_8bpc for the bilinear (triangle, support 1) filter:
+// per output index its first input index, its tap count, and ksize fixed-point weights.
+struct PilCoeffs
+{
+    int ksize = 0;
+    std::vector<int> first, count;
+    std::vector<std::int32_t> weights;
+};
+
+constexpr int kPilPrecisionBits = 32 - 8 - 2;
+
+PilCoeffs pilCoeffs(int inSize, int outSize)
+{
+    PilCoeffs c;
+    const double scale = double(inSize) / double(outSize);
+    const double filterScale = scale < 1.0 ? 1.0 : scale;
+    const double support = 1.0 * filterScale;
+    c.ksize = int(std::ceil(support)) * 2 + 1;
+    c.first.resize(std::size_t(outSize));
+    c.count.resize(std::size_t(outSize));
+    c.weights.assign(std::size_t(outSize) * std::size_t(c.ksize), 0);
+    std::vector<double> k(std::size_t(c.ksize));
+    for (int xx = 0; xx < outSize; ++xx) {
+        const double center = (xx + 0.5) * scale;
+        const double ss = 1.0 / filterScale;
+        int xmin = int(center - support + 0.5);
+        if (xmin < 0) xmin = 0;
+        int xmax = int(center + support + 0.5);
+        if (xmax > inSize) xmax = inSize;
+        xmax -= xmin;
+        double ww = 0.0;
+        for (int x = 0; x < xmax; ++x) {
+            double t = (x + xmin - center + 0.5) * ss;
+            t = t < 0 ? -t : t;
+            k[std::size_t(x)] = t < 1.0 ? 1.0 - t : 0.0;
+            ww += k[std::size_t(x)];
+        }
+        for (int x = 0; x < xmax; ++x) {
+            const double w = ww != 0.0 ? k[std::size_t(x)] / ww : k[std::size_t(x)];
+            c.weights[std::size_t(xx) * std::size_t(c.ksize) + std::size_t(x)] =
+                std::int32_t(w < 0 ? -0.5 + w * (1 << kPilPrecisionBits) : 0.5 + w * (1 << kPilPrecisionBits));
+        }
+        c.first[std::size_t(xx)] = xmin;
+        c.count[std::size_t(xx)] = xmax;
+    }
+    return c;
+}
+
+std::uint8_t pilClip8(std::int64_t v)
+{
+    if (v >= (std::int64_t(1) << kPilPrecisionBits << 8)) return 255;
+    if (v <= 0) return 0;
+    return std::uint8_t(v >> kPilPrecisionBits);
+}
 
 bool readObject(const QString &path, bool optional, QJsonObject *out, QString *error)
 {
@@ -73,6 +132,53 @@ bool readBool(const QJsonObject &o, const QString &key, const QString &path, boo
 
 } // namespace
 
+std::vector<std::uint8_t> pilResizeBilinear(const std::uint8_t *pixels, int width, int height, int stride, int channels,
+                                            int outW, int outH)
+{
+    // Horizontal pass (when the width changes), then vertical, as ImagingResampleInner does.
+    std::vector<std::uint8_t> tmp;
+    const std::uint8_t *src = pixels;
+    int srcStride = stride;
+    if (outW != width) {
+        const PilCoeffs h = pilCoeffs(width, outW);
+        tmp.resize(std::size_t(outW) * std::size_t(height) * std::size_t(channels));
+        for (int y = 0; y < height; ++y) {
+            const std::uint8_t *row = pixels + std::size_t(y) * std::size_t(stride);
+            for (int xx = 0; xx < outW; ++xx) {
+                const std::int32_t *k = &h.weights[std::size_t(xx) * std::size_t(h.ksize)];
+                for (int ch = 0; ch < channels; ++ch) {
+                    std::int64_t ss = std::int64_t(1) << (kPilPrecisionBits - 1);
+                    for (int x = 0; x < h.count[std::size_t(xx)]; ++x)
+                        ss += std::int64_t(row[std::size_t(x + h.first[std::size_t(xx)]) * std::size_t(channels) + std::size_t(ch)]) * k[x];
+                    tmp[(std::size_t(y) * std::size_t(outW) + std::size_t(xx)) * std::size_t(channels) + std::size_t(ch)] = pilClip8(ss);
+                }
+            }
+        }
+        src = tmp.data();
+        srcStride = outW * channels;
+    }
+    const int w = outW;
+    std::vector<std::uint8_t> out(std::size_t(outW) * std::size_t(outH) * std::size_t(channels));
+    if (outH == height) {
+        for (int y = 0; y < outH; ++y)
+            std::copy(src + std::size_t(y) * std::size_t(srcStride), src + std::size_t(y) * std::size_t(srcStride) + std::size_t(w * channels),
+                      out.begin() + std::ptrdiff_t(y) * w * channels);
+        return out;
+    }
+    const PilCoeffs v = pilCoeffs(height, outH);
+    for (int yy = 0; yy < outH; ++yy) {
+        const std::int32_t *k = &v.weights[std::size_t(yy) * std::size_t(v.ksize)];
+        for (int xx = 0; xx < w; ++xx)
+            for (int ch = 0; ch < channels; ++ch) {
+                std::int64_t ss = std::int64_t(1) << (kPilPrecisionBits - 1);
+                for (int y = 0; y < v.count[std::size_t(yy)]; ++y)
+                    ss += std::int64_t(src[std::size_t(y + v.first[std::size_t(yy)]) * std::size_t(srcStride) + std::size_t(xx) * std::size_t(channels) + std::size_t(ch)]) * k[y];
+                out[(std::size_t(yy) * std::size_t(w) + std::size_t(xx)) * std::size_t(channels) + std::size_t(ch)] = pilClip8(ss);
+            }
+    }
+    return out;
+}
+
 bool readImageProcessing(const QString &checkpointDir, ImageProcessing *out, QString *error)
 {
     QString why;
@@ -80,8 +186,43 @@ bool readImageProcessing(const QString &checkpointDir, ImageProcessing *out, QSt
     const QString configPath = QDir(checkpointDir).filePath(QStringLiteral("config.json"));
     const QString prePath = QDir(checkpointDir).filePath(QStringLiteral("preprocessor_config.json"));
     QJsonObject config, pre;
-    bool ok = readObject(configPath, false, &config, &why) && readObject(prePath, true, &pre, &why)
-              && readBool(config, QStringLiteral("visual_embed"), configPath, &p.visual, &why)
+    bool ok = readObject(configPath, false, &config, &why) && readObject(prePath, true, &pre, &why);
+    if (ok && config.value(QStringLiteral("model_type")).toString() == QStringLiteral("layoutlmv2")) {
+        // LayoutLMv2ImageProcessor: size {"height": 224, "width": 224}, resample 2, BGR uint8.
+        p.visual = true;
+        p.bgrUint8 = true;
+        p.doRescale = false;
+        p.doNormalize = false;
+        ok = readBool(pre, QStringLiteral("do_resize"), prePath, &p.doResize, &why);
+        const QJsonValue size = pre.value(QStringLiteral("size"));
+        if (ok && size.isObject()) {
+            const int h = size.toObject().value(QStringLiteral("height")).toInt(-1);
+            const int w = size.toObject().value(QStringLiteral("width")).toInt(-1);
+            if (h != w || h < 16 || h > 4096) {
+                why = prePath + QStringLiteral(": size is not a square {height, width} in 16..4096");
+                ok = false;
+            }
+            p.size = h;
+        } else if (ok && size.isDouble()) {
+            p.size = size.toInt(-1);
+            if (p.size < 16 || p.size > 4096) {
+                why = prePath + QStringLiteral(": size is not an image side in 16..4096");
+                ok = false;
+            }
+        }
+        if (ok && pre.contains(QStringLiteral("resample")) && pre.value(QStringLiteral("resample")).toInt(-1) != 2) {
+            why = prePath + QStringLiteral(": resample must be 2 (bilinear) for a LayoutLMv2 checkpoint");
+            ok = false;
+        }
+        if (!ok) {
+            if (error)
+                *error = why;
+            return false;
+        }
+        *out = p;
+        return true;
+    }
+    ok = ok && readBool(config, QStringLiteral("visual_embed"), configPath, &p.visual, &why)
               && readBool(pre, QStringLiteral("do_resize"), prePath, &p.doResize, &why)
               && readBool(pre, QStringLiteral("do_rescale"), prePath, &p.doRescale, &why)
               && readBool(pre, QStringLiteral("do_normalize"), prePath, &p.doNormalize, &why)
@@ -132,6 +273,22 @@ inference::Tensor pagePixelValues(const QImage &image, const ImageProcessing &pr
         return {};
     }
     QImage rgb = image.convertToFormat(QImage::Format_RGB888);
+    if (processing.bgrUint8) {
+        if (!processing.doResize && (rgb.width() != s || rgb.height() != s)) {
+            if (error)
+                *error = QStringLiteral("the page image is %1 x %2 but the checkpoint takes %3 x %3 and does not resize")
+                             .arg(rgb.width()).arg(rgb.height()).arg(s);
+            return {};
+        }
+        const std::vector<std::uint8_t> resized =
+            pilResizeBilinear(rgb.constBits(), rgb.width(), rgb.height(), int(rgb.bytesPerLine()), 3, s, s);
+        inference::Tensor t = inference::Tensor::zeros(inference::DType::U8, {1, 3, s, s});
+        const std::size_t plane = std::size_t(s) * std::size_t(s);
+        for (std::size_t i = 0; i < plane; ++i)
+            for (int c = 0; c < 3; ++c) // BGR: channel 0 is blue
+                t.bytes[std::size_t(2 - c) * plane + i] = resized[i * 3 + std::size_t(c)];
+        return t;
+    }
     if (processing.doResize) {
         const Qt::TransformationMode mode = processing.resample == 0 ? Qt::FastTransformation : Qt::SmoothTransformation;
         rgb = rgb.scaled(s, s, Qt::IgnoreAspectRatio, mode);

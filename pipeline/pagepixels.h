@@ -7,12 +7,19 @@
 // image_mean, image_std); the processor's defaults are mean = std = 0.5. Resizing uses Qt's smooth
 // (bilinear) scaling for PIL's bilinear / bicubic / lanczos and nearest for resample 0, so pixels
 // near edges differ slightly from PIL's antialiased filters. QtGui only; no torch.
+//
+// LayoutLMv2 / LayoutXLM (config.json model_type "layoutlmv2"; LayoutLMv2ImageProcessor): the page
+// as `image`, [1, 3, S, S] uint8 in BGR order, S = 224 (preprocessor_config.json size), resized with
+// PIL's bilinear filter (pilResizeBilinear: the same antialiased convolution and 8-bit rounding),
+// neither rescaled nor normalised (the model subtracts its pixel mean itself).
 
 #include "inference/checkpoint/tensor.h"
 
 #include <QString>
 
 #include <array>
+#include <cstdint>
+#include <vector>
 
 class QImage;
 
@@ -29,7 +36,14 @@ struct ImageProcessing
     bool doNormalize = true;
     std::array<float, 3> mean{0.5f, 0.5f, 0.5f};
     std::array<float, 3> std{0.5f, 0.5f, 0.5f};
+    bool bgrUint8 = false;  // LayoutLMv2's image: uint8, BGR, no rescale / normalisation
 };
+
+// PIL's Image.resize(..., BILINEAR) of an 8-bit image with `channels` interleaved channels (rows of
+// `stride` bytes): a separable triangle filter widened by the scale when shrinking, 22-bit fixed-point
+// coefficients, horizontal pass then vertical, each rounded to 8 bits. Returns outW * outH * channels.
+std::vector<std::uint8_t> pilResizeBilinear(const std::uint8_t *pixels, int width, int height, int stride, int channels,
+                                            int outW, int outH);
 
 // Reads <dir>/config.json and <dir>/preprocessor_config.json (optional). False + *error naming the
 // file and the field on a malformed file or value (a std of 0, a size outside 16..4096, ...).

@@ -345,6 +345,38 @@ private Q_SLOTS:
         }
     }
 
+    // LayoutLMv2 / LayoutXLM (issue 32): LayoutLMv2ImageProcessor's input, i.e. PIL's bilinear resize
+    // to 224 x 224 and RGB -> BGR, uint8 channels first, byte for byte against PIL 9.4's own output
+    // (tests/data/images/layoutlmv2_resize/README.md); its settings refuse another filter.
+    void layoutLMv2ImageIsPilBilinearBgr()
+    {
+        const QString data = QStringLiteral(FOLIO_SOURCE_DIR "/tests/data/images/layoutlmv2_resize");
+        FOLIO_REQUIRE_DATA(data + QStringLiteral("/expected_bgr_224.u8"));
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("config.json")), "{\"model_type\": \"layoutlmv2\"}"));
+        pipeline::ImageProcessing p;
+        QString error;
+        QVERIFY2(pipeline::readImageProcessing(dir.path(), &p, &error), qPrintable(error));
+        QVERIFY(p.visual && p.bgrUint8 && !p.doNormalize);
+        QCOMPARE(p.size, 224);
+        const QImage page(data + QStringLiteral("/page.png"));
+        QVERIFY(!page.isNull());
+        const inference::Tensor t = pipeline::pagePixelValues(page, p, &error);
+        QCOMPARE(t.dtype, inference::DType::U8);
+        QCOMPARE(t.shape, std::vector<std::int64_t>({1, 3, 224, 224}));
+        QFile f(data + QStringLiteral("/expected_bgr_224.u8"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray expected = f.readAll();
+        QCOMPARE(qsizetype(t.bytes.size()), expected.size());
+        int differing = 0;
+        for (qsizetype i = 0; i < expected.size(); ++i)
+            differing += t.bytes[std::size_t(i)] != std::uint8_t(expected[i]) ? 1 : 0;
+        QCOMPARE(differing, 0);
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("preprocessor_config.json")), "{\"resample\": 3}"));
+        QVERIFY(!pipeline::readImageProcessing(dir.path(), &p, &error));
+        QVERIFY2(error.contains(QLatin1String("preprocessor_config.json: resample")), qPrintable(error));
+    }
+
     void theImageBranchSeesThePage()
     {
         FOLIO_REQUIRE_DATA(visualCase() + QStringLiteral("/model.safetensors"));
