@@ -8,8 +8,10 @@
 // class / files / ids against vocab_size), the seq2seq vocabulary (loadQsVocabulary), the image
 // processing of a visual checkpoint (readImageProcessing), a drafter's drafter.json (QsDrafter).
 // Weights are never read: model.safetensors is memory-mapped for its header only (tensor names,
-// shapes, the parameter count), pytorch_model.bin and checkpoint_best.pt are told apart by their
-// first bytes (a torch zip archive, or a bare pickle Folio does not read).
+// shapes, the parameter count), pytorch_model.bin is told by its first bytes (a torch zip archive,
+// or a bare pickle Folio does not read), and a fairseq checkpoint_best.pt (or FILE.pt given
+// instead of a folder) by its pickle alone (inference/checkpoint/fairseq.h: form, arch, names and
+// shapes; a fairseq BART's config built from its args when the folder has no config.json).
 //
 // The JSON:
 //   folder, kind ("hugging-face" | "folio" | "folio-qs-drafter" | "unknown"), model_type,

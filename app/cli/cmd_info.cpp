@@ -24,8 +24,8 @@ void registerInfoCommand(CLI::App &app)
                                            "with --checkpoint DIR, what a checkpoint folder is and whether Folio can run it");
     auto checkpoint = std::make_shared<std::string>();
     cmd->add_option("--checkpoint", *checkpoint,
-                    "Describe this checkpoint folder instead (model type, task, files, labels, problems) without loading "
-                    "its weights; exit 1 when Folio cannot run it");
+                    "Describe this checkpoint folder (or fairseq FILE.pt) instead (model type, task, files, labels, problems) "
+                    "without loading its weights; exit 1 when Folio cannot run it");
     cmd->callback([checkpoint] {
         if (!checkpoint->empty()) {
             const nlohmann::json info = pipeline::describeCheckpoint(inputPath(*checkpoint));

@@ -162,7 +162,8 @@ void registerGenerate(CLI::App *qs)
                                                "several files or folders: one JSON line each)");
     auto o = std::make_shared<GenerateOpts>();
     cmd->add_option("--checkpoint", o->checkpoint,
-                    "Drafter folder (drafter.json) or seq2seq checkpoint folder (config.json, model.safetensors, tokenizer); "
+                    "Drafter folder (drafter.json) or seq2seq checkpoint folder (config.json, model.safetensors or pytorch_model.bin "
+                    "or fairseq checkpoint_best.pt, tokenizer); "
                     "default: the shipped drafter");
     cmd->add_option("file", o->batch.inputs, "Document to summarise; folders, @list.txt");
     addGenOptions(cmd, &o->gen);
