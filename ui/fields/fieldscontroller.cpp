@@ -2,6 +2,7 @@
 
 #include "document/formats/datasetformat.h"
 #include "document/project/project.h"
+#include "pipeline/markuplmfields.h"
 #include "ui/annotation/annotationsession.h"
 #include "ui/commands/fieldcommands.h"
 #include "ui/documents/domtreemodel.h"
@@ -140,17 +141,24 @@ bool FieldsController::setFieldModelDir(const QString &checkpointDir)
         say(tr("Open a project first"));
         return false;
     }
-    if (!checkpointDir.isEmpty() && pipeline::checkpointModelType(checkpointDir) != QLatin1String("webformer")) {
-        say(tr("%1: not a WebFormer field extractor (config.json model_type is \"%2\")")
-                .arg(checkpointDir, pipeline::checkpointModelType(checkpointDir)));
+    const QString type = checkpointDir.isEmpty() ? QString() : pipeline::checkpointModelType(checkpointDir);
+    if (type == QLatin1String("markuplm")) {
+        // Checked before anything is loaded: a refused folder leaves the current extractor chosen.
+        if (!pipeline::checkMarkupLMFolder(checkpointDir, &error)) {
+            say(tr("MarkupLM folder refused, the field extractor is unchanged: %1").arg(error));
+            return false;
+        }
+    } else if (!checkpointDir.isEmpty() && type != QLatin1String("webformer")) {
+        say(tr("%1: not a WebFormer or MarkupLM field extractor (config.json model_type is \"%2\")").arg(checkpointDir, type));
         return false;
     }
     if (!pipeline::setProjectFieldModel(*project, checkpointDir, &error)) {
         say(error);
         return false;
     }
-    say(checkpointDir.isEmpty() ? tr("Field extractor: the shipped model")
-                                : tr("Field extractor: %1").arg(QDir(checkpointDir).dirName()));
+    say(checkpointDir.isEmpty()                  ? tr("Field extractor: the shipped model")
+        : type == QLatin1String("markuplm") ? tr("Field extractor: MarkupLM %1").arg(QDir(checkpointDir).dirName())
+                                            : tr("Field extractor: %1").arg(QDir(checkpointDir).dirName()));
     return true;
 }
 
@@ -338,7 +346,7 @@ void FieldsController::editFieldSet()
 
 void FieldsController::chooseFieldModel()
 {
-    const QString dir = QFileDialog::getExistingDirectory(m_window, tr("Choose a WebFormer checkpoint folder"), fieldModelDir());
+    const QString dir = QFileDialog::getExistingDirectory(m_window, tr("Choose a field extractor folder (WebFormer or Hugging Face MarkupLM)"), fieldModelDir());
     if (!dir.isEmpty())
         setFieldModelDir(dir);
 }

@@ -12,6 +12,10 @@
 //     in the DOM tree (background + note), and listed in the Fields panel, where accept / reject /
 //     correct (text selected on the page, else the picked DOM node's words) / "no value" / clear
 //     are undoable session edits, saved at once;
+//   - Model > Choose Field Extractor… takes a WebFormer or a Hugging Face MarkupLM folder (QA: each
+//     field asked as a question; token classification: its labels answer the fields named like
+//     them); a MarkupLM folder is checked before anything loads, and a refused one keeps the
+//     current extractor;
 //   - Model > Train Field Extractor… trains a WebFormer on the project's answers; the result becomes
 //     the project's field model;
 //   - File > Export Fields… writes the project's answers as SWDE, HF JSONL or product-benchmark.
