@@ -586,6 +586,15 @@ TorchTrainingCheckpoint readTorchTrainingCheckpoint(const std::string &path, con
                                                     bool withTensors)
 {
     return withArchive(path, [&](const std::string &pickle, const std::string &source, const detail::StorageBytes &storage) {
+        return readTrainingCheckpointPickle(pickle, source, storage, stateDictKey, withTensors);
+    });
+}
+
+TorchTrainingCheckpoint readTrainingCheckpointPickle(const std::string &pickle, const std::string &source,
+                                                     const std::function<std::string_view(const std::string &key)> &storage,
+                                                     const std::string &stateDictKey, bool withTensors)
+{
+    {
         Unpickler unpickler(pickle, source, true);
         const ValuePtr root = unpickler.run();
         if (root->kind != Value::Dict)
@@ -615,7 +624,7 @@ TorchTrainingCheckpoint readTorchTrainingCheckpoint(const std::string &path, con
         if (withTensors)
             out.tensors = detail::materialiseStateDict(*stateDict, source + " \"" + stateDictKey + "\"", storage);
         return out;
-    });
+    }
 }
 
 } // namespace folio::inference

@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace folio::inference {
@@ -51,5 +52,9 @@ struct TorchTrainingCheckpoint
 };
 TorchTrainingCheckpoint readTorchTrainingCheckpoint(const std::string &path, const std::string &stateDictKey,
                                                     bool withTensors);
+// The same for data.pkl alone; `storage(key)` returns the bytes of data/<key>, valid until it returns.
+TorchTrainingCheckpoint readTrainingCheckpointPickle(const std::string &pickle, const std::string &source,
+                                                     const std::function<std::string_view(const std::string &key)> &storage,
+                                                     const std::string &stateDictKey, bool withTensors);
 
 } // namespace folio::inference

@@ -2,7 +2,9 @@
 // whole archive (read from a scratch file by readTorchCheckpoint: zip directory, overlaps, entries),
 // anything else is data.pkl alone (readStateDictPickle, every storage key holding 256 bytes). Any
 // input must give tensors or an InferenceError, never a crash, an out-of-bounds read or runaway
-// memory; an accepted tensor's bytes must match its shape and dtype.
+// memory; an accepted tensor's bytes must match its shape and dtype. Every input is also read as a
+// training checkpoint (readTorchTrainingCheckpoint / readTrainingCheckpointPickle: fairseq's
+// checkpoint_best.pt, inert classes as data, the "model" entry as tensors, the rest as JSON).
 // Build and run: scripts/fuzz.sh (-DFOLIO_FUZZ=ON with clang); replayed by tst_fuzzreplay_torchpickle.
 #include "fuzzsupport.h"
 
@@ -12,6 +14,7 @@
 #include <QFile>
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
@@ -20,17 +23,34 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const std::string input(reinterpret_cast<const char *>(data), size);
     try {
         TensorMap tensors;
-        if (input.rfind("PK", 0) == 0) {
-            const QString path = folio::fuzz::writeScratchFile(QStringLiteral("pytorch_model.bin"), QByteArray::fromStdString(input));
-            tensors = readTorchCheckpoint(QFile::encodeName(path).toStdString());
-        } else {
-            tensors = readStateDictPickle(input, "fuzz.pkl", [](const std::string &key) {
-                std::string bytes(256, '\0');
-                for (std::size_t i = 0; i < bytes.size(); ++i)
-                    bytes[i] = char(i + key.size());
-                return bytes;
-            });
+        const auto storageBytes = [](const std::string &key) {
+            std::string bytes(256, '\0');
+            for (std::size_t i = 0; i < bytes.size(); ++i)
+                bytes[i] = char(i + key.size());
+            return bytes;
+        };
+        const bool archive = input.rfind("PK", 0) == 0;
+        const QString path = archive ? folio::fuzz::writeScratchFile(QStringLiteral("pytorch_model.bin"), QByteArray::fromStdString(input))
+                                     : QString();
+        try { // as a training checkpoint (its own errors are notes: the state dict reading below still runs)
+            std::map<std::string, std::string> held;
+            const TorchTrainingCheckpoint c =
+                archive ? readTorchTrainingCheckpoint(QFile::encodeName(path).toStdString(), "model", true)
+                        : readTrainingCheckpointPickle(input, "fuzz.pkl", [&](const std::string &key) -> std::string_view {
+                              return held.emplace(key, storageBytes(key)).first->second;
+                          }, "model", true);
+            for (const auto &[name, t] : c.tensors)
+                if (!t.isValid() || c.shapes.at(name) != t.shape)
+                    folio::fuzz::invariantFailed(QStringLiteral("training checkpoint tensor %1: bytes or shape").arg(QString::fromStdString(name)));
+            folio::fuzz::note(QStringLiteral("training checkpoint: %1 tensors, %2 bytes of JSON")
+                                  .arg(c.tensors.size()).arg(c.entries.dump().size()));
+        } catch (const InferenceError &e) {
+            folio::fuzz::note(QString::fromUtf8(e.what()));
         }
+        if (archive)
+            tensors = readTorchCheckpoint(QFile::encodeName(path).toStdString());
+        else
+            tensors = readStateDictPickle(input, "fuzz.pkl", storageBytes);
         for (const auto &[name, t] : tensors)
             if (!t.isValid())
                 folio::fuzz::invariantFailed(QStringLiteral("tensor %1: %2 bytes for shape %3")
