@@ -150,19 +150,22 @@ public:
             const at::Tensor ql = useLayout ? splitHeads(l.layoutQuery(layout), m_heads) : at::Tensor();
             const at::Tensor kl = useLayout ? splitHeads(l.layoutKey(layout), m_heads) : at::Tensor();
             const at::Tensor vl = splitHeads(l.layoutValue(layout), m_heads);
-            const at::Tensor textScores = at::matmul(q, k.transpose(-1, -2)) / m_textScale;
+            // In place on the [B, H, T, T] products (each fresh [H, T, T] buffer costs its page
+            // faults): the same operations in the reference's order, so the same values.
+            at::Tensor scores = at::matmul(q, k.transpose(-1, -2));
+            scores.div_(m_textScale);
             // Text s_t + s_l and layout s_l + s_t are the same values: one softmax serves both.
             // With BiasLayoutFlow disabled (ablation) both flows attend by the text scores alone.
-            at::Tensor probs;
             if (useLayout) {
-                const at::Tensor layoutScores = at::matmul(ql, kl.transpose(-1, -2)) / m_layoutScale;
-                probs = at::softmax(textScores + layoutScores + maskAdd, -1);
+                at::Tensor layoutScores = at::matmul(ql, kl.transpose(-1, -2));
+                layoutScores.div_(m_layoutScale);
+                scores.add_(layoutScores);
                 ctx.record("bias.layout_flow." + std::to_string(i), layoutScores);
-            } else {
-                probs = at::softmax(textScores + maskAdd, -1);
-                if (ctx.tracing())
-                    ctx.record("bias.layout_flow." + std::to_string(i), at::zeros_like(textScores));
+            } else if (ctx.tracing()) {
+                ctx.record("bias.layout_flow." + std::to_string(i), at::zeros_like(scores));
             }
+            scores.add_(maskAdd);
+            const at::Tensor probs = at::softmax(scores, -1);
             if (ctx.tracing())
                 ctx.record("attentions." + std::to_string(i), probs);
             const at::Tensor textCtx = mergeHeads(at::matmul(probs, v));
