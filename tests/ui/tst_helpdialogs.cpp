@@ -177,7 +177,8 @@ private Q_SLOTS:
         }
         QCOMPARE(names, QStringList({QStringLiteral("funsd-layout-reading"), QStringLiteral("funsd-layout"),
                                      QStringLiteral("forms-en-de-reading"), QStringLiteral("forms-en-de"),
-                                     QStringLiteral("forms-en-de-ensemble"), QStringLiteral("sroie-receipts"),
+                                     QStringLiteral("forms-en-de-ensemble"), QStringLiteral("forms-en-de-reading-ensemble"),
+                                     QStringLiteral("sroie-receipts"),
                                      QStringLiteral("product-fields"), QStringLiteral("qs-drafter"), QStringLiteral("qmsum-qs"),
                                      QStringLiteral("qs-questions")}));
         AboutDialog dialog;
