@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace folio::inference {
 
@@ -217,16 +218,20 @@ MarkupAnswer HfMarkupLM::answer(const std::string &question, const std::vector<s
             const Tensor &start = r.outputs.at("start_logits"), &end = r.outputs.at("end_logits");
             const float *s = start.data<float>(), *e = end.data<float>();
             const int length = t.length();
-            const auto logSumExp = [length](const float *x) {
-                float m = x[0];
-                for (int i = 1; i < length; ++i)
-                    m = std::max(m, x[i]);
+            // Softmax over the node tokens only (the question and specials masked), as the Hugging Face
+            // question-answering pipeline scores a span.
+            const auto logSumExp = [&](const float *x) {
+                float m = -std::numeric_limits<float>::infinity();
+                for (int i = 0; i < length; ++i)
+                    if (t.nodeIds[std::size_t(i)] >= 0)
+                        m = std::max(m, x[i]);
                 double sum = 0;
                 for (int i = 0; i < length; ++i)
-                    sum += std::exp(double(x[i] - m));
-                return double(m) + std::log(sum);
+                    if (t.nodeIds[std::size_t(i)] >= 0)
+                        sum += std::exp(double(x[i] - m));
+                return sum > 0 ? double(m) + std::log(sum) : 0.0;
             };
-            const double normaliser = length > 0 ? logSumExp(s) + logSumExp(e) : 0.0;
+            const double normaliser = logSumExp(s) + logSumExp(e);
             int lastNode = -1;
             for (int i = 0; i < length; ++i) {
                 if (t.nodeIds[std::size_t(i)] < 0)

@@ -44,7 +44,7 @@ struct MarkupAnswer
     int firstNode = -1, lastNode = -1; // nodes holding the span's first and last token
     int window = -1, startToken = -1, endToken = -1; // positions in that window's input_ids
     float score = 0;        // start + end logit
-    float confidence = 0;   // p(start) * p(end): softmax over its window's positions
+    float confidence = 0;   // p(start) * p(end): softmax over its window's node tokens (HF QA pipeline)
     std::vector<int> tokenIds; // input ids of the span
 };
 

@@ -226,6 +226,7 @@ private Q_SLOTS:
         QVERIFY(a.firstNode >= 0 && a.firstNode <= a.lastNode && a.lastNode < page.nodes.size());
         QVERIFY(a.endToken >= a.startToken && a.endToken - a.startToken < 5);
         QCOMPARE(int(a.tokenIds.size()), a.endToken - a.startToken + 1);
+        QVERIFY2(a.confidence > 0 && a.confidence <= 1, qPrintable(QString::number(a.confidence))); // p(start) * p(end)
         // The token classifier is no QA model.
         HfMarkupLM tokcls;
         QVERIFY2(tokcls.load(makeCheckpoint(tmp.path() + "/tokcls", false).toStdString(), &error), error.c_str());
