@@ -42,7 +42,7 @@ struct DocumentTagger::Impl
     // encoder's word states of the same pass.
     bool predictPage(const DocumentTaggerPage &page, const Document &document, bool viterbi,
                      std::vector<inference::PredictedEntity> *entities, std::vector<std::string> *labels,
-                     std::string *why, inference::WordStates *states = nullptr) const
+                     std::string *why, inference::WordStates *states = nullptr, QStringList *warnings = nullptr) const
     {
         if (!hf.isLoaded()) {
             inference::PagePrediction prediction;
@@ -57,6 +57,9 @@ struct DocumentTagger::Impl
             *why = labelling.error;
             return false;
         }
+        for (const std::string &w : labelling.warnings)
+            if (warnings && !warnings->contains(QString::fromStdString(w)))
+                warnings->push_back(QString::fromStdString(w));
         labels->clear();
         std::vector<float> confidences;
         for (const inference::WordLabel &w : labelling.words) {
@@ -178,7 +181,7 @@ DocumentPrediction DocumentTagger::predict(const Document &document, const Predi
             std::vector<std::string> labels;
             std::string why;
             inference::WordStates *pageStates = states ? &states->pages.emplace_back() : nullptr;
-            if (!m_impl->predictPage(page, document, options.viterbi, &entities, &labels, &why, pageStates)) {
+            if (!m_impl->predictPage(page, document, options.viterbi, &entities, &labels, &why, pageStates, &out.warnings)) {
                 out.error = QStringLiteral("%1, page %2: %3").arg(name).arg(page.page + 1).arg(QString::fromStdString(why));
                 return out;
             }

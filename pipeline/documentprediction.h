@@ -57,6 +57,9 @@ struct DocumentPrediction
     // The model's own label of each Document word (index as Document::words): the tagger's tag or
     // the Hugging Face word label (its first sub-token's argmax), "" for a word it did not label.
     QStringList wordLabels;
+    // What the model could not do as its architecture would, once each (e.g. a LayoutLMv2 folder
+    // without visual backbone weights, or a page without an image: text + layout only).
+    QStringList warnings;
     // Kept when options.links is on and the checkpoint has a link head: suggestLinks() then reads
     // these instead of running the encoder a second time.
     std::shared_ptr<const EncoderStates> encoderStates;

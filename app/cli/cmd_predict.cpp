@@ -129,6 +129,12 @@ nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &
     j["words"] = prediction.words();
     j["pages"] = pages;
     j["entities"] = entities;
+    if (!prediction.warnings.isEmpty()) {
+        nlohmann::json warnings = nlohmann::json::array();
+        for (const QString &w : prediction.warnings)
+            warnings.push_back(w.toStdString());
+        j["warnings"] = warnings;
+    }
     if (o.wordLabels) {
         nlohmann::json labels = nlohmann::json::array();
         for (std::size_t w = 0; w < loaded.document.words.size(); ++w) {
