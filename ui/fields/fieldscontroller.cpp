@@ -118,7 +118,8 @@ bool FieldsController::setFieldSet(const std::vector<pipeline::FieldSpec> &field
     m_panel->setFieldSpecs(m_fields);
     refresh();
     const QString model = fieldModelDir();
-    const QStringList unknown = model.isEmpty() ? QStringList()
+    // (a MarkupLM folder asks any field, or names the fields its labels miss when it extracts)
+    const QStringList unknown = model.isEmpty() || pipeline::isMarkupLMFolder(model) ? QStringList()
                                                 : pipeline::fieldsUnknownTo(pipeline::checkpointFields(model), m_fields);
     say(unknown.isEmpty() ? tr("Field set: %1").arg(pipeline::fieldNames(m_fields).join(QStringLiteral(", ")))
                           : tr("Field set saved. The field model %1 was not trained on %2: train it again on the project "
