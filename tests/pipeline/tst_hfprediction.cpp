@@ -377,6 +377,81 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QLatin1String("preprocessor_config.json: resample")), qPrintable(error));
     }
 
+    // A LayoutLMv2 token-classification folder (issue 32; the parity-new layoutlmv2_visual weights, a
+    // 2-label head, tests/data/tokenizers/layoutlmv2's vocabulary padded to the model's 500 rows): the
+    // page image reaches the backbone; a page without one runs text + layout only, said in the
+    // labelling's and DocumentPrediction's warnings.
+    void layoutLMv2PagesWithAndWithoutImage()
+    {
+        const QString v2 = test::sharedPath(QStringLiteral("fixtures/parity-new/layoutlmv2_visual"));
+        FOLIO_REQUIRE_DATA(v2 + QStringLiteral("/model.safetensors"));
+        FOLIO_REQUIRE_DATA(pipelineCase() + QStringLiteral("/documents.json"));
+        QTemporaryDir dir;
+        json config = readJson(v2 + QStringLiteral("/config.json"));
+        config["architectures"] = json::array({"LayoutLMv2ForTokenClassification"});
+        config["id2label"] = json{{"0", "O"}, {"1", "B-FIELD"}};
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("config.json")), QByteArray::fromStdString(config.dump())));
+        inference::TensorMap weights;
+        for (auto &kv : inference::readSafetensors((v2 + QStringLiteral("/model.safetensors")).toStdString()))
+            weights["layoutlmv2." + kv.first] = kv.second;
+        const int hidden = config["hidden_size"].get<int>();
+        std::vector<float> w(std::size_t(2 * hidden));
+        for (std::size_t i = 0; i < w.size(); ++i)
+            w[i] = float(int(i % 5) - 2) * 0.3f;
+        weights["classifier.weight"] = inference::Tensor::fromFloats({2, hidden}, w);
+        weights["classifier.bias"] = inference::Tensor::fromFloats({2}, {0.f, 0.f});
+        inference::writeSafetensors(dir.filePath(QStringLiteral("model.safetensors")).toStdString(), weights);
+        const QString tok = QStringLiteral(FOLIO_SOURCE_DIR "/tests/data/tokenizers/layoutlmv2");
+        QVERIFY(QFile::copy(tok + QStringLiteral("/tokenizer_config.json"), dir.filePath(QStringLiteral("tokenizer_config.json"))));
+        QFile vocabIn(tok + QStringLiteral("/vocab.txt"));
+        QVERIFY(vocabIn.open(QIODevice::ReadOnly));
+        QByteArray vocab = vocabIn.readAll();
+        for (int i = int(vocab.count('\n')); i < config["vocab_size"].get<int>(); ++i)
+            vocab += QByteArrayLiteral("[unused") + QByteArray::number(i) + QByteArrayLiteral("]\n");
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("vocab.txt")), vocab));
+
+        pipeline::HfPageLabeller labeller;
+        QString error;
+        QVERIFY2(labeller.load(dir.path(), &error), qPrintable(error));
+        QVERIFY(labeller.imageProcessing().bgrUint8);
+        QVERIFY(labeller.classifier().takesImage());
+        const json docs = readJson(pipelineCase() + QStringLiteral("/documents.json"));
+        auto run = [&](const QString &imagePath) {
+            const Document doc = fixtureDocument(docs["documents"][0], imagePath);
+            return labeller.labelPage(pipeline::taggerPagesOfDocument(doc, nullptr).front(), doc);
+        };
+        auto pagePath = [&](const QColor &colour) {
+            QImage image(300, 400, QImage::Format_RGB32);
+            image.fill(colour);
+            const QString path = dir.filePath(QStringLiteral("page-%1.png").arg(colour.name().mid(1)));
+            image.save(path);
+            return path;
+        };
+        auto confidences = [](const inference::WordLabelling &l) {
+            std::vector<float> c;
+            for (const auto &word : l.words)
+                c.push_back(word.confidence);
+            return c;
+        };
+        const inference::WordLabelling white = run(pagePath(Qt::white));
+        QVERIFY2(white.ok, white.error.c_str());
+        QVERIFY(white.warnings.empty());
+        const inference::WordLabelling dark = run(pagePath(QColor(20, 40, 200)));
+        QVERIFY2(dark.ok, dark.error.c_str());
+        QVERIFY(confidences(dark) != confidences(white)); // the image reaches the model
+        const inference::WordLabelling none = run(QString());
+        QVERIFY2(none.ok, none.error.c_str());
+        QCOMPARE(none.warnings.size(), std::size_t(1));
+        QVERIFY2(QString::fromStdString(none.warnings[0]).contains(QLatin1String("no page image")), none.warnings[0].c_str());
+
+        pipeline::DocumentTagger tagger;
+        QVERIFY2(tagger.load(dir.path(), &error), qPrintable(error));
+        const pipeline::DocumentPrediction p = tagger.predict(fixtureDocument(docs["documents"][0]));
+        QVERIFY2(p.ok, qPrintable(p.error));
+        QCOMPARE(p.warnings.size(), qsizetype(1));
+        QVERIFY2(p.warnings[0].contains(QLatin1String("text + layout only")), qPrintable(p.warnings[0]));
+    }
+
     void theImageBranchSeesThePage()
     {
         FOLIO_REQUIRE_DATA(visualCase() + QStringLiteral("/model.safetensors"));
