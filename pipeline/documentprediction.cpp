@@ -98,7 +98,7 @@ bool DocumentTagger::load(const QString &checkpointDir, QString *error, bool int
         } else if (!modelType.isEmpty() && modelType != QLatin1String("folio-formtagger") &&
                    modelType != QLatin1String(inference::kTaggerEnsembleType)) {
             why = QDir(checkpointDir).filePath(QStringLiteral("config.json")).toStdString() + ": model_type \"" +
-                  modelType.toStdString() + "\" is not a checkpoint Folio can label with (folio-formtagger, an ensemble of them, layoutlmv3)";
+                  modelType.toStdString() + "\" is not a checkpoint Folio can label with (folio-formtagger, an ensemble of them, layoutlmv3, lilt, layoutlmv2)";
         } else {
             ok = impl->predictor.load(checkpointDir.toStdString(), &why);
             if (ok && int8 && !impl->predictor.quantizeDynamicInt8(&why))

@@ -197,7 +197,7 @@ void registerPredictCommand(CLI::App &app)
     auto *cmd = app.add_subcommand("predict", "Label the entities of documents with a checkpoint, page by page (JSON on stdout; "
                                               "several files or folders: one JSON line each)");
     auto o = std::make_shared<PredictOpts>();
-    cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder: folio-formtagger, a Hugging Face LayoutLMv3 token-classification folder, or a MarkupLM token-classification folder (web pages: node labels)")->required();
+    cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint folder: folio-formtagger, a Hugging Face LayoutLMv3, LiLT, LayoutLMv2 or LayoutXLM token-classification folder, or a MarkupLM token-classification folder (web pages: node labels)")->required();
     cmd->add_option("file", o->batch.inputs, "FUNSD JSON, Folio document JSON, HTML (.html.gz too), image or PDF; folders, @list.txt");
     cmd->add_option("--order", o->order, "Word order: annotation or reading (FUNSD input), layout (XY-cut serialisation of any document before the model; always so for a checkpoint trained with --order layout)")
         ->check(CLI::IsMember({"annotation", "reading", "layout"}));
