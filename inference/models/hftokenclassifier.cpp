@@ -86,8 +86,8 @@ std::unique_ptr<HfLayoutTokenizer> folderTokenizer(const std::string &dir, const
                         [&](const char *c) { return tc.tokenizerClass == c; }))
         throw InferenceError(tokenizerConfig + ": tokenizer_class \"" + tc.tokenizerClass +
                              "\" is not a tokenizer Folio runs for " + config.modelType() +
-                             " (byte-level BPE: LayoutLMv3Tokenizer or RobertaTokenizer; XLM-R SentencePiece "
-                             "tokenizers are not built yet)");
+                             " (byte-level BPE: LayoutLMv3Tokenizer or RobertaTokenizer; XLM-R SentencePiece runs "
+                             "with layoutlmv2 / LayoutXLM folders only)");
     if (!std::filesystem::exists(dir + "/vocab.json") && std::filesystem::exists(dir + "/sentencepiece.bpe.model"))
         throw InferenceError(dir + "/sentencepiece.bpe.model: an XLM-R SentencePiece tokenizer (LayoutXLM); Folio runs " +
                              config.modelType() + " with a byte-level BPE tokenizer (vocab.json + merges.txt) only");
