@@ -176,10 +176,7 @@ namespace {
 TaggerMember loadMember(const std::string &dir)
 {
     const fs::path d(dir);
-    if (!fs::is_directory(d))
-        throw InferenceError(dir + ": checkpoint folder does not exist");
-    // Sizes checked against the weights before anything is built (issue 18; configcheck.h).
-    const ModelConfig checked = ModelConfig::fromDirectory(dir);
+    const ModelConfig checked = ModelConfig::fromDirectory(dir); // checked once more: memberFolders did
     const detail::TaggerConfig cfg = detail::TaggerConfig::fromJson(checked.json(), checked.source());
     if (!fs::exists(d / "model.safetensors"))
         throw InferenceError(dir + ": model.safetensors is missing");
@@ -251,10 +248,9 @@ std::vector<MemberFolder> memberFolders(const std::string &dir)
             throw InferenceError(dir + ": member " + folder + " does not exist");
         if (ensemble && !taggerEnsembleMembers(folder).empty())
             throw InferenceError(dir + ": member " + folder + " is an ensemble itself");
-        const fs::path config = fs::path(folder) / "config.json";
-        if (!fs::exists(config))
-            throw InferenceError(config.string() + ": missing");
-        MemberFolder m{folder, detail::TaggerConfig::fromJsonFile(config.string())};
+        // Sizes checked against the weights header before anything is built (issue 18; configcheck.h).
+        const ModelConfig checked = ModelConfig::fromDirectory(folder);
+        MemberFolder m{folder, detail::TaggerConfig::fromJson(checked.json(), checked.source())};
         if (!members.empty()) {
             // Probabilities are averaged label by label over the same words in the same order.
             const MemberFolder &first = members.front();

@@ -30,6 +30,7 @@
 #include "ui/fields/fieldtrainingdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/training/trainingdialog.h"
+#include "tests/common/pagejs.h"
 #include "ui/documents/webpage.h"
 #include "ui/documents/webpagepanel.h"
 
@@ -63,19 +64,7 @@ QString benchmarkPage()
                             + QStringLiteral(".html.gz"));
 }
 
-// Runs `js` in the page's isolated world and waits for its result.
-QVariant runJs(WebPage *page, const QString &js)
-{
-    QVariant result;
-    bool done = false;
-    page->runJavaScript(js, QWebEngineScript::ApplicationWorld, [&](const QVariant &v) {
-        result = v;
-        done = true;
-    });
-    if (!QTest::qWaitFor([&] { return done; }, 10000))
-        qWarning("runJs: no result after 10 s");
-    return result;
-}
+QVariant runJs(WebPage *page, const QString &js) { return test::runPageJs(page, js); }
 
 // A synthetic product page: "<brand> ... Price: <price> EUR".
 QByteArray productHtml(const QString &brand, const QString &price, int fillerWords = 6)

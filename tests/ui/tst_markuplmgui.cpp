@@ -13,6 +13,7 @@
 #include "ui/commands/fieldcommands.h"
 #include "ui/documents/domtreemodel.h"
 #include "ui/documents/domtreepanel.h"
+#include "tests/common/pagejs.h"
 #include "ui/documents/webpage.h"
 #include "ui/documents/webpagepanel.h"
 #include "ui/fields/fieldhighlight.h"
@@ -42,18 +43,7 @@ const QByteArray kPage = "<html><head><title>Walnut desk lamp</title></head><bod
                          "<li>Warm white LED, 8 W</li><li>SKU: WL-2041</li></ul>"
                          "<p>Ships in 2 days. Free returns within 30 days.</p></div></body></html>";
 
-QVariant runJs(WebPage *page, const QString &js)
-{
-    QVariant result;
-    bool done = false;
-    page->runJavaScript(js, QWebEngineScript::ApplicationWorld, [&](const QVariant &v) {
-        result = v;
-        done = true;
-    });
-    if (!QTest::qWaitFor([&] { return done; }, 10000))
-        qWarning("runJs: no result after 10 s");
-    return result;
-}
+QVariant runJs(WebPage *page, const QString &js) { return test::runPageJs(page, js); }
 
 void editJson(const QString &file, const std::function<void(nlohmann::json &)> &edit)
 {
