@@ -136,13 +136,17 @@ MainWindow::MainWindow(QWidget *parent)
         statusBar()->showMessage(tr("Saved (revision %1)").arg(revision), 2000);
     });
 
-    connect(m_modelWorker, &ModelWorker::predicted, this, [this](const Annotations &suggestions) {
+    connect(m_modelWorker, &ModelWorker::predicted, this, [this](const Annotations &suggestions, const QStringList &warnings) {
         m_progress->hide();
         m_session->applyPredictions(suggestions);
-        statusBar()->showMessage(suggestions.links.empty()
-                                     ? tr("%1 suggestions from the model").arg(suggestions.entities.size())
-                                     : tr("%1 suggestions and %2 links from the model").arg(suggestions.entities.size()).arg(suggestions.links.size()),
-                                 5000);
+        const QString counted = suggestions.links.empty()
+                                    ? tr("%1 suggestions from the model").arg(suggestions.entities.size())
+                                    : tr("%1 suggestions and %2 links from the model").arg(suggestions.entities.size()).arg(suggestions.links.size());
+        // What the model could not do (a LayoutLMv2 folder without an image: text + layout only) stays longer.
+        if (warnings.isEmpty())
+            statusBar()->showMessage(counted, 5000);
+        else
+            statusBar()->showMessage(counted + QStringLiteral(" — ") + warnings.join(QStringLiteral("; ")), 15000);
     });
     connect(m_modelWorker, &ModelWorker::loaded, this, &MainWindow::setModelDirectory);
     connect(m_modelWorker, &ModelWorker::refused, this, [this](const QString &, const QString &message) {

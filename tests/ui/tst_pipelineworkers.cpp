@@ -1,6 +1,7 @@
 // The GUI's workers are thread plumbing over folio_pipeline: DocumentOpener (dispatch + OCR off the
 // GUI thread), ModelWorker (page-by-page suggestions), TrainWorker (its refusals), all reporting
 // through signals, failures as messages.
+#include "tests/common/layoutlmv2folder.h"
 #include "tests/pipeline/samplefiles.h"
 #include "ui/documents/documentopener.h"
 #include "ui/workers/modelworker.h"
@@ -63,6 +64,34 @@ private Q_SLOTS:
         }
         QVERIFY(perPage[0] >= 10);
         QCOMPARE(perPage[1], perPage[0]);
+    }
+
+    // A LayoutLMv2 folder on pages without their images runs text + layout only: the suggestions
+    // arrive with the model's warning saying so (the main window shows it in the status bar);
+    // with the images, no warning.
+    void warningsArriveWithSuggestions()
+    {
+        const QString folder = m_dir.filePath(QStringLiteral("layoutlmv2"));
+        FOLIO_REQUIRE_DATA(test::sharedPath(QStringLiteral("fixtures/parity-new/layoutlmv2_visual")));
+        QVERIFY(test::makeLayoutLMv2Folder(folder, QStringLiteral(FOLIO_SOURCE_DIR "/tests/data/tokenizers/layoutlmv2")));
+        const QString pdf = m_dir.filePath(QStringLiteral("one.pdf"));
+        QVERIFY(test::writeSampleFormPdf(pdf, false));
+        Document doc = open(pdf);
+        QVERIFY(!doc.words.empty());
+        ModelWorker worker;
+        QSignalSpy predicted(&worker, &ModelWorker::predicted);
+        QSignalSpy failed(&worker, &ModelWorker::failed);
+        worker.predict(folder, doc, Annotations());
+        QVERIFY(predicted.wait(60000));
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        QVERIFY2(predicted.first().value(1).toStringList().isEmpty(), qPrintable(predicted.first().value(1).toStringList().join('|')));
+        for (Page &page : doc.pages)
+            page.imagePath.clear();
+        worker.predict(folder, doc, Annotations());
+        QVERIFY(predicted.wait(60000));
+        QVERIFY(failed.isEmpty());
+        const QStringList warnings = predicted.last().value(1).toStringList();
+        QVERIFY2(!warnings.isEmpty() && warnings.join(' ').contains(QLatin1String("text + layout")), qPrintable(warnings.join('|')));
     }
 
     void failuresArriveAsMessages()

@@ -46,6 +46,7 @@ namespace {
 struct Prediction
 {
     Annotations suggestions;
+    QStringList warnings;
     QString error;
 };
 } // namespace
@@ -57,16 +58,19 @@ void ModelWorker::predict(const QString &checkpointDir, const Document &document
     enqueue<Prediction>([cache, checkpointDir, document, current] {
         Prediction p;
         try { // the pipeline returns its errors; this keeps a surprise (bad_alloc) out of the GUI thread
+            pipeline::DocumentPrediction prediction;
             if (cache->tagger.load(checkpointDir, &p.error)
-                && !pipeline::predictSuggestions(cache->tagger, document, current, &p.suggestions, &p.error) && p.error.isEmpty())
+                && !pipeline::predictSuggestions(cache->tagger, document, current, &p.suggestions, &p.error, {}, &prediction)
+                && p.error.isEmpty())
                 p.error = checkpointDir + QStringLiteral(": the model run failed");
+            p.warnings = prediction.warnings;
         } catch (const std::exception &e) {
             p.error = QString::fromUtf8(e.what());
         }
         return p;
     }, [this](const Prediction &p) {
         if (p.error.isEmpty())
-            Q_EMIT predicted(p.suggestions);
+            Q_EMIT predicted(p.suggestions, p.warnings);
         else
             Q_EMIT failed(p.error);
     });

@@ -37,7 +37,9 @@ public:
 
 Q_SIGNALS:
     void started();
-    void predicted(const folio::Annotations &suggestions);
+    // `warnings`: what the model could not do as its architecture would (e.g. a LayoutLMv2 folder on
+    // a page without an image runs text + layout only), once each; empty when it ran in full.
+    void predicted(const folio::Annotations &suggestions, const QStringList &warnings);
     void failed(const QString &message);
     void loaded(const QString &checkpointDir);
     void refused(const QString &checkpointDir, const QString &message);
