@@ -2,6 +2,7 @@
 
 #include "inference/checkpoint/fairseq.h"
 #include "inference/checkpoint/modelconfig.h"
+#include "inference/tokenizers/fairseqdictionary.h"
 
 #include <QDir>
 #include <QFile>
@@ -160,14 +161,17 @@ bool loadQsVocabulary(const QString &dir, QsVocabulary *vocab, QString *error)
         v.markers.paragraphSeparator = qs.value(QStringLiteral("paragraph_separator")).toInteger();
     }
     try {
-        v.tokenizer = inference::Tokenizer::fromDirectory(dir.toStdString());
+        // The Hugging Face files first; without them, fairseq's dict.txt + encoder.json + vocab.bpe
+        // (a fairseq BART folder as people have it, inference/tokenizers/fairseqdictionary.h).
+        const QDir d(dir);
+        const bool huggingFace = d.exists(QStringLiteral("tokenizer.json"))
+            || (d.exists(QStringLiteral("vocab.json")) && d.exists(QStringLiteral("merges.txt")));
+        if (!huggingFace && inference::hasFairseqGpt2BpeFiles(dir.toStdString()))
+            v.tokenizer = inference::makeFairseqGpt2BpeTokenizer(dir.toStdString());
+        else
+            v.tokenizer = inference::Tokenizer::fromDirectory(dir.toStdString());
     } catch (const std::exception &e) {
         *error = QString::fromStdString(e.what());
-        const QDir d(dir);
-        if (d.exists(QStringLiteral("dict.txt")) || d.exists(QStringLiteral("encoder.json")) || d.exists(QStringLiteral("vocab.bpe")))
-            *error += QStringLiteral("; fairseq's GPT-2 BPE files (dict.txt, encoder.json, vocab.bpe) are not read: add the "
-                                     "model's Hugging Face tokenizer (vocab.json + merges.txt, e.g. facebook/bart-base's, "
-                                     "whose ids follow fairseq's dict.txt)");
         return false;
     }
     *vocab = std::move(v);

@@ -7,7 +7,8 @@
 //   QsGenerated g = generateQs(generator, v, {in}, settings);    // parsed trees, repairs, warnings
 //
 // A checkpoint folder holds config.json, model.safetensors (or pytorch_model.bin, or a fairseq
-// checkpoint_best.pt whose args stand in for a missing config.json) and a tokenizer (Tokenizer::fromDirectory).
+// checkpoint_best.pt whose args stand in for a missing config.json) and a tokenizer (Tokenizer::fromDirectory;
+// without Hugging Face files, fairseq's dict.txt + encoder.json + vocab.bpe, tokenizers/fairseqdictionary.h).
 // Markers: config.json "folio_qs": {"depth_markers": [7 ids], "paragraph_separator": id} for models
 // trained by Folio (ids past the SentencePiece vocabulary); without it, HIBRIDS' BART ids.
 
