@@ -443,8 +443,14 @@ AttentionRunResult runAttentionOnDocument(const QString &checkpointDir, const Do
             return runFormTaggerOnDocument(checkpointDir, config, document, disabledBiases);
         if (type == "markuplm") // its nodes and windows (maxWindow unused)
             return runMarkupLMOnDocument(checkpointDir, document, disabledBiases);
-        if (pipeline::isHfTokenClassifierType(QString::fromStdString(type)) && isHfTokenizerFolder(checkpointDir) &&
-            config.json().contains("id2label")) // its own windows (maxWindow unused)
+        // A token-classification folder of a type HfTokenClassifier runs: its own windows (maxWindow
+        // unused). A BPE folder (vocab.json + merges.txt) with id2label always goes there (a folder it
+        // refuses is reported with its reason); a LayoutLMv2 / LayoutXLM folder (WordPiece vocab.txt or
+        // SentencePiece) when it passes HfTokenClassifier's checks; others take the path below.
+        std::string why;
+        if (pipeline::isHfTokenClassifierType(QString::fromStdString(type)) &&
+            ((isHfTokenizerFolder(checkpointDir) && config.json().contains("id2label")) ||
+             (type == "layoutlmv2" && inf::HfTokenClassifier::checkFolder(checkpointDir.toStdString(), &why))))
             return runHfOnDocument(checkpointDir, document, disabledBiases);
     }
     Loaded loaded;

@@ -17,8 +17,9 @@
 // labels are the Viterbi-decoded BIO tags per Document word ("" for blank words). maxWindow is not
 // used for them; prepared inputs are refused.
 //
-// Hugging Face token-classification folders (model_type "layoutlmv3" with vocab.json + merges.txt and
-// id2label, as DocumentTagger runs them) go through pipeline/hfpagelabeller.h: one word page per
+// Hugging Face token-classification folders (a model_type HfTokenClassifier runs — layoutlmv3, lilt,
+// layoutlmv2 — with vocab.json + merges.txt and id2label, or a layoutlmv2 folder HfTokenClassifier::
+// checkFolder accepts, as DocumentTagger runs them) go through pipeline/hfpagelabeller.h: one word page per
 // Document page (every word, white-space-only ones too), HfTokenClassifier's windows (the
 // reference's truncated call, then sliding windows past its cut) run with the trace on and stitched
 // (a word in two overlapping windows has tokens in both), specials mapped to no word; labels are

@@ -17,6 +17,7 @@
 #include "inference/models/modelrunner.h"
 #include "pipeline/attentionrun.h"
 #include "pipeline/documentsource.h"
+#include "tests/common/layoutlmv2folder.h"
 #include "tests/common/liltfolder.h"
 #include "tests/common/testdata.h"
 #include "tests/common/tinymarkuplm.h"
@@ -24,6 +25,7 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QImage>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -118,7 +120,7 @@ float maxDiff(const std::vector<float> &a, const inf::Tensor &b)
 
 std::vector<float> values(const inf::Tensor &t) { return std::vector<float>(t.data<float>(), t.data<float>() + t.numel()); }
 
-Document formDocument()
+Document formDocument(const QString &imagePath = QString())
 {
     const QStringList texts{QStringLiteral("Invoice"), QStringLiteral("number"), QStringLiteral("A-17"), QStringLiteral("Date:"),
                             QStringLiteral("March"), QStringLiteral("12,"), QStringLiteral("2024"), QStringLiteral("Total"),
@@ -128,7 +130,7 @@ Document formDocument()
         const int x = 60 + (i % 3) * 280, y = 80 + (i / 3) * 120;
         boxes.push_back(NormBox{x, y, x + 200, y + 40});
     }
-    return formats::documentFromWords(QStringLiteral("form.json"), texts, boxes, QSizeF(1000, 1000));
+    return formats::documentFromWords(QStringLiteral("form.json"), texts, boxes, QSizeF(1000, 1000), imagePath);
 }
 
 } // namespace
@@ -290,6 +292,35 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < full.size(); ++i)
             moved = std::max(moved, std::fabs(full[i] - ablated[i]));
         QVERIFY2(moved > 1e-4f, qPrintable(QString::number(moved)));
+    }
+
+    // A LayoutLMv2 token-classification folder (WordPiece vocab.txt) on a Document with its page
+    // image: Show Attention runs it through HfTokenClassifier; each window holds the text tokens,
+    // then the 7x7 visual tokens ("visual N", no word); SASAM's terms apart.
+    void layoutlmv2FolderOnDocument()
+    {
+        FOLIO_REQUIRE_DATA(caseDir("layoutlmv2_visual") + "/model.safetensors");
+        const QString folder = m_tmp.filePath(QStringLiteral("layoutlmv2"));
+        QVERIFY(test::makeLayoutLMv2Folder(folder, QStringLiteral(FOLIO_SOURCE_DIR "/tests/data/tokenizers/layoutlmv2")));
+        QImage page(300, 300, QImage::Format_RGB32);
+        page.fill(Qt::white);
+        const QString image = m_tmp.filePath(QStringLiteral("page.png"));
+        QVERIFY(page.save(image));
+        const Document doc = formDocument(image);
+        const AttentionRunResult r = runAttentionOnDocument(folder, doc, AttnBiasNone);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.trace.modelType, QStringLiteral("layoutlmv2"));
+        QCOMPARE(r.trace.biasTermNames(), (QStringList{QStringLiteral("bias.1d"), QStringLiteral("bias.2d_x"), QStringLiteral("bias.2d_y")}));
+        QVERIFY(r.trace.tokenText.contains(QStringLiteral("visual 48")));
+        QVERIFY(!r.trace.tokenText.contains(QStringLiteral("visual 49")) || r.trace.windows.size() > 1);
+        QCOMPARE(r.labels.size(), int(doc.words.size()));
+        for (int w = 0; w < int(doc.words.size()); ++w)
+            QVERIFY(std::find(r.trace.tokenWord.begin(), r.trace.tokenWord.end(), w) != r.trace.tokenWord.end());
+        AttentionPanel panel;
+        panel.setDocument(doc);
+        QVERIFY(panel.setTrace(r.trace, r.labels));
+        panel.selectWord(2);
+        QVERIFY(!panel.wordColors().isEmpty());
     }
 
     // MarkupLM: attention over the nodes' tokens, no bias terms.
