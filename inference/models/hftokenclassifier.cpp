@@ -54,8 +54,8 @@ TensorMap windowInputs(const LayoutTokens &t, const Tensor *pixelValues, const s
 
 // The folder's tokenizer, refused before any weight is read when it cannot be this model's: a
 // tokenizer class that is not byte-level BPE with word boxes (LayoutLMv3's semantics; a LiLT folder
-// may say RobertaTokenizer, the BPE it was trained with), or more ids than the model has rows. A
-// LayoutLMv2 folder takes LayoutLMv2Tokenizer (BERT WordPiece) or LayoutXLMTokenizer (XLM-R).
+// may say RobertaTokenizer, the BPE it was trained with, or LayoutXLMTokenizer), or more ids than the
+// model has rows. A LayoutLMv2 folder takes LayoutLMv2Tokenizer (BERT WordPiece) or LayoutXLMTokenizer (XLM-R).
 std::unique_ptr<HfLayoutTokenizer> folderTokenizer(const std::string &dir, const ModelConfig &config)
 {
     const std::string tokenizerConfig = dir + "/tokenizer_config.json";
@@ -79,6 +79,17 @@ std::unique_ptr<HfLayoutTokenizer> folderTokenizer(const std::string &dir, const
                                  ": the tokenizer does not belong to this model");
         return tokenizer;
     }
+    if (config.modelType() == "lilt" && tc.kind == HfLayoutTokenizerConfig::Kind::XlmSentencePiece) {
+        // LiLT's multilingual checkpoints (lilt-infoxlm) ship LayoutXLMTokenizer: XLM-R SentencePiece.
+        auto tokenizer = std::make_unique<HfLayoutTokenizer>(HfLayoutTokenizer::fromDirectory(dir, tc));
+        const long long rows = config.getInt("vocab_size", -1);
+        const std::vector<std::string> files = tokenizer->tokenizer().files();
+        if (rows > 0 && tokenizer->tokenizer().vocabSize() > rows)
+            throw InferenceError((files.empty() ? dir : files.front()) + ": the tokenizer has " +
+                                 std::to_string(tokenizer->tokenizer().vocabSize()) + " ids but " + config.source() +
+                                 " says vocab_size " + std::to_string(rows) + ": the tokenizer does not belong to this model");
+        return tokenizer;
+    }
     static const char *const kBpeClasses[] = {"LayoutLMv3Tokenizer", "LayoutLMv3TokenizerFast", "RobertaTokenizer",
                                               "RobertaTokenizerFast"};
     if (!tc.tokenizerClass.empty()
@@ -87,7 +98,7 @@ std::unique_ptr<HfLayoutTokenizer> folderTokenizer(const std::string &dir, const
         throw InferenceError(tokenizerConfig + ": tokenizer_class \"" + tc.tokenizerClass +
                              "\" is not a tokenizer Folio runs for " + config.modelType() +
                              " (byte-level BPE: LayoutLMv3Tokenizer or RobertaTokenizer; XLM-R SentencePiece runs "
-                             "with layoutlmv2 / LayoutXLM folders only)");
+                             "with layoutlmv2 / LayoutXLM and lilt folders)");
     if (!std::filesystem::exists(dir + "/vocab.json") && std::filesystem::exists(dir + "/sentencepiece.bpe.model"))
         throw InferenceError(dir + "/sentencepiece.bpe.model: an XLM-R SentencePiece tokenizer (LayoutXLM); Folio runs " +
                              config.modelType() + " with a byte-level BPE tokenizer (vocab.json + merges.txt) only");

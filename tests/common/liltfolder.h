@@ -4,7 +4,8 @@
 // parity-next/layoutlmv3_tokenizer. That tokenizer has 1060 ids and the case's model 500 rows, so
 // makeLiltFolder(dir, 1060) grows the word embeddings to 1060 rows (rows 500.. repeat rows 0..;
 // config vocab_size 1060); makeLiltFolder(dir, 500) keeps the case's own rows (a tokenizer with
-// more ids than the model). Used by tst_lilt_classifier and the attention tests.
+// more ids than the model). Another tokenizer folder's files (e.g. the LayoutXLM fixture's, as
+// lilt-infoxlm ships) can be given instead. Used by tst_lilt_classifier and the attention tests.
 
 #include "inference/checkpoint/safetensors.h"
 #include "tests/common/testdata.h"
@@ -40,7 +41,7 @@ inline bool writeJsonFile(const QString &path, const nlohmann::json &j)
     return bool(out);
 }
 
-inline bool makeLiltFolder(const QString &dir, std::int64_t vocab)
+inline bool makeLiltFolder(const QString &dir, std::int64_t vocab, const QString &tokenizerDir = liltTokenizerDir())
 {
     using namespace folio::inference;
     QDir().mkpath(dir);
@@ -56,7 +57,7 @@ inline bool makeLiltFolder(const QString &dir, std::int64_t vocab)
         std::copy_n(words.data<float>() + (r % rows) * width, width, grown.begin() + r * width);
     words = Tensor::fromFloats({vocab, width}, grown);
     writeSafetensors((dir + "/model.safetensors").toStdString(), weights);
-    const QDir tok(liltTokenizerDir());
+    const QDir tok(tokenizerDir);
     for (const QString &name : tok.entryList(QDir::Files))
         if (!QFile::copy(tok.filePath(name), dir + "/" + name))
             return false;

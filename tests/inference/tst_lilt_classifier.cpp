@@ -1,10 +1,11 @@
 // A LiLT token-classification folder end to end through HfTokenClassifier (what `folio-cli predict`
 // and Choose Model load): the folder of tests/common/liltfolder.h (the parity case's LiLT with word
 // embeddings grown to the RoBERTa BPE tokenizer's 1060 ids); the case's own 500 rows with that
-// tokenizer are the "mismatched tokenizer" folder. Bad folders are refused before the weights are read, naming the
+// tokenizer are the "mismatched tokenizer" folder; lilt-infoxlm's XLM-R tokenizer too. Bad folders are refused before the weights are read, naming the
 // file, and a previously loaded folder stays usable.
 #include "inference/checkpoint/safetensors.h"
 #include "inference/models/hftokenclassifier.h"
+#include "inference/tokenizers/hflayouttokenizer.h"
 #include "tests/common/liltfolder.h"
 #include "tests/common/testdata.h"
 
@@ -103,6 +104,42 @@ private Q_SLOTS:
         }
     }
 
+    // lilt-infoxlm's tokenizer: LayoutXLMTokenizer (XLM-R SentencePiece, fairseq ids; the LayoutXLM
+    // fixture of tests/data/tokenizers, made by the reference tokenizer). The window is exactly the
+    // tokenizer's encoding of the page (</s> box 1000s, as LayoutXLM's), and each word's label is
+    // its first token's argmax.
+    void xlmRobertaTokenizer()
+    {
+        const QString xlm = QStringLiteral(FOLIO_SOURCE_DIR "/tests/data/tokenizers/layoutxlm");
+        const HfLayoutTokenizer tokenizer = HfLayoutTokenizer::fromDirectory(xlm.toStdString());
+        const QString dir = m_tmp.filePath(QStringLiteral("infoxlm"));
+        QVERIFY(folio::test::makeLiltFolder(dir, tokenizer.tokenizer().vocabSize(), xlm));
+        HfTokenClassifier c;
+        std::string error;
+        QVERIFY2(c.load(dir.toStdString(), &error), error.c_str());
+        const std::vector<std::string> words = {"Rechnung", "Nr.", "A-17", "Straße", "für", "Gesamtbetrag:", "1.250,00", "EUR"};
+        const std::vector<WordBox> boxes = pageBoxes(int(words.size()));
+        const WordLabelling r = c.label(words, boxes);
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.windows.size(), std::size_t(1));
+        const LayoutTokens expected = tokenizer.encode(words, boxes, nullptr, c.maxTokens());
+        const Tensor &ids = r.windows[0].at("input_ids"), &bbox = r.windows[0].at("bbox"), &logits = r.windows[0].at("logits");
+        const std::int64_t n = ids.shape[1];
+        QCOMPARE(n, std::int64_t(expected.inputIds.size()));
+        for (std::int64_t i = 0; i < n; ++i)
+            QCOMPARE(ids.data<std::int64_t>()[i], std::int64_t(expected.inputIds[std::size_t(i)]));
+        QCOMPARE(ids.data<std::int64_t>()[0], std::int64_t(0));     // <s>
+        QCOMPARE(ids.data<std::int64_t>()[n - 1], std::int64_t(2)); // </s>
+        QCOMPARE(bbox.data<std::int64_t>()[(n - 1) * 4], std::int64_t(1000));
+        const std::vector<int> &wordOf = r.windowWordIds[0];
+        for (std::size_t i = 0; i < words.size(); ++i) {
+            const auto first = std::find(wordOf.begin(), wordOf.end(), int(i)) - wordOf.begin();
+            QVERIFY2(first < n, qPrintable(QStringLiteral("word %1 has no token").arg(i)));
+            const float *row = logits.data<float>() + first * 7;
+            QCOMPARE(r.words[i].labelId, int(std::max_element(row, row + 7) - row));
+        }
+    }
+
     // A page longer than one window (62 tokens): the first window as the reference cuts it, then
     // sliding windows; every word gets a label.
     void longPageSlides()
@@ -137,7 +174,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("says");
         QTest::newRow("tokenizer with more ids than the model") << "vocab500" << "vocab.json" << "vocab_size 500";
         QTest::newRow("missing tokenizer") << "nomerges" << "merges.txt" << "merges.txt";
-        QTest::newRow("XLM-R tokenizer class") << "xlmr" << "tokenizer_config.json" << "XLMRobertaTokenizer";
+        QTest::newRow("XLM-R tokenizer class without its model") << "xlmr" << "sentencepiece.bpe.model" << "sentencepiece.bpe.model";
+        QTest::newRow("WordPiece tokenizer class") << "bert" << "tokenizer_config.json" << "BertTokenizer";
         QTest::newRow("head narrower than id2label") << "labels5" << "config.json" << "5 labels";
     }
 
@@ -150,9 +188,9 @@ private Q_SLOTS:
         QVERIFY(makeFolder(dir, mutation == QLatin1String("vocab500") ? 500 : 1060));
         if (mutation == QLatin1String("nomerges"))
             QVERIFY(QFile::remove(dir + "/merges.txt"));
-        if (mutation == QLatin1String("xlmr")) {
+        if (mutation == QLatin1String("xlmr") || mutation == QLatin1String("bert")) {
             nlohmann::json t = readJsonFile(dir + "/tokenizer_config.json");
-            t["tokenizer_class"] = "XLMRobertaTokenizer";
+            t["tokenizer_class"] = mutation == QLatin1String("xlmr") ? "XLMRobertaTokenizer" : "BertTokenizer";
             QVERIFY(writeJsonFile(dir + "/tokenizer_config.json", t));
         }
         if (mutation == QLatin1String("labels5")) {
