@@ -1,7 +1,8 @@
 #pragma once
 // A Hugging Face token-classification checkpoint folder (LayoutLMv3ForTokenClassification or
 // LiltForTokenClassification: config.json with id2label, model.safetensors, vocab.json + merges.txt
-// + tokenizer_config.json, a LayoutLMv3 or RoBERTa byte-level BPE tokenizer;
+// + tokenizer_config.json, a LayoutLMv3 or RoBERTa byte-level BPE tokenizer, or for LiLT also
+// LayoutXLMTokenizer's sentencepiece.bpe.model;
 // LayoutLMv2ForTokenClassification with LayoutLMv2Tokenizer's vocab.txt or, for LayoutXLM,
 // LayoutXLMTokenizer's sentencepiece.bpe.model) labelling words
 // with 0-1000 boxes: its own tokenizer, the model, and the first sub-token's argmax per word.
