@@ -1,15 +1,22 @@
 #include "pipeline/hibridsbias.h"
 
+#include "inference/checkpoint/fairseq.h"
 #include "inference/checkpoint/safetensors.h"
+#include "inference/checkpoint/torchpickle.h"
 #include "inference/layers/hibrids.h"
 
 #include <QDir>
+#include <QDateTime>
+#include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <regex>
 
 namespace folio::pipeline {
@@ -51,6 +58,85 @@ float toFloat(const inference::TensorView &v, std::size_t i)
     }
 }
 
+// A checkpoint folder's tensors as the generator finds them (ParamStore::fromDirectory's order):
+// model.safetensors memory-mapped, else pytorch_model.bin, else a fairseq checkpoint_best.pt (its
+// names made Hugging Face's, fairseq.h), those two read by the bounded torch readers. Of a .bin /
+// .pt only the HIBRIDS tables are kept, and the last file's are cached (by path, size and time), so
+// the panel does not read the checkpoint again for every document.
+bool isBiasTable(const std::string &name)
+{
+    static const std::string suffix = "relative_hierarchical_bias.weight";
+    return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+inference::TensorMap biasTablesOf(const std::string &path, bool fairseq)
+{
+    static std::mutex mutex;
+    static QString cachedKey;
+    static inference::TensorMap cached;
+    const QFileInfo info(QString::fromStdString(path));
+    const QString key = info.absoluteFilePath() + QLatin1Char('|') + QString::number(info.size()) + QLatin1Char('|')
+        + QString::number(info.lastModified().toMSecsSinceEpoch());
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (key == cachedKey)
+            return cached;
+    }
+    inference::TensorMap all = fairseq ? inference::readFairseqCheckpoint(path) : inference::readTorchCheckpoint(path);
+    inference::TensorMap tables;
+    for (auto it = all.begin(); it != all.end(); it = all.erase(it))
+        if (isBiasTable(it->first))
+            tables.emplace(it->first, std::move(it->second));
+    const std::lock_guard<std::mutex> lock(mutex);
+    cachedKey = key;
+    cached = tables;
+    return tables;
+}
+
+class FolderWeights
+{
+public:
+    explicit FolderWeights(const QString &dir)
+    {
+        const std::string d = QFile::encodeName(dir).toStdString();
+        const std::string safetensors = d + "/model.safetensors", bin = d + "/pytorch_model.bin";
+        const std::string fairseq = inference::fairseqCheckpointIn(d);
+        if (!fairseq.empty()) {
+            m_file = QStringLiteral("checkpoint_best.pt");
+            m_read = biasTablesOf(fairseq, true);
+        } else if (QFileInfo(QString::fromStdString(safetensors)).isFile()) {
+            m_file = QStringLiteral("model.safetensors");
+            m_st = std::make_unique<inference::SafetensorsFile>(safetensors);
+            return;
+        } else if (QFileInfo(QString::fromStdString(bin)).isFile()) {
+            m_file = QStringLiteral("pytorch_model.bin");
+            m_read = biasTablesOf(bin, false);
+        } else {
+            return;
+        }
+        for (const auto &[name, t] : m_read)
+            m_views[name] = inference::TensorView{t.dtype, t.shape, t.bytes.data(), t.bytes.size()};
+    }
+    bool found() const { return !m_file.isEmpty(); }
+    const QString &file() const { return m_file; }
+    std::vector<std::string> names() const
+    {
+        if (m_st)
+            return m_st->names();
+        std::vector<std::string> out;
+        for (const auto &kv : m_views)
+            out.push_back(kv.first);
+        return out;
+    }
+    const inference::TensorView &view(const std::string &name) const { return m_st ? m_st->view(name) : m_views.at(name); }
+
+private:
+    QString m_file;
+    std::unique_ptr<inference::SafetensorsFile> m_st;
+    inference::TensorMap m_read;
+    std::map<std::string, inference::TensorView> m_views;
+};
+
 } // namespace
 
 std::vector<float> HibridsSectionBias::matrix(int layer, int head) const
@@ -79,21 +165,20 @@ std::vector<float> HibridsSectionBias::matrix(int layer, int head) const
 HibridsSectionBias hibridsSectionBias(const QString &checkpointDir, const Document &doc)
 {
     HibridsSectionBias out;
-    const QString file = QDir(checkpointDir).filePath(QStringLiteral("model.safetensors"));
     auto fail = [&](const QString &problem) {
         out = HibridsSectionBias();
         out.error = QStringLiteral("%1: %2").arg(checkpointDir, problem);
         return out;
     };
-    if (!QFileInfo(file).isFile())
-        return fail(QStringLiteral("no model.safetensors"));
     const int s = int(doc.sections.size());
     if (s == 0)
         return fail(QStringLiteral("the document has no sections"));
     if (s > kMaxHibridsSections)
         return fail(QStringLiteral("the document has %1 sections, more than %2").arg(s).arg(kMaxHibridsSections));
     try {
-        inference::SafetensorsFile st(QFile::encodeName(file).toStdString());
+        const FolderWeights st(checkpointDir);
+        if (!st.found())
+            return fail(QStringLiteral("no model.safetensors, pytorch_model.bin or checkpoint_best.pt"));
         // Encoder tables by layer number; the decoder's table only when there is none.
         static const std::regex encoder(R"(encoder\.layers\.(\d+)\..*relative_hierarchical_bias\.weight$)");
         static const std::regex decoder(R"(decoder\.layers\.\d+\..*relative_hierarchical_bias\.weight$)");
@@ -110,7 +195,7 @@ HibridsSectionBias hibridsSectionBias(const QString &checkpointDir, const Docume
         if (tables.empty() && !decoderTable.empty())
             tables.push_back({0, decoderTable});
         if (tables.empty())
-            return fail(QStringLiteral("no HIBRIDS hierarchical bias table (relative_hierarchical_bias.weight) in model.safetensors"));
+            return fail(QStringLiteral("no HIBRIDS hierarchical bias table (relative_hierarchical_bias.weight) in %1").arg(st.file()));
         inference::HibridsLayout layout;
         for (const Section &sec : doc.sections)
             layout.sectionParent.push_back(sec.parent);

@@ -10,9 +10,11 @@
 //   if (!b.ok) show(b.error);                       // names the folder and the problem
 //   float v = b.at(layer, head, x, y);
 //
-// Reads only the bias tensors (the file is memory-mapped). Refuses a checkpoint without such
-// tables, a document without sections, more than 1,024 sections, or a tree whose paths reach 20
-// steps (the table has no row for them). No exception leaves these functions.
+// The weights are found as the generator finds them: model.safetensors (memory-mapped, only the
+// bias tensors read), else pytorch_model.bin, else a fairseq checkpoint_best.pt (read whole by the
+// bounded torch readers, inference/checkpoint/torchpickle.h and fairseq.h). Refuses a checkpoint
+// without such tables, a document without sections, more than 1,024 sections, or a tree whose
+// paths reach 20 steps (the table has no row for them). No exception leaves these functions.
 
 #include "document/document.h"
 

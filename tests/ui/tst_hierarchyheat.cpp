@@ -1,7 +1,8 @@
 // Hierarchy heatmaps (issue 14): HIBRIDS' learned hierarchical bias of a real checkpoint (the
 // hibrids_led_enc parity fixture, trained by the reference code) laid over a document's section
 // tree as a sections x sections matrix in the Attention dock; picking a section colours the
-// Sections tab and the page by the bias from it. Plus the per-section roll-up of word values.
+// Sections tab and the page by the bias from it, also from pytorch_model.bin and fairseq
+// checkpoint_best.pt folders (tests/data/seq2seq). Plus the per-section roll-up of word values.
 #include "attention/sectionheat.h"
 #include "inference/checkpoint/safetensors.h"
 #include "pipeline/hibridsbias.h"
@@ -10,6 +11,7 @@
 #include "ui/documents/sectionspanel.h"
 #include "widgets/heatmapview.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -100,6 +102,53 @@ private Q_SLOTS:
             for (int h = 0; h < 4; ++h)
                 expected += b.at(l, h, 0, 2) / 8;
         QVERIFY(std::abs(mean[2] - expected) < 1e-6f);
+    }
+
+    // Folders as people have them (tests/data/seq2seq): pytorch_model.bin and HIBRIDS' fairseq
+    // checkpoint_best.pt give the safetensors case's tables, value for value; the panel shows them.
+    void biasFromBinAndFairseqFolders()
+    {
+        FOLIO_REQUIRE_DATA(fixture());
+        const QString decoderCase = test::sharedPath(QStringLiteral("fixtures/parity-next/hibrids_led_dec"));
+        FOLIO_REQUIRE_DATA(decoderCase);
+        const QString data = QStringLiteral(FOLIO_SOURCE_DIR "/tests/data/seq2seq/");
+        const Document doc = threeSections();
+        const struct { QString safetensors, other; int layers, heads; } cases[] = {
+            {fixture(), data + "hibrids_led_enc_bin", 2, 4}, // encoder tables, pytorch_model.bin
+            {decoderCase, data + "hibrids_fairseq", 1, 1},   // the decoder's table, hf_led under hf_model.
+        };
+        for (const auto &c : cases) {
+            const pipeline::HibridsSectionBias want = pipeline::hibridsSectionBias(c.safetensors, doc);
+            const pipeline::HibridsSectionBias got = pipeline::hibridsSectionBias(c.other, doc);
+            QVERIFY2(want.ok && got.ok, qPrintable(want.error + " / " + got.error));
+            QCOMPARE(got.layers, c.layers);
+            QCOMPARE(got.heads, c.heads);
+            QCOMPARE(got.tableNames, want.tableNames);
+            QVERIFY(got.values == want.values);
+            const pipeline::HibridsSectionBias again = pipeline::hibridsSectionBias(c.other, doc); // the cached tables
+            QVERIFY(again.ok && again.values == want.values);
+        }
+        const QString plain = data + "bart_seq2seq_bin"; // a BART without HIBRIDS tables: named with its file
+        const pipeline::HibridsSectionBias none = pipeline::hibridsSectionBias(plain, doc);
+        QVERIFY(!none.ok);
+        QVERIFY2(none.error.startsWith(plain) && none.error.contains(QLatin1String("no HIBRIDS"))
+                     && none.error.contains(QLatin1String("pytorch_model.bin")),
+                 qPrintable(none.error));
+        QTemporaryDir broken; // a truncated .bin: the reader's error, no table
+        QFile bin(data + "hibrids_led_enc_bin/pytorch_model.bin");
+        QVERIFY(bin.open(QIODevice::ReadOnly));
+        QFile half(broken.filePath("pytorch_model.bin"));
+        QVERIFY(half.open(QIODevice::WriteOnly));
+        half.write(bin.read(bin.size() / 2));
+        half.close();
+        const pipeline::HibridsSectionBias truncated = pipeline::hibridsSectionBias(broken.path(), doc);
+        QVERIFY2(!truncated.ok && truncated.error.contains(QLatin1String("pytorch_model.bin")), qPrintable(truncated.error));
+
+        AttentionPanel panel;
+        panel.setDocument(doc);
+        QVERIFY(panel.showHierarchyBias(data + "hibrids_led_enc_bin"));
+        QCOMPARE(panel.hierarchyHeatmap()->matrix().rows, 3);
+        QVERIFY(panel.hierarchyHeatmap()->matrix().values == pipeline::hibridsSectionBias(fixture(), doc).matrix(-1, -1));
     }
 
     void biasRefusals()
