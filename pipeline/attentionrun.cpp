@@ -214,6 +214,7 @@ AttentionRunResult runHfOnDocument(const QString &checkpointDir, const Document 
     if (!startWordPageRun(document, disabledBiases, &pages, &options, &labels, &r.error, false, true))
         return r;
     const inf::HfTokenClassifier &classifier = labeller.classifier();
+    int extraTokens = 0; // visual tokens after the text (LayoutLMv2): the window holds them too
     for (const pipeline::DocumentTaggerPage &p : pages) {
         const inf::WordLabelling l = labeller.labelPage(p, document, options);
         if (!l.ok) {
@@ -234,11 +235,13 @@ AttentionRunResult runHfOnDocument(const QString &checkpointDir, const Document 
                 part.tokenText << QString::fromStdString(classifier.tokenPiece(ids.data<std::int64_t>()[t]));
             }
             nameExtraTokens(&part, int(l.windowWordIds[w].size()));
+            if (!part.windows.empty())
+                extraTokens = std::max(extraTokens, part.windows.front().length - int(l.windowWordIds[w].size()));
             if (!r.trace.appendWindows(part, &r.error))
                 return r;
         }
     }
-    finishWordPageRun(QString::fromStdString(classifier.modelType()), checkpointDir, classifier.maxTokens(), disabledBiases,
+    finishWordPageRun(QString::fromStdString(classifier.modelType()), checkpointDir, classifier.maxTokens() + extraTokens, disabledBiases,
                       document, labels, &r);
     return r;
 }

@@ -120,14 +120,15 @@ float maxDiff(const std::vector<float> &a, const inf::Tensor &b)
 
 std::vector<float> values(const inf::Tensor &t) { return std::vector<float>(t.data<float>(), t.data<float>() + t.numel()); }
 
-Document formDocument(const QString &imagePath = QString())
+Document formDocument(const QString &imagePath = QString(), int words = 10)
 {
-    const QStringList texts{QStringLiteral("Invoice"), QStringLiteral("number"), QStringLiteral("A-17"), QStringLiteral("Date:"),
-                            QStringLiteral("March"), QStringLiteral("12,"), QStringLiteral("2024"), QStringLiteral("Total"),
-                            QStringLiteral("$"), QStringLiteral("1,250.00")};
+    static const char *const kTexts[] = {"Invoice", "number", "A-17", "Date:", "March", "12,", "2024", "Total", "$", "1,250.00"};
+    QStringList texts;
+    for (int i = 0; i < words; ++i)
+        texts << QString::fromLatin1(kTexts[i % 10]);
     std::vector<NormBox> boxes;
     for (int i = 0; i < texts.size(); ++i) {
-        const int x = 60 + (i % 3) * 280, y = 80 + (i / 3) * 120;
+        const int x = 60 + (i % 3) * 280, y = 40 + (i / 3) * 45;
         boxes.push_back(NormBox{x, y, x + 200, y + 40});
     }
     return formats::documentFromWords(QStringLiteral("form.json"), texts, boxes, QSizeF(1000, 1000), imagePath);
@@ -306,7 +307,9 @@ private Q_SLOTS:
         page.fill(Qt::white);
         const QString image = m_tmp.filePath(QStringLiteral("page.png"));
         QVERIFY(page.save(image));
-        const Document doc = formDocument(image);
+        // More words than one window of the case's 128 text positions: full windows + 49 visual
+        // tokens must still fit the trace's model window.
+        const Document doc = formDocument(image, 60);
         const AttentionRunResult r = runAttentionOnDocument(folder, doc, AttnBiasNone);
         QVERIFY2(r.ok, qPrintable(r.error));
         QCOMPARE(r.trace.modelType, QStringLiteral("layoutlmv2"));
@@ -318,6 +321,7 @@ private Q_SLOTS:
             QVERIFY(std::find(r.trace.tokenWord.begin(), r.trace.tokenWord.end(), w) != r.trace.tokenWord.end());
         AttentionPanel panel;
         panel.setDocument(doc);
+        QVERIFY2(r.trace.modelWindow >= r.trace.windows.front().length, qPrintable(QString::number(r.trace.modelWindow)));
         QVERIFY(panel.setTrace(r.trace, r.labels));
         panel.selectWord(2);
         QVERIFY(!panel.wordColors().isEmpty());
