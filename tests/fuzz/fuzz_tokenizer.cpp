@@ -4,13 +4,17 @@
 //   bpejson       tokenizer.json (Hugging Face fast-tokenizer file)
 //   wordpiece     vocab.txt (BERT)
 //   sentencepiece a .model file (protobuf ModelProto, read without libsentencepiece)
+//   fairseqbpe    dict.txt, kFileSeparator, encoder.json, kFileSeparator, vocab.bpe (fairseq's GPT-2 BPE)
 // The files must load or throw InferenceError; a loaded tokenizer must encode a fixed set of
 // words (ASCII, accents, CJK, emoji, specials, digits) with ids it can map back to pieces, and
 // never return no ids for a non-blank word.
 #include "fuzzsupport.h"
 
 #include "inference/errors.h"
+#include "inference/tokenizers/fairseqdictionary.h"
 #include "inference/tokenizers/tokenizer.h"
+
+#include <QFileInfo>
 
 #include <cstring>
 #include <memory>
@@ -35,6 +39,13 @@ std::unique_ptr<folio::inference::Tokenizer> loadTokenizer(const QByteArray &inp
     if (std::strcmp(kind, "sentencepiece") == 0)
         return inference::makeSentencePieceTokenizer(
             fuzz::writeScratchFile(QStringLiteral("spm.model"), input).toStdString());
+    if (std::strcmp(kind, "fairseqbpe") == 0) {
+        const std::vector<QByteArray> parts = fuzz::splitInput(input, QByteArray(fuzz::kFileSeparator), 3);
+        fuzz::writeScratchFile(QStringLiteral("dict.txt"), parts[0]);
+        fuzz::writeScratchFile(QStringLiteral("encoder.json"), parts[1]);
+        const QString bpe = fuzz::writeScratchFile(QStringLiteral("vocab.bpe"), parts[2]);
+        return inference::makeFairseqGpt2BpeTokenizer(QFileInfo(bpe).absolutePath().toStdString());
+    }
     fuzz::invariantFailed(QStringLiteral("unknown FOLIO_FUZZ_TOKENIZER ") + QString::fromLatin1(kind));
 }
 
