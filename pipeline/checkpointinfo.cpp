@@ -34,7 +34,8 @@ constexpr bool kMarkupLmRunsInFolio = false;
 
 const char *const kTokenizerFiles[] = {"tokenizer.json", "vocab.json", "merges.txt", "vocab.txt", "spm.model",
                                        "sentencepiece.bpe.model", "tokenizer.model", "tokenizer_config.json",
-                                       "special_tokens_map.json", "added_tokens.json"};
+                                       "special_tokens_map.json", "added_tokens.json",
+                                       "dict.txt", "encoder.json", "vocab.bpe"}; // fairseq's GPT-2 BPE
 const char *const kWeightFiles[] = {"model.safetensors", "pytorch_model.bin", "checkpoint_best.pt"};
 
 struct Description

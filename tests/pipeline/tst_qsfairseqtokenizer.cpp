@@ -6,6 +6,7 @@
 // a dict.txt line are <unk>, other symbols keep their position, repeated ones need the overwrite
 // flag; malformed or missing files are refused naming the file.
 #include "inference/tokenizers/fairseqdictionary.h"
+#include "pipeline/checkpointinfo.h"
 #include "pipeline/qsinputs.h"
 #include "tests/common/testdata.h"
 
@@ -229,6 +230,20 @@ private Q_SLOTS:
         std::filesystem::resize_file(fs.filePath("dict.txt").toStdString(), (64ull << 20) + 1); // sparse
         const QString error = refusal(fs.path());
         QVERIFY2(error.contains(fs.filePath("dict.txt") + ": larger than 64 MiB"), qPrintable(error));
+    }
+
+    // folio-cli info --checkpoint: the folder runs, its tokenizer files listed.
+    void describedAsRunnable()
+    {
+        QTemporaryDir fs;
+        makeFolder(fs, true);
+        const nlohmann::json info = pipeline::describeCheckpoint(fs.path());
+        QVERIFY2(info["runnable"].get<bool>(), info.dump().c_str());
+        QCOMPARE(info["files"]["tokenizer"], nlohmann::json({"dict.txt", "encoder.json", "vocab.bpe"}));
+        QVERIFY(QFile::remove(fs.filePath("vocab.bpe")));
+        const nlohmann::json refused = pipeline::describeCheckpoint(fs.path());
+        QVERIFY(!refused["runnable"].get<bool>());
+        QVERIFY2(refused.dump().find("vocab.bpe: missing") != std::string::npos, refused.dump().c_str());
     }
 
     // The Hugging Face files win when both are there (the folder keeps working as before).
