@@ -449,11 +449,12 @@ AttentionRunResult runAttentionOnDocument(const QString &checkpointDir, const Do
         // A token-classification folder of a type HfTokenClassifier runs: its own windows (maxWindow
         // unused). A BPE folder (vocab.json + merges.txt) with id2label always goes there (a folder it
         // refuses is reported with its reason); a LayoutLMv2 / LayoutXLM folder (WordPiece vocab.txt or
-        // SentencePiece) when it passes HfTokenClassifier's checks; others take the path below.
+        // SentencePiece) or a LiLT folder with XLM-R's tokenizer when it passes HfTokenClassifier's
+        // checks; others take the path below.
         std::string why;
         if (pipeline::isHfTokenClassifierType(QString::fromStdString(type)) &&
             ((isHfTokenizerFolder(checkpointDir) && config.json().contains("id2label")) ||
-             (type == "layoutlmv2" && inf::HfTokenClassifier::checkFolder(checkpointDir.toStdString(), &why))))
+             ((type == "layoutlmv2" || type == "lilt") && inf::HfTokenClassifier::checkFolder(checkpointDir.toStdString(), &why))))
             return runHfOnDocument(checkpointDir, document, disabledBiases);
     }
     Loaded loaded;

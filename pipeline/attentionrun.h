@@ -18,8 +18,8 @@
 // used for them; prepared inputs are refused.
 //
 // Hugging Face token-classification folders (a model_type HfTokenClassifier runs — layoutlmv3, lilt,
-// layoutlmv2 — with vocab.json + merges.txt and id2label, or a layoutlmv2 folder HfTokenClassifier::
-// checkFolder accepts, as DocumentTagger runs them) go through pipeline/hfpagelabeller.h: one word page per
+// layoutlmv2 — with vocab.json + merges.txt and id2label, or a layoutlmv2 / lilt folder
+// HfTokenClassifier::checkFolder accepts (WordPiece, XLM-R), as DocumentTagger runs them) go through pipeline/hfpagelabeller.h: one word page per
 // Document page (every word, white-space-only ones too), HfTokenClassifier's windows (the
 // reference's truncated call, then sliding windows past its cut) run with the trace on and stitched
 // (a word in two overlapping windows has tokens in both), specials mapped to no word; labels are

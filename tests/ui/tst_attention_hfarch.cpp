@@ -15,6 +15,7 @@
 #include "document/formats/datasetformat.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/models/modelrunner.h"
+#include "inference/tokenizers/hflayouttokenizer.h"
 #include "pipeline/attentionrun.h"
 #include "pipeline/documentsource.h"
 #include "tests/common/layoutlmv2folder.h"
@@ -253,6 +254,28 @@ private Q_SLOTS:
         QCOMPARE(off.trace.disabledBiases, std::uint32_t(AttnBiasLayoutFlow));
         for (const auto &[name, v] : off.trace.windows.front().biasTerms)
             QVERIFY2(std::all_of(v.begin(), v.end(), [](float x) { return x == 0.0f; }), qPrintable(name));
+    }
+
+    // A LiLT folder with lilt-infoxlm's XLM-R tokenizer (SentencePiece) goes the same way.
+    void liltXlmRobertaFolderOnDocument()
+    {
+        FOLIO_REQUIRE_DATA(test::liltCaseDir() + "/model.safetensors");
+        const QString xlm = QStringLiteral(FOLIO_SOURCE_DIR "/tests/data/tokenizers/layoutxlm");
+        FOLIO_REQUIRE_DATA(xlm + "/sentencepiece.bpe.model");
+        const inf::HfLayoutTokenizer tokenizer = inf::HfLayoutTokenizer::fromDirectory(xlm.toStdString());
+        const QString folder = m_tmp.filePath(QStringLiteral("lilt-xlmr"));
+        QVERIFY(test::makeLiltFolder(folder, tokenizer.tokenizer().vocabSize(), xlm));
+        const Document doc = formDocument();
+        const AttentionRunResult r = runAttentionOnDocument(folder, doc, AttnBiasNone);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.trace.modelType, QStringLiteral("lilt"));
+        QCOMPARE(r.trace.biasFamiliesPresent(), std::uint32_t(AttnBiasLayoutFlow));
+        // HfTokenClassifier's window (64 positions less RoBERTa's pad + 1), not the config's 64 of
+        // the prepared-tokenizer path.
+        QCOMPARE(r.trace.modelWindow, 62);
+        QCOMPARE(r.labels.size(), int(doc.words.size()));
+        for (const QString &label : r.labels)
+            QVERIFY(label.startsWith(QLatin1String("LABEL_")));
     }
 
     // LayoutLMv2 with its visual backbone: SASAM's terms apart, visual tokens after the text.
