@@ -5,6 +5,7 @@
 #include "inference/checkpoint/fairseq.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/checkpoint/safetensors.h"
+#include "inference/formtagger/predictor.h"
 #include "inference/models/detail/tokenlabels.h"
 #include "inference/models/hfmarkuplm.h"
 #include "inference/models/hftokenclassifier.h"
@@ -28,9 +29,9 @@ namespace {
 
 using nlohmann::json;
 
-// MarkupLM folders: the model and its tokenizer are built (inference/models/hfmarkuplm.h), but no
-// command or GUI action runs them yet. Flip when Choose Field Extractor / a CLI command accepts them.
-constexpr bool kMarkupLmRunsInFolio = false;
+// MarkupLM folders run through Choose Field Extractor, `extract` and (token classification) `predict`
+// (pipeline/markuplmfields.h).
+constexpr bool kMarkupLmRunsInFolio = true;
 
 const char *const kTokenizerFiles[] = {"tokenizer.json", "vocab.json", "merges.txt", "vocab.txt", "spm.model",
                                        "sentencepiece.bpe.model", "tokenizer.model", "tokenizer_config.json",
@@ -374,8 +375,13 @@ void describeModel(Description &d)
         d.out["head"] = h;
         d.out["task"] = h == "question-answering" ? "question answering on web pages (MarkupLM)"
                                                    : "web page node labelling (MarkupLM)";
-        d.out["gui"] = "";
-        d.out["cli"] = "";
+        const bool qa = h == "question-answering";
+        d.out["gui"] = qa ? "Model > Extract Fields on a web page (Model > Choose Field Extractor…): each field asked "
+                            "as \"What is the <field>?\""
+                          : "Model > Extract Fields on a web page (Model > Choose Field Extractor…): labels answer the "
+                            "fields named like them";
+        d.out["cli"] = qa ? "folio-cli extract --checkpoint DIR [--question Q | --fields a,b] PAGE"
+                          : "folio-cli predict --checkpoint DIR PAGE (node labels); folio-cli extract --checkpoint DIR PAGE";
         d.check([&](std::string *error) { return inference::HfMarkupLM::checkFolder(d.dir.path().toStdString(), error); });
         if (h != "question-answering")
             describeLabels(d, config, h == "token-classification");
@@ -431,6 +437,45 @@ void describeModel(Description &d)
     }
 }
 
+// An ensemble folder (inference/formtagger/predictor.h): each member described as a folder of its
+// own; the ensemble runs when every member does and they share one label map.
+void describeEnsemble(Description &d, const std::vector<std::string> &members)
+{
+    d.out["kind"] = "folio";
+    d.out["model_type"] = inference::kTaggerEnsembleType;
+    d.out["head"] = "token-classification";
+    d.out["task"] = "entity tagging (ensemble of " + std::to_string(members.size()) +
+                    " Folio form taggers: their label probabilities averaged per word)";
+    d.out["gui"] = "Model > Suggest Labels (Model > Choose Model…)";
+    d.out["cli"] = "folio-cli predict --checkpoint DIR FILE";
+    d.out["files"]["config"] = "config.json";
+    json list = json::array();
+    json labels;
+    for (const std::string &m : members) {
+        bool nested = false; // an ensemble inside an ensemble (or one listing itself) is not described again
+        d.check([&](std::string *) { nested = !inference::taggerEnsembleMembers(m).empty(); return true; });
+        if (nested) {
+            d.problem(m + ": member is an ensemble itself");
+            continue;
+        }
+        const json member = describeCheckpoint(QString::fromStdString(m));
+        list.push_back({{"folder", member["folder"]}, {"model_type", member["model_type"]}, {"runnable", member["runnable"]}});
+        if (member["model_type"] != "folio-formtagger")
+            d.problem(m + ": member is not a folio-formtagger folder (model_type \"" +
+                      member["model_type"].get<std::string>() + "\")");
+        for (const auto &p : member["problems"])
+            d.problem(p.get<std::string>());
+        if (labels.is_null())
+            labels = member["labels"];
+        else if (member["labels"] != labels)
+            d.problem(m + ": member has another label map than " + members.front());
+    }
+    d.check([&](std::string *error) { return inference::checkTaggerEnsemble(d.dir.path().toStdString(), error); });
+    d.out["members"] = list;
+    if (!labels.is_null())
+        d.out["labels"] = labels;
+}
+
 } // namespace
 
 json describeCheckpoint(const QString &dir)
@@ -466,9 +511,14 @@ json describeCheckpoint(const QString &dir)
                 other.push_back(name.toStdString());
         d.out["files"]["other"] = other;
         try {
+            std::vector<std::string> members;
+            if (d.has("config.json"))
+                d.check([&](std::string *) { members = inference::taggerEnsembleMembers(dir.toStdString()); return true; });
             if (d.has("drafter.json"))
                 describeDrafter(d);
-            else if (d.has("config.json"))
+            else if (!members.empty())
+                describeEnsemble(d, members);
+            else if (d.has("config.json") && d.problems.empty())
                 describeModel(d);
             else if (ptFile || d.has("checkpoint_best.pt"))
                 describeModel(d); // a fairseq checkpoint: a BART's args give its config

@@ -241,7 +241,7 @@ private Q_SLOTS:
     }
 
     // The MarkupLM case with the tokenizer its README names: every pre-load check passes (model,
-    // head, labels, tags_dict, max_depth); what is left is that no Folio action runs MarkupLM yet.
+    // head, labels, tags_dict, max_depth), and it runs in Folio: Choose Field Extractor, predict, extract.
     void markupLmWithTokenizer()
     {
         const QString model = folio::test::sharedPath("fixtures/parity-new/markuplm_tokcls");
@@ -256,8 +256,10 @@ private Q_SLOTS:
         const json info = describeCheckpoint(tmp.path());
         QCOMPARE(info["head"].get<std::string>(), std::string("token-classification"));
         QCOMPARE(info["labels"]["count"].get<int>(), 5);
-        QCOMPARE(info["problems"].size(), std::size_t(1));
-        QVERIFY2(hasProblem(info, "markuplm", "no command or GUI action"), problemsText(info).c_str());
+        QVERIFY2(info["problems"].empty(), problemsText(info).c_str());
+        QVERIFY(info["runnable"].get<bool>());
+        QVERIFY2(contains(info, "gui", "Choose Field Extractor"), info["gui"].dump().c_str());
+        QVERIFY2(contains(info, "cli", "folio-cli predict --checkpoint DIR"), info["cli"].dump().c_str());
     }
 
     void goodTinyFolder()
