@@ -215,8 +215,10 @@ private Q_SLOTS:
         QVERIFY(panel.sectionColors().isEmpty());
         Document two = doc;
         two.sections.pop_back();
-        panel.setDocument(two);
-        QCOMPARE(panel.hierarchyHeatmap()->matrix().rows, 2);
+        panel.setDocument(two); // re-read off the GUI thread (loadHierarchyBias): hidden until it arrives
+        QVERIFY(!panel.hierarchyHeatmap()->isVisible());
+        QTRY_COMPARE_WITH_TIMEOUT(panel.hierarchyHeatmap()->matrix().rows, 2, 20000);
+        QVERIFY(panel.hierarchyHeatmap()->isVisible());
     }
 };
 

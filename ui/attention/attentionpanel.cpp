@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 
 namespace folio {
 
@@ -146,7 +147,7 @@ void AttentionPanel::buildUi()
     connect(hierarchy, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("HIBRIDS checkpoint folder"), m_hierCheckpoint);
         if (!dir.isEmpty())
-            showHierarchyBias(dir);
+            loadHierarchyBias(dir);
     });
     connect(m_hierHeatmap, &HeatmapView::cellClicked, this, [this](int row, int) { selectHierarchySection(row); });
     connect(m_layer, &QSpinBox::valueChanged, this, [this] { refreshHierarchy(); });
@@ -174,13 +175,41 @@ void AttentionPanel::setDocument(const Document &document, const Annotations &an
     m_hierSection = -1;
     m_hierHeatmap->hide();
     if (!m_hierCheckpoint.isEmpty() && !document.sections.empty())
-        showHierarchyBias(m_hierCheckpoint);
+        loadHierarchyBias(m_hierCheckpoint);
     refreshOverlay();
 }
 
 bool AttentionPanel::showHierarchyBias(const QString &checkpointDir)
 {
-    pipeline::HibridsSectionBias bias = pipeline::hibridsSectionBias(checkpointDir, m_document);
+    return applyHierarchyBias(checkpointDir, pipeline::hibridsSectionBias(checkpointDir, m_document));
+}
+
+void AttentionPanel::loadHierarchyBias(const QString &checkpointDir)
+{
+    // A pytorch_model.bin or checkpoint_best.pt is read whole the first time: off the GUI thread.
+    const Document doc = m_document;
+    const int generation = m_generation;
+    auto *watcher = new QFutureWatcher<pipeline::HibridsSectionBias>(this);
+    connect(watcher, &QFutureWatcher<pipeline::HibridsSectionBias>::finished, this, [this, watcher, generation, checkpointDir] {
+        pipeline::HibridsSectionBias bias = watcher->result();
+        watcher->deleteLater();
+        if (generation == m_generation) // else the document changed meanwhile (setDocument reloads it)
+            applyHierarchyBias(checkpointDir, std::move(bias));
+    });
+    say(tr("Reading the hierarchical bias of %1…").arg(checkpointDir));
+    watcher->setFuture(QtConcurrent::run([checkpointDir, doc] {
+        try {
+            return pipeline::hibridsSectionBias(checkpointDir, doc);
+        } catch (const std::exception &e) { // a surprise (bad_alloc) stays a message
+            pipeline::HibridsSectionBias failed;
+            failed.error = QString::fromUtf8(e.what());
+            return failed;
+        }
+    }));
+}
+
+bool AttentionPanel::applyHierarchyBias(const QString &checkpointDir, pipeline::HibridsSectionBias bias)
+{
     if (!bias.ok) {
         say(bias.error);
         return false;

@@ -72,7 +72,10 @@ public:
     // Clicking a row (or selectHierarchySection) colours every section, in the Sections tab and
     // on the page, by the bias from that section. False + message() when the checkpoint has no
     // such table or the document no sections. Recomputed when the document changes.
+    // Reads the tables on the calling thread (tests); the panel's own button and a document change
+    // read them in the pool (loadHierarchyBias) and show them when they arrive.
     bool showHierarchyBias(const QString &checkpointDir);
+    void loadHierarchyBias(const QString &checkpointDir);
     void selectHierarchySection(int section);
     HeatmapView *hierarchyHeatmap() const { return m_hierHeatmap; }
     const pipeline::HibridsSectionBias &hierarchyBias() const { return m_hier; }
@@ -106,6 +109,7 @@ Q_SIGNALS:
     void runFinished(bool ok);
 
 private:
+    bool applyHierarchyBias(const QString &checkpointDir, pipeline::HibridsSectionBias bias);
     void buildUi();
     void syncControls();
     void refreshMatrix();
