@@ -5,6 +5,7 @@
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/qs/seq2seq.h"
+#include "seq2seqfixture.h"
 #include "tensorcompare.h"
 #include "tests/common/testdata.h"
 
@@ -12,45 +13,15 @@
 #include <QtTest>
 
 using namespace folio::inference;
+using folio::inference::test::fixtureSources;
 using folio::inference::test::valueAt;
+using folio::inference::test::tensorRow;
 
 namespace {
 
 QString caseDir(const QString &name)
 {
     return folio::test::sharedPath(QStringLiteral("fixtures/parity-next/") + name);
-}
-
-std::vector<std::int64_t> row(const Tensor &t, std::int64_t r, std::int64_t n = -1)
-{
-    const std::int64_t width = t.shape.size() > 1 ? t.shape[1] : t.numel();
-    std::vector<std::int64_t> v;
-    for (std::int64_t i = 0; i < (n < 0 ? width : n); ++i)
-        v.push_back(static_cast<std::int64_t>(valueAt(t, r * width + i)));
-    return v;
-}
-
-// One source per batch row of the fixture, cut to its real length.
-std::vector<Seq2seqSource> fixtureSources(const TensorMap &in)
-{
-    std::vector<Seq2seqSource> out;
-    const Tensor &ids = in.at("input_ids");
-    for (std::int64_t b = 0; b < ids.shape[0]; ++b) {
-        const auto mask = row(in.at("attention_mask"), b);
-        std::int64_t n = 0;
-        for (auto m : mask)
-            n += m;
-        Seq2seqSource s;
-        s.ids = row(ids, b, n);
-        const auto global = row(in.at("global_attention_mask"), b, n);
-        for (std::int64_t i = 0; i < n; ++i)
-            if (global[static_cast<std::size_t>(i)])
-                s.globalTokens.push_back(i);
-        s.layout.sectionParent = row(in.at("row" + std::to_string(b) + ".section_parent"), 0);
-        s.layout.tokenToSection = row(in.at("token_to_section"), b, n);
-        out.push_back(std::move(s));
-    }
-    return out;
 }
 
 GenerationSettings fixtureBeam(const QString &dir)
@@ -113,7 +84,7 @@ private Q_SLOTS:
             const GenerationResult r = gen.generate({sources[b]}, s);
             QVERIFY2(r.ok, r.error.c_str());
             const Tensor &want = out.at("beam_tokens.row" + std::to_string(b));
-            QCOMPARE(r.rows.at(0).tokens, row(want, 0));
+            QCOMPARE(r.rows.at(0).tokens, tensorRow(want, 0));
             const double score = valueAt(out.at("beam_score.row" + std::to_string(b)), 0);
             QVERIFY2(std::fabs(r.rows[0].score - score) < 1e-5, qPrintable(QString::number(r.rows[0].score - score)));
         }
@@ -140,7 +111,7 @@ private Q_SLOTS:
         QVERIFY2(r.ok, r.error.c_str());
         QCOMPARE(r.rows.size(), std::size_t(2));
         for (std::size_t b = 0; b < 2; ++b)
-            QCOMPARE(r.rows[b].tokens, row(out.at("greedy_tokens"), static_cast<std::int64_t>(b)));
+            QCOMPARE(r.rows[b].tokens, tensorRow(out.at("greedy_tokens"), static_cast<std::int64_t>(b)));
     }
 
     // Several rows with beams in one call (the reference's decoder variant cannot) give each row's
@@ -156,7 +127,7 @@ private Q_SLOTS:
         const GenerationResult r = gen.generate(fixtureSources(in), s);
         QVERIFY2(r.ok, r.error.c_str());
         for (std::size_t b = 0; b < 2; ++b)
-            QCOMPARE(r.rows.at(b).tokens, row(out.at("beam_tokens.row" + std::to_string(b)), 0));
+            QCOMPARE(r.rows.at(b).tokens, tensorRow(out.at("beam_tokens.row" + std::to_string(b)), 0));
     }
 
     void progressAndCancel()

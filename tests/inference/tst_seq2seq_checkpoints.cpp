@@ -10,6 +10,7 @@
 #include "inference/checkpoint/torchpickle.h"
 #include "inference/checkpoint/torchzip.h"
 #include "inference/qs/seq2seq.h"
+#include "seq2seqfixture.h"
 #include "tensorcompare.h"
 #include "tests/common/testdata.h"
 #include "torchbinwriter.h"
@@ -36,40 +37,10 @@ QString dataDir(const QString &name)
     return QStringLiteral(FOLIO_SOURCE_DIR "/tests/data/seq2seq/") + name;
 }
 
-std::vector<std::int64_t> row(const Tensor &t, std::int64_t r, std::int64_t n = -1)
-{
-    const std::int64_t width = t.shape.size() > 1 ? t.shape[1] : t.numel();
-    std::vector<std::int64_t> v;
-    for (std::int64_t i = 0; i < (n < 0 ? width : n); ++i)
-        v.push_back(static_cast<std::int64_t>(valueAt(t, r * width + i)));
-    return v;
-}
-
 // The case's input rows (HIBRIDS layout and global attention where the case has them).
 std::vector<Seq2seqSource> sources(const QString &name)
 {
-    const TensorMap in = readSafetensors((caseDir(name) + "/inputs.safetensors").toStdString());
-    std::vector<Seq2seqSource> out;
-    const Tensor &ids = in.at("input_ids");
-    for (std::int64_t b = 0; b < ids.shape[0]; ++b) {
-        std::int64_t n = 0;
-        for (auto m : row(in.at("attention_mask"), b))
-            n += m;
-        Seq2seqSource s;
-        s.ids = row(ids, b, n);
-        if (in.count("global_attention_mask")) {
-            const auto global = row(in.at("global_attention_mask"), b, n);
-            for (std::int64_t i = 0; i < n; ++i)
-                if (global[static_cast<std::size_t>(i)])
-                    s.globalTokens.push_back(i);
-        }
-        if (in.count("token_to_section")) {
-            s.layout.sectionParent = row(in.at("row" + std::to_string(b) + ".section_parent"), 0);
-            s.layout.tokenToSection = row(in.at("token_to_section"), b, n);
-        }
-        out.push_back(std::move(s));
-    }
-    return out;
+    return folio::inference::test::fixtureSources(readSafetensors((caseDir(name) + "/inputs.safetensors").toStdString()));
 }
 
 // Greedy (fixed length) and 3-beam results of both folders: tokens and scores identical.
