@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFutureWatcher>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -98,24 +99,32 @@ void AttentionPanel::buildUi()
     row1->addWidget(m_mode, 1);
     row1->addWidget(m_granularity);
     row1->addWidget(m_direction);
-    auto *row2 = new QHBoxLayout;
-    row2->addWidget(new QLabel(tr("Ablate:"), this));
+    // The bias families in a grid of three columns, so the dock stays narrow as families are added
+    // (six in one row made the dock's minimum width over 1000 px).
+    auto *families = new QGridLayout;
+    families->setContentsMargins(0, 0, 0, 0);
     for (std::uint32_t f : kFamilies) {
         auto *box = new QCheckBox(attentionBiasFamilyName(f), this);
         box->setProperty("family", uint(f));
+        families->addWidget(box, int(m_ablate.size()) / 3, int(m_ablate.size()) % 3);
         m_ablate << box;
-        row2->addWidget(box);
     }
-    row2->addWidget(m_rerun);
+    auto *row2 = new QHBoxLayout;
+    row2->addWidget(new QLabel(tr("Ablate:"), this), 0, Qt::AlignTop);
+    row2->addLayout(families);
+    row2->addWidget(m_rerun, 0, Qt::AlignTop);
     row2->addStretch(1);
-    row2->addWidget(png);
-    row2->addWidget(svg);
-    row2->addWidget(mats);
-    row2->addWidget(hierarchy);
+    auto *row3 = new QHBoxLayout;
+    row3->addStretch(1);
+    row3->addWidget(png);
+    row3->addWidget(svg);
+    row3->addWidget(mats);
+    row3->addWidget(hierarchy);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(row1);
     layout->addLayout(row2);
+    layout->addLayout(row3);
     layout->addWidget(m_heatmap, 1);
     layout->addWidget(m_hierHeatmap, 1);
     layout->addWidget(m_status);
