@@ -34,6 +34,7 @@ struct GenOpts
 {
     int beams = 0, maxLength = 0, minLength = -1, noRepeat = -1, threads = 2;
     double lengthPenalty = -1;
+    bool int8 = false;
 };
 
 void addGenOptions(CLI::App *cmd, GenOpts *g)
@@ -44,6 +45,8 @@ void addGenOptions(CLI::App *cmd, GenOpts *g)
     cmd->add_option("--no-repeat-ngram", g->noRepeat, "Ban repeated n-grams of this size (0: off)")->check(CLI::Range(0, 10));
     cmd->add_option("--length-penalty", g->lengthPenalty, "Beam length penalty")->check(CLI::Range(0.0, 10.0));
     cmd->add_option("--threads", g->threads, "Torch / BLAS threads");
+    cmd->add_flag("--int8", g->int8, "Seq2seq checkpoint: dynamic int8 quantization of the encoder's and decoder's Linear "
+                                     "layers (weights int8 per output channel; BENCHMARKS.md, issue 35)");
 }
 
 inference::GenerationSettings settingsFrom(const inference::Seq2seqGenerator &gen, const GenOpts &g)
@@ -68,11 +71,13 @@ struct LoadedModel
     pipeline::QsVocabulary vocab;
 };
 
-void loadModel(const std::string &dir, LoadedModel *m)
+void loadModel(const std::string &dir, bool int8, LoadedModel *m)
 {
     std::string err;
     if (!m->generator.load(dir, &err))
         throw CliError(err);
+    if (int8 && !m->generator.quantizeDynamicInt8(&err))
+        throw CliError(dir + ": " + err);
     QString error;
     if (!pipeline::loadQsVocabulary(QString::fromStdString(dir), &m->vocab, &error))
         throw CliError(error.toStdString());
@@ -174,6 +179,9 @@ void registerGenerate(CLI::App *qs)
         if (o->batch.inputs.empty() && o->batch.filesFrom.empty() && !o->batch.worker && !joinsQueue(o->batch))
             throw CliError("qs generate: a FILE (or folder, @list.txt, --files-from) is required", ExitUsage);
         if (o->checkpoint.empty() || pipeline::QsDrafter::isDrafterFolder(QString::fromStdString(o->checkpoint))) {
+            if (o->gen.int8)
+                throw CliError("qs generate: --int8 needs a seq2seq --checkpoint (the drafter has no Linear layers to quantize)",
+                               ExitUsage);
             pipeline::QsDrafter drafter = loadDrafter(o->checkpoint);
             useQuestionOptions(&drafter, o->draft);
             const pipeline::DraftOptions options = draftOptions(drafter, o->draft);
@@ -189,7 +197,7 @@ void registerGenerate(CLI::App *qs)
         }
         inference::configureThreads(batchThreads(o->batch, o->gen.threads));
         LoadedModel model;
-        loadModel(o->checkpoint, &model);
+        loadModel(o->checkpoint, o->gen.int8, &model);
         const inference::GenerationSettings settings = settingsFrom(model.generator, o->gen);
         const CancelScope scope;
         if (isBatch(o->batch)) {
@@ -225,6 +233,8 @@ void registerEval(CLI::App *qs)
     addDraftOptions(cmd, &o->draft);
     cmd->callback([o]() {
         if (pipeline::looksLikeFairytaleQa(QString::fromStdString(o->data))) {
+            if (o->gen.int8)
+                throw CliError("qs eval: --int8 is for seq2seq checkpoints on QMSum; FairytaleQA scores the drafter", ExitUsage);
             std::unique_ptr<pipeline::QsDrafter> drafter;
             if (!o->noDrafter)
                 drafter = std::make_unique<pipeline::QsDrafter>(loadDrafter(o->checkpoint.empty() ? o->drafter : o->checkpoint));
@@ -248,10 +258,13 @@ void registerEval(CLI::App *qs)
             o->drafter = o->checkpoint; // a drafter folder given as the checkpoint is scored as the drafter
             o->checkpoint.clear();
         }
+        if (o->checkpoint.empty() && o->gen.int8)
+            throw CliError("qs eval: --int8 needs a seq2seq --checkpoint (the baselines and the drafter have no Linear layers)",
+                           ExitUsage);
         if (!o->checkpoint.empty()) {
             inference::configureThreads(o->gen.threads);
             model = std::make_unique<LoadedModel>();
-            loadModel(o->checkpoint, model.get());
+            loadModel(o->checkpoint, o->gen.int8, model.get());
             settings = settingsFrom(model->generator, o->gen);
         }
         std::unique_ptr<pipeline::QsDrafter> drafter;
@@ -263,6 +276,7 @@ void registerEval(CLI::App *qs)
         }
         pipeline::QsScoreMean lead, oracle, system, drafted;
         nlohmann::json warnings = nlohmann::json::array();
+        double modelSeconds = 0; // generation alone (the baselines and the drafter excluded)
         long repairs = 0, draftQuestions = 0, draftGrounded = 0, draftDuplicates = 0, draftFromWriter = 0;
         const auto t0 = std::chrono::steady_clock::now();
         for (std::size_t i = 0; i < meetings.size(); ++i) {
@@ -284,7 +298,9 @@ void registerEval(CLI::App *qs)
                     draftFromWriter += item.questionFromWriter ? 1 : 0;
             }
             if (model) {
+                const auto g0 = std::chrono::steady_clock::now();
                 const pipeline::QsGenerated g = pipeline::generateQs(model->generator, model->vocab, {m.input}, settings);
+                modelSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - g0).count();
                 if (!g.ok)
                     throw CliError(m.id.toStdString() + ": " + g.error.toStdString());
                 const pipeline::QsGeneratedTree &t = g.trees.front();
@@ -317,6 +333,8 @@ void registerEval(CLI::App *qs)
             j["model"]["parser_repairs"] = repairs;
             j["model"]["beams"] = settings.numBeams;
             j["model"]["max_length"] = settings.maxLength;
+            j["model"]["int8"] = model->generator.isInt8();
+            j["model"]["seconds"] = modelSeconds;
             j["warnings"] = warnings;
         }
         j["seconds"] = s;

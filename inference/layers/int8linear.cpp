@@ -67,7 +67,20 @@ std::string int8EngineName(std::string *why)
 // of the padding rows hold the call's range snapped outward to a 2^(1/4) grid: the per-call range
 // (the op quantizes activations from the tensor's min / max) then takes few distinct values and the
 // primitives are reused. Real rows' results do not depend on the padding rows (a GEMM row by row).
+// Fewer than kRowBucket rows (a decoder step: one row per beam) are padded to a power of two
+// instead, so a 4-beam step multiplies 8 rows, not 64.
 constexpr std::int64_t kRowBucket = 64;
+
+static std::int64_t paddedRows(std::int64_t rows) // rows + 2 range rows, bucketed
+{
+    const std::int64_t need = rows + 2;
+    if (need > kRowBucket)
+        return (need + kRowBucket - 1) / kRowBucket * kRowBucket;
+    std::int64_t p = 4;
+    while (p < need)
+        p *= 2;
+    return p;
+}
 
 static double snapOutward(double v) // 0 for v <= 0, else the grid value 2^(k/4) >= v
 {
@@ -87,7 +100,7 @@ at::Tensor int8LinearForward(const Int8Linear &q, const at::Tensor &x)
     const at::Tensor flat = x.reshape({rows, in}).to(at::kFloat);
     const auto range = at::aminmax(flat);
     const double hi = snapOutward(std::get<1>(range).item<double>()), lo = -snapOutward(-std::get<0>(range).item<double>());
-    const std::int64_t padded = (rows + 2 + kRowBucket - 1) / kRowBucket * kRowBucket;
+    const std::int64_t padded = paddedRows(rows);
     at::Tensor buffer = at::zeros({padded, in}, flat.options());
     buffer.narrow(0, 0, rows).copy_(flat);
     buffer.narrow(0, rows, 1).fill_(hi);

@@ -72,6 +72,13 @@ public:
     GenerationSettings defaultSettings() const; // from config.json (num_beams, max_length, ...)
     int maxSourceLength() const;
 
+    // Dynamic int8 quantization of the encoder's and decoder's Linear layers (issue 35; off unless
+    // asked; the LM head stays float32): LibTorch's fbgemm engine, oneDNN where this LibTorch has
+    // no fbgemm (Predictor::int8Engine). False + *error when no model is loaded or no engine;
+    // idempotent. Inference only: the fp32 weights are kept.
+    bool quantizeDynamicInt8(std::string *error);
+    bool isInt8() const;
+
     // One GeneratedSequence per source (rows padded together; batch rows are independent).
     GenerationResult generate(const std::vector<Seq2seqSource> &sources, const GenerationSettings &settings,
                               const GenerationCallback &progress = {}) const;

@@ -5,6 +5,7 @@
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/errors.h"
+#include "inference/layers/detail/int8linear.h"
 #include "inference/qs/detail/generate.h"
 
 #include <c10/core/InferenceMode.h>
@@ -79,6 +80,31 @@ std::string Seq2seqGenerator::hibridsVariant() const
         break;
     }
     return {};
+}
+
+bool Seq2seqGenerator::quantizeDynamicInt8(std::string *error)
+{
+    try {
+        if (!m_model)
+            throw InferenceError("--int8: no seq2seq checkpoint loaded");
+        std::string why;
+        if (detail::int8EngineName(&why).empty())
+            throw InferenceError("--int8: " + why);
+        m_model->quantizeDynamicInt8();
+        return true;
+    } catch (const c10::Error &e) {
+        if (error)
+            *error = e.what_without_backtrace();
+    } catch (const std::exception &e) {
+        if (error)
+            *error = e.what();
+    }
+    return false;
+}
+
+bool Seq2seqGenerator::isInt8() const
+{
+    return m_model && m_model->isInt8();
 }
 
 GenerationSettings Seq2seqGenerator::defaultSettings() const

@@ -8,6 +8,7 @@
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/errors.h"
+#include "inference/layers/detail/int8linear.h"
 
 #include <cmath>
 #include <utility>
@@ -204,6 +205,33 @@ Seq2seqModel::Seq2seqModel(const ModelConfig &config, ParamStore &p)
                                      + part + "' is missing (the pointer-generator gate, [1, 3 d_model] and [1])");
         m_copyGate = LinearW::load(p, "copy_head.p_gen", 3 * d, 1);
     }
+}
+
+void Seq2seqModel::quantizeDynamicInt8()
+{
+    const auto projections = [](ProjectionsW &w) {
+        for (LinearW *l : {&w.q, &w.k, &w.v, &w.out})
+            detail::quantizeDynamicInt8(*l);
+    };
+    const auto ffn = [](FfnW &f) {
+        detail::quantizeDynamicInt8(f.fc1);
+        detail::quantizeDynamicInt8(f.fc2);
+    };
+    for (BartEncoderLayerW &w : m_bartLayers) {
+        projections(w.self);
+        ffn(w.ffn);
+    }
+    for (LongformerLayerW &w : m_ledLayers) {
+        for (LinearW *l : {&w.q, &w.k, &w.v, &w.qGlobal, &w.kGlobal, &w.vGlobal, &w.out})
+            detail::quantizeDynamicInt8(*l);
+        ffn(w.ffn);
+    }
+    for (DecoderLayerW &w : m_decLayers) {
+        projections(w.self);
+        projections(w.cross);
+        ffn(w.ffn);
+    }
+    m_int8 = true;
 }
 
 at::Tensor Seq2seqModel::outputScores(const DecoderResult &r, const at::Tensor &srcIds) const

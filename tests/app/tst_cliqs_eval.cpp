@@ -43,6 +43,38 @@ private Q_SLOTS:
         QVERIFY(o.value("drafter").toObject().value("rouge1").toDouble() > o.value("lead").toObject().value("rouge1").toDouble());
         qInfo().noquote() << out;
     }
+
+    // --int8 (issue 35): the model's scores come with "int8": true and its generation time; without
+    // a seq2seq checkpoint the option is refused by name (eval and generate).
+    void int8Option()
+    {
+        FOLIO_REQUIRE_DATA(kData + QStringLiteral("/data/ALL/test"));
+        QProcess p;
+        p.start(QStringLiteral(FOLIO_CLI_PATH),
+                {QStringLiteral("-q"), QStringLiteral("qs"), QStringLiteral("eval"), QStringLiteral("--checkpoint"),
+                 QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/qmsum-qs"), QStringLiteral("--data"), kData,
+                 QStringLiteral("--split"), QStringLiteral("test"), QStringLiteral("--limit"), QStringLiteral("1"),
+                 QStringLiteral("--beams"), QStringLiteral("1"), QStringLiteral("--max-length"), QStringLiteral("64"),
+                 QStringLiteral("--no-drafter"), QStringLiteral("--int8"), QStringLiteral("--threads"), QStringLiteral("1")});
+        QVERIFY(p.waitForFinished(600000));
+        const QByteArray out = p.readAllStandardOutput();
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const QJsonObject model = QJsonDocument::fromJson(out).object().value("model").toObject();
+        QVERIFY(model.value("int8").toBool());
+        QVERIFY(model.value("seconds").toDouble() > 0);
+        QVERIFY(model.value("rouge1").toDouble() > 0);
+        const QList<QStringList> refused = {
+            {QStringLiteral("qs"), QStringLiteral("eval"), QStringLiteral("--data"), kData, QStringLiteral("--int8")},
+            {QStringLiteral("qs"), QStringLiteral("generate"), QStringLiteral("--int8"), QStringLiteral("no-such-file.pdf")}};
+        for (const QStringList &args : refused) {
+            QProcess r;
+            r.start(QStringLiteral(FOLIO_CLI_PATH), args);
+            QVERIFY(r.waitForFinished(120000));
+            const QByteArray err = r.readAllStandardError();
+            QVERIFY2(r.exitCode() != 0, qPrintable(args.join(' ')));
+            QVERIFY2(err.contains("--int8 needs a seq2seq --checkpoint"), err.constData());
+        }
+    }
 };
 
 FOLIO_TEST_GUILESS_MAIN(TestCliQsEval)

@@ -133,6 +133,12 @@ public:
     // onto the source ids `srcIds` [N, S] (rows match the decoder's). Both work as logits
     // (softmax / log_softmax / cross-entropy give the same distribution).
     at::Tensor outputScores(const DecoderResult &r, const at::Tensor &srcIds) const;
+    // Dynamic int8 (layers/detail/int8linear.h, issue 35) for every encoder and decoder layer's
+    // Linear layers (attention projections, LED's global ones, fc1/fc2). The tied LM head (the
+    // token table, also the embedding) and the copy gate stay float32. Idempotent; inference only.
+    // Throws InferenceError when this LibTorch has no quantized engine.
+    void quantizeDynamicInt8();
+    bool isInt8() const { return m_int8; }
 
 private:
     at::Tensor embed(const at::Tensor &ids, const at::Tensor &positions, const LayerNormW &norm,
@@ -149,6 +155,7 @@ private:
     std::vector<LongformerLayerW> m_ledLayers;
     std::vector<DecoderLayerW> m_decLayers;
     LinearW m_copyGate; // [1, 3D]: [decoder state; cross-attention context; decoder input embedding]
+    bool m_int8 = false;
 };
 
 // HIBRIDS decoder-variant bias (MODELS.md §5.5) at section granularity:
