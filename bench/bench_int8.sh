@@ -7,12 +7,19 @@
 # QMSum test split (QS_LIMIT meetings, 0 = all 35), float32 against --int8: ROUGE-1/2/Lsum, question
 # BLEU, hierarchy F1 and their differences, and the generation time ratio (the model's own
 # "seconds": generation only, baselines excluded; min of REPS, alternated, 1 thread).
+# The WebFormer part (PARTS containing "webformer"): `folio-cli extract --no-fallback --no-rankers` of
+# resources/models/product-fields over the Zyte benchmark's 140 pages (the model's own answers, no
+# structured-data fallback), float32 against --int8: price / sku F1 by `folio-cli extract-score`
+# (the benchmark's scorer), agreement of the five model fields' values, and the time ratio of the
+# whole extract run (min of REPS, alternated, 1 thread; model load included, about 0.5 s).
 # Usage: nice -n 10 bench/bench_int8.sh [FOLIO_CLI=build/bin/folio-cli] [REPS=3] [MODELS="funsd-layout forms-en-de"]
-#                                       [PARTS="tagger qs"] [QS_LIMIT=0] [QMSUM=../shared/data/qmsum]
+#                                       [PARTS="tagger qs webformer"] [QS_LIMIT=0] [QMSUM=../shared/data/qmsum]
+#                                       [ZYTE=../shared/data/product-extraction-benchmark/dataset]
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 CLI=${1:-$SRC/build/bin/folio-cli}; REPS=${2:-3}; MODELS=${3:-"funsd-layout forms-en-de"}
-PARTS=${4:-"tagger qs"}; QS_LIMIT=${5:-0}; QMSUM=${6:-$SRC/../shared/data/qmsum}
+PARTS=${4:-"tagger qs webformer"}; QS_LIMIT=${5:-0}; QMSUM=${6:-$SRC/../shared/data/qmsum}
+ZYTE=${7:-$SRC/../shared/data/product-extraction-benchmark/dataset}
 case " $PARTS " in *" tagger "*) ;; *) MODELS="" ;; esac
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -60,6 +67,44 @@ print(f"qmsum-qs       meetings {r['fp32'][0]['meetings']}  (fp32 -> int8, diffe
 for k in ("rouge1", "rouge2", "rougeLsum", "question_bleu4", "hierarchy_f1"):
     print(f"  {k:15s} {m['fp32'][k]:6.2f} -> {m['int8'][k]:6.2f}  {m['int8'][k] - m['fp32'][k]:+.2f}")
 print(f"  generation time int8/fp32 {t['int8'] / t['fp32']:.3f}  (min of {reps}: fp32 {t['fp32']:.2f} s, int8 {t['int8']:.2f} s)")
+PY
+    ;;
+esac
+case " $PARTS " in *" webformer "*)
+    python3 - "$CLI" "$REPS" "$ZYTE" "$SRC/resources/models/product-fields" "$WORK" <<'PY'
+import json, os, subprocess, sys, time
+cli, reps, zyte, model, work = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+fields = ["price", "sku", "gtin", "mpn", "brand"]
+seconds, preds = {"fp32": [], "int8": []}, {}
+for i in range(reps):
+    for mode in ("fp32", "int8"):
+        cmd = [cli, "-q", "extract", "--checkpoint", model, "--no-fallback", "--no-rankers", "--threads", "1",
+               os.path.join(zyte, "html")] + (["--int8"] if mode == "int8" else [])
+        t0 = time.monotonic()
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+        seconds[mode].append(time.monotonic() - t0)
+        p = {}
+        for line in out.splitlines():
+            j = json.loads(line)
+            key = os.path.basename(j["input"]).split(".")[0]
+            f = j["result"]["fields"] if j.get("ok") else {}
+            p[key] = {a: f[a]["value"] for a in fields + ["availability"] if a in f and f[a].get("value")}
+        preds[mode] = p
+        with open(f"{work}/zyte.{mode}.json", "w") as fh:
+            json.dump(p, fh)
+score = json.loads(subprocess.run([cli, "-q", "extract-score", "--truth", os.path.join(zyte, "ground-truth.json"),
+                                   f"{work}/zyte.fp32.json", f"{work}/zyte.int8.json", "--bootstrap", "0"],
+                                  check=True, capture_output=True, text=True).stdout)
+pages = len(preds["fp32"])
+print(f"product-fields pages {pages}  (model answers only: --no-fallback --no-rankers; F1 by extract-score)")
+for a in ("price", "sku"):
+    f, q = score["zyte.fp32"][a]["f1"], score["zyte.int8"][a]["f1"]
+    print(f"  {a:6s} F1 fp32 {f:.3f}  int8 {q:.3f}  diff {q - f:+.3f}")
+same = sum(preds["fp32"][k].get(a) == preds["int8"][k].get(a) for k in preds["fp32"] for a in fields)
+found = sum(a in preds["fp32"][k] for k in preds["fp32"] for a in fields)
+print(f"  values the same on {same} of {pages * len(fields)} page-fields ({found} answered by fp32)")
+t = {m: min(v) for m, v in seconds.items()}
+print(f"  extract time int8/fp32 {t['int8'] / t['fp32']:.3f}  (min of {reps}: fp32 {t['fp32']:.2f} s, int8 {t['int8']:.2f} s)")
 PY
     ;;
 esac

@@ -64,6 +64,7 @@ struct ExtractArgs
     BatchOptions batch; // batch.inputs: the PAGE arguments
     int threads = 0;
     bool structuredOnly = false, noFallback = false, noRanker = false;
+    bool int8 = false; // dynamic int8 WebFormer (issue 35)
 };
 
 // Reads folio.json's "structured_candidates" (written by train-product): did the model train with
@@ -257,6 +258,8 @@ void extractCommand(ExtractArgs &a)
 {
     if (a.batch.inputs.empty() && a.batch.filesFrom.empty() && !a.batch.worker && !joinsQueue(a.batch))
         throw CliError("extract: a PAGE (or folder, @list.txt, --files-from) is required", ExitUsage);
+    if (a.int8 && a.structuredOnly)
+        throw CliError("extract: --int8 quantizes a WebFormer checkpoint; --structured-only runs no model", ExitUsage);
     inference::configureThreads(batchThreads(a.batch, a.threads));
     std::unique_ptr<inference::WebFormerExtractor> model;
     Rankers rankers;
@@ -270,6 +273,10 @@ void extractCommand(ExtractArgs &a)
                            + " is missing (use --structured-only for structured data alone)");
         a.markup = pipeline::isMarkupLMFolder(QString::fromStdString(a.checkpoint));
     }
+    if (a.markup && a.int8)
+        throw CliError("extract: --int8 is implemented for WebFormer checkpoints; " + a.checkpoint
+                           + " is a Hugging Face MarkupLM folder (no int8 path for it yet)",
+                       ExitUsage);
     if (a.markup) {
         QString error;
         QStringList labels;
@@ -292,6 +299,8 @@ void extractCommand(ExtractArgs &a)
         std::string error;
         if (!model->load(a.checkpoint, &error)) // once, before any page
             throw CliError(error);
+        if (a.int8 && !model->quantizeDynamicInt8(&error))
+            throw CliError(a.checkpoint + ": " + error);
         candidates = usesCandidates(a.checkpoint);
         fields = model->config().fields;
         // the model's fields (a project's model ranks any of them), the asked ones, price and sku
@@ -345,6 +354,8 @@ void registerExtractCommand(CLI::App &app)
     cmd->add_flag("--no-rankers", args->noRanker,
                   "price and sku from the model even when the checkpoint has <field>-ranker.json files (default: the page's "
                   "structured-data value, else the ranker's, else the model's)");
+    cmd->add_flag("--int8", args->int8,
+                  "WebFormer: dynamic int8 quantization of the encoder's Linear layers (BENCHMARKS.md, issue 35)");
     args->batch.threadsOption = cmd->add_option("--threads", args->threads, "intra-op threads (0 = all cores)");
     addBatchOptions(cmd, &args->batch);
     cmd->callback([args] { extractCommand(*args); });

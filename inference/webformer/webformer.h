@@ -87,6 +87,11 @@ public:
     // trained on are allowed (their token is built from the name's word pieces) but unreliable.
     bool extract(const WebPage &page, const std::vector<std::string> &fields, std::vector<FieldSpan> *out,
                  std::string *error) const;
+    // Dynamic int8 quantization of the encoder's Linear layers (issue 35; off unless asked; the span
+    // head stays float32): fbgemm, or oneDNN where this LibTorch has no fbgemm. False + *error when
+    // nothing is loaded or this LibTorch has no quantized engine; a load() is float32 again.
+    bool quantizeDynamicInt8(std::string *error);
+    bool isInt8() const;
 
     struct Impl;
 

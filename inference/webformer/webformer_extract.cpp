@@ -4,6 +4,7 @@
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/webformer/detail/webformer.h"
 #include "inference/errors.h"
+#include "inference/layers/detail/int8linear.h"
 #include "inference/training/detail/trainkit.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/webformer/webformereval.h"
@@ -258,6 +259,20 @@ bool WebFormerExtractor::load(const std::string &dir, std::string *error)
 }
 
 bool WebFormerExtractor::isLoaded() const { return m_impl != nullptr; }
+
+bool WebFormerExtractor::quantizeDynamicInt8(std::string *error)
+{
+    return detail::runGuarded([&] {
+        if (!m_impl)
+            throw InferenceError("--int8: no WebFormer checkpoint loaded");
+        std::string why;
+        if (detail::int8EngineName(&why).empty())
+            throw InferenceError("--int8: " + why);
+        m_impl->model->quantizeDynamicInt8();
+    }, error);
+}
+
+bool WebFormerExtractor::isInt8() const { return m_impl && m_impl->model->isInt8(); }
 
 const WebFormerConfig &WebFormerExtractor::config() const
 {

@@ -15,6 +15,7 @@
 
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/errors.h"
+#include "inference/layers/detail/int8linear.h"
 #include "inference/training/detail/trainkit.h"
 
 #include <c10/util/Exception.h>
@@ -353,6 +354,16 @@ WebEncoded WebFormerModel::encode(const WebTensors &in, bool training, Form form
     for (int i = 0; i < m_cfg.layers; ++i)
         x = form == Form::Blockwise ? layerBlockwise(i, x, in, T, N, F, training, trace) : layerDense(i, x, in, T, N, F, trace);
     return {x.narrow(0, 0, T), x.narrow(0, T, N), x.narrow(0, T + N, F)};
+}
+
+void WebFormerModel::quantizeDynamicInt8()
+{
+    for (Layer &layer : m_layers) {
+        for (LinearW *l : {&layer.text, &layer.html, &layer.field})
+            detail::quantizeDynamicInt8(*l);
+        detail::quantizeDynamicInt8(layer.ffn);
+    }
+    m_int8 = true;
 }
 
 at::Tensor WebFormerModel::startLogits(const WebEncoded &e) const

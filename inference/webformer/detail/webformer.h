@@ -75,6 +75,11 @@ public:
     at::Tensor startLogits(const WebEncoded &e) const;
     // [F, T]: end logits given a start text token per field (start [F] int64, clamped >= 0).
     at::Tensor endLogits(const WebEncoded &e, const at::Tensor &start) const;
+    // Dynamic int8 (layers/detail/int8linear.h, issue 35) for every layer's fused text / HTML /
+    // field projections and its FFN; the span head stays float32. Idempotent; inference only (the
+    // float32 parameters are kept for saving). Throws InferenceError without a quantized engine.
+    void quantizeDynamicInt8();
+    bool isInt8() const { return m_int8; }
 
 private:
     // What both attention forms of a layer start from: the Q/K/V projections of the text (5 parts),
@@ -115,6 +120,7 @@ private:
     LayerNormW m_embLn;                     // embeddings.LayerNorm
     std::vector<Layer> m_layers;
     SpanHead m_span;
+    bool m_int8 = false;
 };
 
 // config.json <-> WebFormerConfig (+ vocabulary size). fromJson throws InferenceError naming `source`.
