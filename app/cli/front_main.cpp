@@ -1,0 +1,53 @@
+// folio-cli: the front program (clirun.h). Runs the commands that need no model itself, without
+// LibTorch in the process, and re-executes folio-cli-engine (next to this program) for the rest.
+#include "app/cli/clirun.h"
+#include "app/cli/commands.h"
+#include "inference/openmpenv.h"
+
+#include <CLI/CLI.hpp>
+
+#include <QCoreApplication>
+#include <QFile>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <unistd.h>
+
+namespace {
+
+// The model-free commands. A command added here must not pull LibTorch into folio-cli:
+// tst_clifront checks that the program does not need libtorch.
+void registerFrontCommands(CLI::App &app)
+{
+    using namespace folio::cli;
+    registerDocCommand(app);
+    registerDomCommand(app);
+    registerOcrCommand(app);
+    registerExtractScoreCommand(app);
+    registerProjectCommand(app);
+    registerProjectFieldsCommand(app);
+    registerProjectTeamCommand(app);
+    registerProjectQueueCommand(app);
+    registerImportCommand(app);
+    registerExportCommand(app);
+}
+
+int runEngine(char **argv)
+{
+    const QByteArray engine = QFile::encodeName(QCoreApplication::applicationDirPath() + QStringLiteral("/folio-cli-engine"));
+    ::execv(engine.constData(), argv); // argv[0] kept: usage and messages still say folio-cli
+    std::cerr << "folio-cli: cannot start " << engine.constData() << ": " << std::strerror(errno) << std::endl;
+    return folio::cli::ExitFailure;
+}
+
+} // namespace
+
+// Tesseract's libgomp is loaded here too, and OCR workers inherit the policy; the engine keeps it.
+FOLIO_PASSIVE_OPENMP_AT_LOAD();
+
+int main(int argc, char **argv)
+{
+    folio::inference::ensurePassiveOpenMpWait(argv);
+    return folio::cli::runCli(argc, argv, registerFrontCommands, runEngine);
+}
