@@ -12,6 +12,7 @@
 #include "bench/benchclock.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/models/modelrunner.h"
+#include "inference/openmpenv.h"
 
 #include <cstdio>
 #include <exception>
@@ -19,6 +20,10 @@
 #include <string>
 
 using namespace folio::inference;
+
+// As folio and folio-cli: OMP_WAIT_POLICY=PASSIVE and the forward's malloc thresholds before anything
+// allocates (inference/openmpenv.h, inference/mallocenv.h; FOLIO_MALLOC_DEFAULTS=1 for glibc's own).
+FOLIO_PASSIVE_OPENMP_AT_LOAD();
 
 int main(int argc, char **argv)
 {

@@ -11,11 +11,15 @@
 // initialisers of any shared library, libgomp's included, so OMP_WAIT_POLICY=PASSIVE is in the
 // environment when libgomp reads it, with no second exec (a user's own OMP_WAIT_POLICY is kept).
 // Check: OMP_DISPLAY_ENV=true folio-cli --version prints libgomp's view of it.
+// The same hook sets glibc's malloc thresholds for forwards first (mallocenv.h: configureInferenceMalloc;
+// FOLIO_MALLOC_DEFAULTS=1 keeps glibc's defaults).
 //
 // ensurePassiveOpenMpWait(argv), first thing in main(), is the fallback for an executable without
 // the pre-init hook: when OMP_WAIT_POLICY is still unset it sets PASSIVE and re-executes the same
 // program with the same arguments (once; on failure it simply carries on). With the hook it only
 // puts the variable back into the environment (libc resets it after the pre-init stage), for children.
+#include "inference/mallocenv.h"
+
 #include <cstdlib>
 #include <unistd.h>
 
@@ -36,6 +40,13 @@ inline void setPassiveOpenMpWaitIfUnset(int, char **, char **)
     passiveOpenMpSetAtLoad() = true;
 }
 
+// The pre-init hook: malloc thresholds (mallocenv.h), then the OpenMP wait policy.
+inline void setUpInferenceProcessAtLoad(int argc, char **argv, char **envp)
+{
+    configureInferenceMalloc(envp);
+    setPassiveOpenMpWaitIfUnset(argc, argv, envp);
+}
+
 inline void ensurePassiveOpenMpWait(char **argv)
 {
     if (passiveOpenMpSetAtLoad()) {
@@ -44,6 +55,7 @@ inline void ensurePassiveOpenMpWait(char **argv)
         ::setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
         return;
     }
+    configureInferenceMalloc(); // no hook: the thresholds from here on
     if (std::getenv("OMP_WAIT_POLICY") || std::getenv("FOLIO_NO_REEXEC"))
         return;
     ::setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
@@ -55,4 +67,4 @@ inline void ensurePassiveOpenMpWait(char **argv)
 // Executables only (a shared library's .preinit_array is ignored by the loader).
 #define FOLIO_PASSIVE_OPENMP_AT_LOAD()                                                                   \
     __attribute__((section(".preinit_array"), used)) static void (*const folioPassiveOpenMpAtLoad)(     \
-        int, char **, char **) = &folio::inference::setPassiveOpenMpWaitIfUnset
+        int, char **, char **) = &folio::inference::setUpInferenceProcessAtLoad

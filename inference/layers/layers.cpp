@@ -94,7 +94,9 @@ at::Tensor scaledAttention(const at::Tensor &q, const at::Tensor &k, const at::T
     at::Tensor scores = at::matmul(q / sq, k.transpose(-1, -2)); // [B, H, Lq, Lk]
     if (scoreAdd.defined())
         scores.add_(scoreAdd);
-    at::Tensor p = at::softmax(scores, -1);
+    // Inference: the softmax in place on the fresh scores (the same kernel, so the same values; one
+    // [B, H, Lq, Lk] buffer less). Under grad the out-of-place form, which autograd records.
+    at::Tensor p = at::GradMode::is_enabled() ? at::softmax(scores, -1) : at::_softmax_out(scores, scores, -1, false);
     if (probs)
         *probs = p;
     return at::matmul(p, v);

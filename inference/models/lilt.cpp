@@ -69,10 +69,14 @@ public:
         for (long long i = 0; i < layers; ++i) {
             const std::string lp = pre + "encoder.layer." + std::to_string(i);
             Layer l;
-            l.text = SelfAttentionW::load(p, lp + ".attention.self", d, m_heads);
-            l.layoutQuery = LinearW::load(p, lp + ".attention.self.layout_query", dl, dl);
-            l.layoutKey = LinearW::load(p, lp + ".attention.self.layout_key", dl, dl);
-            l.layoutValue = LinearW::load(p, lp + ".attention.self.layout_value", dl, dl);
+            // Q, K, V of each flow as one product ([3D, D] / [3Dl, Dl], rows in that order): the same
+            // dot products as three (each output element sums the same terms), one pass over the input.
+            l.textQkv = fusedLinear({LinearW::load(p, lp + ".attention.self.query", d, d),
+                                     LinearW::load(p, lp + ".attention.self.key", d, d),
+                                     LinearW::load(p, lp + ".attention.self.value", d, d)});
+            l.layoutQkv = fusedLinear({LinearW::load(p, lp + ".attention.self.layout_query", dl, dl),
+                                       LinearW::load(p, lp + ".attention.self.layout_key", dl, dl),
+                                       LinearW::load(p, lp + ".attention.self.layout_value", dl, dl)});
             l.textFfn = FeedForwardW::load(p, lp, d, inter, eps);
             // The layout flow's block: the same post-LN form under its own names.
             l.layoutFfn.attnOut = LinearW::load(p, lp + ".attention.layout_output.dense", dl, dl);
@@ -145,27 +149,12 @@ public:
             const Layer &l = m_layers[i];
             if (ctx.tracing())
                 ctx.record("hidden_states." + std::to_string(i), hs);
-            const at::Tensor q = splitHeads(l.text.query(hs), m_heads), k = splitHeads(l.text.key(hs), m_heads);
-            const at::Tensor v = splitHeads(l.text.value(hs), m_heads);
-            const at::Tensor ql = useLayout ? splitHeads(l.layoutQuery(layout), m_heads) : at::Tensor();
-            const at::Tensor kl = useLayout ? splitHeads(l.layoutKey(layout), m_heads) : at::Tensor();
-            const at::Tensor vl = splitHeads(l.layoutValue(layout), m_heads);
-            // In place on the [B, H, T, T] products (each fresh [H, T, T] buffer costs its page
-            // faults): the same operations in the reference's order, so the same values.
-            at::Tensor scores = at::matmul(q, k.transpose(-1, -2));
-            scores.div_(m_textScale);
-            // Text s_t + s_l and layout s_l + s_t are the same values: one softmax serves both.
-            // With BiasLayoutFlow disabled (ablation) both flows attend by the text scores alone.
-            if (useLayout) {
-                at::Tensor layoutScores = at::matmul(ql, kl.transpose(-1, -2));
-                layoutScores.div_(m_layoutScale);
-                scores.add_(layoutScores);
-                ctx.record("bias.layout_flow." + std::to_string(i), layoutScores);
-            } else if (ctx.tracing()) {
-                ctx.record("bias.layout_flow." + std::to_string(i), at::zeros_like(scores));
-            }
-            scores.add_(maskAdd);
-            const at::Tensor probs = at::softmax(scores, -1);
+            const auto text = l.textQkv(hs).chunk(3, -1), lay = l.layoutQkv(layout).chunk(3, -1);
+            const at::Tensor q = splitHeads(text[0], m_heads), k = splitHeads(text[1], m_heads);
+            const at::Tensor v = splitHeads(text[2], m_heads), vl = splitHeads(lay[2], m_heads);
+            const at::Tensor probs = useLayout ? biacmProbs(q, k, splitHeads(lay[0], m_heads),
+                                                            splitHeads(lay[1], m_heads), maskAdd, ctx, i)
+                                               : biacmProbs(q, k, at::Tensor(), at::Tensor(), maskAdd, ctx, i);
             if (ctx.tracing())
                 ctx.record("attentions." + std::to_string(i), probs);
             const at::Tensor textCtx = mergeHeads(at::matmul(probs, v));
@@ -188,10 +177,58 @@ public:
 private:
     struct Layer
     {
-        SelfAttentionW text;                          // attention.self.{query,key,value}
-        LinearW layoutQuery, layoutKey, layoutValue;  // attention.self.layout_{query,key,value}
+        LinearW textQkv;   // attention.self.{query,key,value}, fused [3D, D]
+        LinearW layoutQkv; // attention.self.layout_{query,key,value}, fused [3Dl, Dl]
         FeedForwardW textFfn, layoutFfn;
     };
+
+    static LinearW fusedLinear(const std::vector<LinearW> &parts)
+    {
+        std::vector<at::Tensor> w, b;
+        for (const LinearW &l : parts) {
+            w.push_back(l.weight);
+            b.push_back(l.bias);
+        }
+        LinearW f;
+        f.weight = at::cat(w);
+        f.bias = at::cat(b);
+        return f;
+    }
+
+    // BiACM's shared softmax: softmax(q·kᵀ / √d + ql·klᵀ / √dl + mask) [B, H, T, T] (text s_t + s_l and
+    // layout s_l + s_t are the same values, so one softmax serves both flows); without ql (BiasLayoutFlow
+    // disabled, an ablation) both flows attend by the text scores alone. The reference's order and
+    // roundings: the text product divided by √d, the layout product divided by √dl, their sum, then the
+    // mask. Inference runs it on one [B·H, T, T] buffer (the mask broadcast into it, each product added
+    // by a batched GEMM with alpha = 1/scale — the same value as the division when the scale is a power
+    // of two, as at every released size: √64, √16 — and the softmax in place); a trace or grad mode takes
+    // the step-by-step form, which records s_l ("bias.layout_flow.N").
+    at::Tensor biacmProbs(const at::Tensor &q, const at::Tensor &k, const at::Tensor &ql, const at::Tensor &kl,
+                          const at::Tensor &maskAdd, const ForwardContext &ctx, std::size_t layer) const
+    {
+        if (!ctx.tracing() && !at::GradMode::is_enabled()) {
+            const auto b = q.size(0), h = q.size(1), t = q.size(2);
+            at::Tensor scores = maskAdd.expand({b, h, t, t}).contiguous().view({b * h, t, t});
+            scores.baddbmm_(q.reshape({b * h, t, -1}), k.reshape({b * h, t, -1}).transpose(1, 2), 1.0, 1.0 / m_textScale);
+            if (ql.defined())
+                scores.baddbmm_(ql.reshape({b * h, t, -1}), kl.reshape({b * h, t, -1}).transpose(1, 2), 1.0,
+                                1.0 / m_layoutScale);
+            at::_softmax_out(scores, scores, -1, false);
+            return scores.view({b, h, t, t});
+        }
+        at::Tensor scores = at::matmul(q, k.transpose(-1, -2));
+        scores.div_(m_textScale);
+        if (ql.defined()) {
+            at::Tensor layoutScores = at::matmul(ql, kl.transpose(-1, -2));
+            layoutScores.div_(m_layoutScale);
+            scores.add_(layoutScores);
+            ctx.record("bias.layout_flow." + std::to_string(layer), layoutScores);
+        } else if (ctx.tracing()) {
+            ctx.record("bias.layout_flow." + std::to_string(layer), at::zeros_like(scores));
+        }
+        scores.add_(maskAdd);
+        return at::softmax(scores, -1);
+    }
     std::int64_t m_heads = 12, m_pad = 1;
     double m_textScale = 1, m_layoutScale = 1;
     at::Tensor m_word, m_pos, m_type, m_x, m_y, m_h, m_w, m_boxPos;

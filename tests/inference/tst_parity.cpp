@@ -100,6 +100,20 @@ private:
             ++checked;
         }
         QVERIFY(checked > 0);
+        // The untraced forward takes the inference paths (LiLT's BiACM scores in one buffer, the
+        // softmax in place): its outputs against the same reference values.
+        const RunResult plain = runner.run(inputs);
+        QVERIFY2(plain.ok, plain.error.c_str());
+        int plainChecked = 0;
+        for (const auto &[name, got] : plain.outputs) {
+            const auto want = expected.find(name);
+            if (want == expected.end())
+                continue;
+            const bool exact = !isFloat(want->second);
+            checkOne(caseName, "untraced " + name, got, want->second, exact ? 0 : 1e-5, exact ? 0 : 1e-4, &ok);
+            ++plainChecked;
+        }
+        QVERIFY(plainChecked > 0);
         QVERIFY2(ok, "outputs differ from the reference beyond atol 1e-5 / rtol 1e-4");
     }
 
