@@ -21,28 +21,31 @@ std::vector<std::int64_t> rowTokens(const at::Tensor &prefixes, std::int64_t r)
     return std::vector<std::int64_t>(p, p + row.size(0));
 }
 
-// Tokens that would repeat an n-gram already in `tokens` (v4.8 _calc_banned_ngram_tokens).
-std::vector<std::int64_t> bannedNgramTokens(const std::vector<std::int64_t> &tokens, int n)
+// Marks with -inf in `row` the tokens that would repeat an n-gram already in tokens[0, len) (v4.8
+// _calc_banned_ngram_tokens): every i with tokens[i, i + n - 1) equal to the last n - 1 tokens bans
+// tokens[i + n - 1].
+void banRepeatedNgrams(const std::int64_t *tokens, std::int64_t len, int n, float *row)
 {
-    const auto len = static_cast<int>(tokens.size());
     if (n <= 0 || len + 1 < n)
-        return {};
-    std::vector<std::int64_t> banned;
-    const int start = len + 1 - n; // the last n-1 tokens are the prefix to match
-    for (int i = 0; i + n <= len; ++i)
-        if (std::equal(tokens.begin() + i, tokens.begin() + i + n - 1, tokens.begin() + start))
-            banned.push_back(tokens[static_cast<std::size_t>(i + n - 1)]);
-    return banned;
+        return;
+    const std::int64_t start = len + 1 - n; // the last n-1 tokens are the prefix to match
+    for (std::int64_t i = 0; i + n <= len; ++i)
+        if (std::equal(tokens + i, tokens + i + n - 1, tokens + start))
+            row[tokens[i + n - 1]] = kNegInf;
 }
 
-bool report(const GenerationCallback &progress, int step, int maxSteps, std::vector<std::vector<std::int64_t>> partial)
+// Progress with the running sequences of rows first, first + stride, ... (copied only when someone listens).
+bool report(const GenerationCallback &progress, int step, int maxSteps, const at::Tensor &ids, std::int64_t rows,
+            std::int64_t stride)
 {
     if (!progress)
         return true;
     GenerationStep s;
     s.step = step;
     s.maxSteps = maxSteps;
-    s.partial = std::move(partial);
+    s.partial.reserve(static_cast<std::size_t>(rows));
+    for (std::int64_t r = 0; r < rows; ++r)
+        s.partial.push_back(rowTokens(ids, r * stride));
     return progress(s);
 }
 
@@ -113,22 +116,30 @@ void checkSettings(const GenerationSettings &s)
 void applyLogitsProcessors(at::Tensor &scores, const at::Tensor &prefixes, const GenerationSettings &s,
                            const SpecialTokens &t)
 {
-    const std::int64_t curLen = prefixes.size(1);
-    if (s.noRepeatNgramSize > 0) {
-        for (std::int64_t r = 0; r < prefixes.size(0); ++r)
-            for (auto tok : bannedNgramTokens(rowTokens(prefixes, r), s.noRepeatNgramSize))
-                scores[r][tok] = kNegInf;
+    const std::int64_t curLen = prefixes.size(1), rows = scores.size(0), vocab = scores.size(1);
+    const bool forceBos = s.forcedBosTokenId >= 0 && curLen == 1;
+    const bool forceEos = s.forcedEosTokenId >= 0 && curLen == s.maxLength - 1;
+    const bool banEos = curLen < s.minLength && t.eos >= 0;
+    if (s.noRepeatNgramSize <= 0 && !banEos && !forceBos && !forceEos)
+        return;
+    if (!scores.is_contiguous() || scores.scalar_type() != at::kFloat)
+        throw InferenceError("logits processors: scores must be contiguous float32");
+    const at::Tensor ids = prefixes.to(at::kLong).contiguous();
+    const auto *tok = ids.data_ptr<std::int64_t>();
+    auto *sc = scores.data_ptr<float>();
+    // One pass per row, in the reference's order: n-gram ban, min length, forced BOS, forced EOS.
+    for (std::int64_t r = 0; r < rows; ++r) {
+        float *row = sc + r * vocab;
+        banRepeatedNgrams(tok + r * curLen, curLen, s.noRepeatNgramSize, row);
+        if (banEos)
+            row[t.eos] = kNegInf;
+        for (std::int64_t forced : {forceBos ? s.forcedBosTokenId : -1, forceEos ? s.forcedEosTokenId : -1}) {
+            if (forced < 0)
+                continue;
+            std::fill(row, row + vocab, kNegInf);
+            row[forced] = 0.0f;
+        }
     }
-    if (curLen < s.minLength && t.eos >= 0)
-        scores.select(1, t.eos).fill_(kNegInf);
-    auto force = [&](std::int64_t token) {
-        scores.fill_(kNegInf);
-        scores.select(1, token).fill_(0.0);
-    };
-    if (s.forcedBosTokenId >= 0 && curLen == 1)
-        force(s.forcedBosTokenId);
-    if (s.forcedEosTokenId >= 0 && curLen == s.maxLength - 1)
-        force(s.forcedEosTokenId);
 }
 
 SearchOutput greedySearch(StepSource &source, std::int64_t batch, const GenerationSettings &s, const SpecialTokens &t,
@@ -141,13 +152,13 @@ SearchOutput greedySearch(StepSource &source, std::int64_t batch, const Generati
     at::Tensor sumLogprobs = at::zeros({batch}, at::kDouble);
     std::vector<at::Tensor> stepLogits;
     while (ids.size(1) < s.maxLength) {
-        const at::Tensor logits = source.logits(ids);
+        at::Tensor scores = source.logits(ids).contiguous();
         if (keepStepLogits)
-            stepLogits.push_back(logits.clone());
-        at::Tensor scores = logits.clone();
-        applyLogitsProcessors(scores, ids, s, t);
+            stepLogits.push_back(scores.clone());
+        const at::Tensor logprobs = at::log_softmax(scores, -1); // of the raw logits
+        applyLogitsProcessors(scores, ids, s, t);                // in place: the step's own tensor
         at::Tensor next = scores.argmax(-1);
-        const at::Tensor lp = at::log_softmax(logits, -1).gather(1, next.unsqueeze(1)).squeeze(1).to(at::kDouble);
+        const at::Tensor lp = logprobs.gather(1, next.unsqueeze(1)).squeeze(1).to(at::kDouble);
         if (s.stopAtEos) {
             sumLogprobs += lp * unfinished.to(at::kDouble);
             next = next * unfinished + t.pad * (1 - unfinished);
@@ -158,10 +169,7 @@ SearchOutput greedySearch(StepSource &source, std::int64_t batch, const Generati
         ++out.steps;
         if (s.stopAtEos)
             unfinished = unfinished * next.ne(t.eos).to(at::kLong);
-        std::vector<std::vector<std::int64_t>> partial;
-        for (std::int64_t r = 0; r < batch; ++r)
-            partial.push_back(rowTokens(ids, r));
-        if (!report(progress, out.steps, s.maxLength - 1, std::move(partial))) {
+        if (!report(progress, out.steps, s.maxLength - 1, ids, batch, 1)) {
             out.cancelled = true;
             break;
         }
@@ -239,10 +247,7 @@ SearchOutput beamSearch(StepSource &source, std::int64_t batch, const Generation
         ids = at::cat({ids.index_select(0, nextRows), nextTokens.unsqueeze(1)}, 1);
         source.reorder(nextRows);
         ++out.steps;
-        std::vector<std::vector<std::int64_t>> partial;
-        for (std::int64_t b = 0; b < batch; ++b)
-            partial.push_back(rowTokens(ids, b * k));
-        if (!report(progress, out.steps, s.maxLength - 1, std::move(partial))) {
+        if (!report(progress, out.steps, s.maxLength - 1, ids, batch, k)) {
             out.cancelled = true;
             break;
         }

@@ -7,16 +7,105 @@
 #include "inference/errors.h"
 #include "inference/layers/detail/hibrids.h"
 
+#include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace folio::inference::detail {
 
-void KvCache::reorder(const at::Tensor &rows)
+void KvCache::reserve(std::int64_t positions)
 {
-    for (auto *list : {&selfK, &selfV, &crossK, &crossV})
-        for (auto &t : *list)
-            t = t.index_select(0, rows);
+    m_reserved = std::max(m_reserved, positions);
 }
+
+void KvCache::append(std::size_t layer, const at::Tensor &k, const at::Tensor &v)
+{
+    const auto t = k.size(2);
+    if (layer == 0 && length + t > capacity) { // (re)allocate every layer's buffers once
+        const std::int64_t cap = std::max({length + t, m_reserved, 2 * capacity});
+        for (auto *list : {&selfK, &selfV}) {
+            for (auto &buf : *list) {
+                at::Tensor grown = at::empty({buf.size(0), buf.size(1), cap, buf.size(3)}, buf.options());
+                grown.narrow(2, 0, length).copy_(buf.narrow(2, 0, length));
+                buf = grown;
+            }
+        }
+        m_spareK.clear();
+        m_spareV.clear();
+        capacity = cap;
+    }
+    if (selfK.size() <= layer) {
+        selfK.push_back(at::empty({k.size(0), k.size(1), capacity, k.size(3)}, k.options()));
+        selfV.push_back(at::empty({v.size(0), v.size(1), capacity, v.size(3)}, v.options()));
+    }
+    selfK[layer].narrow(2, length, t).copy_(k);
+    selfV[layer].narrow(2, length, t).copy_(v);
+}
+
+void KvCache::reorder(const at::Tensor &rowsIn)
+{
+    const at::Tensor rows = rowsIn.to(at::kLong).contiguous();
+    const auto n = rows.size(0);
+    const auto *r = rows.data_ptr<std::int64_t>();
+    bool identity = true, withinSource = true;
+    for (std::int64_t i = 0; i < n; ++i) {
+        identity = identity && r[i] == i;
+        withinSource = withinSource && r[i] / group == i / group;
+    }
+    if (identity)
+        return;
+    if (!withinSource) {
+        if (group != 1)
+            throw InferenceError("key/value cache: a beam moved to another source row");
+        for (auto *list : {&crossK, &crossV})
+            for (auto &t : *list)
+                t = t.index_select(0, rows);
+        if (crossMask.defined())
+            crossMask = crossMask.index_select(0, rows);
+    }
+    // Self-attention: the valid positions of each row copied into the spare buffer, then swapped.
+    for (auto [list, spare] : {std::pair{&selfK, &m_spareK}, std::pair{&selfV, &m_spareV}}) {
+        spare->resize(list->size());
+        for (std::size_t l = 0; l < list->size(); ++l) {
+            at::Tensor &buf = (*list)[l];
+            at::Tensor &dst = (*spare)[l];
+            if (!dst.defined() || !dst.sizes().equals(buf.sizes()))
+                dst = at::empty_like(buf);
+            for (std::int64_t i = 0; i < n; ++i)
+                dst[i].narrow(1, 0, length).copy_(buf[r[i]].narrow(1, 0, length));
+            std::swap(buf, dst);
+        }
+    }
+}
+
+namespace {
+
+// Cross-attention of N = B * g decoder rows (a source row's g rows consecutive) against the keys /
+// values of their B source rows, read in place: row n attends to source row n / g with the same
+// per-row matmuls as against an expanded copy (bit for bit), without the copy. add: [B or N, ...].
+at::Tensor groupedCrossAttention(const at::Tensor &q, const at::Tensor &k, const at::Tensor &v, const at::Tensor &add,
+                                 std::int64_t g, at::Tensor *probs)
+{
+    if (g == 1)
+        return scaledAttention(q, k, v, add, probs);
+    const auto n = q.size(0);
+    const bool perRow = add.size(0) == n;
+    std::vector<at::Tensor> ctx, p;
+    ctx.reserve(static_cast<std::size_t>(n));
+    p.reserve(static_cast<std::size_t>(n));
+    for (std::int64_t r = 0; r < n; ++r) {
+        const std::int64_t b = r / g;
+        at::Tensor pr;
+        ctx.push_back(scaledAttention(q.narrow(0, r, 1), k.narrow(0, b, 1), v.narrow(0, b, 1),
+                                      add.narrow(0, perRow ? r : b, 1), &pr));
+        p.push_back(pr);
+    }
+    if (probs)
+        *probs = at::cat(p, 0);
+    return at::cat(ctx, 0);
+}
+
+} // namespace
 
 at::Tensor hibridsDecoderBias(const at::Tensor &prev, const at::Tensor &beta, const HibridsBatch &hier)
 {
@@ -37,6 +126,11 @@ DecoderResult Seq2seqModel::decode(const at::Tensor &idsIn, const at::Tensor &de
     DecoderResult r;
     const at::Tensor ids = idsIn.to(at::kLong);
     const auto n = ids.size(0), t = ids.size(1), h = m_cfg.decHeads;
+    const auto sources = encHidden.size(0);
+    if (sources < 1 || n % sources != 0 || encMask.size(0) != sources)
+        throw InferenceError("decoder: " + std::to_string(n) + " decoder rows for " + std::to_string(sources)
+                             + " encoded source rows (must be a multiple)");
+    const std::int64_t g = n / sources; // decoder rows per source row (beams)
     const std::int64_t past = cache ? cache->length : 0;
     at::Tensor x = embed(ids, m_decPositions, m_decEmbNorm, past);
     const at::Tensor inputEmbedding = x;
@@ -45,41 +139,46 @@ DecoderResult Seq2seqModel::decode(const at::Tensor &idsIn, const at::Tensor &de
         r.hiddenStates.push_back(x);
 
     // Causal + padding mask, every masked entry exactly finfo(float32).min (BART v4.36 form; LED's
-    // -inf causal entries give the same probabilities).
-    const float lowest = std::numeric_limits<float>::lowest();
-    const at::Tensor qpos = at::arange(past, past + t, at::kLong).unsqueeze(1);
-    const at::Tensor kpos = at::arange(past + t, at::kLong).unsqueeze(0);
-    at::Tensor blocked = kpos.gt(qpos).view({1, 1, t, past + t});
-    if (decMask.defined()) {
-        if (decMask.size(0) != n || decMask.size(1) != past + t)
-            throw InferenceError("decoder_attention_mask must be [batch, decoder length]");
-        blocked = blocked.logical_or(decMask.eq(0).view({n, 1, 1, past + t}));
+    // -inf causal entries give the same probabilities). One new position over a cache without a
+    // padding mask sees every key: no mask (adding zeros changes nothing).
+    at::Tensor selfMask;
+    if (t > 1 || decMask.defined()) {
+        const float lowest = std::numeric_limits<float>::lowest();
+        const at::Tensor qpos = at::arange(past, past + t, at::kLong).unsqueeze(1);
+        const at::Tensor kpos = at::arange(past + t, at::kLong).unsqueeze(0);
+        at::Tensor blocked = kpos.gt(qpos).view({1, 1, t, past + t});
+        if (decMask.defined()) {
+            if (decMask.size(0) != n || decMask.size(1) != past + t)
+                throw InferenceError("decoder_attention_mask must be [batch, decoder length]");
+            blocked = blocked.logical_or(decMask.eq(0).view({n, 1, 1, past + t}));
+        }
+        selfMask = at::zeros(blocked.sizes(), at::kFloat).masked_fill(blocked, lowest);
     }
-    const at::Tensor selfMask = at::zeros(blocked.sizes(), at::kFloat).masked_fill(blocked, lowest);
-    const at::Tensor crossMask = additiveMask(encMask);
 
-    const bool fresh = cache && cache->crossK.empty();
-    at::Tensor prevCross;
+    const bool fresh = !cache || cache->crossK.empty();
+    if (cache && fresh) {
+        cache->group = g;
+        cache->crossMask = additiveMask(encMask);
+    } else if (cache && cache->group != g) {
+        throw InferenceError("key/value cache: built for " + std::to_string(cache->group)
+                             + " decoder rows per source row, called with " + std::to_string(g));
+    }
+    const at::Tensor crossMask = cache ? cache->crossMask : additiveMask(encMask);
+    at::Tensor prevCross; // [N, H, T, S]
     for (std::size_t li = 0; li < m_decLayers.size(); ++li) {
         const DecoderLayerW &w = m_decLayers[li];
         at::Tensor k = splitHeads(w.self.k(x), h), v = splitHeads(w.self.v(x), h);
         if (cache) {
-            if (cache->selfK.size() > li) {
-                k = at::cat({cache->selfK[li], k}, 2);
-                v = at::cat({cache->selfV[li], v}, 2);
-                cache->selfK[li] = k;
-                cache->selfV[li] = v;
-            } else {
-                cache->selfK.push_back(k);
-                cache->selfV.push_back(v);
-            }
+            cache->append(li, k, v);
+            k = cache->selfK[li].narrow(2, 0, past + t);
+            v = cache->selfV[li].narrow(2, 0, past + t);
         }
         at::Tensor selfProbs;
         const at::Tensor sctx = scaledAttention(splitHeads(w.self.q(x), h), k, v, selfMask, &selfProbs);
         x = w.selfNorm(x + w.self.out(mergeHeads(sctx)));
 
         at::Tensor ck, cv;
-        if (cache && !fresh) {
+        if (!fresh) {
             ck = cache->crossK[li];
             cv = cache->crossV[li];
         } else {
@@ -90,11 +189,11 @@ DecoderResult Seq2seqModel::decode(const at::Tensor &idsIn, const at::Tensor &de
                 cache->crossV.push_back(cv);
             }
         }
-        at::Tensor add = crossMask;
-        if (w.beta.defined())
-            add = crossMask + hibridsDecoderBias(prevCross, w.beta, hier);
+        at::Tensor add = crossMask; // [B, 1, 1, S]
+        if (w.beta.defined())        // [N, H, T, S]: each decoder row's own bias
+            add = (g == 1 ? crossMask : crossMask.repeat_interleave(g, 0)) + hibridsDecoderBias(prevCross, w.beta, hier);
         at::Tensor crossProbs;
-        const at::Tensor cctx = scaledAttention(splitHeads(w.cross.q(x), h), ck, cv, add, &crossProbs);
+        const at::Tensor cctx = groupedCrossAttention(splitHeads(w.cross.q(x), h), ck, cv, add, g, &crossProbs);
         const at::Tensor context = w.cross.out(mergeHeads(cctx));
         x = w.crossNorm(x + context);
         prevCross = crossProbs;

@@ -1,5 +1,6 @@
 // Seq2seq step source: the encoder output is computed once; each step runs the decoder on the new
-// position with the key/value cache, or (baseline) on the whole prefix without one.
+// position with the key/value cache, or (baseline) on the whole prefix without one. Beams share
+// their source row's encoder states (never expanded): the decoder groups them per source row.
 #include "inference/qs/detail/generate.h"
 
 #include "inference/errors.h"
@@ -11,9 +12,11 @@ namespace {
 class Seq2seqSource : public StepSource
 {
 public:
-    Seq2seqSource(const Seq2seqModel &model, const EncoderResult &enc, const HibridsBatch &hier, bool useCache)
-        : m_model(model), m_hidden(enc.hidden), m_mask(enc.mask), m_ids(enc.ids), m_hier(hier), m_useCache(useCache)
+    Seq2seqSource(const Seq2seqModel &model, const EncoderResult &enc, const at::Tensor &rowIds, const HibridsBatch &hier,
+                  bool useCache, std::int64_t maxLength)
+        : m_model(model), m_hidden(enc.hidden), m_mask(enc.mask), m_ids(rowIds), m_hier(hier), m_useCache(useCache)
     {
+        m_cache.reserve(maxLength);
     }
 
     at::Tensor logits(const at::Tensor &prefixes) override
@@ -31,8 +34,8 @@ public:
     {
         if (m_useCache)
             m_cache.reorder(rows);
-        // Encoder states, masks and section layouts are identical across the beams of one row, and
-        // rows never move between source rows, so they need no reordering.
+        // Encoder states, cross-attention keys / values, masks and section layouts belong to the
+        // source row, and beams never move between source rows: nothing else to reorder.
     }
 
 private:
@@ -54,9 +57,12 @@ private:
 } // namespace
 
 std::unique_ptr<StepSource> makeSeq2seqSource(const Seq2seqModel &model, const EncoderResult &encoder,
-                                              const HibridsBatch &decoderHier, bool useCache)
+                                              const HibridsBatch &decoderHier, bool useCache, std::int64_t beams,
+                                              std::int64_t maxLength)
 {
-    return std::make_unique<Seq2seqSource>(model, encoder, decoderHier, useCache);
+    // The copy head scatters each decoder row's attention onto its source ids: one row per beam.
+    const at::Tensor rowIds = encoder.ids.defined() && beams > 1 ? encoder.ids.repeat_interleave(beams, 0) : encoder.ids;
+    return std::make_unique<Seq2seqSource>(model, encoder, rowIds, decoderHier, useCache, maxLength);
 }
 
 SearchOutput generateSeq2seq(const Seq2seqModel &model, const EncoderResult &encoder, const HibridsBatch &decoderHier,
@@ -69,18 +75,14 @@ SearchOutput generateSeq2seq(const Seq2seqModel &model, const EncoderResult &enc
     const SpecialTokens tokens{cfg.decoderStart, cfg.eos, cfg.pad};
     const std::int64_t batch = encoder.hidden.size(0);
     if (s.numBeams <= 1) {
-        auto source = makeSeq2seqSource(model, encoder, decoderHier, s.useCache);
+        auto source = makeSeq2seqSource(model, encoder, decoderHier, s.useCache, 1, s.maxLength);
         return greedySearch(*source, batch, s, tokens, progress, keepStepLogits);
     }
-    // Beams of one source row are consecutive rows (HF _expand_inputs_for_generation); the HIBRIDS
-    // decoder layout is expanded with them (the reference forgets to, MODELS.md §5.10 pitfall 6).
-    EncoderResult expanded;
-    expanded.hidden = encoder.hidden.repeat_interleave(s.numBeams, 0);
-    expanded.mask = encoder.mask.repeat_interleave(s.numBeams, 0);
-    if (encoder.ids.defined())
-        expanded.ids = encoder.ids.repeat_interleave(s.numBeams, 0);
+    // Beams of one source row are consecutive decoder rows (HF _expand_inputs_for_generation). The
+    // encoder states stay one row per source; the HIBRIDS decoder layout is expanded with the beams
+    // (the reference forgets to, MODELS.md §5.10 pitfall 6).
     const HibridsBatch hier = decoderHier.defined() ? decoderHier.expanded(s.numBeams) : decoderHier;
-    auto source = makeSeq2seqSource(model, expanded, hier, s.useCache);
+    auto source = makeSeq2seqSource(model, encoder, hier, s.useCache, s.numBeams, s.maxLength);
     return beamSearch(*source, batch, s, tokens, progress);
 }
 

@@ -43,12 +43,14 @@ SearchOutput beamSearch(StepSource &source, std::int64_t batch, const Generation
 void applyLogitsProcessors(at::Tensor &scores, const at::Tensor &prefixes, const GenerationSettings &s,
                            const SpecialTokens &t);
 
-// Step source over a Seq2seqModel: encoder output computed once (rows already expanded for beams),
-// each step either extends the key/value cache by one position or recomputes the whole prefix.
+// Step source over a Seq2seqModel: encoder output computed once, one row per source (the `beams`
+// decoder rows of a source share it), each step either extends the key/value cache (reserved for
+// maxLength positions) by one position or recomputes the whole prefix.
 std::unique_ptr<StepSource> makeSeq2seqSource(const Seq2seqModel &model, const EncoderResult &encoder,
-                                              const HibridsBatch &decoderHier, bool useCache);
+                                              const HibridsBatch &decoderHier, bool useCache, std::int64_t beams,
+                                              std::int64_t maxLength);
 
-// Encodes once, expands for beams, runs greedy (numBeams 1) or beam search.
+// Encodes once, runs greedy (numBeams 1) or beam search (beams grouped per source row).
 SearchOutput generateSeq2seq(const Seq2seqModel &model, const EncoderResult &encoder, const HibridsBatch &decoderHier,
                              const GenerationSettings &s, const GenerationCallback &progress, bool keepStepLogits);
 

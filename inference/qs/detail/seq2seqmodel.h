@@ -97,12 +97,30 @@ struct EncoderResult
     std::vector<at::Tensor> hiddenStates, attentions, globalAttentions; // filled when tracing
 };
 
-// Per-layer keys/values: self-attention grows by one position per step, cross-attention is fixed.
+// Per-layer keys/values. Self-attention: buffers [N, H, capacity, hd] written in place, positions
+// < length valid (reserve() sizes them once; otherwise they grow geometrically). Cross-attention:
+// computed once per SOURCE row [B, H, S, hd] and never copied or reordered; each of the N = B * group
+// decoder rows (beams, consecutive per source row) attends to its source row's keys in place.
 struct KvCache
 {
-    std::vector<at::Tensor> selfK, selfV, crossK, crossV; // [N, H, *, hd]
+    std::vector<at::Tensor> selfK, selfV, crossK, crossV;
     std::int64_t length = 0;
-    void reorder(const at::Tensor &rows); // beam search: keep rows `rows` (int64 [N])
+    std::int64_t capacity = 0; // positions allocated in selfK / selfV
+    std::int64_t group = 1;    // decoder rows per source row (set by the first decode)
+    at::Tensor crossMask;      // additive [B, 1, 1, S], with crossK
+    void reserve(std::int64_t positions); // before the first decode: no regrowth up to `positions`
+    // Beam search: row r continues row rows[r] (int64 [N]). In place (a second buffer, swapped).
+    // Rows may move between source rows only when group is 1 (the cross cache then follows them).
+    void reorder(const at::Tensor &rows);
+    // Self-attention keys / values of layer `layer`, positions [0, length).
+    at::Tensor keys(std::size_t layer) const { return selfK[layer].narrow(2, 0, length); }
+    at::Tensor values(std::size_t layer) const { return selfV[layer].narrow(2, 0, length); }
+
+private:
+    friend class Seq2seqModel;
+    void append(std::size_t layer, const at::Tensor &k, const at::Tensor &v); // [N, H, t, hd] at `length`
+    std::vector<at::Tensor> m_spareK, m_spareV;
+    std::int64_t m_reserved = 0;
 };
 
 struct DecoderResult
@@ -124,7 +142,8 @@ public:
     EncoderResult encode(const at::Tensor &ids, const at::Tensor &mask, const at::Tensor &global,
                          const HibridsBatch &hier, bool trace) const;
     // ids [N, T]; decMask [N, T] 0/1 or undefined. With a cache, `ids` are the new positions only and
-    // the cache is extended. hier: HIBRIDS decoder variant layout (rows match N).
+    // the cache is extended. encHidden / encMask: [B, S(, D)] with N = B * group (the group decoder
+    // rows of a source row consecutive: beams); hier: HIBRIDS decoder variant layout (rows match N).
     DecoderResult decode(const at::Tensor &ids, const at::Tensor &decMask, const at::Tensor &encHidden,
                          const at::Tensor &encMask, const HibridsBatch &hier, KvCache *cache, bool trace) const;
     std::int64_t encoderHeads() const { return m_cfg.encHeads; }
