@@ -6,12 +6,13 @@
 # The seq2seq part (PARTS containing "qs"): `folio-cli qs eval` of resources/models/qmsum-qs on the
 # QMSum test split (QS_LIMIT meetings, 0 = all 35), float32 against --int8: ROUGE-1/2/Lsum, question
 # BLEU, hierarchy F1 and their differences, and the generation time ratio (the model's own
-# "seconds": generation only, baselines excluded; min of REPS, alternated, 1 thread).
+# "seconds": generation only, baselines excluded; min of REPS, alternated, 1 thread), and the same for
+# its CPU time ("cpu_seconds", std::clock: what another process's load moves least).
 # The WebFormer part (PARTS containing "webformer"): `folio-cli extract --no-fallback --no-rankers` of
 # resources/models/product-fields over the Zyte benchmark's 140 pages (the model's own answers, no
 # structured-data fallback), float32 against --int8: price / sku F1 by `folio-cli extract-score`
 # (the benchmark's scorer), agreement of the five model fields' values, and the time ratio of the
-# whole extract run (min of REPS, alternated, 1 thread; model load included, about 0.5 s).
+# whole extract run, wall and CPU time (min of REPS, alternated, 1 thread; model load included).
 # Usage: nice -n 10 bench/bench_int8.sh [FOLIO_CLI=build/bin/folio-cli] [REPS=3] [MODELS="funsd-layout forms-en-de"]
 #                                       [PARTS="tagger qs webformer"] [QS_LIMIT=0] [QMSUM=../shared/data/qmsum]
 #                                       [ZYTE=../shared/data/product-extraction-benchmark/dataset]
@@ -63,26 +64,30 @@ work, reps = sys.argv[1], int(sys.argv[2])
 r = {mode: [json.load(open(f"{work}/qs.{mode}.{i}.json")) for i in range(reps)] for mode in ("fp32", "int8")}
 m = {mode: r[mode][0]["model"] for mode in r}
 t = {mode: min(x["model"]["seconds"] for x in r[mode]) for mode in r}
+c = {mode: min(x["model"].get("cpu_seconds", float("nan")) for x in r[mode]) for mode in r}
 print(f"qmsum-qs       meetings {r['fp32'][0]['meetings']}  (fp32 -> int8, difference in points)")
 for k in ("rouge1", "rouge2", "rougeLsum", "question_bleu4", "hierarchy_f1"):
     print(f"  {k:15s} {m['fp32'][k]:6.2f} -> {m['int8'][k]:6.2f}  {m['int8'][k] - m['fp32'][k]:+.2f}")
 print(f"  generation time int8/fp32 {t['int8'] / t['fp32']:.3f}  (min of {reps}: fp32 {t['fp32']:.2f} s, int8 {t['int8']:.2f} s)")
+print(f"  generation CPU time int8/fp32 {c['int8'] / c['fp32']:.3f}  (min of {reps}: fp32 {c['fp32']:.2f} s, int8 {c['int8']:.2f} s)")
 PY
     ;;
 esac
 case " $PARTS " in *" webformer "*)
     python3 - "$CLI" "$REPS" "$ZYTE" "$SRC/resources/models/product-fields" "$WORK" <<'PY'
-import json, os, subprocess, sys, time
+import json, os, resource, subprocess, sys, time
 cli, reps, zyte, model, work = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 fields = ["price", "sku", "gtin", "mpn", "brand"]
-seconds, preds = {"fp32": [], "int8": []}, {}
+seconds, cpu, preds = {"fp32": [], "int8": []}, {"fp32": [], "int8": []}, {}
 for i in range(reps):
     for mode in ("fp32", "int8"):
         cmd = [cli, "-q", "extract", "--checkpoint", model, "--no-fallback", "--no-rankers", "--threads", "1",
                os.path.join(zyte, "html")] + (["--int8"] if mode == "int8" else [])
-        t0 = time.monotonic()
+        t0, r0 = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         seconds[mode].append(time.monotonic() - t0)
+        cpu[mode].append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
         p = {}
         for line in out.splitlines():
             j = json.loads(line)
@@ -105,6 +110,8 @@ found = sum(a in preds["fp32"][k] for k in preds["fp32"] for a in fields)
 print(f"  values the same on {same} of {pages * len(fields)} page-fields ({found} answered by fp32)")
 t = {m: min(v) for m, v in seconds.items()}
 print(f"  extract time int8/fp32 {t['int8'] / t['fp32']:.3f}  (min of {reps}: fp32 {t['fp32']:.2f} s, int8 {t['int8']:.2f} s)")
+c = {m: min(v) for m, v in cpu.items()}
+print(f"  extract CPU time int8/fp32 {c['int8'] / c['fp32']:.3f}  (min of {reps}: fp32 {c['fp32']:.2f} s, int8 {c['int8']:.2f} s)")
 PY
     ;;
 esac
