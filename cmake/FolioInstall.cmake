@@ -4,7 +4,7 @@
 #
 # Layout (what the programs look for; pipeline/shippedmodels.h is the one resolver of models):
 #   bin/folio, bin/folio-cli                          the programs
-#   bin/folio-cli-engine                              folio-cli's model commands (app/cli/clirun.h)
+#   bin/folio-cli-front, folio-cli-engine             what folio-cli runs (app/cli/clirun.h)
 #   bin/folio-ocr-worker, folio-websnapshot,          helpers started by the programs from their own folder
 #       folio-spm-train
 #   share/folio/models/<name>/                        shipped models (<exe>/../share/folio/models)
@@ -13,7 +13,7 @@
 #   share/doc/folio/                                  README, licences of bundled data and models
 include(GNUInstallDirs)
 
-set(FOLIO_INSTALLED_PROGRAMS folio-cli folio-cli-engine folio-ocr-worker folio-spm-train)
+set(FOLIO_INSTALLED_PROGRAMS folio-cli folio-cli-front folio-cli-engine folio-ocr-worker folio-spm-train)
 if(FOLIO_BUILD_GUI)
   list(APPEND FOLIO_INSTALLED_PROGRAMS folio folio-websnapshot)
 endif()

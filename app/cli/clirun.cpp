@@ -1,6 +1,7 @@
 // folio-cli's shared main (clirun.h) and the small helpers every command uses (commands.h).
 #include "app/cli/clirun.h"
 #include "app/cli/commands.h"
+#include "app/cli/frontcommands.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -8,6 +9,7 @@
 #include <QCoreApplication>
 #include <QGuiApplication>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -55,26 +57,18 @@ void reportProgress(const std::string &label, long done, long total)
 
 namespace {
 
-// True when this program should run the command line itself: it names a command registered here,
-// or names none and only asks for --version. The root takes no option with a value, so the first
-// argument that is not an option is the command.
-bool handledHere(CLI::App &app, int argc, char **argv)
+// The front's registrations are the launcher's list (frontcommands.h); empty when they are.
+std::string frontListMismatch(CLI::App &app)
 {
-    bool version = false;
-    for (int i = 1; i < argc; ++i) {
-        const char *arg = argv[i];
-        if (arg[0] != '-') {
-            for (const CLI::App *sub : app.get_subcommands([](CLI::App *) { return true; }))
-                if (sub->check_name(arg))
-                    return true;
-            return false;
-        }
-        if (std::strcmp(arg, "--version") == 0)
-            version = true;
-        else if (std::strcmp(arg, "-q") != 0 && std::strcmp(arg, "--quiet") != 0)
-            return false; // --help (the full list of commands) and anything unknown: the engine's answer
-    }
-    return version;
+    const auto subs = app.get_subcommands([](CLI::App *) { return true; });
+    std::string mismatch;
+    for (const CLI::App *sub : subs)
+        if (!isFrontCommand(sub->get_name().c_str()))
+            mismatch += " " + sub->get_name() + " (registered, not listed)";
+    for (const char *name : kFrontCommands)
+        if (std::none_of(subs.begin(), subs.end(), [name](const CLI::App *sub) { return sub->get_name() == name; }))
+            mismatch += std::string(" ") + name + " (listed, not registered)";
+    return mismatch;
 }
 
 } // namespace
@@ -104,8 +98,14 @@ int runCli(int argc, char **argv, RegisterCommands registerCommands, ForeignComm
             setQuiet(true);
     app.set_version_flag("--version", std::string(FOLIO_VERSION));
     registerCommands(app);
-    if (foreign && !handledHere(app, argc, argv))
-        return foreign(const_cast<char **>(originalArgv.data()));
+    if (foreign) {
+        if (const std::string mismatch = frontListMismatch(app); !mismatch.empty()) {
+            std::cerr << "folio-cli: app/cli/frontcommands.h and the front's commands differ:" << mismatch << std::endl;
+            return ExitFailure;
+        }
+        if (!frontRuns(argc, argv))
+            return foreign(const_cast<char **>(originalArgv.data()));
+    }
 
     try {
         app.parse(argc, argv);

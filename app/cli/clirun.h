@@ -1,15 +1,16 @@
 #pragma once
-// The part of folio-cli's main() that both of its programs share (clirun.cpp): the Qt application,
+// The part of main() that folio-cli-front and folio-cli-engine share (clirun.cpp): the Qt application,
 // the CLI11 root with -q/--quiet and --version, parsing and the exit codes of commands.h.
 //
-// folio-cli is two executables (issue 35: start time):
-//  - folio-cli (front_main.cpp) registers the commands that need no model (doc, dom, ocr, project,
-//    import, export, extract-score) and links no LibTorch: `folio-cli --version` or `project list`
-//    starts in tens of milliseconds instead of the ~0.6 s LibTorch's ~290 libraries and operator
-//    registration take;
-//  - folio-cli-engine (main.cpp) registers every command. The front re-executes it, with the same
-//    arguments, for any command it does not have (and for --help and a missing command), before
-//    anything is parsed; the engine sets the OpenMP wait policy at load (inference/openmpenv.h).
+// folio-cli is three executables (issue 35: start time):
+//  - folio-cli (launcher_main.cpp) loads only libc and re-executes, argv unchanged, one
+//    of the two below, beside it, by the command's name (frontcommands.h);
+//  - folio-cli-front (front_main.cpp) registers the commands that need no model (doc, dom, ocr,
+//    project, import, export, extract-score) and links no LibTorch: `folio-cli --version` or
+//    `project list` starts in tens of milliseconds instead of the ~0.6 s LibTorch's ~290 libraries
+//    and operator registration take. Run directly with another command, it re-executes the engine;
+//  - folio-cli-engine (main.cpp) registers every command and sets the OpenMP wait policy at load
+//    (inference/openmpenv.h).
 
 namespace CLI {
 class App;

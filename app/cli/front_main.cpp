@@ -1,5 +1,6 @@
-// folio-cli: the front program (clirun.h). Runs the commands that need no model itself, without
-// LibTorch in the process, and re-executes folio-cli-engine (next to this program) for the rest.
+// folio-cli-front (clirun.h): runs the commands that need no model, without LibTorch in the
+// process; the folio-cli launcher starts it for them. Any other command line re-executes
+// folio-cli-engine (next to this program).
 #include "app/cli/clirun.h"
 #include "app/cli/commands.h"
 #include "inference/openmpenv.h"
@@ -16,8 +17,8 @@
 
 namespace {
 
-// The model-free commands. A command added here must not pull LibTorch into folio-cli:
-// tst_clifront checks that the program does not need libtorch.
+// The model-free commands: exactly app/cli/frontcommands.h's list (the launcher's), checked at
+// start. A command added here must not pull LibTorch in: tst_clifront checks the libraries.
 void registerFrontCommands(CLI::App &app)
 {
     using namespace folio::cli;

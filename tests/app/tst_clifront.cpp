@@ -1,6 +1,7 @@
-// folio-cli is a front without LibTorch plus folio-cli-engine (app/cli/clirun.h, issue 35): the
-// front does not load LibTorch, runs the model-free commands alone, hands every other command line
-// to the engine beside it (OpenMP wait policy set there), and names the engine when it is missing.
+// folio-cli is a launcher, a front without LibTorch and folio-cli-engine (app/cli/clirun.h, issue 35):
+// the launcher loads nothing but the C/C++ runtime, the front no LibTorch; the model-free commands run
+// without the engine, every other command line reaches the engine (OpenMP wait policy set there),
+// and a missing program is named.
 #include "clirunner.h"
 #include "tests/common/testdata.h"
 
@@ -17,7 +18,7 @@ class TestCliFront : public QObject
 
     using Run = folio::test::CliRun;
 
-    static QString enginePath() { return QFileInfo(QStringLiteral(FOLIO_CLI_PATH)).dir().filePath(QStringLiteral("folio-cli-engine")); }
+    static QString sibling(const char *name) { return QFileInfo(QStringLiteral(FOLIO_CLI_PATH)).dir().filePath(QString::fromLatin1(name)); }
 
     // What the dynamic loader maps for `program` (LD_TRACE_LOADED_OBJECTS: ldd's listing, nothing runs).
     static QByteArray loadedLibraries(const QString &program)
@@ -32,14 +33,16 @@ class TestCliFront : public QObject
         return p.readAllStandardOutput();
     }
 
-    // A copy of the front alone in a folder: no engine beside it.
+    // Copies of the launcher and the front in a folder, no engine beside them: the launcher's path.
     static QString lonelyFront(const QTemporaryDir &dir)
     {
-        const QString copy = dir.filePath(QStringLiteral("folio-cli"));
-        if (!QFile::copy(QStringLiteral(FOLIO_CLI_PATH), copy))
-            return {};
-        QFile::setPermissions(copy, QFile::permissions(copy) | QFile::ExeOwner);
-        return copy;
+        for (const char *name : {"folio-cli", "folio-cli-front"}) {
+            const QString copy = dir.filePath(QString::fromLatin1(name));
+            if (!QFile::copy(sibling(name), copy))
+                return {};
+            QFile::setPermissions(copy, QFile::permissions(copy) | QFile::ExeOwner);
+        }
+        return dir.filePath(QStringLiteral("folio-cli"));
     }
 
     static Run runProgram(const QString &program, const QStringList &args, const QProcessEnvironment &env = folio::test::cliEnvironment())
@@ -58,10 +61,12 @@ class TestCliFront : public QObject
 private Q_SLOTS:
     void frontDoesNotLoadLibTorch()
     {
-        const QByteArray front = loadedLibraries(QStringLiteral(FOLIO_CLI_PATH));
+        const QByteArray launcher = loadedLibraries(QStringLiteral(FOLIO_CLI_PATH));
+        QVERIFY2(launcher.contains("libc.so") && !launcher.contains("libQt6"), launcher.constData());
+        const QByteArray front = loadedLibraries(sibling("folio-cli-front"));
         QVERIFY2(front.contains("libQt6Core"), front.constData()); // the listing worked
         QVERIFY2(!front.contains("libtorch") && !front.contains("libc10"), front.constData()); // libgomp: Tesseract's
-        const QByteArray engine = loadedLibraries(enginePath());
+        const QByteArray engine = loadedLibraries(sibling("folio-cli-engine"));
         QVERIFY2(engine.contains("libtorch_cpu"), engine.constData()); // the check sees LibTorch where it is
     }
 
@@ -110,10 +115,19 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString front = lonelyFront(dir);
         QVERIFY(!front.isEmpty());
-        const Run r = runProgram(front, {QStringLiteral("info")});
+        const QByteArray engine = QDir(dir.path()).filePath(QStringLiteral("folio-cli-engine")).toUtf8();
+        const Run r = runProgram(front, {QStringLiteral("info")}); // the launcher's choice
         QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains("cannot start") && r.err.contains(QDir(dir.path()).filePath(QStringLiteral("folio-cli-engine")).toUtf8()),
-                 r.err.constData());
+        QVERIFY2(r.err.contains("cannot start") && r.err.contains(engine), r.err.constData());
+        // The front run directly with a model command hands it to the engine too.
+        const Run direct = runProgram(dir.filePath(QStringLiteral("folio-cli-front")), {QStringLiteral("predict"), QStringLiteral("--help")});
+        QCOMPARE(direct.code, 1);
+        QVERIFY2(direct.err.contains("cannot start") && direct.err.contains(engine), direct.err.constData());
+        // Without the front, a model-free command names the front.
+        QVERIFY(QFile::remove(dir.filePath(QStringLiteral("folio-cli-front"))));
+        const Run noFront = runProgram(front, {QStringLiteral("--version")});
+        QCOMPARE(noFront.code, 1);
+        QVERIFY2(noFront.err.contains("cannot start") && noFront.err.contains("folio-cli-front"), noFront.err.constData());
     }
 };
 

@@ -34,7 +34,7 @@ for need in libtorch libqt6core6 libqt6webenginecore6 libtesseract liblept libpo
   case "$depends" in *"$need"*) ;; *) fail "Depends does not name $need" ;; esac
 done
 contents="$(dpkg-deb -c "$deb")"
-for f in ./usr/bin/folio-cli ./usr/bin/folio-cli-engine ./usr/bin/folio-ocr-worker ./usr/share/folio/models/qs-drafter/drafter.json \
+for f in ./usr/bin/folio-cli ./usr/bin/folio-cli-front ./usr/bin/folio-cli-engine ./usr/bin/folio-ocr-worker ./usr/share/folio/models/qs-drafter/drafter.json \
          ./usr/share/applications/io.folio.Folio.desktop ./usr/share/mime/packages/folio.xml; do
   echo "$contents" | grep -q " $f\$" || fail "package lacks $f"
 done

@@ -9,7 +9,7 @@ prefix="$tmp/prefix"
 cmake --install "$build" --prefix "$prefix" >/dev/null
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-for f in bin/folio-cli bin/folio-cli-engine bin/folio-ocr-worker bin/folio-spm-train share/folio/models/qs-drafter/drafter.json \
+for f in bin/folio-cli bin/folio-cli-front bin/folio-cli-engine bin/folio-ocr-worker bin/folio-spm-train share/folio/models/qs-drafter/drafter.json \
          share/folio/samples/phototest.tif share/mime/packages/folio.xml share/applications/io.folio.Folio.desktop \
          share/icons/hicolor/scalable/apps/io.folio.Folio.svg share/doc/folio/ATTRIBUTION.md; do
   [ -e "$prefix/$f" ] || fail "cmake --install did not write $f"
