@@ -44,8 +44,8 @@ private Q_SLOTS:
         qInfo().noquote() << out;
     }
 
-    // --int8 (issue 35): the model's scores come with "int8": true and its generation time; without
-    // a seq2seq checkpoint the option is refused by name (eval and generate).
+    // --int8 (issue 35): the model's scores come with "int8": true and its generation time (wall and
+    // CPU); without a seq2seq checkpoint the option is refused by name (eval and generate).
     void int8Option()
     {
         FOLIO_REQUIRE_DATA(kData + QStringLiteral("/data/ALL/test"));
@@ -62,6 +62,7 @@ private Q_SLOTS:
         const QJsonObject model = QJsonDocument::fromJson(out).object().value("model").toObject();
         QVERIFY(model.value("int8").toBool());
         QVERIFY(model.value("seconds").toDouble() > 0);
+        QVERIFY(model.value("cpu_seconds").toDouble() > 0);
         QVERIFY(model.value("rouge1").toDouble() > 0);
         const QList<QStringList> refused = {
             {QStringLiteral("qs"), QStringLiteral("eval"), QStringLiteral("--data"), kData, QStringLiteral("--int8")},
