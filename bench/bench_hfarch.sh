@@ -11,7 +11,9 @@
 #   HF_SRC: a transformers checkout's src/transformers at v4.36 (commit 815ea8e8a23a85482225d371f7218cacc3e99e5b
 #   or tag v4.36.2: `git clone https://github.com/huggingface/transformers; git -C transformers checkout v4.36.2`).
 #   Nothing is downloaded here. Needs /usr/bin/python3 with torch and numpy (no transformers package).
-# Raw JSON lines go to bench/results/hfarch.jsonl, the table to stdout.
+# Raw JSON lines go to bench/results/hfarch.jsonl, the table to stdout; then the GEMM floor of the
+# forwards and the sgemm peak in the same environment (bench/hfarch_gemm_floor.py) to
+# bench/results/hfarch-gemm.jsonl. OPENBLAS_CORETYPE, where set, is passed to both sides as it is.
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 HF=${1:?"usage: bench_hfarch.sh HF_SRC [BENCH_BIN] [REPS] [THREADS] [ARCHS]"}
@@ -24,7 +26,7 @@ export OMP_WAIT_POLICY=PASSIVE OMP_NUM_THREADS=$THREADS MKL_NUM_THREADS=$THREADS
 OUT=$SRC/bench/results/hfarch.jsonl
 mkdir -p "$SRC/bench/results"
 : > "$OUT"
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $CORES cores; $THREADS thread(s); min of $REPS alternated pairs"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $CORES cores; $THREADS thread(s); min of $REPS alternated pairs; OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-(unset)}"
 for A in $ARCHS; do
     /usr/bin/python3 "$SRC/bench/hfarch_reference.py" --hf-src "$HF" --arch "$A" --bench-bin "$BIN" \
         --work "$WORK" --repeats "$REPS" --threads "$THREADS" >> "$OUT"
@@ -39,4 +41,5 @@ for line in open(sys.argv[1]):
     print(f"| {r['arch']} | {r['params_m']} | {r['tokens']} | {r['reference_min_s']:.3f} | {r['folio_min_s']:.3f} | "
           f"{r['speedup']:.2f}x | {r['compared']} | {r['max_abs_delta']:.1e} | {r['load_avg'][0]:.2f} |")
 PY
+/usr/bin/python3 "$SRC/bench/hfarch_gemm_floor.py" "$REPS" "$THREADS" | tee "$SRC/bench/results/hfarch-gemm.jsonl"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
