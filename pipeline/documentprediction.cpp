@@ -90,10 +90,9 @@ bool DocumentTagger::load(const QString &checkpointDir, QString *error, bool int
             QString e;
             ok = impl->hf.load(checkpointDir, &e);
             why = e.toStdString();
-            if (ok && int8) {
+            if (ok && int8 && !impl->hf.quantizeDynamicInt8(&e)) {
                 ok = false;
-                why = checkpointDir.toStdString() + ": int8 quantization is for folio-formtagger checkpoints, not model_type \"" +
-                      modelType.toStdString() + "\"";
+                why = checkpointDir.toStdString() + ": " + e.toStdString();
             }
         } else if (!modelType.isEmpty() && modelType != QLatin1String("folio-formtagger") &&
                    modelType != QLatin1String(inference::kTaggerEnsembleType)) {

@@ -86,8 +86,9 @@ public:
 
     // Loads a checkpoint folder (dispatch on config.json's model_type); a folder already loaded is
     // kept. False + *error (naming the file) on failure, and the previous checkpoint stays loaded.
-    // With `int8`, the folio-formtagger's Linear layers run dynamic int8 (Predictor::quantizeDynamicInt8,
-    // issue 35); a Hugging Face folder or a LibTorch without a quantized engine refuses it. The
+    // With `int8`, the model's encoder Linear layers run dynamic int8 (Predictor::quantizeDynamicInt8 for a
+    // folio-formtagger, HfTokenClassifier::quantizeDynamicInt8 for a Hugging Face folder: layoutlmv3,
+    // layoutlmv2 / layoutxlm, lilt; issue 35); a LibTorch without a quantized engine refuses it. The
     // cache is per folder and setting.
     bool load(const QString &checkpointDir, QString *error, bool int8 = false);
     bool isLoaded() const;

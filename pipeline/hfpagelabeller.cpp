@@ -45,6 +45,16 @@ bool HfPageLabeller::load(const QString &checkpointDir, QString *error)
     return true;
 }
 
+bool HfPageLabeller::quantizeDynamicInt8(QString *error)
+{
+    std::string e;
+    if (m_classifier.quantizeDynamicInt8(&e))
+        return true;
+    if (error)
+        *error = QString::fromStdString(e);
+    return false;
+}
+
 inference::WordLabelling HfPageLabeller::labelPage(const DocumentTaggerPage &page, const Document &document,
                                                    const inference::RunOptions &options) const
 {

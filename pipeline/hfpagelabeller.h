@@ -26,6 +26,8 @@ public:
     // False + *error (naming the file and the problem) on failure; this object is then unchanged.
     bool load(const QString &checkpointDir, QString *error);
     bool isLoaded() const { return m_classifier.isLoaded(); }
+    // Dynamic int8 for the classifier (HfTokenClassifier::quantizeDynamicInt8); false + *error on refusal.
+    bool quantizeDynamicInt8(QString *error);
     const inference::HfTokenClassifier &classifier() const { return m_classifier; }
     const ImageProcessing &imageProcessing() const { return m_image; }
 

@@ -1,5 +1,7 @@
 #include "inference/layers/detail/layoutencoder.h"
 
+#include "inference/layers/detail/int8linear.h"
+
 #include "inference/models/detail/model.h"
 #include "inference/checkpoint/detail/paramstore.h"
 
@@ -37,6 +39,14 @@ LayoutEncoder::LayoutEncoder(const LayoutEncoderOptions &o, ParamStore &p, const
                                     o.maxRel2d);
         m_relY = RelativeBucketBias(p.take(prefix + "rel_pos_y_bias.weight", {o.heads, o.rel2dBins}), o.rel2dBins,
                                     o.maxRel2d);
+    }
+}
+
+void LayoutEncoder::quantizeDynamicInt8()
+{
+    for (Layer &layer : m_layers) {
+        detail::quantizeDynamicInt8(layer.qkv);
+        detail::quantizeDynamicInt8(layer.ffn);
     }
 }
 

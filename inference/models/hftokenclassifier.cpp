@@ -159,6 +159,17 @@ std::string HfTokenClassifier::modelType() const { return m_loaded ? m_loaded->m
 bool HfTokenClassifier::takesImage() const { return m_loaded && !m_loaded->imageInput.empty(); }
 std::vector<std::string> HfTokenClassifier::warnings() const { return m_loaded ? m_loaded->warnings : std::vector<std::string>(); }
 int HfTokenClassifier::maxTokens() const { return m_loaded ? m_loaded->maxTokens : 0; }
+bool HfTokenClassifier::isInt8() const { return m_loaded && m_loaded->runner->isInt8(); }
+
+bool HfTokenClassifier::quantizeDynamicInt8(std::string *error)
+{
+    if (!m_loaded) {
+        if (error)
+            *error = "--int8: no Hugging Face token classifier loaded";
+        return false;
+    }
+    return m_loaded->runner->quantizeDynamicInt8(error);
+}
 
 std::string HfTokenClassifier::tokenPiece(std::int64_t id) const
 {

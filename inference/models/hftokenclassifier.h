@@ -65,6 +65,11 @@ public:
     bool takesImage() const;
     // The loaded model's limitations (e.g. a LayoutLMv2 folder without visual backbone weights).
     std::vector<std::string> warnings() const;
+    // Dynamic int8 quantization of the model's encoder Linear layers (ModelRunner::quantizeDynamicInt8,
+    // issue 35; idempotent, until the next load()). False + *error when nothing is loaded, this LibTorch
+    // has no quantized engine, or the architecture has no int8 path (the message names its model_type).
+    bool quantizeDynamicInt8(std::string *error);
+    bool isInt8() const;
     int maxTokens() const; // model_max_length of the tokenizer (positions per window, specials included)
     std::string tokenPiece(std::int64_t id) const; // the tokenizer's piece of an input id ("" when none)
 

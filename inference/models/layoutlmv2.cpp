@@ -73,6 +73,8 @@ public:
         return out;
     }
 
+    void quantizeDynamicInt8() override { m_encoder->quantizeDynamicInt8(); } // the encoder's Linears (issue 35)
+
 private:
     std::optional<LayoutEncoder> m_encoder;
 };
@@ -239,6 +241,8 @@ public:
             out["logits"] = m_classifier(hs.narrow(1, 0, t));
         return out;
     }
+
+    void quantizeDynamicInt8() override { m_encoder->quantizeDynamicInt8(); } // the encoder's Linears (issue 35)
 
 private:
     // cat[x(x0), y(y0), x(x1), y(y1), h(y1 - y0), w(x1 - x0)]; h/w are not clipped (the reference

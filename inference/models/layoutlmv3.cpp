@@ -156,6 +156,8 @@ public:
         return out;
     }
 
+    void quantizeDynamicInt8() override { m_encoder->quantizeDynamicInt8(); } // the encoder's Linears (issue 35)
+
 private:
     enum class Head { None, TokenLinear, TokenTwoLayer, QA };
     std::string m_prefix;

@@ -4,6 +4,7 @@
 // share one softmax. Semantics as ../shared/fixtures/parity-new/lilt_tokcls/README.md lists them.
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/errors.h"
+#include "inference/layers/detail/int8linear.h"
 #include "inference/layers/detail/layers.h"
 #include "inference/layers/detail/robertapositions.h"
 #include "inference/models/detail/model.h"
@@ -172,6 +173,17 @@ public:
         if (m_classifier.weight.defined())
             out["logits"] = m_classifier(hs);
         return out;
+    }
+
+    // Both flows' fused QKV and FFN Linears to dynamic int8 (issue 35; the box projection and the head stay fp32).
+    void quantizeDynamicInt8() override
+    {
+        for (Layer &l : m_layers) {
+            detail::quantizeDynamicInt8(l.textQkv);
+            detail::quantizeDynamicInt8(l.layoutQkv);
+            detail::quantizeDynamicInt8(l.textFfn);
+            detail::quantizeDynamicInt8(l.layoutFfn);
+        }
     }
 
 private:

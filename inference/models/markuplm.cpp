@@ -4,6 +4,7 @@
 // mask, and a token-classification (`classifier`) or extractive-QA (`qa_outputs`) head.
 // Checked against ../shared/fixtures/parity-new/markuplm_tokcls (its README lists the surprises:
 // the unused `xpath_unitseq2_embeddings`, learned pad rows, position ids from pad_token_id).
+#include "inference/layers/detail/int8linear.h"
 #include "inference/layers/detail/layers.h"
 #include "inference/models/detail/model.h"
 #include "inference/checkpoint/detail/paramstore.h"
@@ -158,6 +159,15 @@ public:
             }
         }
         return out;
+    }
+
+    // Every layer's Q/K/V and FFN Linears to dynamic int8 (issue 35; the xpath embedding and the head stay fp32).
+    void quantizeDynamicInt8() override
+    {
+        for (Layer &l : m_layers) {
+            detail::quantizeDynamicInt8(l.attention);
+            detail::quantizeDynamicInt8(l.ffn);
+        }
     }
 
 private:

@@ -3,6 +3,7 @@
 #include "inference/models/detail/model.h"
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/errors.h"
+#include "inference/layers/detail/int8linear.h"
 #include "inference/training/detail/trainkit.h"
 
 #include <ATen/Context.h>
@@ -48,6 +49,12 @@ void ensureBuiltins()
     });
 }
 } // namespace
+
+void Model::quantizeDynamicInt8()
+{
+    throw InferenceError("--int8: dynamic int8 quantization is not implemented for model_type \"" + modelType()
+                         + "\" (it is for layoutlmv3, layoutlmv2 / layoutxlm, lilt and markuplm)");
+}
 
 void registerModel(const std::string &modelType, ModelFactory factory)
 {
@@ -107,6 +114,20 @@ bool ModelRunner::load(const std::string &dir, std::string *error)
         auto model = detail::createModel(config, params);
         params.finish();
         m_model = std::move(model);
+        m_int8 = false;
+    }, error);
+}
+
+bool ModelRunner::quantizeDynamicInt8(std::string *error)
+{
+    return detail::runGuarded([&] {
+        if (!m_model)
+            throw InferenceError("--int8: no model loaded");
+        std::string why;
+        if (detail::int8EngineName(&why).empty())
+            throw InferenceError(why);
+        m_model->quantizeDynamicInt8();
+        m_int8 = true;
     }, error);
 }
 

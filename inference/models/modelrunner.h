@@ -44,6 +44,12 @@ public:
     // The loaded model's limitations (see RunResult::warnings); empty when it runs in full.
     std::vector<std::string> warnings() const;
 
+    // Dynamic int8 quantization of the loaded model's encoder Linear layers (issue 35; idempotent,
+    // inference only, until the next load()). False + *error when nothing is loaded, this LibTorch has
+    // no quantized engine, or the architecture has no int8 path (the message names its model_type).
+    bool quantizeDynamicInt8(std::string *error);
+    bool isInt8() const { return m_int8; }
+
     // Runs one forward pass (inference mode, no grad). Thread-compatible: one runner per worker.
     RunResult run(const TensorMap &inputs, const RunOptions &options = {}) const;
 
@@ -53,6 +59,7 @@ public:
 
 private:
     std::unique_ptr<detail::Model> m_model;
+    bool m_int8 = false;
 };
 
 // Sets torch's intra-op threads (and OpenBLAS's, when it is loaded) to `threads` (<= 0: all cores),

@@ -38,6 +38,8 @@ public:
     // hiddenStates (optional): receives HF's `hidden_states` tuple, the input then each layer's output.
     at::Tensor forward(const at::Tensor &x, const at::Tensor &pos, const at::Tensor &bbox, const at::Tensor &maskAdd,
                        const ForwardContext &ctx, std::vector<at::Tensor> *hiddenStates = nullptr) const;
+    // Every layer's fused QKV and FFN Linears to dynamic int8 (int8linear.h, issue 35; idempotent).
+    void quantizeDynamicInt8();
 
 private:
     struct Layer

@@ -45,6 +45,9 @@ public:
     virtual AtMap forward(const AtMap &inputs, const ForwardContext &ctx) const = 0;
     // Limitations of this checkpoint's run (ModelRunner::warnings, RunResult::warnings).
     virtual std::vector<std::string> warnings() const { return {}; }
+    // Dynamic int8 quantization of the encoder's Linear layers (int8linear.h, issue 35; idempotent,
+    // inference only). The default throws InferenceError naming modelType(): architectures without it.
+    virtual void quantizeDynamicInt8();
 };
 
 using ModelFactory = std::function<std::unique_ptr<Model>(const ModelConfig &, ParamStore &)>;
