@@ -11,6 +11,7 @@
 #include "inference/models/hftokenclassifier.h"
 #include "inference/models/modelrunner.h"
 #include "pipeline/documentprediction.h"
+#include "tests/common/funsdtestpage.h"
 #include "tests/common/liltfolder.h"
 #include "tests/common/testdata.h"
 
@@ -163,19 +164,36 @@ void TestInt8Hf::classifierOnOff()
     QVERIFY(!int8.isInt8());
 }
 
-// DocumentTagger::load(dir, error, int8) — `folio-cli predict --int8` — takes a Hugging Face folder.
+// DocumentTagger::load(dir, error, int8) — `folio-cli predict --int8` — takes a Hugging Face folder:
+// the first FUNSD test page through the LiLT folder, float32 then int8 (the cache is per setting):
+// the word labels agree on >= 80 % of the words (random weights: near ties are common).
 void TestInt8Hf::documentTaggerInt8()
 {
     REQUIRE_INT8_ENGINE();
     FOLIO_REQUIRE_DATA(test::liltCaseDir() + "/model.safetensors");
     FOLIO_REQUIRE_DATA(test::liltTokenizerDir() + "/vocab.json");
+    Document doc;
+    inf::TaggerPage page;
+    FOLIO_FIRST_FUNSD_TEST_PAGE(&doc, &page);
     QTemporaryDir tmp;
     const QString folder = tmp.filePath(QStringLiteral("lilt"));
     QVERIFY(test::makeLiltFolder(folder, 1060));
     pipeline::DocumentTagger tagger;
     QString error;
+    QVERIFY2(tagger.load(folder, &error), qPrintable(error));
+    const pipeline::DocumentPrediction fp32 = tagger.predict(doc);
+    QVERIFY2(fp32.ok, qPrintable(fp32.error));
     QVERIFY2(tagger.load(folder, &error, true), qPrintable(error));
-    QVERIFY(tagger.isLoaded());
+    const pipeline::DocumentPrediction int8 = tagger.predict(doc);
+    QVERIFY2(int8.ok, qPrintable(int8.error));
+    QCOMPARE(int8.wordLabels.size(), fp32.wordLabels.size());
+    QVERIFY(!fp32.wordLabels.isEmpty());
+    int same = 0;
+    for (int i = 0; i < fp32.wordLabels.size(); ++i)
+        same += fp32.wordLabels[i] == int8.wordLabels[i];
+    qInfo("DocumentTagger, LiLT folder on the first FUNSD test page: int8 labels %d of %lld words as float32 does", same,
+          (long long)fp32.wordLabels.size());
+    QVERIFY2(same >= 0.8 * fp32.wordLabels.size(), qPrintable(QStringLiteral("%1 of %2").arg(same).arg(fp32.wordLabels.size())));
 }
 
 void TestInt8Hf::refusesArchitectureWithout()
