@@ -6,6 +6,8 @@
 // then on stdin, one command a line:
 //   run          one forward (inference, no trace); prints "seconds <s>"
 //   save <path>  writes the last forward's outputs (float32 ones) as safetensors; prints "saved"
+//   int8         loads a second copy with dynamic int8 Linears (issue 35); prints "int8 ready"
+//   run8         one forward of that copy; prints "seconds <s>"
 //   quit
 // Prints "ready <model_type>" once loaded (or "error <message>" and exits 1). Threads: as
 // ModelRunner's configureThreads (torch intra-op; OpenBLAS when loaded).
@@ -47,11 +49,18 @@ int main(int argc, char **argv)
     }
     std::cout << "ready " << runner.modelType() << std::endl;
     RunResult last;
+    ModelRunner int8;
     std::string line;
     while (std::getline(std::cin, line)) {
-        if (line == "run") {
+        if (line == "int8") {
+            if (!int8.load(argv[1], &why) || !int8.quantizeDynamicInt8(&why)) {
+                std::cout << "error " << why << std::endl;
+                return 1;
+            }
+            std::cout << "int8 ready" << std::endl;
+        } else if (line == "run" || (line == "run8" && int8.isInt8())) {
             const double t0 = folio::bench::seconds();
-            last = runner.run(inputs);
+            last = (line == "run" ? runner : int8).run(inputs);
             const double t1 = folio::bench::seconds();
             if (!last.ok) {
                 std::cout << "error " << last.error << std::endl;
@@ -74,7 +83,7 @@ int main(int argc, char **argv)
         } else if (line == "quit") {
             break;
         } else if (!line.empty()) {
-            std::cout << "error unknown command '" << line << "' (run, save PATH, quit)" << std::endl;
+            std::cout << "error unknown command '" << line << "' (run, save PATH, int8, run8, quit)" << std::endl;
         }
     }
     return 0;
