@@ -48,7 +48,7 @@ std::mutex &cacheMutex()
     return m;
 }
 
-const inference::HfMarkupLM *cachedMarkupLM(const QString &dir, std::string *error)
+const inference::HfMarkupLM *cachedMarkupLM(const QString &dir, std::string *error, bool int8 = false)
 {
     static std::unique_ptr<inference::HfMarkupLM> model;
     static QString key;
@@ -58,11 +58,13 @@ const inference::HfMarkupLM *cachedMarkupLM(const QString &dir, std::string *err
         const QFileInfo info(QDir(dir).filePath(QLatin1String(file)));
         stamp += QStringLiteral("|%1:%2").arg(info.size()).arg(info.lastModified().toMSecsSinceEpoch());
     }
+    if (int8)
+        stamp += QStringLiteral("|int8");
     if (model && key == stamp)
         return model.get();
     model.reset();
     auto fresh = std::make_unique<inference::HfMarkupLM>();
-    if (!fresh->load(dir.toStdString(), error))
+    if (!fresh->load(dir.toStdString(), error) || (int8 && !fresh->quantizeDynamicInt8(error)))
         return nullptr;
     model = std::move(fresh);
     key = stamp;
@@ -226,7 +228,7 @@ MarkupFieldRun runMarkupLM(const Document &doc, const QString &dir, const QStrin
         report(0, 1);
         const std::lock_guard<std::mutex> lock(cacheMutex()); // one run at a time uses the cache
         std::string error;
-        const inference::HfMarkupLM *model = cachedMarkupLM(dir, &error);
+        const inference::HfMarkupLM *model = cachedMarkupLM(dir, &error, options.int8);
         if (!model) {
             run.error = QString::fromStdString(error);
             return run;

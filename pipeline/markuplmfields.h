@@ -57,6 +57,7 @@ struct MarkupRunOptions
     std::function<void(int done, int total)> progress;
     const std::atomic_bool *cancel = nullptr;
     bool rawQuestions = false; // true: `asked` are questions, asked as they are
+    bool int8 = false;         // dynamic int8 Linears (HfMarkupLM::quantizeDynamicInt8, issue 35)
 };
 
 // "What is the <field>?" ("unit_price" -> "What is the unit price?").

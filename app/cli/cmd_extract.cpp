@@ -143,6 +143,7 @@ std::vector<pipeline::ProductValue> markupValues(const ExtractArgs &a, const Doc
         asked << QString::fromStdString(f);
     pipeline::MarkupRunOptions options;
     options.rawQuestions = !a.questions.empty();
+    options.int8 = a.int8;
     const pipeline::MarkupFieldRun run = pipeline::runMarkupLM(doc, QString::fromStdString(a.checkpoint), asked, options);
     if (!run.ok)
         throw CliError(argument + ": " + run.error.toStdString());
@@ -273,10 +274,6 @@ void extractCommand(ExtractArgs &a)
                            + " is missing (use --structured-only for structured data alone)");
         a.markup = pipeline::isMarkupLMFolder(QString::fromStdString(a.checkpoint));
     }
-    if (a.markup && a.int8)
-        throw CliError("extract: --int8 is implemented for WebFormer checkpoints; " + a.checkpoint
-                           + " is a Hugging Face MarkupLM folder (no int8 path for it yet)",
-                       ExitUsage);
     if (a.markup) {
         QString error;
         QStringList labels;
@@ -355,7 +352,7 @@ void registerExtractCommand(CLI::App &app)
                   "price and sku from the model even when the checkpoint has <field>-ranker.json files (default: the page's "
                   "structured-data value, else the ranker's, else the model's)");
     cmd->add_flag("--int8", args->int8,
-                  "WebFormer: dynamic int8 quantization of the encoder's Linear layers (BENCHMARKS.md, issue 35)");
+                  "WebFormer or a MarkupLM folder: dynamic int8 quantization of the encoder's Linear layers (BENCHMARKS.md, issue 35)");
     args->batch.threadsOption = cmd->add_option("--threads", args->threads, "intra-op threads (0 = all cores)");
     addBatchOptions(cmd, &args->batch);
     cmd->callback([args] { extractCommand(*args); });

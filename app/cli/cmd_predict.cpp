@@ -160,7 +160,9 @@ nlohmann::json predictMarkupLM(const PredictOpts &o, const QString &path, const 
     if (loaded.document.kind != SourceKind::Html)
         throw CliError(argument + ": a MarkupLM folder labels web pages (HTML) only; this is "
                        + pipeline::fileKindName(loaded.kind).toStdString());
-    const pipeline::MarkupFieldRun run = pipeline::runMarkupLM(loaded.document, QString::fromStdString(o.checkpoint), {});
+    pipeline::MarkupRunOptions options;
+    options.int8 = o.int8;
+    const pipeline::MarkupFieldRun run = pipeline::runMarkupLM(loaded.document, QString::fromStdString(o.checkpoint), {}, options);
     if (!run.ok)
         throw CliError(argument + ": " + run.error.toStdString());
     const Document &doc = loaded.document;
@@ -206,7 +208,7 @@ void registerPredictCommand(CLI::App &app)
     o->batch.threadsOption = cmd->add_option("--threads", o->threads, "Torch / BLAS threads");
     cmd->add_flag("--argmax", o->argmax, "Argmax decoding instead of constrained Viterbi");
     cmd->add_flag("--int8", o->int8, "Dynamic int8 quantization of the encoder's Linear layers: a folio-formtagger, or a Hugging "
-                                      "Face LayoutLMv3, LiLT, LayoutLMv2 or LayoutXLM folder (off by default; BENCHMARKS.md, issue 35)");
+                                      "Face LayoutLMv3, LiLT, LayoutLMv2, LayoutXLM or MarkupLM folder (off by default; BENCHMARKS.md, issue 35)");
     cmd->add_flag("--word-labels", o->wordLabels, "Also print every word's own label as \"word_labels\" (the tagger's tag, or a "
                                                   "Hugging Face folder's first sub-token argmax; null: none)");
     cmd->add_option("--project", o->project, "Also store the documents and their suggestions in this .folio project");
@@ -223,9 +225,6 @@ void registerPredictCommand(CLI::App &app)
             if (qa)
                 throw CliError(o->checkpoint + ": a MarkupLM question-answering folder answers questions: use folio-cli "
                                "extract --checkpoint DIR [--question Q] PAGE", ExitUsage);
-            if (o->int8)
-                throw CliError(o->checkpoint + ": --int8 is not available for a MarkupLM folder in predict (it runs float32)",
-                               ExitUsage);
             inference::configureThreads(batchThreads(o->batch, o->threads));
             const auto one = [&](const QString &path, const std::string &arg) { return predictMarkupLM(*o, path, arg); };
             if (isBatch(o->batch)) {

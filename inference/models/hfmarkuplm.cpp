@@ -59,6 +59,17 @@ HfMarkupLM::HfMarkupLM(HfMarkupLM &&) noexcept = default;
 HfMarkupLM &HfMarkupLM::operator=(HfMarkupLM &&) noexcept = default;
 
 bool HfMarkupLM::isLoaded() const { return m_loaded != nullptr; }
+bool HfMarkupLM::isInt8() const { return m_loaded && m_loaded->runner->isInt8(); }
+
+bool HfMarkupLM::quantizeDynamicInt8(std::string *error)
+{
+    if (!m_loaded) {
+        if (error)
+            *error = "--int8: no MarkupLM folder loaded";
+        return false;
+    }
+    return m_loaded->runner->quantizeDynamicInt8(error);
+}
 bool HfMarkupLM::isQuestionAnswering() const { return m_loaded && m_loaded->qa; }
 int HfMarkupLM::maxTokens() const { return m_loaded ? m_loaded->maxTokens : 0; }
 const MarkupLMTokenizer *HfMarkupLM::tokenizer() const { return m_loaded ? m_loaded->tokenizer.get() : nullptr; }

@@ -63,6 +63,10 @@ public:
     // header), model_type and the tokenizer (tags_dict, max_depth). False + *error naming the file.
     static bool checkFolder(const std::string &dir, std::string *error);
     bool isLoaded() const;
+    // Dynamic int8 of the encoder's Linear layers (ModelRunner::quantizeDynamicInt8, issue 35; until the
+    // next load()). False + *error when nothing is loaded or this LibTorch has no quantized engine.
+    bool quantizeDynamicInt8(std::string *error);
+    bool isInt8() const;
     bool isQuestionAnswering() const; // else token classification
     const std::vector<std::string> &labels() const { return m_labels; } // empty for QA
     int maxTokens() const;            // positions per window, specials included

@@ -8,12 +8,14 @@
 // model still runs in float32), nothing loaded, no quantized engine.
 #include "inference/checkpoint/safetensors.h"
 #include "inference/layers/detail/int8linear.h"
+#include "inference/models/hfmarkuplm.h"
 #include "inference/models/hftokenclassifier.h"
 #include "inference/models/modelrunner.h"
 #include "pipeline/documentprediction.h"
 #include "tests/common/funsdtestpage.h"
 #include "tests/common/liltfolder.h"
 #include "tests/common/testdata.h"
+#include "tests/common/tinymarkuplm.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -66,6 +68,7 @@ private Q_SLOTS:
     void agreesWithFloatOnParityFixtures();
     void classifierOnOff();
     void documentTaggerInt8();
+    void markupLMOnOff();
     void refusesArchitectureWithout();
     void refusesWhenNothingLoaded();
     void refusesWithoutEngine();
@@ -194,6 +197,40 @@ void TestInt8Hf::documentTaggerInt8()
     qInfo("DocumentTagger, LiLT folder on the first FUNSD test page: int8 labels %d of %lld words as float32 does", same,
           (long long)fp32.wordLabels.size());
     QVERIFY2(same >= 0.8 * fp32.wordLabels.size(), qPrintable(QStringLiteral("%1 of %2").arg(same).arg(fp32.wordLabels.size())));
+}
+
+// HfMarkupLM (what `folio-cli predict|extract --int8` runs for a MarkupLM folder, through
+// pipeline::MarkupRunOptions::int8): the tiny MarkupLM folder labels 40 nodes as float32 does on most.
+void TestInt8Hf::markupLMOnOff()
+{
+    REQUIRE_INT8_ENGINE();
+    QTemporaryDir tmp;
+    const QString dir = test::makeTinyMarkupLM(tmp.filePath(QStringLiteral("markuplm")), false);
+    FOLIO_REQUIRE_DATA(dir);
+    inf::HfMarkupLM fp32, int8;
+    std::string why;
+    QVERIFY(!int8.quantizeDynamicInt8(&why));
+    QVERIFY2(why.find("no MarkupLM folder loaded") != std::string::npos, why.c_str());
+    QVERIFY2(fp32.load(dir.toStdString(), &why), why.c_str());
+    QVERIFY2(int8.load(dir.toStdString(), &why), why.c_str());
+    QVERIFY(!int8.isInt8());
+    QVERIFY2(int8.quantizeDynamicInt8(&why), why.c_str());
+    QVERIFY(int8.isInt8());
+    static const char *const kNodes[] = {"Price", "$12.99", "Brand", "Acme", "In stock", "Add to cart", "SKU", "A-17"};
+    std::vector<std::string> nodes, xpaths;
+    for (int i = 0; i < 40; ++i) {
+        nodes.push_back(kNodes[i % 8]);
+        xpaths.push_back("/html/body/div[" + std::to_string(1 + i / 8) + "]/span[" + std::to_string(1 + i % 8) + "]");
+    }
+    const inf::MarkupNodeLabelling a = fp32.label(nodes, xpaths), b = int8.label(nodes, xpaths);
+    QVERIFY2(a.ok, a.error.c_str());
+    QVERIFY2(b.ok, b.error.c_str());
+    QCOMPARE(b.nodes.size(), a.nodes.size());
+    int same = 0;
+    for (std::size_t i = 0; i < a.nodes.size(); ++i)
+        same += a.nodes[i].labelId == b.nodes[i].labelId;
+    qInfo("MarkupLM folder: int8 labels %d of %zu nodes as float32 does", same, a.nodes.size());
+    QVERIFY2(same >= 0.8 * a.nodes.size(), qPrintable(QString::number(same)));
 }
 
 void TestInt8Hf::refusesArchitectureWithout()
