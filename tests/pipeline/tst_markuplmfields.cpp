@@ -268,6 +268,14 @@ private Q_SLOTS:
             QVERIFY(n["label"].is_null() || QStringList({"O", "price", "name"}).contains(QString::fromStdString(n["label"].get<std::string>())));
         for (const auto &e : j["entities"])
             QVERIFY(!e["words"].empty() && e["confidence"].is_number());
+        // --int8 (issue 35): the same nodes, from the dynamic-int8 copy (predict and extract).
+        const nlohmann::json q = runCli({QStringLiteral("predict"), QStringLiteral("--checkpoint"), m_tokcls,
+                                         QStringLiteral("--int8"), m_page}, &code);
+        QCOMPARE(code, 0);
+        QCOMPARE(q["nodes"].size(), j["nodes"].size());
+        runCli({QStringLiteral("extract"), QStringLiteral("--checkpoint"), m_qa, QStringLiteral("--int8"),
+                QStringLiteral("--question"), QStringLiteral("How much is it?"), m_page}, &code);
+        QCOMPARE(code, 0);
         // A QA folder does not label nodes.
         runCli({QStringLiteral("predict"), QStringLiteral("--checkpoint"), m_qa, m_page}, &code);
         QCOMPARE(code, 2);
