@@ -6,11 +6,11 @@
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/formtagger/detail/taggermodel.h"
 #include "inference/formtagger/predictor.h"
-#include "inference/layers/detail/int8linear.h"
 #include "inference/tokenizers/tokenizer.h"
 #include "pipeline/documentprediction.h"
 #include "pipeline/modelinputs/taggerpages.h"
 #include "tests/common/funsdtestpage.h"
+#include "tests/common/int8engine.h"
 #include "tests/common/testdata.h"
 
 #include <QtTest>
@@ -24,14 +24,6 @@ namespace det = folio::inference::detail;
 namespace {
 
 const std::string kCheckpoint = FOLIO_SOURCE_DIR "/resources/models/funsd-layout";
-
-// Skips (by name) where this LibTorch has no quantized engine: refusesWithoutEngine covers that case.
-#define REQUIRE_INT8_ENGINE()                                                                                    \
-    do {                                                                                                         \
-        std::string why_;                                                                                        \
-        if (det::int8EngineName(&why_).empty())                                                                  \
-            FOLIO_SKIP_CASE(qPrintable(QString::fromStdString("no quantized engine: " + why_)));                 \
-    } while (false)
 
 } // namespace
 
@@ -61,7 +53,7 @@ void TestInt8::initTestCase()
 // quantizing twice changes nothing; a bias-less layer works too.
 void TestInt8::linearWithinTolerance()
 {
-    REQUIRE_INT8_ENGINE();
+    FOLIO_REQUIRE_INT8_ENGINE();
     at::manual_seed(7);
     det::LinearW l;
     l.weight = at::randn({1024, 256}) * 0.05;
@@ -91,7 +83,7 @@ void TestInt8::linearWithinTolerance()
 // labels the same (measured: all).
 void TestInt8::taggerAgreesWithFloat()
 {
-    REQUIRE_INT8_ENGINE();
+    FOLIO_REQUIRE_INT8_ENGINE();
     const det::TaggerConfig cfg = det::TaggerConfig::fromJsonFile(kCheckpoint + "/config.json");
     det::ParamStore a(kCheckpoint + "/model.safetensors"), b(kCheckpoint + "/model.safetensors");
     det::Tagger fp32(cfg, a), int8(cfg, b);
@@ -127,7 +119,7 @@ void TestInt8::taggerAgreesWithFloat()
 // The facade: off by default, on after quantizeDynamicInt8, Viterbi tags >= 90 % the same.
 void TestInt8::predictorOption()
 {
-    REQUIRE_INT8_ENGINE();
+    FOLIO_REQUIRE_INT8_ENGINE();
     inf::Predictor fp32, int8;
     std::string why;
     QVERIFY2(fp32.load(kCheckpoint, &why), why.c_str());
@@ -154,7 +146,7 @@ void TestInt8::predictorOption()
 // the word labels agree with float32's on >= 90 % of the words.
 void TestInt8::documentTaggerOption()
 {
-    REQUIRE_INT8_ENGINE();
+    FOLIO_REQUIRE_INT8_ENGINE();
     pipeline::DocumentTagger tagger;
     QString error;
     const QString dir = QString::fromStdString(kCheckpoint);
@@ -189,10 +181,7 @@ void TestInt8::refusesWhenNothingLoaded()
 void TestInt8::refusesWithoutEngine()
 {
     std::string why, engineWhy;
-    const std::string engine = inf::Predictor::int8Engine(&engineWhy);
-    if (!engine.empty())
-        FOLIO_SKIP_CASE(qPrintable(QString::fromStdString("this LibTorch has the quantized engine " + engine +
-                                                          ": the refusal without one cannot run here")));
+    FOLIO_REQUIRE_NO_INT8_ENGINE(engineWhy);
     QVERIFY2(engineWhy.find("quantized engine") != std::string::npos, engineWhy.c_str());
     inf::Predictor loaded;
     QVERIFY2(loaded.load(kCheckpoint, &why), why.c_str());

@@ -7,13 +7,13 @@
 // a reload; refusals: an architecture without an int8 path (DeBERTa-v2: the message names it, and the
 // model still runs in float32), nothing loaded, no quantized engine.
 #include "inference/checkpoint/safetensors.h"
-#include "inference/layers/detail/int8linear.h"
 #include "inference/models/hfmarkuplm.h"
 #include "inference/models/hftokenclassifier.h"
 #include "inference/models/modelrunner.h"
 #include "pipeline/documentprediction.h"
 #include "tests/common/funsdtestpage.h"
 #include "tests/common/liltfolder.h"
+#include "tests/common/int8engine.h"
 #include "tests/common/testdata.h"
 #include "tests/common/tinymarkuplm.h"
 
@@ -27,13 +27,6 @@ using namespace folio;
 namespace inf = folio::inference;
 
 namespace {
-
-#define REQUIRE_INT8_ENGINE()                                                                                    \
-    do {                                                                                                         \
-        std::string why_;                                                                                        \
-        if (inf::detail::int8EngineName(&why_).empty())                                                          \
-            FOLIO_SKIP_CASE(qPrintable(QString::fromStdString("no quantized engine: " + why_)));                 \
-    } while (false)
 
 struct Agreement
 {
@@ -94,7 +87,7 @@ void TestInt8Hf::agreesWithFloatOnParityFixtures()
     QFETCH(QString, dir);
     QFETCH(QString, output);
     QFETCH(double, tolerance);
-    REQUIRE_INT8_ENGINE();
+    FOLIO_REQUIRE_INT8_ENGINE();
     const std::string path = test::sharedPath(dir).toStdString();
     FOLIO_REQUIRE_DATA(QString::fromStdString(path + "/model.safetensors"));
     const inf::TensorMap inputs = inf::readSafetensors(path + "/inputs.safetensors");
@@ -133,7 +126,7 @@ void TestInt8Hf::agreesWithFloatOnParityFixtures()
 // the same words' labels as float32 on most words, off by default, float32 after a reload.
 void TestInt8Hf::classifierOnOff()
 {
-    REQUIRE_INT8_ENGINE();
+    FOLIO_REQUIRE_INT8_ENGINE();
     FOLIO_REQUIRE_DATA(test::liltCaseDir() + "/model.safetensors");
     FOLIO_REQUIRE_DATA(test::liltTokenizerDir() + "/vocab.json");
     QTemporaryDir tmp;
@@ -172,7 +165,7 @@ void TestInt8Hf::classifierOnOff()
 // the word labels agree on >= 80 % of the words (random weights: near ties are common).
 void TestInt8Hf::documentTaggerInt8()
 {
-    REQUIRE_INT8_ENGINE();
+    FOLIO_REQUIRE_INT8_ENGINE();
     FOLIO_REQUIRE_DATA(test::liltCaseDir() + "/model.safetensors");
     FOLIO_REQUIRE_DATA(test::liltTokenizerDir() + "/vocab.json");
     Document doc;
@@ -203,7 +196,7 @@ void TestInt8Hf::documentTaggerInt8()
 // pipeline::MarkupRunOptions::int8): the tiny MarkupLM folder labels 40 nodes as float32 does on most.
 void TestInt8Hf::markupLMOnOff()
 {
-    REQUIRE_INT8_ENGINE();
+    FOLIO_REQUIRE_INT8_ENGINE();
     QTemporaryDir tmp;
     const QString dir = test::makeTinyMarkupLM(tmp.filePath(QStringLiteral("markuplm")), false);
     FOLIO_REQUIRE_DATA(dir);
@@ -235,7 +228,7 @@ void TestInt8Hf::markupLMOnOff()
 
 void TestInt8Hf::refusesArchitectureWithout()
 {
-    REQUIRE_INT8_ENGINE();
+    FOLIO_REQUIRE_INT8_ENGINE();
     const std::string path = test::sharedPath(QStringLiteral("fixtures/parity/debertav2")).toStdString();
     FOLIO_REQUIRE_DATA(QString::fromStdString(path + "/model.safetensors"));
     inf::ModelRunner runner;
@@ -263,10 +256,7 @@ void TestInt8Hf::refusesWhenNothingLoaded()
 void TestInt8Hf::refusesWithoutEngine()
 {
     std::string engineWhy;
-    const std::string engine = inf::detail::int8EngineName(&engineWhy);
-    if (!engine.empty())
-        FOLIO_SKIP_CASE(qPrintable(QString::fromStdString("this LibTorch has the quantized engine " + engine +
-                                                          ": the refusal without one cannot run here")));
+    FOLIO_REQUIRE_NO_INT8_ENGINE(engineWhy);
     const std::string path = test::sharedPath(QStringLiteral("fixtures/parity/layoutlmv3_tokcls")).toStdString();
     FOLIO_REQUIRE_DATA(QString::fromStdString(path + "/model.safetensors"));
     inf::ModelRunner runner;

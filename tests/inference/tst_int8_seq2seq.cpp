@@ -6,11 +6,11 @@
 // in int8), a reload is float32 again; refusals: nothing loaded, no quantized engine.
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/checkpoint/modelconfig.h"
-#include "inference/layers/detail/int8linear.h"
 #include "inference/qs/detail/seq2seqmodel.h"
 #include "inference/qs/seq2seq.h"
 #include "pipeline/qmsum.h"
 #include "pipeline/qsinputs.h"
+#include "tests/common/int8engine.h"
 #include "tests/common/testdata.h"
 
 #include <c10/core/InferenceMode.h>
@@ -26,13 +26,6 @@ namespace det = folio::inference::detail;
 namespace {
 
 const std::string kCheckpoint = FOLIO_SOURCE_DIR "/resources/models/qmsum-qs";
-
-#define REQUIRE_INT8_ENGINE()                                                                                    \
-    do {                                                                                                         \
-        std::string why_;                                                                                        \
-        if (det::int8EngineName(&why_).empty())                                                                  \
-            FOLIO_SKIP_CASE(qPrintable(QString::fromStdString("no quantized engine: " + why_)));                 \
-    } while (false)
 
 } // namespace
 
@@ -71,7 +64,7 @@ void TestInt8Seq2seq::initTestCase()
 // argmax the same on >= 90 % of the steps (measured on oneDNN: 0.0047, 0.0015, all 50 steps).
 void TestInt8Seq2seq::teacherForcedAgreesWithFloat()
 {
-    REQUIRE_INT8_ENGINE();
+    FOLIO_REQUIRE_INT8_ENGINE();
     FOLIO_REQUIRE_DATA(test::sharedPath(QStringLiteral("data/qmsum/data/ALL/test")));
     QVERIFY(m_haveMeeting);
     inf::Seq2seqGenerator gen;
@@ -118,7 +111,7 @@ void TestInt8Seq2seq::teacherForcedAgreesWithFloat()
 // works and its score moved; a reload is float32 again.
 void TestInt8Seq2seq::generatorOption()
 {
-    REQUIRE_INT8_ENGINE();
+    FOLIO_REQUIRE_INT8_ENGINE();
     FOLIO_REQUIRE_DATA(test::sharedPath(QStringLiteral("data/qmsum/data/ALL/test")));
     QVERIFY(m_haveMeeting);
     inf::Seq2seqGenerator fp32, int8;
@@ -157,10 +150,7 @@ void TestInt8Seq2seq::refusesWhenNothingLoaded()
 void TestInt8Seq2seq::refusesWithoutEngine()
 {
     std::string engineWhy;
-    const std::string engine = det::int8EngineName(&engineWhy);
-    if (!engine.empty())
-        FOLIO_SKIP_CASE(qPrintable(QString::fromStdString("this LibTorch has the quantized engine " + engine +
-                                                          ": the refusal without one cannot run here")));
+    FOLIO_REQUIRE_NO_INT8_ENGINE(engineWhy);
     inf::Seq2seqGenerator loaded;
     std::string why;
     QVERIFY2(loaded.load(kCheckpoint, &why), why.c_str());

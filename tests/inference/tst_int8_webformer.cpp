@@ -4,9 +4,9 @@
 // answers (found or not, and the value) the same as float32's on >= 90 % of the page-fields and
 // every confidence within a stated tolerance; off by default, on after the call (idempotent), a
 // reload is float32 again; refusals: nothing loaded, no quantized engine.
-#include "inference/layers/detail/int8linear.h"
 #include "inference/webformer/webformer.h"
 #include "pipeline/modelinputs/productpages.h"
+#include "tests/common/int8engine.h"
 #include "tests/common/testdata.h"
 
 #include <QtTest>
@@ -19,13 +19,6 @@ namespace inf = folio::inference;
 namespace {
 
 const std::string kCheckpoint = FOLIO_SOURCE_DIR "/resources/models/product-fields";
-
-#define REQUIRE_INT8_ENGINE()                                                                                    \
-    do {                                                                                                         \
-        std::string why_;                                                                                        \
-        if (inf::detail::int8EngineName(&why_).empty())                                                          \
-            FOLIO_SKIP_CASE(qPrintable(QString::fromStdString("no quantized engine: " + why_)));                 \
-    } while (false)
 
 } // namespace
 
@@ -42,7 +35,7 @@ private Q_SLOTS:
 // tie), confidences within 0.1 (max) and 0.02 (mean) of float32's (measured: 0.0065 and 0.00075).
 void TestInt8WebFormer::agreesWithFloatOnZytePages()
 {
-    REQUIRE_INT8_ENGINE();
+    FOLIO_REQUIRE_INT8_ENGINE();
     const QString dataset = test::sharedPath(QStringLiteral("data/product-extraction-benchmark/dataset"));
     FOLIO_REQUIRE_DATA(dataset + QStringLiteral("/ground-truth.json"));
     const std::vector<pipeline::ProductBenchmarkPage> pages = pipeline::loadProductBenchmark(dataset.toStdString(), true, 12);
@@ -95,10 +88,7 @@ void TestInt8WebFormer::refusesWhenNothingLoaded()
 void TestInt8WebFormer::refusesWithoutEngine()
 {
     std::string engineWhy;
-    const std::string engine = inf::detail::int8EngineName(&engineWhy);
-    if (!engine.empty())
-        FOLIO_SKIP_CASE(qPrintable(QString::fromStdString("this LibTorch has the quantized engine " + engine +
-                                                          ": the refusal without one cannot run here")));
+    FOLIO_REQUIRE_NO_INT8_ENGINE(engineWhy);
     inf::WebFormerExtractor loaded;
     std::string why;
     QVERIFY2(loaded.load(kCheckpoint, &why), why.c_str());
