@@ -15,7 +15,6 @@ bench/results/hfarch-int8.jsonl and stdout.
 import argparse
 import json
 import os
-import struct
 import subprocess
 import sys
 import tempfile
@@ -23,20 +22,8 @@ import tempfile
 import numpy as np
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def read_safetensors(path):
-    with open(path, "rb") as f:
-        n = struct.unpack("<Q", f.read(8))[0]
-        header = json.loads(f.read(n))
-        data = f.read()
-    out = {}
-    for name, meta in header.items():
-        if name == "__metadata__" or meta["dtype"] != "F32":
-            continue
-        a, b = meta["data_offsets"]
-        out[name] = np.frombuffer(data[a:b], dtype=np.float32).reshape(meta["shape"])
-    return out
+sys.path.insert(0, os.path.join(SRC, "bench"))
+from hfarch_reference import read_safetensors  # noqa: E402  (the same reader the forward benchmark uses)
 
 
 def main():
