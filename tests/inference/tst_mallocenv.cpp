@@ -2,6 +2,7 @@
 // and that with them a freed 12.6 MB buffer (a base-size [12, 512, 512] score matrix) is reused
 // without faulting its pages in again.
 #include "inference/mallocenv.h"
+#include "tests/common/testdata.h"
 
 #include <QTest>
 
@@ -64,7 +65,7 @@ private Q_SLOTS:
     void environmentTurnsItOff()
     {
 #if !defined(__GLIBC__)
-        QSKIP("not glibc: configureInferenceMalloc does nothing");
+        FOLIO_SKIP_CASE("not glibc: configureInferenceMalloc does nothing");
 #endif
         QFETCH(QByteArray, variable);
         QFETCH(bool, applied);
@@ -75,7 +76,7 @@ private Q_SLOTS:
     void freedBuffersAreReused()
     {
 #if !defined(__GLIBC__)
-        QSKIP("not glibc: configureInferenceMalloc does nothing");
+        FOLIO_SKIP_CASE("not glibc: configureInferenceMalloc does nothing");
 #endif
         char *empty[] = {nullptr};
         QVERIFY(configureInferenceMalloc(empty));

@@ -198,7 +198,10 @@ private Q_SLOTS:
         const inf::RunResult plain = runner.run(inputs);
         QVERIFY(plain.ok);
         QVERIFY(plain.outputs.find("bias.layout_flow.0") == plain.outputs.end());
-        QVERIFY(maxDiff(values(at(plain.outputs, "logits")), at(run.outputs, "logits")) == 0.0f);
+        // The untraced forward fuses each flow's Q/K/V and adds the two score products into one buffer
+        // (issue 32's speed work); the traced one keeps the step-by-step form that records s_l: the
+        // same logits up to float rounding.
+        QVERIFY(maxDiff(values(at(plain.outputs, "logits")), at(run.outputs, "logits")) < 1e-5f);
     }
 
     void liltFamilyNames()
