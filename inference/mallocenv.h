@@ -4,9 +4,12 @@
 // A base-size forward at 512 tokens makes, in every layer, several fresh [H, T, T] float buffers
 // (12.6 MB each at 12 heads) and [T, 3072] ones. With glibc's defaults each of them is an mmap of its
 // own — or, once the dynamic threshold has risen, the top of the heap, which free() trims back to the
-// system as soon as more than twice that is free — so every layer faults the same pages in again: 17 %
-// of LiLT's forward was the kernel's page-fault path (BENCHMARKS.md, issue 32). Keeping such buffers in
-// the heap and the heap's free top resident makes the second layer reuse the first layer's pages.
+// system as soon as more than twice that is free — so a forward can fault the same pages in again.
+// Measured (BENCHMARKS.md, issue 32): the first forwards after loading fault far less with these
+// settings (LiLT 1131 / 0 / 1536 minor faults -> 366 / 0 / 0), the steady state had few faults either
+// way, and the peak resident set of a forward does not grow; the 17 % page-fault share an earlier
+// profile showed was mostly the loading, not every layer. Keeping such buffers in the heap and the
+// heap's free top resident lets the next layer reuse the previous layer's pages.
 //
 // configureInferenceMalloc() sets M_MMAP_THRESHOLD to 64 MiB (buffers up to that size come from the
 // heap; larger ones — the embedding tables, a whole checkpoint read — stay separate mappings that go back
