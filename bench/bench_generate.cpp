@@ -16,6 +16,7 @@
 // Prints "ready <model_type>" once loaded (or "error <message>" and exits 1).
 #include "bench/benchclock.h"
 #include "inference/checkpoint/safetensors.h"
+#include "inference/openmpenv.h"
 #include "inference/models/modelrunner.h"
 #include "inference/qs/seq2seq.h"
 
@@ -26,6 +27,10 @@
 #include <string>
 
 using namespace folio::inference;
+
+// As folio-cli: OMP_WAIT_POLICY=PASSIVE and the forward's malloc thresholds before anything allocates
+// (inference/openmpenv.h, inference/mallocenv.h; FOLIO_MALLOC_DEFAULTS=1 for glibc's own).
+FOLIO_PASSIVE_OPENMP_AT_LOAD();
 
 int main(int argc, char **argv)
 {

@@ -1,11 +1,21 @@
 #include "inference/layers/detail/layers.h"
 
 #include "inference/checkpoint/detail/paramstore.h"
+#include "inference/layers/detail/smallrows.h"
 
 #include <cmath>
 #include <limits>
 
 namespace folio::inference::detail {
+
+at::Tensor LinearW::operator()(const at::Tensor &x) const
+{
+    if (int8)
+        return int8LinearForward(*int8, x);
+    if (at::Tensor y = smallRowsLinear(x, weight, bias); y.defined())
+        return y;
+    return at::linear(x, weight, bias);
+}
 
 LinearW LinearW::load(ParamStore &p, const std::string &prefix, std::int64_t in, std::int64_t out, bool withBias)
 {

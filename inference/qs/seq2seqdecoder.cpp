@@ -6,8 +6,10 @@
 
 #include "inference/errors.h"
 #include "inference/layers/detail/hibrids.h"
+#include "inference/layers/detail/smallrows.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -57,7 +59,7 @@ void KvCache::reorder(const at::Tensor &rowsIn)
     if (!withinSource) {
         if (group != 1)
             throw InferenceError("key/value cache: a beam moved to another source row");
-        for (auto *list : {&crossK, &crossV})
+        for (auto *list : {&crossK, &crossV, &crossVt})
             for (auto &t : *list)
                 t = t.index_select(0, rows);
         if (crossMask.defined())
@@ -80,29 +82,56 @@ void KvCache::reorder(const at::Tensor &rowsIn)
 
 namespace {
 
-// Cross-attention of N = B * g decoder rows (a source row's g rows consecutive) against the keys /
-// values of their B source rows, read in place: row n attends to source row n / g with the same
-// per-row matmuls as against an expanded copy (bit for bit), without the copy. add: [B or N, ...].
-at::Tensor groupedCrossAttention(const at::Tensor &q, const at::Tensor &k, const at::Tensor &v, const at::Tensor &add,
-                                 std::int64_t g, at::Tensor *probs)
+// scaledAttention's arithmetic for a decoding step's few queries q [B, H, G, hd] against keys
+// k [B, H, S, hd] and values stored transposed vt [B, H, hd, S], both products through the small-row
+// kernel (each head's keys and values read once, nothing packed). Undefined when it does not apply.
+at::Tensor fewQueryAttention(const at::Tensor &q, const at::Tensor &k, const at::Tensor &vt, const at::Tensor &add,
+                             at::Tensor *probs)
 {
-    if (g == 1)
-        return scaledAttention(q, k, v, add, probs);
-    const auto n = q.size(0);
-    const bool perRow = add.size(0) == n;
-    std::vector<at::Tensor> ctx, p;
-    ctx.reserve(static_cast<std::size_t>(n));
-    p.reserve(static_cast<std::size_t>(n));
-    for (std::int64_t r = 0; r < n; ++r) {
-        const std::int64_t b = r / g;
-        at::Tensor pr;
-        ctx.push_back(scaledAttention(q.narrow(0, r, 1), k.narrow(0, b, 1), v.narrow(0, b, 1),
-                                      add.narrow(0, perRow ? r : b, 1), &pr));
-        p.push_back(pr);
-    }
+    const auto b = k.size(0), h = k.size(1), s = k.size(2), hd = k.size(3), queries = q.size(2);
+    if (!vt.defined() || q.size(0) != b || q.size(1) != h || queries > kSmallRowsMax)
+        return {};
+    const double sq = std::sqrt(static_cast<double>(hd));
+    at::Tensor scores = smallRowsBatchedProduct((q / sq).reshape({b * h, queries, hd}), k.reshape({b * h, s, hd}));
+    if (!scores.defined())
+        return {};
+    scores = scores.view({b, h, queries, s});
+    if (add.defined())
+        scores.add_(add);
+    at::_softmax_out(scores, scores, -1, false);
     if (probs)
-        *probs = at::cat(p, 0);
-    return at::cat(ctx, 0);
+        *probs = scores;
+    return smallRowsBatchedProduct(scores.view({b * h, queries, s}), vt.reshape({b * h, hd, s})).view({b, h, queries, hd});
+}
+
+// Cross-attention of N = B * g decoder rows (a source row's g rows consecutive) against the keys /
+// values of their B source rows, read in place: a source row's g beams become g blocks of its query
+// positions, so that each head's keys and values are read once per step instead of once per beam.
+// add: [B, ...] broadcast over the queries, or one [N, ...] per decoder row. vt: the values
+// transposed (the cache keeps them) for the few-query path; undefined: the matrix products.
+at::Tensor groupedCrossAttention(const at::Tensor &q, const at::Tensor &k, const at::Tensor &v, const at::Tensor &vt,
+                                 const at::Tensor &add, std::int64_t g, at::Tensor *probs)
+{
+    const auto attend = [&](const at::Tensor &qf, const at::Tensor &addf, at::Tensor *p) {
+        at::Tensor ctx = fewQueryAttention(qf, k, vt, addf, p);
+        return ctx.defined() ? ctx : scaledAttention(qf, k, v, addf, p);
+    };
+    if (g == 1)
+        return attend(q, add, probs);
+    const auto n = q.size(0), h = q.size(1), t = q.size(2), b = n / g;
+    // [N, H, T, x] <-> [B, H, g * T, x]
+    const auto fold = [&](const at::Tensor &x) {
+        return x.view({b, g, h, t, x.size(3)}).transpose(1, 2).reshape({b, h, g * t, x.size(3)});
+    };
+    const auto unfold = [&](const at::Tensor &x) {
+        return x.view({b, h, g, t, x.size(3)}).transpose(1, 2).reshape({n, h, t, x.size(3)});
+    };
+    const at::Tensor folded = add.size(0) == n ? fold(add.expand({n, h, t, k.size(2)})) : add;
+    at::Tensor p;
+    const at::Tensor ctx = unfold(attend(fold(q), folded, probs ? &p : nullptr));
+    if (probs)
+        *probs = unfold(p);
+    return ctx;
 }
 
 } // namespace
@@ -177,23 +206,27 @@ DecoderResult Seq2seqModel::decode(const at::Tensor &idsIn, const at::Tensor &de
         const at::Tensor sctx = scaledAttention(splitHeads(w.self.q(x), h), k, v, selfMask, &selfProbs);
         x = w.selfNorm(x + w.self.out(mergeHeads(sctx)));
 
-        at::Tensor ck, cv;
+        at::Tensor ck, cv, cvt;
         if (!fresh) {
             ck = cache->crossK[li];
             cv = cache->crossV[li];
+            cvt = cache->crossVt[li];
         } else {
             ck = splitHeads(w.cross.k(encHidden), h);
             cv = splitHeads(w.cross.v(encHidden), h);
-            if (cache) {
+            if (cache) { // keys contiguous and the values also transposed, once, for the steps' few-query attention
+                ck = ck.contiguous();
+                cvt = cv.transpose(2, 3).contiguous();
                 cache->crossK.push_back(ck);
                 cache->crossV.push_back(cv);
+                cache->crossVt.push_back(cvt);
             }
         }
         at::Tensor add = crossMask; // [B, 1, 1, S]
         if (w.beta.defined())        // [N, H, T, S]: each decoder row's own bias
             add = (g == 1 ? crossMask : crossMask.repeat_interleave(g, 0)) + hibridsDecoderBias(prevCross, w.beta, hier);
         at::Tensor crossProbs;
-        const at::Tensor cctx = groupedCrossAttention(splitHeads(w.cross.q(x), h), ck, cv, add, g, &crossProbs);
+        const at::Tensor cctx = groupedCrossAttention(splitHeads(w.cross.q(x), h), ck, cv, cvt, add, g, &crossProbs);
         const at::Tensor context = w.cross.out(mergeHeads(cctx));
         x = w.crossNorm(x + context);
         prevCross = crossProbs;
@@ -208,7 +241,10 @@ DecoderResult Seq2seqModel::decode(const at::Tensor &idsIn, const at::Tensor &de
     if (cache)
         cache->length += t;
     r.hidden = x;
-    r.logits = at::matmul(x, m_shared.t()) + m_finalLogitsBias;
+    // The tied LM head: a decoding step's few rows through the small-row product (the weight, 50265 x
+    // 768 for BART, read once instead of packed), the bias added after the product either way.
+    r.logits = smallRowsLinear(x, m_shared, at::Tensor());
+    r.logits = (r.logits.defined() ? r.logits : at::matmul(x, m_shared.t())) + m_finalLogitsBias;
     if (m_cfg.copyHead) { // pointer-generator: gate from state, context and input; the last layer's attention
         r.copyGate = at::sigmoid(m_copyGate(at::cat({x, lastContext, inputEmbedding}, -1)));
         r.copyAttention = prevCross.mean(1);

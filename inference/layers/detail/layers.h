@@ -20,10 +20,9 @@ struct LinearW
     at::Tensor weight, bias; // [out, in], [out] (bias may be undefined)
     // Set by quantizeDynamicInt8 (int8linear.h): the forward then runs on int8 weights (inference only).
     std::shared_ptr<const Int8Linear> int8;
-    at::Tensor operator()(const at::Tensor &x) const
-    {
-        return int8 ? int8LinearForward(*int8, x) : at::linear(x, weight, bias);
-    }
+    // int8 when quantized; a few rows without autograd through the small-row product (smallrows.h,
+    // a decoding step); at::linear otherwise.
+    at::Tensor operator()(const at::Tensor &x) const;
     static LinearW load(ParamStore &p, const std::string &prefix, std::int64_t in, std::int64_t out, bool withBias = true);
 };
 

@@ -104,6 +104,7 @@ struct EncoderResult
 struct KvCache
 {
     std::vector<at::Tensor> selfK, selfV, crossK, crossV;
+    std::vector<at::Tensor> crossVt; // crossV transposed [B, H, hd, S]: a step's few-query attention
     std::int64_t length = 0;
     std::int64_t capacity = 0; // positions allocated in selfK / selfV
     std::int64_t group = 1;    // decoder rows per source row (set by the first decode)
