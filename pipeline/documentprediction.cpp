@@ -123,6 +123,11 @@ bool DocumentTagger::usesLayoutOrder() const
     return m_impl && !m_impl->hf.isLoaded() && m_impl->predictor.wordOrder() == "layout";
 }
 
+bool DocumentTagger::isInt8() const
+{
+    return m_impl && m_impl->int8;
+}
+
 bool DocumentTagger::isLoaded() const
 {
     return m_impl != nullptr;

@@ -92,6 +92,7 @@ public:
     // cache is per folder and setting.
     bool load(const QString &checkpointDir, QString *error, bool int8 = false);
     bool isLoaded() const;
+    bool isInt8() const; // the loaded model runs in dynamic int8 (loaded with `int8`)
     // True when the loaded checkpoint was trained on words in the layout-aware order (config.json
     // "word_order": "layout"): predict() then serialises every document by layout.
     bool usesLayoutOrder() const;

@@ -1,7 +1,7 @@
 // Drives the main window offscreen: panels exist, a document opens through the worker, bad files
 // give a message, the last project is reopened with what was saved in it, a region re-OCR keeps
-// the undo history, a rendered web page's boxes reach the session, the About box lists the
-// linked libraries, and a screenshot is saved.
+// the undo history, a rendered web page's boxes reach the session, Model > Int8 Inference runs Suggest
+// Labels in int8 and is remembered, the About box lists the linked libraries, and a screenshot is saved.
 #include "document/documentjson.h"
 #include "document/project/project.h"
 #include "ui/aboutdialog.h"
@@ -15,6 +15,8 @@
 #include "ui/documents/sectionspanel.h"
 #include "ui/documents/webpagepanel.h"
 #include "document/html/htmlloader.h"
+#include "inference/formtagger/predictor.h"
+#include "tests/common/testdata.h"
 
 #include <QAction>
 #include <QApplication>
@@ -26,6 +28,7 @@
 #include <QPainter>
 #include <QStatusBar>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -413,6 +416,51 @@ private Q_SLOTS:
         QVERIFY2(refused.first().first().toString().contains(QStringLiteral("config.json")),
                  qPrintable(refused.first().first().toString()));
         QCOMPARE(w.modelDirectory(), good);
+    }
+
+    // Model > Int8 Inference (issue 35): off by default, Suggest Labels then runs the tagger in int8
+    // and says so, and the choice is remembered.
+    void int8SwitchRunsSuggestLabelsAndIsRemembered()
+    {
+        std::string why;
+        if (inference::Predictor::int8Engine(&why).empty())
+            FOLIO_SKIP_CASE(qPrintable(QString::fromStdString("no quantized engine: " + why)));
+        QTemporaryDir dir;
+        const QString path = writeSampleDocument(dir);
+        {
+            MainWindow w;
+            w.show();
+            auto *int8 = w.findChild<QAction *>(QStringLiteral("int8Action"));
+            QVERIFY(int8 && int8->isCheckable());
+            QVERIFY(!int8->isChecked());
+            QVERIFY(w.openProject(dir.filePath(QStringLiteral("work.folio"))));
+            QSignalSpy shown(&w, &MainWindow::documentShown);
+            w.openFile(path);
+            QVERIFY(shown.wait(10000));
+            const QString model = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout");
+            w.chooseModel(model);
+            QTRY_COMPARE_WITH_TIMEOUT(w.modelDirectory(), model, 30000);
+            int8->trigger();
+            QVERIFY(int8->isChecked());
+            auto *modelMenu = qobject_cast<QMenu *>(int8->parent());
+            QVERIFY(modelMenu);
+            modelMenu->popup(w.mapToGlobal(QPoint(120, 30)));
+            QTest::qWait(200);
+            QVERIFY(modelMenu->grab().save(m_shots + QStringLiteral("/model-menu-int8.png")));
+            modelMenu->hide();
+            w.suggestLabels();
+            QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().contains(QStringLiteral("(int8)")), 60000);
+            QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("suggestions from the model")),
+                     qPrintable(w.statusBar()->currentMessage()));
+            int8->trigger(); // back to float32: the next run reloads without quantizing
+            QVERIFY(!int8->isChecked());
+            w.suggestLabels();
+            QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().contains(QStringLiteral("suggestions from the model")), 60000);
+            QVERIFY2(!w.statusBar()->currentMessage().contains(QStringLiteral("(int8)")), qPrintable(w.statusBar()->currentMessage()));
+            int8->trigger();
+        }
+        MainWindow again;
+        QVERIFY(again.findChild<QAction *>(QStringLiteral("int8Action"))->isChecked());
     }
 
     void badFilesGiveAMessage_data()

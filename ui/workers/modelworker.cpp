@@ -48,6 +48,7 @@ struct Prediction
     Annotations suggestions;
     QStringList warnings;
     QString error;
+    bool int8 = false; // the model ran in int8
 };
 } // namespace
 
@@ -55,20 +56,23 @@ void ModelWorker::predict(const QString &checkpointDir, const Document &document
 {
     Q_EMIT started();
     auto cache = m_cache;
-    enqueue<Prediction>([cache, checkpointDir, document, current] {
+    const bool int8 = m_int8;
+    enqueue<Prediction>([cache, checkpointDir, document, current, int8] {
         Prediction p;
         try { // the pipeline returns its errors; this keeps a surprise (bad_alloc) out of the GUI thread
             pipeline::DocumentPrediction prediction;
-            if (cache->tagger.load(checkpointDir, &p.error)
+            if (cache->tagger.load(checkpointDir, &p.error, int8)
                 && !pipeline::predictSuggestions(cache->tagger, document, current, &p.suggestions, &p.error, {}, &prediction)
                 && p.error.isEmpty())
                 p.error = checkpointDir + QStringLiteral(": the model run failed");
             p.warnings = prediction.warnings;
+            p.int8 = cache->tagger.isInt8();
         } catch (const std::exception &e) {
             p.error = QString::fromUtf8(e.what());
         }
         return p;
     }, [this](const Prediction &p) {
+        m_lastRunInt8 = p.error.isEmpty() && p.int8;
         if (p.error.isEmpty())
             Q_EMIT predicted(p.suggestions, p.warnings);
         else
@@ -79,10 +83,11 @@ void ModelWorker::predict(const QString &checkpointDir, const Document &document
 void ModelWorker::load(const QString &checkpointDir)
 {
     auto cache = m_cache;
-    enqueue<QString>([cache, checkpointDir] {
+    const bool int8 = m_int8;
+    enqueue<QString>([cache, checkpointDir, int8] {
         QString error;
         try {
-            if (!cache->tagger.load(checkpointDir, &error) && error.isEmpty())
+            if (!cache->tagger.load(checkpointDir, &error, int8) && error.isEmpty())
                 error = checkpointDir + QStringLiteral(": cannot load the checkpoint");
         } catch (const std::exception &e) {
             error = QString::fromUtf8(e.what());

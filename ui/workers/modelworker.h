@@ -34,6 +34,14 @@ public:
     // refused(dir, message); a refused folder leaves the previously loaded model in place.
     void load(const QString &checkpointDir);
     bool isBusy() const;
+    // Model > Int8 Inference: the next load / prediction quantizes the model's Linear layers to
+    // dynamic int8 (pipeline::DocumentTagger::load; about a third of fp32's time at base size, the
+    // measured accuracy effect in BENCHMARKS.md, issue 35). A LibTorch without a quantized engine
+    // makes the run fail with a message saying so.
+    void setInt8(bool on) { m_int8 = on; }
+    bool int8() const { return m_int8; }
+    // Whether the last prediction delivered (predicted) ran in int8.
+    bool lastRunInt8() const { return m_lastRunInt8; }
 
 Q_SIGNALS:
     void started();
@@ -52,6 +60,8 @@ private:
     struct Cache;
     std::shared_ptr<Cache> m_cache;
     QThreadPool m_pool;
+    bool m_int8 = false;
+    bool m_lastRunInt8 = false;
 };
 
 } // namespace folio
