@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The GEMM floor of one base-size forward (issue 32, run by bench/bench_hfarch.sh).
 
-Every matrix product of a LiLT and of a LayoutLMv2 (text + layout) forward at 512 tokens, batch 1 —
+Every matrix product of a LiLT, a LayoutLMv2 and a LayoutLMv3 (text + layout) forward at 512 tokens, batch 1 —
 linears as x @ W^T + b (addmm, a weight of its own for each of the 12 layers), attention as bmm — timed
 back to back into preallocated outputs, minimum over REPS: the time the same BLAS needs for the forward's
 products alone, with nothing around them. Plus two single products ([512x768]x[768x3072] and 2048^3) as
@@ -28,6 +28,7 @@ def layer(dl=None, inter_l=None):  # Folio's products: Q/K/V fused, then scores,
         ops += [linear(dl, 3 * dl), bmm(T, dl // H, T), bmm(T, T, dl // H), linear(dl, dl), linear(dl, inter_l), linear(inter_l, dl)]
     return ops
 archs = {"lilt": [op for _ in range(L) for op in layer(D // 4, I // 4)], "layoutlmv2": [op for _ in range(L) for op in layer()]}
+archs["layoutlmv3"] = archs["layoutlmv2"] + [linear(D, 7)]  # text + layout: the same layers, plus the classifier
 res = {"threads": torch.get_num_threads(), "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE", "(unset: OpenBLAS's own choice)")}
 for name, ops in archs.items():
     flops = sum(f for _, f in ops)

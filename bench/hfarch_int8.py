@@ -2,7 +2,7 @@
 """Dynamic int8 against float32 for the Hugging Face architectures (issue 35), at base size.
 
 Usage: nice -n 10 /usr/bin/python3 bench/hfarch_int8.py HF_SRC [--bench-bin build/bench/bench_hfarch]
-       [--repeats 5] [--threads 1] [--archs "lilt layoutlmv2 markuplm"]
+       [--repeats 5] [--threads 1] [--archs "lilt layoutlmv2 markuplm"] (layoutlmv3 too)
 
 Each architecture's random base-size folder (768 / 12 layers / 12 heads, 512 tokens) and input are
 written by bench/hfarch_reference.py (HF_SRC as there: transformers v4.36's src/transformers; its own

@@ -3,7 +3,7 @@
 modeling files, run unchanged), paired and alternating, on the same random base-size weights and the
 same 512-token input. Driven by bench/bench_hfarch.sh; one architecture per call:
 
-  hfarch_reference.py --hf-src DIR --arch lilt|layoutlmv2|markuplm --bench-bin build/bench/bench_hfarch
+  hfarch_reference.py --hf-src DIR --arch lilt|layoutlmv2|layoutlmv3|markuplm --bench-bin build/bench/bench_hfarch
                       [--work /tmp/hfarch] [--repeats 5] [--threads 1] [--tokens 512]
 
 --hf-src is a transformers checkout's `src/transformers` folder at v4.36 (upstream commit
@@ -16,13 +16,15 @@ modeling_outputs.py; the library internals they import are replaced by the small
 below (our own code, no model math): stdlib logging, identity docstring decorators, availability
 flags (detectron2 off), a PretrainedConfig holding its keyword arguments with the library's defaults,
 a PreTrainedModel (= nn.Module + config, the 2-D extended attention mask (1 - m) * finfo.min, no head
-mask, no padding warning), apply_chunking_to_forward without chunking, packaging.version.parse. No transformers package
-is needed.
+mask, no padding warning), apply_chunking_to_forward without chunking, packaging.version.parse, and an
+empty OnnxConfig (LayoutLMv3's configuration file imports it). No transformers package is needed.
 
 Per architecture (hidden 768, 12 layers, 12 heads, intermediate 3072):
   lilt       LiltForTokenClassification, channel_shrink_ratio 4, RoBERTa sizes (vocab 50265, 514
              positions, pad 1), 7 labels; compared: logits.
   markuplm   MarkupLMForTokenClassification, RoBERTa sizes, xpath depth 50; compared: logits.
+  layoutlmv3 LayoutLMv3ForTokenClassification, RoBERTa sizes, text + layout (no pixel_values: the
+             reference skips the patch embedding; its 1-D and 2-D relative biases run); compared: logits.
   layoutlmv2 text + layout only: the reference's LayoutLMv2Embeddings (through
              LayoutLMv2Model._calc_text_embeddings, called unbound) and LayoutLMv2Encoder (1-D and 2-D
              relative biases, fast_qkv); the visual backbone (detectron2 ResNeXt-FPN) is not part of
@@ -149,6 +151,9 @@ class PreTrainedModel(nn.Module):
     def post_init(self):
         pass  # the bench sets every parameter itself
 
+    def init_weights(self):  # LayoutLMv3Model's older name for post_init
+        pass
+
     def warn_if_padding_and_no_attention_mask(self, input_ids, attention_mask):
         pass  # a warning only; the bench always passes the mask
 
@@ -169,6 +174,10 @@ class PreTrainedModel(nn.Module):
         return [None] * num_hidden_layers
 ''',
 }
+
+# LayoutLMv3's configuration file imports the ONNX export helpers (never used here).
+SHIMS["onnx/__init__.py"] = "class OnnxConfig:\n    pass\n"
+SHIMS["onnx/utils.py"] = "def compute_effective_axis_dimension(*args, **kwargs):\n    raise NotImplementedError('no ONNX export here')\n"
 
 PACKAGING = {
     "packaging/__init__.py": "",
@@ -263,6 +272,12 @@ def make_model(arch, torch):
         config = MarkupLMConfig(vocab_size=50267, max_position_embeddings=514, type_vocab_size=1, layer_norm_eps=1e-5,
                                 pad_token_id=1, num_labels=7, **BASE)
         return config, MarkupLMForTokenClassification(config), "logits"
+    if arch == "layoutlmv3":
+        from transformers.models.layoutlmv3.configuration_layoutlmv3 import LayoutLMv3Config
+        from transformers.models.layoutlmv3.modeling_layoutlmv3 import LayoutLMv3ForTokenClassification
+        config = LayoutLMv3Config(vocab_size=50265, max_position_embeddings=514, type_vocab_size=1, layer_norm_eps=1e-5,
+                                  pad_token_id=1, num_labels=7, **BASE)
+        return config, LayoutLMv3ForTokenClassification(config), "logits"
     if arch == "layoutlmv2":
         from transformers.models.layoutlmv2.configuration_layoutlmv2 import LayoutLMv2Config
         from transformers.models.layoutlmv2 import modeling_layoutlmv2 as m
@@ -314,7 +329,7 @@ def make_inputs(arch, config, tokens, seed):
     ids = rng.integers(5, config.vocab_size, size=(1, t), dtype=np.int64)
     ids[0, 0], ids[0, -1] = (0, 2) if arch != "layoutlmv2" else (101, 102)
     inputs = {"input_ids": ids, "attention_mask": np.ones((1, t), dtype=np.int64)}
-    if arch in ("lilt", "layoutlmv2"):
+    if arch in ("lilt", "layoutlmv2", "layoutlmv3"):
         # Page-like boxes: lines of words, 0..1000, x0 <= x1, y0 <= y1; specials as the tokenizers set them.
         boxes = np.zeros((1, t, 4), dtype=np.int64)
         for i in range(1, t - 1):
@@ -355,13 +370,15 @@ def config_json(config, arch):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hf-src", required=True)
-    ap.add_argument("--arch", required=True, choices=["lilt", "layoutlmv2", "markuplm"])
+    ap.add_argument("--arch", required=True, choices=["lilt", "layoutlmv2", "layoutlmv3", "markuplm"])
     ap.add_argument("--bench-bin", required=True)
     ap.add_argument("--work", default="/tmp/hfarch")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--tokens", type=int, default=512)
     ap.add_argument("--seed", type=int, default=20261128)
+    ap.add_argument("--int8", action="store_true",
+                    help="also time Folio's dynamic-int8 copy (bench_hfarch int8 / run8) as a third side of every round")
     ap.add_argument("--flush-denormal", action="store_true",
                     help="torch.set_flush_denormal(True) in the reference too (Folio flushes denormals, configureThreads)")
     a = ap.parse_args()
@@ -417,16 +434,28 @@ def main():
     def folio_run():
         return float(ask("run").split()[1])
 
-    ref_t, folio_t = [], []
-    _, ref_out = reference()  # warm-up pair
+    def int8_run():
+        return float(ask("run8").split()[1])
+
+    ref_t, folio_t, int8_t = [], [], []
+    _, ref_out = reference()  # warm-up round
     folio_run()
+    sides = [lambda: ref_t.append(reference()[0]), lambda: folio_t.append(folio_run())]
+    if a.int8:
+        if ask("int8") != "int8 ready":
+            sys.exit("bench_hfarch: int8 copy not ready")
+        int8_run()
+        sides.append(lambda: int8_t.append(int8_run()))
     for i in range(a.repeats):
-        if i % 2 == 0:
-            ref_t.append(reference()[0])
-            folio_t.append(folio_run())
-        else:
-            folio_t.append(folio_run())
-            ref_t.append(reference()[0])
+        for side in (sides if i % 2 == 0 else sides[::-1]):
+            side()
+    int8_delta = None
+    if a.int8:  # the int8 copy's outputs first (the last forward is what `save` writes), then float32's
+        int8_path = os.path.join(folder, "folio_int8_outputs.safetensors")
+        ask("save " + int8_path)
+        mine8 = read_safetensors(int8_path)[output_name]
+        int8_delta = float(np.abs(mine8.reshape(ref_out.shape) - ref_out.numpy()).max())
+        folio_run()
     out_path = os.path.join(folder, "folio_outputs.safetensors")
     ask("save " + out_path)
     folio.stdin.write("quit\n")
@@ -441,6 +470,11 @@ def main():
         "reference_min_s": min(ref_t), "folio_min_s": min(folio_t), "speedup": min(ref_t) / min(folio_t),
         "reference_s": ref_t, "folio_s": folio_t, "compared": output_name, "max_abs_delta": delta,
         "load_avg": os.getloadavg(), "reference_flush_denormal": a.flush_denormal,
+        "folio_int8_min_s": min(int8_t) if int8_t else None,
+        "speedup_int8": min(ref_t) / min(int8_t) if int8_t else None,
+        "int8_max_abs_delta": int8_delta,
+        "max_abs_reference": float(np.abs(ref_out.numpy()).max()),
+        "malloc_env": {k: v for k, v in os.environ.items() if k.startswith("MALLOC_") or k == "GLIBC_TUNABLES"},
     }))
 
 
