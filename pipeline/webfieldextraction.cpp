@@ -164,11 +164,11 @@ std::mutex &modelCacheMutex()
     return m;
 }
 
-const inference::WebFormerExtractor *cachedWebFormer(const QString &dir, std::string *error)
+const inference::WebFormerExtractor *cachedWebFormer(const QString &dir, bool int8, std::string *error)
 {
     static std::unique_ptr<inference::WebFormerExtractor> model;
     static QString key;
-    QString stamp = QFileInfo(dir).canonicalFilePath();
+    QString stamp = QFileInfo(dir).canonicalFilePath() + (int8 ? QStringLiteral("|int8") : QString());
     for (const char *file : {"config.json", "model.safetensors", "vocab.txt"}) {
         const QFileInfo info(QDir(dir).filePath(QLatin1String(file)));
         stamp += QStringLiteral("|%1:%2").arg(info.size()).arg(info.lastModified().toMSecsSinceEpoch());
@@ -177,30 +177,31 @@ const inference::WebFormerExtractor *cachedWebFormer(const QString &dir, std::st
         return model.get();
     model.reset();
     auto fresh = std::make_unique<inference::WebFormerExtractor>();
-    if (!fresh->load(dir.toStdString(), error))
+    if (!fresh->load(dir.toStdString(), error) || (int8 && !fresh->quantizeDynamicInt8(error)))
         return nullptr;
     model = std::move(fresh);
     key = stamp;
     return model.get();
 }
 
-// An extraction by the model in `dir`: its source named "<kind> <folder>".
-FieldExtraction byModel(const QString &kind, const QString &dir)
+// An extraction by the model in `dir`: its source named "<kind> <folder>", " (int8)" appended when
+// the options quantize it.
+FieldExtraction byModel(const QString &kind, const QString &dir, const FieldExtractionOptions &options)
 {
     FieldExtraction out;
-    out.source = kind + QLatin1Char(' ') + QDir(dir).dirName();
+    out.source = kind + QLatin1Char(' ') + QDir(dir).dirName() + (options.int8 ? QStringLiteral(" (int8)") : QString());
     return out;
 }
 
 FieldExtraction withWebFormer(const Document &doc, const std::vector<FieldSpec> &fields, const QString &dir,
                               const FieldExtractionOptions &options)
 {
-    FieldExtraction out = byModel(QStringLiteral("WebFormer"), dir);
+    FieldExtraction out = byModel(QStringLiteral("WebFormer"), dir, options);
     const QString name = QDir(dir).dirName();
     report(options, 0, 3);
     std::string error;
     const std::lock_guard<std::mutex> lock(modelCacheMutex()); // one extraction at a time uses the cache
-    const inference::WebFormerExtractor *loaded = cachedWebFormer(dir, &error);
+    const inference::WebFormerExtractor *loaded = cachedWebFormer(dir, options.int8, &error);
     if (!loaded) {
         out.error = QString::fromStdString(error);
         return out;
@@ -276,11 +277,12 @@ FieldExtraction withWebFormer(const Document &doc, const std::vector<FieldSpec> 
 FieldExtraction withMarkupLM(const Document &doc, const std::vector<FieldSpec> &fields, const QString &dir,
                              const FieldExtractionOptions &options)
 {
-    FieldExtraction out = byModel(QStringLiteral("MarkupLM"), dir);
+    FieldExtraction out = byModel(QStringLiteral("MarkupLM"), dir, options);
     const QString name = QDir(dir).dirName();
     MarkupRunOptions run;
     run.progress = options.progress;
     run.cancel = options.cancel;
+    run.int8 = options.int8;
     const MarkupFieldRun r = runMarkupLM(doc, dir, fieldNames(fields), run);
     if (r.cancelled || !r.ok) {
         out.cancelled = r.cancelled;
@@ -339,10 +341,10 @@ QString entityLabel(QString label)
 FieldExtraction withTagger(const Document &doc, const std::vector<FieldSpec> &fields, const QString &dir,
                            const FieldExtractionOptions &options)
 {
-    FieldExtraction out = byModel(QStringLiteral("tagger"), dir);
+    FieldExtraction out = byModel(QStringLiteral("tagger"), dir, options);
     const QString name = QDir(dir).dirName();
     DocumentTagger tagger;
-    if (!tagger.load(dir, &out.error))
+    if (!tagger.load(dir, &out.error, options.int8))
         return out;
     QStringList labels;
     for (const QString &l : tagger.labels())

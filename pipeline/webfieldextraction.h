@@ -46,6 +46,10 @@ struct FieldExtractionOptions
     bool shippedModel = true;                            // false: never fall back to the shipped model
     std::function<void(int done, int total)> progress;   // steps, optional
     const std::atomic_bool *cancel = nullptr;            // polled between steps, optional
+    // Dynamic int8 Linear layers for the model that answers (WebFormer, MarkupLM or the tagger;
+    // issue 35); its source then ends in " (int8)". A LibTorch without a quantized engine fails the
+    // extraction with a message saying so.
+    bool int8 = false;
 };
 
 struct FieldExtraction

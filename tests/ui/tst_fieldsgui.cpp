@@ -13,6 +13,7 @@
 #include "document/formats/datasetformat.h"
 #include "document/html/htmlloader.h"
 #include "document/project/project.h"
+#include "inference/formtagger/predictor.h"
 #include "pipeline/modelinputs/webpages.h"
 #include "pipeline/documentsource.h"
 #include "pipeline/webfieldextraction.h"
@@ -34,6 +35,7 @@
 #include "ui/documents/webpage.h"
 #include "ui/documents/webpagepanel.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
@@ -618,6 +620,47 @@ private Q_SLOTS:
             QVERIFY(!r.ok);
             QVERIFY2(r.error.contains(QStringLiteral("QUESTION")) && r.error.contains(QStringLiteral("colour")), qPrintable(r.error));
         }
+    }
+
+    // Model > Int8 Inference (issue 35): Extract Fields quantizes the WebFormer that answers and
+    // says so; the same fields come back.
+    void int8Extraction()
+    {
+        std::string why;
+        if (inference::Predictor::int8Engine(&why).empty())
+            FOLIO_SKIP_CASE(qPrintable(QString::fromStdString("no quantized engine: " + why)));
+        const std::vector<pipeline::FieldSpec> fields{{QStringLiteral("price"), pipeline::FieldType::Price},
+                                                      {QStringLiteral("brand"), pipeline::FieldType::Text}};
+        const Document page = loadBytes(productHtml(QStringLiteral("Orbit"), QStringLiteral("12.99")), QStringLiteral("p.html"));
+        pipeline::FieldExtractionOptions options;
+        options.checkpointDir = m_tinyModel;
+        const pipeline::FieldExtraction fp32 = pipeline::extractFields(page, fields, options);
+        QVERIFY2(fp32.ok, qPrintable(fp32.error));
+        QVERIFY(!fp32.source.contains(QStringLiteral("int8")));
+        options.int8 = true;
+        const pipeline::FieldExtraction int8 = pipeline::extractFields(page, fields, options);
+        QVERIFY2(int8.ok, qPrintable(int8.error));
+        QCOMPARE(int8.source, fp32.source + QStringLiteral(" (int8)"));
+        QCOMPARE(int(int8.values.size()), int(fp32.values.size()));
+        for (std::size_t i = 0; i < fp32.values.size(); ++i)
+            QCOMPARE(int8.values[i].field, fp32.values[i].field);
+
+        // The menu switch reaches the fields worker.
+        MainWindow w;
+        auto *action = w.findChild<QAction *>(QStringLiteral("int8Action"));
+        QVERIFY(action);
+        action->setChecked(true);
+        pipeline::FieldExtraction result;
+        bool delivered = false;
+        connect(w.fields()->worker(), &FieldsWorker::extracted, &w, [&](qint64, const pipeline::FieldExtraction &r) {
+            result = r;
+            delivered = true;
+        });
+        QVERIFY(w.fields()->worker()->extract(1, page, fields, m_tinyModel));
+        QTRY_VERIFY_WITH_TIMEOUT(delivered, 60000);
+        QVERIFY2(result.ok, qPrintable(result.error));
+        QCOMPARE(result.source, int8.source);
+        action->setChecked(false);
     }
 
     // Structured data (schema.org JSON-LD) as the fallback: without any model, and for the fields

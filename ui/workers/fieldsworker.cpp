@@ -61,9 +61,11 @@ bool FieldsWorker::extract(qint64 documentId, const Document &document, const st
     auto result = std::make_shared<pipeline::FieldExtraction>();
     m_deliver = [this, documentId, result] { Q_EMIT extracted(documentId, *result); };
     auto cancelFlag = m_cancel;
-    m_watcher.setFuture(QtConcurrent::run([this, document, fields, checkpointDir, cancelFlag, result] {
+    const bool int8 = m_int8;
+    m_watcher.setFuture(QtConcurrent::run([this, document, fields, checkpointDir, cancelFlag, result, int8] {
         pipeline::FieldExtractionOptions options;
         options.checkpointDir = checkpointDir;
+        options.int8 = int8;
         options.cancel = cancelFlag.get();
         options.progress = [this](int done, int total) { reportProgress(done, total, tr("Extracting fields…")); };
         try { // the pipeline does not throw; this keeps a surprise (bad_alloc) out of the GUI thread

@@ -33,6 +33,8 @@ public:
     bool train(const inference::WebFormerTrainOptions &options, pipeline::FieldTrainingData data);
     void cancel();
     bool isBusy() const;
+    // Model > Int8 Inference: the next extractions quantize the answering model (FieldExtractionOptions::int8).
+    void setInt8(bool on) { m_int8 = on; }
     // Blocks until the running job (if any) has finished and its signal was emitted (tests, close).
     void wait();
 
@@ -48,6 +50,7 @@ private:
     QFutureWatcher<void> m_watcher;
     std::shared_ptr<std::atomic_bool> m_cancel;
     std::function<void()> m_deliver; // set by the job, run on the GUI thread when it finishes
+    bool m_int8 = false;
 };
 
 } // namespace folio
