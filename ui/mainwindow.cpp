@@ -19,6 +19,7 @@
 #include "ui/training/modelchooserdialog.h"
 #include "ui/workers/fieldsworker.h"
 #include "ui/workers/modelworker.h"
+#include "ui/workers/qsworker.h"
 #include "ui/team/projectservice.h"
 #include "ui/team/teamcontroller.h"
 #include "ui/qs/qscontroller.h"
@@ -380,22 +381,24 @@ void MainWindow::createActions()
     suggest->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     QAction *attention = model->addAction(tr("Show &Attention"), this, &MainWindow::showAttention);
     attention->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    // Suggest Labels and Extract Fields in dynamic int8 (issue 35): remembered; off by default.
+    // Suggest Labels, Extract Fields and seq2seq QS generation in dynamic int8 (issue 35): remembered; off by default.
     QAction *int8 = model->addAction(tr("&Int8 Inference (Faster, Approximate)"));
     int8->setObjectName(QStringLiteral("int8Action"));
     int8->setCheckable(true);
-    int8->setToolTip(tr("Suggest Labels and Extract Fields with the model's Linear layers in int8: about a third of "
-                        "the time for base-size models, little gain for small ones; FUNSD F1 moved by 0.11 points at "
-                        "most, Zyte F1 not at all (BENCHMARKS.md)"));
+    int8->setToolTip(tr("Suggest Labels, Extract Fields and seq2seq question summaries with the model's Linear layers "
+                        "in int8: about a third of the time for base-size models, little gain for small ones; FUNSD F1 "
+                        "moved by 0.11 points at most, Zyte F1 and QMSum ROUGE not at all (BENCHMARKS.md)"));
     int8->setChecked(QSettings().value(QStringLiteral("model/int8"), false).toBool());
     m_modelWorker->setInt8(int8->isChecked());
     m_fields->worker()->setInt8(int8->isChecked());
+    m_qs->worker()->setInt8(int8->isChecked());
     connect(int8, &QAction::toggled, this, [this](bool on) {
         QSettings().setValue(QStringLiteral("model/int8"), on);
         m_modelWorker->setInt8(on);
         m_fields->worker()->setInt8(on);
-        statusBar()->showMessage(on ? tr("Suggest Labels and Extract Fields run the model in int8")
-                                    : tr("Suggest Labels and Extract Fields run the model in float32"), 5000);
+        m_qs->worker()->setInt8(on);
+        statusBar()->showMessage(on ? tr("The models run in int8 (Suggest Labels, Extract Fields, seq2seq question summaries)")
+                                    : tr("The models run in float32"), 5000);
     });
     model->addAction(tr("&Train on Project…"), this, [this] {
         if (!project()) { statusBar()->showMessage(tr("Open a project first"), 5000); return; }

@@ -1,11 +1,13 @@
 // Question-summary generation in the GUI (issue 14) with the shipped drafter (issue 31): suggestions
 // accepted / rejected / edited by key and kept by a later run, regenerate below an item, cancel,
 // refusals, what a run reads; Model > Questions > Neural question writer reaching the worker, and
-// the worker drafting its questions through the shipped question generator; screenshots of the editor on a real PDF and a real HTML manual
+// the worker drafting its questions through the shipped question generator; Model > Int8 Inference
+// loading the shipped seq2seq checkpoint in int8; screenshots of the editor on a real PDF and a real HTML manual
 // (saved in the build folder, path printed).
 #include "document/formats/datasetlimits.h"
 #include "document/project/project.h"
 #include "document/qstree.h"
+#include "inference/formtagger/predictor.h"
 #include "pipeline/shippedmodels.h"
 #include "tests/common/testdata.h"
 #include "tests/ui/qseditortestdata.h"
@@ -22,6 +24,7 @@
 #include "ui/documents/webpagepanel.h"
 #include "widgets/pagecanvas.h"
 
+#include <QAction>
 #include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
@@ -404,6 +407,52 @@ private Q_SLOTS:
         QVERIFY(worker.generate(drafter, pipeline::qsInputFromDocument(doc), {}, 0, doc));
         QVERIFY(failed.wait(60000));
         QVERIFY2(failed.first().first().toString().contains(QDir(dir.path()).dirName()), qPrintable(failed.first().first().toString()));
+    }
+
+    // Model > Int8 Inference (issue 35) with the shipped seq2seq checkpoint: the worker loads it in
+    // int8 and says so, back in float32 when switched off; the menu switch reaches the worker.
+    void int8Seq2seqGeneration()
+    {
+        std::string why;
+        if (inference::Predictor::int8Engine(&why).empty())
+            FOLIO_SKIP_CASE(qPrintable(QString::fromStdString("no quantized engine: " + why)));
+        const QString seq2seq = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/qmsum-qs");
+        Document doc;
+        doc.title = QStringLiteral("meeting");
+        for (const QString &t : QStringLiteral("the team discussed the budget for the remote control and agreed on a "
+                                               "simple design with a rubber case and one battery").split(QLatin1Char(' '))) {
+            Word word;
+            word.id = QStringLiteral("w%1").arg(doc.words.size());
+            word.text = t;
+            doc.words.push_back(word);
+        }
+        QsWorker worker;
+        QSignalSpy generated(&worker, &QsWorker::generated), failed(&worker, &QsWorker::failed);
+        worker.setInt8(true);
+        QVERIFY(worker.generate(seq2seq, pipeline::qsInputFromDocument(doc), {}, 24, doc));
+        QVERIFY2(generated.wait(180000), qPrintable(failed.isEmpty() ? QString() : failed.first().first().toString()));
+        QVERIFY(generated.last().first().value<QsGeneration>().int8);
+        worker.setInt8(false);
+        QVERIFY(worker.generate(seq2seq, pipeline::qsInputFromDocument(doc), {}, 24, doc));
+        QVERIFY(generated.wait(180000));
+        QVERIFY(!generated.last().first().value<QsGeneration>().int8);
+
+        const QVariant saved = QSettings().value(QStringLiteral("model/int8"));
+        QSettings().setValue(QStringLiteral("model/int8"), false);
+        {
+            MainWindow w;
+            auto *action = w.findChild<QAction *>(QStringLiteral("int8Action"));
+            QVERIFY(action);
+            QVERIFY(!w.qs()->worker()->int8());
+            action->setChecked(true);
+            QVERIFY(w.qs()->worker()->int8());
+        }
+        MainWindow again; // remembered: the next window starts in int8
+        QVERIFY(again.qs()->worker()->int8());
+        if (saved.isValid())
+            QSettings().setValue(QStringLiteral("model/int8"), saved);
+        else
+            QSettings().remove(QStringLiteral("model/int8"));
     }
 };
 

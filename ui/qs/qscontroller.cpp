@@ -236,6 +236,8 @@ void QsController::onGenerated(const QsGeneration &g)
     });
     QString text = changed ? tr("%n suggestion(s) added; accept with A, reject with R.", nullptr, added)
                            : tr("The model suggested nothing new.");
+    if (g.int8)
+        text += tr(" (%1 in int8)").arg(g.checkpoint);
     if (!g.warnings.isEmpty())
         text += QLatin1Char(' ') + g.warnings.join(QLatin1String("; "));
     showMessage(text);

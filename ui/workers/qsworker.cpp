@@ -21,6 +21,7 @@ namespace folio {
 struct QsWorker::Cache
 {
     QString dir;
+    bool int8 = false; // the generator's Linear layers are int8
     std::unique_ptr<inference::Seq2seqGenerator> generator;
     pipeline::QsVocabulary vocab;
     QString drafterDir;
@@ -140,8 +141,9 @@ bool QsWorker::generate(const QString &checkpointDir, const pipeline::QsInput &i
     auto cache = m_cache;
     auto cancelFlag = m_cancel;
     const QString questionDir = m_questionModel;
+    const bool int8 = m_int8;
     m_watcher.setFuture(QtConcurrent::run(&m_pool, [self, cache, cancelFlag, checkpointDir, input, belowId, maxLength, doc,
-                                                    evidenceWords, questionDir]() -> QsRunOutcome {
+                                                    evidenceWords, questionDir, int8]() -> QsRunOutcome {
         QsGeneration result;
         result.belowId = belowId;
         result.checkpoint = QDir(checkpointDir).dirName();
@@ -219,19 +221,22 @@ bool QsWorker::generate(const QString &checkpointDir, const pipeline::QsInput &i
                     }
                 }
             } else {
-                if (cache->dir != checkpointDir || !cache->generator) {
+                if (cache->dir != checkpointDir || !cache->generator || cache->int8 != int8) {
                     cache->generator.reset();
                     auto generator = std::make_unique<inference::Seq2seqGenerator>();
                     std::string err;
-                    if (!generator->load(checkpointDir.toStdString(), &err))
+                    if (!generator->load(checkpointDir.toStdString(), &err)
+                        || (int8 && !generator->quantizeDynamicInt8(&err)))
                         error = QString::fromStdString(err);
                     else if (!pipeline::loadQsVocabulary(checkpointDir, &cache->vocab, &error))
                         ;
                     else {
                         cache->generator = std::move(generator);
                         cache->dir = checkpointDir;
+                        cache->int8 = int8;
                     }
                 }
+                result.int8 = cache->generator && cache->int8;
                 if (error.isEmpty()) {
                     inference::GenerationSettings settings = cache->generator->defaultSettings();
                     if (maxLength > 1)

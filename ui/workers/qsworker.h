@@ -38,6 +38,7 @@ struct QsGeneration
     std::vector<QsNode> roots;
     QStringList warnings;   // truncated source, parser repairs
     int questionsWritten = 0; // drafter items whose question the neural question writer wrote (the rest: templates)
+    bool int8 = false;        // a seq2seq checkpoint ran with dynamic int8 Linear layers
 };
 
 // The model input for a run: the whole document, or (belowId set) the evidence of that item
@@ -74,6 +75,10 @@ public:
     // the run with its name.
     void setQuestionModel(const QString &dir) { m_questionModel = dir; }
     QString questionModel() const { return m_questionModel; }
+    // Model > Int8 Inference: seq2seq checkpoints load with dynamic int8 Linear layers
+    // (Seq2seqGenerator::quantizeDynamicInt8, issue 35); the drafter has none and ignores it.
+    void setInt8(bool on) { m_int8 = on; }
+    bool int8() const { return m_int8; }
 
 Q_SIGNALS:
     void progress(int step, int maxSteps);
@@ -92,6 +97,7 @@ private:
     QFutureWatcher<QsRunOutcome> m_watcher;
     bool m_busy = false; // until the outcome is delivered
     QString m_questionModel;
+    bool m_int8 = false;
 };
 
 } // namespace folio
