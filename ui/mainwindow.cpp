@@ -389,14 +389,15 @@ void MainWindow::createActions()
                         "in int8: about a third of the time for base-size models, little gain for small ones; FUNSD F1 "
                         "moved by 0.11 points at most, Zyte F1 and QMSum ROUGE not at all (BENCHMARKS.md)"));
     int8->setChecked(QSettings().value(QStringLiteral("model/int8"), false).toBool());
-    m_modelWorker->setInt8(int8->isChecked());
-    m_fields->worker()->setInt8(int8->isChecked());
-    m_qs->worker()->setInt8(int8->isChecked());
-    connect(int8, &QAction::toggled, this, [this](bool on) {
-        QSettings().setValue(QStringLiteral("model/int8"), on);
+    const auto runModelsInInt8 = [this](bool on) {
         m_modelWorker->setInt8(on);
         m_fields->worker()->setInt8(on);
         m_qs->worker()->setInt8(on);
+    };
+    runModelsInInt8(int8->isChecked());
+    connect(int8, &QAction::toggled, this, [this, runModelsInInt8](bool on) {
+        QSettings().setValue(QStringLiteral("model/int8"), on);
+        runModelsInInt8(on);
         statusBar()->showMessage(on ? tr("The models run in int8 (Suggest Labels, Extract Fields, seq2seq question summaries)")
                                     : tr("The models run in float32"), 5000);
     });
