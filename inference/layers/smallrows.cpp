@@ -68,12 +68,6 @@ bool cpuHasAvx2Fma()
     static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     return has;
 }
-#endif
-
-} // namespace
-
-#ifdef FOLIO_SMALLROWS_AVX2
-namespace {
 
 bool isCpuFloat(const at::Tensor &t)
 {
@@ -86,14 +80,32 @@ bool applicable(std::int64_t rows, std::int64_t k)
     return rows >= 1 && rows <= kSmallRowsMax && k > 0 && cpuHasAvx2Fma() && !at::GradMode::is_enabled();
 }
 
-// Output columns per task: about 256 K multiply-adds, so small products stay on one thread.
-std::int64_t columnGrain(std::int64_t k)
+// y[i] = x[i] · w[i]^T (+ b) for `batch` pairs of x [rows, k] and w [n, k], all contiguous, into a
+// fresh [batch, rows, n]. One pair: tasks take bands of output columns (whole weight rows); several:
+// tasks take whole pairs. About 256 K multiply-adds a task, so small products stay on one thread.
+at::Tensor multiply(const at::Tensor &xc, const at::Tensor &wc, const float *bias, std::int64_t batch,
+                    std::int64_t rows, std::int64_t k, std::int64_t n)
 {
-    return std::max<std::int64_t>(1, (std::int64_t(1) << 18) / k);
+    at::Tensor y = at::empty({batch, rows, n}, xc.options());
+    const Kernel kernel = kKernels[rows - 1];
+    const float *xp = xc.data_ptr<float>(), *wp = wc.data_ptr<float>();
+    float *yp = y.data_ptr<float>();
+    const std::int64_t columnGrain = std::max<std::int64_t>(1, (std::int64_t(1) << 18) / k);
+    if (batch == 1) {
+        at::parallel_for(0, n, columnGrain, [&](std::int64_t begin, std::int64_t end) {
+            kernel(xp, k, wp, n, bias, yp, begin, end);
+        });
+    } else {
+        at::parallel_for(0, batch, std::max<std::int64_t>(1, columnGrain / n), [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t i = begin; i < end; ++i)
+                kernel(xp + i * rows * k, k, wp + i * n * k, n, bias, yp + i * rows * n, 0, n);
+        });
+    }
+    return y;
 }
+#endif
 
 } // namespace
-#endif
 
 at::Tensor smallRowsLinear(const at::Tensor &x, const at::Tensor &weight, const at::Tensor &bias)
 {
@@ -104,20 +116,11 @@ at::Tensor smallRowsLinear(const at::Tensor &x, const at::Tensor &weight, const 
     if (!applicable(rows, k) || !isCpuFloat(x) || !isCpuFloat(weight)
         || (bias.defined() && (!isCpuFloat(bias) || bias.numel() != n)))
         return {};
-    const at::Tensor xc = x.contiguous(), wc = weight.contiguous();
     const at::Tensor bc = bias.defined() ? bias.contiguous() : at::Tensor();
     std::vector<std::int64_t> shape(x.sizes().begin(), x.sizes().end());
     shape.back() = n;
-    at::Tensor y = at::empty(shape, x.options());
-    const Kernel kernel = kKernels[rows - 1];
-    const float *xp = xc.data_ptr<float>(), *wp = wc.data_ptr<float>();
-    const float *bp = bc.defined() ? bc.data_ptr<float>() : nullptr;
-    float *yp = y.data_ptr<float>();
-    // Each task takes a band of output columns (whole weight rows).
-    at::parallel_for(0, n, columnGrain(k), [&](std::int64_t begin, std::int64_t end) {
-        kernel(xp, k, wp, n, bp, yp, begin, end);
-    });
-    return y;
+    return multiply(x.contiguous(), weight.contiguous(), bc.defined() ? bc.data_ptr<float>() : nullptr, 1, rows, k, n)
+        .view(shape);
 #else
     (void)x;
     (void)weight;
@@ -134,17 +137,7 @@ at::Tensor smallRowsBatchedProduct(const at::Tensor &x, const at::Tensor &w)
     const std::int64_t batch = x.size(0), rows = x.size(1), k = x.size(2), n = w.size(1);
     if (!applicable(rows, k) || !isCpuFloat(x) || !isCpuFloat(w))
         return {};
-    const at::Tensor xc = x.contiguous(), wc = w.contiguous();
-    at::Tensor y = at::empty({batch, rows, n}, x.options());
-    const Kernel kernel = kKernels[rows - 1];
-    const float *xp = xc.data_ptr<float>(), *wp = wc.data_ptr<float>();
-    float *yp = y.data_ptr<float>();
-    const std::int64_t grain = std::max<std::int64_t>(1, columnGrain(k) / std::max<std::int64_t>(n, 1));
-    at::parallel_for(0, batch, grain, [&](std::int64_t begin, std::int64_t end) {
-        for (std::int64_t i = begin; i < end; ++i)
-            kernel(xp + i * rows * k, k, wp + i * n * k, n, nullptr, yp + i * rows * n, 0, n);
-    });
-    return y;
+    return multiply(x.contiguous(), w.contiguous(), nullptr, batch, rows, k, n);
 #else
     (void)x;
     (void)w;
