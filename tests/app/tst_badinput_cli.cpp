@@ -250,5 +250,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestBadInputCli)
+FOLIO_TEST_MAIN(TestBadInputCli)
 #include "tst_badinput_cli.moc"

@@ -1,5 +1,6 @@
 // folio-cli as a script sees it: help without a display, JSON on stdout, exit codes, messages.
 #include "clirunner.h"
+#include "tests/common/testdata.h"
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
@@ -92,5 +93,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCli)
+FOLIO_TEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"

@@ -104,5 +104,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliBadBin)
+FOLIO_TEST_GUILESS_MAIN(TestCliBadBin)
 #include "tst_clibadbin.moc"

@@ -2,6 +2,7 @@
 // per input, a failing input as a line, --jobs 2 giving the lines of --jobs 1, a manifest that
 // resumes a run killed with SIGKILL with every input exactly once, and the manifest's refusals.
 #include "clirunner.h"
+#include "tests/common/testdata.h"
 
 #include <QDir>
 #include <QFile>
@@ -362,5 +363,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliBatch)
+FOLIO_TEST_GUILESS_MAIN(TestCliBatch)
 #include "tst_clibatch.moc"

@@ -1,5 +1,6 @@
 // folio-cli dom PAGE [--render], as scripts use it: Document JSON on stdout, errors on stderr.
 #include "clirunner.h"
+#include "tests/common/testdata.h"
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -96,5 +97,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliDom)
+FOLIO_TEST_GUILESS_MAIN(TestCliDom)
 #include "tst_clidom.moc"

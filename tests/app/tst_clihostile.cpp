@@ -245,5 +245,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCliHostile)
+FOLIO_TEST_MAIN(TestCliHostile)
 #include "tst_clihostile.moc"

@@ -183,5 +183,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCliPredict)
+FOLIO_TEST_MAIN(TestCliPredict)
 #include "tst_clipredict.moc"

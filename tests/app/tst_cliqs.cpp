@@ -3,6 +3,7 @@
 // Without --checkpoint the shipped drafter answers, with evidence per item and its checks;
 // qs train-drafter writes a drafter folder that generate and check then use.
 #include "clirunner.h"
+#include "tests/common/testdata.h"
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -333,5 +334,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliQs)
+FOLIO_TEST_GUILESS_MAIN(TestCliQs)
 #include "tst_cliqs.moc"

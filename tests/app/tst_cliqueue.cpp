@@ -401,5 +401,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliQueue)
+FOLIO_TEST_GUILESS_MAIN(TestCliQueue)
 #include "tst_cliqueue.moc"

@@ -2,6 +2,7 @@
 // export metadata and the bad inputs of issue 8 (empty selection, another document, a window
 // larger than the model's).
 #include "attention/attentionviewmodel.h"
+#include "tests/common/testdata.h"
 
 #include <QtTest>
 
@@ -441,5 +442,5 @@ void TestAttention::tooManyUnitsForAMatrixSaysSo()
     QVERIFY(vm.windowNote().contains("9 windows"));
 }
 
-QTEST_GUILESS_MAIN(TestAttention)
+FOLIO_TEST_GUILESS_MAIN(TestAttention)
 #include "tst_attention.moc"

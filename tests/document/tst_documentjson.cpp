@@ -1,5 +1,6 @@
 // The Document JSON form: exact round trips, validation messages, merge rules and BIO tags.
 #include "document/documentjson.h"
+#include "tests/common/testdata.h"
 
 #include <QTemporaryDir>
 #include <QBuffer>
@@ -287,5 +288,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDocumentJson)
+FOLIO_TEST_GUILESS_MAIN(TestDocumentJson)
 #include "tst_documentjson.moc"

@@ -6,6 +6,7 @@
 #include "document/html/htmlprescan.h"
 #include "document/html/htmlxpath.h"
 #include "document/html/htmlsections.h"
+#include "tests/common/testdata.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -440,5 +441,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHtmlLoader)
+FOLIO_TEST_GUILESS_MAIN(TestHtmlLoader)
 #include "tst_htmlloader.moc"

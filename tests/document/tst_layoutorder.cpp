@@ -2,6 +2,7 @@
 // running text, a header over columns, a form, a table, one line, hostile boxes, and 100k words.
 #include "document/layoutorder.h"
 #include "pipeline/modelinputs/taggerpages.h"
+#include "tests/common/testdata.h"
 
 #include <QElapsedTimer>
 #include <QStringList>
@@ -190,5 +191,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLayoutOrder)
+FOLIO_TEST_GUILESS_MAIN(TestLayoutOrder)
 #include "tst_layoutorder.moc"

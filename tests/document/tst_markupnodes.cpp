@@ -111,5 +111,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMarkupNodes)
+FOLIO_TEST_GUILESS_MAIN(TestMarkupNodes)
 #include "tst_markupnodes.moc"

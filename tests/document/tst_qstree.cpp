@@ -4,6 +4,7 @@
 #include "document/documentjson.h"
 #include "document/formats/datasetlimits.h"
 #include "document/qstree.h"
+#include "tests/common/testdata.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -323,5 +324,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestQsTree)
+FOLIO_TEST_GUILESS_MAIN(TestQsTree)
 #include "tst_qstree.moc"

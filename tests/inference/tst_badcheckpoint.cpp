@@ -12,6 +12,7 @@
 #include "inference/formtagger/predictor.h"
 #include "inference/models/modelrunner.h"
 #include "tests/inference/torchbinwriter.h"
+#include "tests/common/testdata.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -342,5 +343,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBadCheckpoint)
+FOLIO_TEST_GUILESS_MAIN(TestBadCheckpoint)
 #include "tst_badcheckpoint.moc"

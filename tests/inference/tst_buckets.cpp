@@ -1,6 +1,7 @@
 // Bucket tables of MODELS.md §0 / §3.2 / §5.4 written out literally.
 #include "inference/layers/buckets.h"
 #include "inference/errors.h"
+#include "tests/common/testdata.h"
 
 #include <QtTest>
 
@@ -103,5 +104,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBuckets)
+FOLIO_TEST_GUILESS_MAIN(TestBuckets)
 #include "tst_buckets.moc"

@@ -271,5 +271,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLayoutLMv2Visual)
+FOLIO_TEST_GUILESS_MAIN(TestLayoutLMv2Visual)
 #include "tst_layoutlmv2visual.moc"

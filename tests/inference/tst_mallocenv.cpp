@@ -90,5 +90,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMallocEnv)
+FOLIO_TEST_GUILESS_MAIN(TestMallocEnv)
 #include "tst_mallocenv.moc"

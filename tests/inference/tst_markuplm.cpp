@@ -267,5 +267,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMarkupLM)
+FOLIO_TEST_GUILESS_MAIN(TestMarkupLM)
 #include "tst_markuplm.moc"

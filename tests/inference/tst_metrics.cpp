@@ -2,6 +2,7 @@
 #include "inference/errors.h"
 #include "inference/training/metrics.h"
 #include "inference/training/viterbi.h"
+#include "tests/common/testdata.h"
 
 #include <QTest>
 
@@ -87,5 +88,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMetrics)
+FOLIO_TEST_GUILESS_MAIN(TestMetrics)
 #include "tst_metrics.moc"

@@ -4,6 +4,7 @@
 #include "inference/layers/buckets.h"
 #include "inference/layers/detail/relbias.h"
 #include "inference/layers/hibrids.h"
+#include "tests/common/testdata.h"
 
 #include <QtTest>
 
@@ -141,5 +142,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestModules)
+FOLIO_TEST_GUILESS_MAIN(TestModules)
 #include "tst_modules.moc"

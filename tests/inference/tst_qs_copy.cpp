@@ -10,6 +10,7 @@
 #include "inference/qs/detail/seq2seqmodel.h"
 #include "inference/qs/qstrain.h"
 #include "inference/training/detail/trainkit.h"
+#include "tests/common/testdata.h"
 
 #include <QDir>
 #include <QFile>
@@ -252,5 +253,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestQsCopy)
+FOLIO_TEST_GUILESS_MAIN(TestQsCopy)
 #include "tst_qs_copy.moc"

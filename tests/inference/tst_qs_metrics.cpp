@@ -1,6 +1,7 @@
 // QS metrics (inference/qs/qsmetrics.h) on hand-computed cases: Porter stems (NLTK extensions),
 // ROUGE-1/2/Lsum, BLEU-4 with smoothing method2, hierarchy P/R/F1.
 #include "inference/qs/qsmetrics.h"
+#include "tests/common/testdata.h"
 
 #include <QtTest>
 
@@ -132,5 +133,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestQsMetrics)
+FOLIO_TEST_GUILESS_MAIN(TestQsMetrics)
 #include "tst_qs_metrics.moc"

@@ -6,6 +6,7 @@
 #include "inference/checkpoint/safetensors.h"
 #include "inference/models/modelrunner.h"
 #include "inference/qs/qstrain.h"
+#include "tests/common/testdata.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -287,5 +288,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestQsTrain)
+FOLIO_TEST_GUILESS_MAIN(TestQsTrain)
 #include "tst_qs_train.moc"

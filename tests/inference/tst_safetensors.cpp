@@ -2,6 +2,7 @@
 // message naming the file and the tensor. Also replays the libFuzzer corpus.
 #include "inference/errors.h"
 #include "inference/checkpoint/safetensors.h"
+#include "tests/common/testdata.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -128,5 +129,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSafetensors)
+FOLIO_TEST_GUILESS_MAIN(TestSafetensors)
 #include "tst_safetensors.moc"

@@ -2,6 +2,7 @@
 // step source whose next-token log-probabilities depend only on the prefix. The parity fixtures
 // never emit EOS, so the scorer's EOS, early-stopping and length-penalty branches are checked here.
 #include "inference/qs/detail/generate.h"
+#include "tests/common/testdata.h"
 
 #include <QtTest>
 
@@ -197,5 +198,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSeq2seqSearch)
+FOLIO_TEST_GUILESS_MAIN(TestSeq2seqSearch)
 #include "tst_seq2seq_search.moc"

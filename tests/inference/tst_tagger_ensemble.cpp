@@ -207,5 +207,5 @@ void TestTaggerEnsemble::refusals()
     QVERIFY(!info["runnable"].get<bool>());
 }
 
-QTEST_GUILESS_MAIN(TestTaggerEnsemble)
+FOLIO_TEST_GUILESS_MAIN(TestTaggerEnsemble)
 #include "tst_tagger_ensemble.moc"

@@ -13,6 +13,7 @@
 #include "inference/models/modelrunner.h"
 #include "inference/tokenizers/tokenizer.h"
 #include "pipeline/modelinputs/taggerpages.h"
+#include "tests/common/testdata.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -237,5 +238,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTrainArch)
+FOLIO_TEST_GUILESS_MAIN(TestTrainArch)
 #include "tst_trainarch.moc"

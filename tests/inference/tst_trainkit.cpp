@@ -14,6 +14,7 @@
 #include "inference/training/detail/optimiser.h"
 #include "inference/training/detail/trainkit.h"
 #include "inference/training/detail/weightaverage.h"
+#include "tests/common/testdata.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -485,5 +486,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTrainKit)
+FOLIO_TEST_GUILESS_MAIN(TestTrainKit)
 #include "tst_trainkit.moc"

@@ -7,6 +7,7 @@
 #include "inference/checkpoint/safetensors.h"
 #include "inference/webformer/webformereval.h"
 #include "inference/webformer/webformerinput.h"
+#include "tests/common/testdata.h"
 
 #include <QtTest>
 
@@ -402,5 +403,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestWebFormer)
+FOLIO_TEST_GUILESS_MAIN(TestWebFormer)
 #include "tst_webformer.moc"

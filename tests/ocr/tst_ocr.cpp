@@ -346,5 +346,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestOcr) // QGuiApplication: the test draws text into images
+FOLIO_TEST_MAIN(TestOcr) // QGuiApplication: the test draws text into images
 #include "tst_ocr.moc"

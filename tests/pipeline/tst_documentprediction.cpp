@@ -3,6 +3,7 @@
 #include "pipeline/documentprediction.h"
 #include "pipeline/documentsource.h"
 #include "tests/pipeline/samplefiles.h"
+#include "tests/common/testdata.h"
 
 #include <QSet>
 #include <QTemporaryDir>
@@ -152,5 +153,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestDocumentPrediction)
+FOLIO_TEST_MAIN(TestDocumentPrediction)
 #include "tst_documentprediction.moc"

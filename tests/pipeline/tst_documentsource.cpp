@@ -226,5 +226,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDocumentSource)
+FOLIO_TEST_GUILESS_MAIN(TestDocumentSource)
 #include "tst_documentsource.moc"

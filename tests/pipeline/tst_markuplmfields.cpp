@@ -327,5 +327,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMarkupLMFields)
+FOLIO_TEST_GUILESS_MAIN(TestMarkupLMFields)
 #include "tst_markuplmfields.moc"

@@ -2,6 +2,7 @@
 // two-page document built here, the trace stitched over its pages, ablation and bad input.
 #include "attention/attentionviewmodel.h"
 #include "pipeline/attentionrun.h"
+#include "tests/common/testdata.h"
 
 #include <QTemporaryDir>
 
@@ -121,5 +122,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPipelineAttention)
+FOLIO_TEST_GUILESS_MAIN(TestPipelineAttention)
 #include "tst_pipelineattention.moc"

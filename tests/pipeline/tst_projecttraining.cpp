@@ -6,6 +6,7 @@
 #include "pipeline/documentprediction.h"
 #include "pipeline/projecttraining.h"
 #include "pipeline/taggertraining.h"
+#include "tests/common/testdata.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -176,5 +177,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProjectTraining)
+FOLIO_TEST_GUILESS_MAIN(TestProjectTraining)
 #include "tst_projecttraining.moc"

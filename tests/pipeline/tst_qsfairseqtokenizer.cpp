@@ -259,5 +259,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestQsFairseqTokenizer)
+FOLIO_TEST_GUILESS_MAIN(TestQsFairseqTokenizer)
 #include "tst_qsfairseqtokenizer.moc"

@@ -273,5 +273,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestQsInputs)
+FOLIO_TEST_GUILESS_MAIN(TestQsInputs)
 #include "tst_qsinputs.moc"

@@ -6,6 +6,7 @@
 #include "ui/annotation/annotationdock.h"
 #include "ui/annotation/annotationpalette.h"
 #include "ui/annotation/annotationsession.h"
+#include "tests/common/testdata.h"
 
 #include <QListWidget>
 #include <QPushButton>
@@ -368,5 +369,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestAnnotationSession)
+FOLIO_TEST_MAIN(TestAnnotationSession)
 #include "tst_annotationsession.moc"

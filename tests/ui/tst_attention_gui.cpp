@@ -5,6 +5,7 @@
 #include "ui/attention/attentionpanel.h"
 #include "widgets/heatmapview.h"
 #include "widgets/pagecanvas.h"
+#include "tests/common/testdata.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -308,5 +309,5 @@ void TestAttentionGui::domNodeSelectionColoursNodes()
     QCOMPARE(panel.viewModel()->selection().size(), std::size_t(3));
 }
 
-QTEST_MAIN(TestAttentionGui)
+FOLIO_TEST_MAIN(TestAttentionGui)
 #include "tst_attention_gui.moc"

@@ -5,6 +5,7 @@
 #include "ui/documents/domtreepanel.h"
 #include "ui/documents/webpage.h"
 #include "ui/documents/webpagepanel.h"
+#include "tests/common/testdata.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -150,5 +151,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestDomPanels)
+FOLIO_TEST_MAIN(TestDomPanels)
 #include "tst_dompanels.moc"

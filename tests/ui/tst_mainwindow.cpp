@@ -540,5 +540,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMainWindow)
+FOLIO_TEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"

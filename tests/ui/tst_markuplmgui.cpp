@@ -196,5 +196,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMarkupLMGui)
+FOLIO_TEST_MAIN(TestMarkupLMGui)
 #include "tst_markuplmgui.moc"

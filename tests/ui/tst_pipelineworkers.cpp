@@ -6,6 +6,7 @@
 #include "ui/documents/documentopener.h"
 #include "ui/workers/modelworker.h"
 #include "ui/workers/trainworker.h"
+#include "tests/common/testdata.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -128,5 +129,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestPipelineWorkers)
+FOLIO_TEST_MAIN(TestPipelineWorkers)
 #include "tst_pipelineworkers.moc"

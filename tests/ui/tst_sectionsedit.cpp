@@ -8,6 +8,7 @@
 #include "document/sectionedit.h"
 #include "ui/annotation/annotationsession.h"
 #include "ui/documents/sectionspanel.h"
+#include "tests/common/testdata.h"
 
 #include <QAction>
 #include <QApplication>
@@ -252,5 +253,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSectionsEdit)
+FOLIO_TEST_MAIN(TestSectionsEdit)
 #include "tst_sectionsedit.moc"

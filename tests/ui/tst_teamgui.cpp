@@ -12,6 +12,7 @@
 #include "ui/team/mergedialog.h"
 #include "ui/team/projectservice.h"
 #include "ui/team/teamcontroller.h"
+#include "tests/common/testdata.h"
 
 #include <QLabel>
 #include <QPushButton>
@@ -206,5 +207,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestTeamGui)
+FOLIO_TEST_MAIN(TestTeamGui)
 #include "tst_teamgui.moc"

@@ -1,6 +1,7 @@
 // PageCanvas and StructureTreeModel driven offscreen with QTest mouse/key events.
 #include "widgets/pagecanvas.h"
 #include "widgets/structuretreemodel.h"
+#include "tests/common/testdata.h"
 
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -316,5 +317,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestPageCanvas)
+FOLIO_TEST_MAIN(TestPageCanvas)
 #include "tst_pagecanvas.moc"
