@@ -103,6 +103,7 @@ void registerProjectQueueCommand(CLI::App &app);  // cmd_project_queue.cpp: proj
 void registerImportCommand(CLI::App &app);    // cmd_import.cpp: dataset files into a project
 void registerExportCommand(CLI::App &app);    // cmd_export.cpp: a project as a dataset
 void registerAttentionCommand(CLI::App &app); // cmd_attention.cpp: attention/bias heatmap or matrices of a checkpoint
+void registerHubCommand(CLI::App &app);       // cmd_hub.cpp: hub download / hub list (the Hugging Face Hub cache Python shares)
 
 // SWDE page-level scores as JSON: precision / recall / f1 and per field (cmd_train_webformer.cpp).
 nlohmann::json pageLevelScoreJson(const inference::PageLevelScore &score);

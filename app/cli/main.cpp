@@ -36,6 +36,7 @@ void registerAllCommands(CLI::App &app)
     registerImportCommand(app);
     registerExportCommand(app);
     registerAttentionCommand(app);
+    registerHubCommand(app);
 }
 
 } // namespace

@@ -1,0 +1,171 @@
+// folio-cli hub download ORG/NAME[@REVISION] [--include PATTERN]...: a model repo from the Hugging
+// Face Hub into the cache Python's huggingface_hub shares (pipeline/hub/hubdownloader.h); prints the
+// snapshot folder (what --checkpoint, predict and Choose Model take), progress on stderr.
+// folio-cli hub list [--all]: the checkpoints already in that cache that Folio can run, by repo id.
+// HF_ENDPOINT, HF_HOME / HF_HUB_CACHE, HF_TOKEN (or the `huggingface-cli login` token file) and
+// HF_HUB_OFFLINE are read as huggingface_hub reads them.
+#include "app/cli/commands.h"
+#include "pipeline/checkpointinfo.h"
+#include "pipeline/hubmodels.h"
+#include "pipeline/hub/hubdownloader.h"
+#include "pipeline/hub/huberror.h"
+#include "pipeline/hub/hubnames.h"
+
+#include <CLI/CLI.hpp>
+
+#include <QElapsedTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+namespace folio::cli {
+
+namespace {
+
+struct HubDownloadArgs
+{
+    std::string spec;
+    std::vector<std::string> include;
+};
+
+std::string megabytes(qint64 bytes)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f MB", double(bytes) / 1e6);
+    return text;
+}
+
+void runDownload(const HubDownloadArgs &a)
+{
+    QString repoId, revision, why;
+    if (!hub::parseRepoSpec(QString::fromStdString(a.spec), &repoId, &revision, &why))
+        throw CliError("hub download: " + why.toStdString(), ExitUsage);
+    hub::DownloadRequest request{repoId, revision, {}};
+    for (const std::string &p : a.include)
+        request.include << QString::fromStdString(p);
+
+    const hub::HubSettings settings = hub::HubSettings::fromEnvironment();
+    hub::HubDownloader downloader(settings);
+    std::atomic<bool> cancel{false}, done{false};
+    CancelScope scope; // Ctrl-C stops the transfer; the partial blob stays for a later resume
+    std::thread watcher([&] {
+        while (!done.load()) {
+            if (cancelRequested())
+                cancel = true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    });
+    struct Join
+    {
+        std::atomic<bool> &done;
+        std::thread &t;
+        ~Join()
+        {
+            done = true;
+            t.join();
+        }
+    } join{done, watcher};
+    downloader.setCancelFlag(&cancel);
+    downloader.setConfigCheck(pipeline::hubConfigProblem);
+    downloader.setMessageHandler([](const QString &m) { std::cerr << "folio-cli: " << m.toStdString() << std::endl; });
+    QElapsedTimer lastReport;
+    lastReport.start();
+    QString lastFile, lastFinished;
+    downloader.setProgressHandler([&](const hub::DownloadProgress &p) {
+        if (quiet())
+            return;
+        const bool finished = p.fileDone == p.fileTotal;
+        if (p.file != lastFile) { // a new file: its line when done, or after half a second
+            lastFile = p.file;
+            lastReport.restart();
+        }
+        if (finished ? lastFinished == p.file : lastReport.elapsed() < 500)
+            return;
+        if (finished)
+            lastFinished = p.file;
+        lastReport.restart();
+        std::cerr << "hub: [" << p.fileIndex << "/" << p.fileCount << "] " << p.file.toStdString() << " "
+                  << megabytes(p.fileDone) << " / " << megabytes(p.fileTotal)
+                  << (p.fileTotal > 0 ? " (" + std::to_string(int(100.0 * double(p.fileDone) / double(p.fileTotal))) + "%)" : std::string())
+                  << std::endl;
+    });
+
+    hub::DownloadResult result;
+    QElapsedTimer clock;
+    clock.start();
+    try {
+        result = downloader.download(request);
+    } catch (const hub::HubError &e) {
+        throw CliError(e.message().toStdString(), e.kind() == hub::HubError::Cancelled ? ExitCancelled : ExitFailure);
+    }
+    if (!quiet()) {
+        const double seconds = std::max(1e-3, clock.elapsed() / 1000.0);
+        std::cerr << "hub: " << repoId.toStdString() << "@" << revision.toStdString() << " = " << result.commit.toStdString() << ", "
+                  << result.files.size() << " file(s), " << megabytes(result.bytesDownloaded) << " fetched"
+                  << (result.bytesDownloaded > 0 ? " at " + megabytes(qint64(double(result.bytesDownloaded) / seconds)) + "/s" : std::string())
+                  << (result.fromCacheOnly ? " (from the cache only)" : "") << std::endl;
+    }
+    const nlohmann::json info = pipeline::describeCheckpoint(result.snapshotDir);
+    if (!info.value("runnable", false)) {
+        const auto &problems = info["problems"];
+        const std::string problem = problems.empty() ? std::string("no task") : problems[0].get<std::string>();
+        if (request.include.isEmpty())
+            throw CliError(result.snapshotDir.toStdString() + ": downloaded, but Folio cannot run this folder: " + problem
+                           + " (the files stay in the cache, as huggingface_hub would leave them)");
+        std::cerr << "folio-cli: warning: " << result.snapshotDir.toStdString() << " (only the --include files) is not runnable: " << problem
+                  << std::endl;
+    }
+    std::cout << result.snapshotDir.toStdString() << std::endl;
+}
+
+void runList(bool all)
+{
+    const hub::HubSettings settings = hub::HubSettings::fromEnvironment();
+    nlohmann::json out = nlohmann::json::array();
+    for (const pipeline::CachedCheckpoint &c : pipeline::cachedCheckpoints(settings.cacheDir, all)) {
+        nlohmann::json refs = nlohmann::json::array();
+        for (const QString &r : c.revisions)
+            refs.push_back(r.toStdString());
+        nlohmann::json entry = {{"repo_id", c.repoId.toStdString()}, {"revisions", refs}, {"commit", c.commit.toStdString()},
+                                {"snapshot", c.snapshotDir.toStdString()}, {"model_type", c.modelType.toStdString()},
+                                {"task", c.task.toStdString()}, {"runnable", c.runnable}};
+        if (!c.runnable) {
+            nlohmann::json problems = nlohmann::json::array();
+            for (const QString &p : c.problems)
+                problems.push_back(p.toStdString());
+            entry["problems"] = problems;
+        }
+        out.push_back(entry);
+    }
+    std::cout << nlohmann::json{{"cache", settings.cacheDir.toStdString()}, {"checkpoints", out}}.dump(2) << std::endl;
+}
+
+} // namespace
+
+void registerHubCommand(CLI::App &app)
+{
+    auto *hub = app.add_subcommand("hub", "The Hugging Face Hub: download a model repo into the cache Python shares "
+                                          "(HF_HOME / HF_HUB_CACHE), list the runnable checkpoints in that cache");
+    hub->require_subcommand(1);
+    auto args = std::make_shared<HubDownloadArgs>();
+    auto *download = hub->add_subcommand("download", "Download ORG/NAME[@REVISION] (branch, tag or commit; main by default) "
+                                                     "into the Hub cache and print its snapshot folder; resumes a partial "
+                                                     "download; HF_TOKEN or the huggingface-cli login token for private and gated repos");
+    download->add_option("repo", args->spec, "ORG/NAME[@REVISION]")->required();
+    download->add_option("--include", args->include, "Only files matching this pattern (fnmatch, as huggingface_hub's "
+                                                      "allow_patterns: '*' also crosses '/'); repeat for more");
+    download->callback([args] { runDownload(*args); });
+    auto all = std::make_shared<bool>(false);
+    auto *list = hub->add_subcommand("list", "The checkpoints in the Hub cache Folio can run, by repo id, newest first (JSON)");
+    list->add_flag("--all", *all, "Also the snapshots Folio cannot run, with their problems");
+    list->callback([all] { runList(*all); });
+}
+
+} // namespace folio::cli
