@@ -2,10 +2,13 @@
 // Without --render: the libxml2 HTML loader only (no boxes). With --render: the page is rendered
 // offline by the folio-websnapshot helper (a child process, so this CLI needs no display and no
 // WebEngine) and its node/word boxes are merged in (page size = the page's scroll size).
+// An MHTML archive (.mht / .mhtml, or a MIME header naming a multipart) is unpacked first and its
+// page loaded, as every other path that opens documents does (pipeline/documentsource).
 #include "app/cli/commands.h"
 #include "document/documentjson.h"
 #include "document/html/domsnapshot.h"
 #include "document/html/htmlloader.h"
+#include "document/html/mhtml.h"
 
 #include <CLI/CLI.hpp>
 #include <QCoreApplication>
@@ -23,6 +26,37 @@ static QString snapshotHelper()
     if (!env.isEmpty())
         return env;
     return QCoreApplication::applicationDirPath() + QStringLiteral("/folio-websnapshot");
+}
+
+// The page as the loader sees it: an MHTML archive's HTML part (its charset unless --encoding
+// forces one), any other file as it is.
+static HtmlLoadResult loadPage(const QString &page, HtmlLoadOptions options)
+{
+    QByteArray head;
+    {
+        QFile f(page);
+        if (QFileInfo(page).isFile() && f.open(QIODevice::ReadOnly))
+            head = f.read(8192);
+    }
+    if (!hasMhtmlSuffix(page) && !looksLikeMhtml(head))
+        return loadHtmlFile(page, options);
+    MhtmlLimits limits;
+    limits.maxFileBytes = options.maxFileBytes;
+    MhtmlArchive archive = readMhtmlFile(page, limits);
+    if (!archive.ok) {
+        HtmlLoadResult failed;
+        failed.error = archive.error; // names the file
+        return failed;
+    }
+    MhtmlPart &html = archive.parts[size_t(archive.htmlPart)];
+    if (options.encoding.isEmpty())
+        options.encoding = html.charset;
+    const QByteArray body = std::move(html.body);
+    const QStringList notes = archive.warnings;
+    archive = MhtmlArchive(); // the other parts are not needed
+    HtmlLoadResult result = loadHtmlBytes(body, page, options);
+    result.warnings = notes + result.warnings;
+    return result;
 }
 
 static DomSnapshot renderSnapshot(const QString &page, bool scripts, int width, int timeoutS)
@@ -72,7 +106,7 @@ void registerDomCommand(CLI::App &app)
         const QString page = inputPath(o->path);
         HtmlLoadOptions options;
         options.encoding = QByteArray::fromStdString(o->encoding);
-        HtmlLoadResult result = loadHtmlFile(page, options);
+        HtmlLoadResult result = loadPage(page, options);
         if (!result.ok)
             throw CliError(result.error.toStdString());
         if (!quiet())

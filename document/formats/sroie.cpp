@@ -12,6 +12,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace folio {
@@ -23,6 +24,13 @@ constexpr qint64 kMaxKeyFileBytes = qint64(1) << 20;
 constexpr int kMaxLines = 5000;
 constexpr int kMaxReceipts = 100'000;
 constexpr int kMaxProblemsKept = 50;
+// A key value (company, address, date, total): the corrected transcripts hold at most a few
+// hundred characters. A longer one is not a receipt's key: the receipt is skipped and named
+// (a 1 M-character value made the fuzzy match below run for hours).
+constexpr int kMaxKeyValueChars = 1000;
+// Cells of the edit-distance tables one field's fuzzy search may fill (a real receipt needs a few
+// thousand); past it the search stops with what it found and the receipt's problems say so.
+constexpr qint64 kMaxFuzzyCells = 50'000'000;
 
 void addProblem(SroieReport *r, const QString &problem)
 {
@@ -145,22 +153,35 @@ QStringList idsOf(const Document &d, const std::vector<int> &wordIndices)
     return ids;
 }
 
-// Levenshtein distance of two short strings (a line or a few), one row at a time.
-int editDistance(const QString &a, const QString &b)
+// Levenshtein distance of two short strings (a line or a few) when it is at most `k`, else k + 1:
+// only the band of cells within k of the diagonal is filled, and a row whose cells all exceed k
+// ends it. *cells counts the cells filled.
+int boundedEditDistance(const QString &a, const QString &b, int k, qint64 *cells)
 {
-    std::vector<int> row(std::size_t(b.size()) + 1);
-    for (std::size_t j = 0; j < row.size(); ++j)
-        row[j] = int(j);
-    for (qsizetype i = 1; i <= a.size(); ++i) {
-        int diagonal = row[0];
-        row[0] = int(i);
-        for (qsizetype j = 1; j <= b.size(); ++j) {
-            const int up = row[std::size_t(j)];
-            row[std::size_t(j)] = std::min({up + 1, row[std::size_t(j - 1)] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = up;
+    const int n = int(a.size()), m = int(b.size());
+    const int inf = k + 1;
+    if (k < 0 || std::abs(n - m) > k)
+        return inf;
+    std::vector<int> prev(std::size_t(m) + 2, inf), cur(std::size_t(m) + 2, inf);
+    for (int j = 0; j <= std::min(m, k); ++j)
+        prev[std::size_t(j)] = j;
+    for (int i = 1; i <= n; ++i) {
+        const int lo = std::max(1, i - k), hi = std::min(m, i + k);
+        cur[std::size_t(lo - 1)] = lo == 1 && i <= k ? i : inf;
+        int rowMin = cur[std::size_t(lo - 1)];
+        for (int j = lo; j <= hi; ++j) {
+            const int v = std::min({prev[std::size_t(j - 1)] + (a[i - 1] == b[j - 1] ? 0 : 1), prev[std::size_t(j)] + 1,
+                                    cur[std::size_t(j - 1)] + 1, inf});
+            cur[std::size_t(j)] = v;
+            rowMin = std::min(rowMin, v);
         }
+        cur[std::size_t(hi + 1)] = inf; // the next row reads one cell past this band
+        *cells += hi - lo + 1;
+        if (rowMin >= inf)
+            return inf;
+        std::swap(prev, cur);
     }
-    return row.back();
+    return prev[std::size_t(m)];
 }
 
 // COMPANY / ADDRESS: where the key value is printed, as word indices, in three tries, each from the
@@ -170,8 +191,10 @@ int editDistance(const QString &a, const QString &b)
 //  2. consecutive lines that are each a piece of the value and cover at least 60 % of it;
 //  3. consecutive lines that spell the value with at most 20 % of its characters different
 //     (the transcripts have OCR slips the corrected keys do not: "SDN BND" for "SDN BHD").
+//  Each try is linear in the lines (a run that fails try 2 is not tried again from inside it) and
+//  try 3 fills at most kMaxFuzzyCells table cells (*stopped is set when it ran out).
 std::vector<int> findFieldWords(const Document &d, const std::vector<CsvLine> &lines, const std::vector<std::vector<int>> &lineWords,
-                                const QString &value, std::size_t fromLine, std::size_t *endLine)
+                                const QString &value, std::size_t fromLine, std::size_t *endLine, bool *stopped)
 {
     const QString target = squeezed(value);
     if (target.size() < 2)
@@ -208,7 +231,7 @@ std::vector<int> findFieldWords(const Document &d, const std::vector<CsvLine> &l
         *endLine = last;
         return words;
     };
-    for (std::size_t first = fromLine; first < lines.size(); ++first) {
+    for (std::size_t first = fromLine; first < lines.size();) {
         qsizetype covered = 0;
         std::size_t last = first;
         for (std::size_t k = first; k < lines.size(); ++k) {
@@ -220,10 +243,13 @@ std::vector<int> findFieldWords(const Document &d, const std::vector<CsvLine> &l
         }
         if (last > first && covered * 10 >= target.size() * 6)
             return runWords(first, last);
+        // A run starting inside [first, last) ends at `last` too and covers less: none passes.
+        first = std::max(first + 1, last);
     }
     double bestSimilarity = 0.8;
     std::size_t bestFirst = 0, bestLast = 0;
-    for (std::size_t first = fromLine; first < lines.size(); ++first) {
+    qint64 cells = 0;
+    for (std::size_t first = fromLine; first < lines.size() && !*stopped; ++first) {
         QString joined;
         for (std::size_t last = first; last < lines.size() && last < first + kMaxRun; ++last) {
             joined += squeezed(lines[last].text);
@@ -231,7 +257,17 @@ std::vector<int> findFieldWords(const Document &d, const std::vector<CsvLine> &l
                 break;
             if (joined.size() * 10 < target.size() * 7)
                 continue;
-            const double similarity = 1.0 - double(editDistance(joined, target)) / std::max(joined.size(), target.size());
+            if (cells > kMaxFuzzyCells) {
+                *stopped = true;
+                break;
+            }
+            // Only distances that could beat the best similarity so far are computed exactly.
+            const qsizetype longer = std::max(joined.size(), target.size());
+            const int k = int(std::floor((1.0 - bestSimilarity) * double(longer)));
+            const int distance = boundedEditDistance(joined, target, k, &cells);
+            if (distance > k)
+                continue;
+            const double similarity = 1.0 - double(distance) / double(longer);
             if (similarity > bestSimilarity) {
                 bestSimilarity = similarity;
                 bestFirst = first;
@@ -267,20 +303,28 @@ int findTotalWord(const Document &d, const std::vector<CsvLine> &lines, const st
     if (amount.isEmpty())
         return -1;
     int best = -1, bestScore = -1;
+    // Which lines say TOTAL, once (not once per matching word: a receipt of 10^5 equal amounts
+    // re-read every line for each).
+    std::vector<char> lineSaysTotal(lines.size());
+    for (std::size_t li = 0; li < lines.size(); ++li)
+        lineSaysTotal[li] = saysTotal(lines[li].text);
     for (std::size_t li = 0; li < lines.size(); ++li) {
+        int score = -1; // this line's score, computed when a word of it matches
         for (int wi : lineWords[li]) {
             if (bareAmount(d.words[std::size_t(wi)].text) != amount)
                 continue;
-            int score = 0;
-            if (saysTotal(lines[li].text)) {
-                score = 2;
-            } else {
-                const QRectF row = lines[li].box;
-                for (std::size_t other = 0; other < lines.size(); ++other) {
-                    const QRectF b = lines[other].box;
-                    const double overlap = std::min(row.bottom(), b.bottom()) - std::max(row.top(), b.top());
-                    if (other != li && overlap > 0.5 * std::min(row.height(), b.height()) && saysTotal(lines[other].text))
-                        score = 1;
+            if (score < 0) {
+                score = 0;
+                if (lineSaysTotal[li]) {
+                    score = 2;
+                } else {
+                    const QRectF row = lines[li].box;
+                    for (std::size_t other = 0; other < lines.size(); ++other) {
+                        const QRectF b = lines[other].box;
+                        const double overlap = std::min(row.bottom(), b.bottom()) - std::max(row.top(), b.top());
+                        if (other != li && overlap > 0.5 * std::min(row.height(), b.height()) && lineSaysTotal[other])
+                            score = 1;
+                    }
                 }
             }
             if (score >= bestScore) { // ties: the lowest on the receipt (the grand total comes last)
@@ -348,8 +392,14 @@ bool readReceipt(const QString &dataFolder, const QString &id, SroieReceipt *out
     for (const QString &label : sroieLabels()) {
         const QString key = sroieKeyOfLabel(label);
         const QJsonValue v = keys.value(key);
-        if (v.isString() && v.toString().size() <= DatasetLimits::maxStringChars)
-            out->keys.insert(key, v.toString());
+        if (!v.isString())
+            continue;
+        if (v.toString().size() > kMaxKeyValueChars) {
+            addProblem(report, QStringLiteral("%1: the %2 is %3 characters long, more than the %4 a key value may have; the receipt is skipped")
+                                   .arg(keyPath, key).arg(v.toString().size()).arg(kMaxKeyValueChars));
+            return false;
+        }
+        out->keys.insert(key, v.toString());
     }
     std::vector<CsvLine> lines;
     const QStringList rows = QString::fromUtf8(boxBytes).split(QRegularExpression(QStringLiteral("\r?\n")), Qt::SkipEmptyParts);
@@ -379,17 +429,26 @@ bool readReceipt(const QString &dataFolder, const QString &id, SroieReceipt *out
         ++report->fieldsNotFound;
         addProblem(report, QStringLiteral("%1: the %2 \"%3\" is found on no line").arg(keyPath, key, out->keys.value(key)));
     };
+    bool stopped = false;
+    auto searchStopped = [&](const QString &key) {
+        if (stopped)
+            addProblem(report, QStringLiteral("%1: the fuzzy search for the %2 stopped after %3 comparisons (%4 lines); "
+                                              "what was found by then is kept").arg(keyPath, key).arg(kMaxFuzzyCells).arg(lines.size()));
+        stopped = false;
+    };
     std::size_t afterCompany = 0;
     if (out->keys.contains(QStringLiteral("company"))) {
-        const std::vector<int> words = findFieldWords(d, lines, lineWords, out->keys.value(QStringLiteral("company")), 0, &afterCompany);
+        const std::vector<int> words = findFieldWords(d, lines, lineWords, out->keys.value(QStringLiteral("company")), 0, &afterCompany, &stopped);
+        searchStopped(QStringLiteral("company"));
         words.empty() ? notFound(QStringLiteral("company")) : addEntity(&out->annotations, d, QStringLiteral("COMPANY"), words);
     }
     if (out->keys.contains(QStringLiteral("address"))) {
         std::size_t end = 0;
         const QString address = out->keys.value(QStringLiteral("address"));
-        std::vector<int> words = findFieldWords(d, lines, lineWords, address, afterCompany, &end);
-        if (words.empty() && afterCompany > 0) // an address printed above the company name
-            words = findFieldWords(d, lines, lineWords, address, 0, &end);
+        std::vector<int> words = findFieldWords(d, lines, lineWords, address, afterCompany, &end, &stopped);
+        if (words.empty() && afterCompany > 0 && !stopped) // an address printed above the company name
+            words = findFieldWords(d, lines, lineWords, address, 0, &end, &stopped);
+        searchStopped(QStringLiteral("address"));
         words.empty() ? notFound(QStringLiteral("address")) : addEntity(&out->annotations, d, QStringLiteral("ADDRESS"), words);
     }
     if (out->keys.contains(QStringLiteral("date"))) {
@@ -486,7 +545,8 @@ bool importSroieFolder(const QString &path, std::vector<SroieReceipt> *receipts,
         }
     }
     if (receipts->empty()) {
-        *error = QStringLiteral("%1: no readable receipt (%2)").arg(data, report->summary());
+        *error = QStringLiteral("%1: no readable receipt (%2)%3")
+                     .arg(data, report->summary(), report->problems.isEmpty() ? QString() : QStringLiteral("; ") + report->problems.front());
         return false;
     }
     return true;

@@ -7,9 +7,23 @@
 #include <QList>
 #include <QPair>
 
+#include <array>
+#include <cstring>
+
 namespace folio {
 
 namespace {
+
+// The first `c` in [from, to) of `data`; -1 when none. Never looks past `to` (QByteArray::indexOf
+// searches to the end of the whole file).
+qint64 findByte(const QByteArray &data, qint64 from, qint64 to, char c)
+{
+    if (from >= to)
+        return -1;
+    const char *begin = data.constData();
+    const void *hit = std::memchr(begin + from, c, size_t(to - from));
+    return hit ? qint64(static_cast<const char *>(hit) - begin) : -1;
+}
 
 using Headers = QList<QPair<QByteArray, QByteArray>>; // lower-case name, value (unfolded, trimmed)
 
@@ -39,9 +53,9 @@ bool readHeaders(const QByteArray &data, qint64 from, qint64 to, int limit, Head
             *why = QStringLiteral("a header block is longer than %1 (no empty line ends it)").arg(humanBytes(limit));
             return false;
         }
-        qint64 eol = data.indexOf('\n', pos);
-        if (eol < 0 || eol >= to)
-            eol = to;
+        qint64 eol = findByte(data, pos, qMin(to, from + qint64(limit) + 2), '\n');
+        if (eol < 0)
+            eol = qMin(to, from + qint64(limit) + 2);
         if (eol - from > limit) {
             *why = QStringLiteral("a header block is longer than %1 (no empty line ends it)").arg(humanBytes(limit));
             return false;
@@ -108,13 +122,15 @@ QByteArray param(const QList<QPair<QByteArray, QByteArray>> &params, const char 
 }
 
 // The next "--boundary" at the start of a line, at or after `from` and before `to`; -1 if none.
+// Searches [from, to) only, so the parts of one multipart are searched once between them.
 qint64 findDelimiter(const QByteArray &data, qint64 from, qint64 to, const QByteArray &delim, qint64 bodyStart)
 {
     qint64 pos = from;
     while (pos < to) {
-        const qint64 hit = data.indexOf(delim, pos);
-        if (hit < 0 || hit + delim.size() > to)
+        const qint64 found = QByteArrayView(data.constData() + pos, to - pos).indexOf(QByteArrayView(delim));
+        if (found < 0)
             return -1;
+        const qint64 hit = pos + found;
         const bool lineStart = hit == bodyStart || data[hit - 1] == '\n';
         const qint64 after = hit + delim.size();
         const char next = after < to ? data[after] : '\n';
@@ -154,8 +170,8 @@ public:
                 closed = true;
                 break;
             }
-            const qint64 eol = m_data.indexOf('\n', after);
-            if (eol < 0 || eol >= to)
+            const qint64 eol = findByte(m_data, after, to, '\n');
+            if (eol < 0)
                 break;
             const qint64 partStart = eol + 1;
             const qint64 next = findDelimiter(m_data, partStart, to, delim, from);
@@ -180,6 +196,11 @@ public:
 private:
     bool part(qint64 from, qint64 to, int depth)
     {
+        if (m_limits.cancel && m_limits.cancel->load()) {
+            m_error = QStringLiteral("cancelled");
+            m_cancelled = true;
+            return false;
+        }
         if (++m_partsSeen > m_limits.maxParts) {
             m_error = QStringLiteral("more than %1 parts").arg(m_limits.maxParts);
             return false;
@@ -204,8 +225,11 @@ private:
             // A nested multipart: flattened into the archive. A problem inside it spoils only it.
             Parser nested(m_data, m_path, m_limits, m_out);
             nested.m_partsSeen = m_partsSeen;
+            nested.m_shared = m_shared;
             if (!nested.multipart(bodyStart, to, param(params, "boundary"), depth + 1)) {
-                if (nested.m_partsSeen > m_limits.maxParts) {
+                if (nested.m_partsSeen > m_limits.maxParts || nested.m_cancelled || nested.m_overBudget) {
+                    m_cancelled = nested.m_cancelled;
+                    m_overBudget = nested.m_overBudget;
                     m_error = nested.m_error;
                     return false;
                 }
@@ -223,7 +247,16 @@ private:
             cid = cid.mid(1, cid.size() - 2);
         p.contentId = QString::fromUtf8(cid);
         const QByteArray encoding = header(headers, "content-transfer-encoding").trimmed().toLower();
-        const QByteArray raw = m_data.mid(bodyStart, to - bodyStart);
+        // The encoded text in place (no copy of it); what it decodes to is counted against the
+        // budget before anything is allocated (base64: at most 3 bytes per 4).
+        const QByteArray raw = QByteArray::fromRawData(m_data.constData() + bodyStart, to - bodyStart);
+        const qint64 bound = encoding == "base64" ? (raw.size() / 4 + 1) * 3 : raw.size();
+        if (m_shared->decoded + bound > m_limits.maxDecodedBytes) {
+            m_error = QStringLiteral("part %1 (%2): the parts decode to more than %3, the limit")
+                          .arg(index).arg(describe(p), humanBytes(m_limits.maxDecodedBytes));
+            m_overBudget = true;
+            return false;
+        }
         if (encoding == "base64") {
             if (!decodeBase64Strict(raw, &p.body)) {
                 warn(QStringLiteral("part %1 (%2): corrupt base64, part skipped").arg(index).arg(describe(p)));
@@ -238,8 +271,9 @@ private:
             if (!encoding.isEmpty() && encoding != "7bit" && encoding != "8bit" && encoding != "binary")
                 warn(QStringLiteral("part %1 (%2): unknown transfer encoding \"%3\", read as is")
                          .arg(index).arg(describe(p), QString::fromLatin1(encoding.left(40))));
-            p.body = raw;
+            p.body = QByteArray(raw.constData(), raw.size()); // a copy: the file's bytes go away
         }
+        m_shared->decoded += p.body.size();
         m_out->parts.push_back(std::move(p));
         return true;
     }
@@ -252,13 +286,35 @@ private:
         return where.isEmpty() ? QString::fromLatin1(p.contentType) : where;
     }
 
-    void warn(const QString &text) { m_out->warnings << m_path + QStringLiteral(": ") + text; }
+    // At most kMaxWarnings kept (19,000 skipped parts made 19,000 lines); the rest are counted.
+    void warn(const QString &text)
+    {
+        if (m_out->warnings.size() < kMaxWarnings)
+            m_out->warnings << m_path + QStringLiteral(": ") + text;
+        else
+            ++m_shared->moreWarnings;
+    }
+
+public:
+    static constexpr int kMaxWarnings = 50;
+    // What nested parsers share with the top-level one.
+    struct Shared
+    {
+        qint64 decoded = 0;   // bytes of decoded bodies
+        int moreWarnings = 0; // warnings past kMaxWarnings
+    };
+    int moreWarnings() const { return m_shared->moreWarnings; }
+
+private:
 
     const QByteArray &m_data;
     QString m_path;
     MhtmlLimits m_limits;
     MhtmlArchive *m_out;
     int m_partsSeen = 0;
+    Shared m_ownShared;
+    Shared *m_shared = &m_ownShared;
+    bool m_cancelled = false, m_overBudget = false;
     QString m_error;
 };
 
@@ -350,15 +406,53 @@ QByteArray decodeQuotedPrintable(const QByteArray &text, int *strays)
 
 bool decodeBase64Strict(const QByteArray &text, QByteArray *out)
 {
-    QByteArray compact;
-    compact.reserve(text.size());
-    for (const char c : text)
-        if (c != '\r' && c != '\n' && c != ' ' && c != '\t')
-            compact += c;
-    auto result = QByteArray::fromBase64Encoding(compact, QByteArray::AbortOnBase64DecodingErrors);
-    if (result.decodingStatus != QByteArray::Base64DecodingStatus::Ok)
+    // One pass, white space skipped, into a buffer of the largest size the text can decode to
+    // (no compacted copy of the text). Padding only at the end; the length (without white space)
+    // a multiple of 4, or unpadded with 2 or 3 characters in the last group.
+    static const auto table = [] {
+        std::array<signed char, 256> t{};
+        t.fill(-1);
+        const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for (int i = 0; i < 64; ++i)
+            t[static_cast<unsigned char>(alphabet[i])] = static_cast<signed char>(i);
+        return t;
+    }();
+    QByteArray decoded(qsizetype((text.size() / 4 + 1) * 3), Qt::Uninitialized);
+    char *o = decoded.data();
+    quint32 group = 0;
+    int inGroup = 0, padding = 0;
+    for (const char c : text) {
+        if (c == '\r' || c == '\n' || c == ' ' || c == '\t')
+            continue;
+        if (c == '=') {
+            if (inGroup < 2 || ++padding + inGroup > 4)
+                return false;
+            continue;
+        }
+        const int v = table[static_cast<unsigned char>(c)];
+        if (v < 0 || padding > 0)
+            return false; // a bad character, or data after the padding
+        group = (group << 6) | quint32(v);
+        if (++inGroup == 4) {
+            *o++ = char(group >> 16);
+            *o++ = char(group >> 8);
+            *o++ = char(group);
+            group = 0;
+            inGroup = 0;
+        }
+    }
+    if (padding > 0 && inGroup + padding != 4)
         return false;
-    *out = std::move(result.decoded);
+    if (inGroup == 1)
+        return false;
+    if (inGroup == 2) {
+        *o++ = char(group >> 4);
+    } else if (inGroup == 3) {
+        *o++ = char(group >> 10);
+        *o++ = char(group >> 2);
+    }
+    decoded.truncate(o - decoded.constData());
+    *out = std::move(decoded);
     return true;
 }
 
@@ -388,6 +482,8 @@ MhtmlArchive parseMhtml(const QByteArray &bytes, const QString &sourcePath, cons
     Parser parser(bytes, sourcePath, limits, &a);
     if (!parser.multipart(bodyStart, bytes.size(), param(params, "boundary"), 0))
         return fail(parser.error());
+    if (parser.moreWarnings() > 0)
+        a.warnings << sourcePath + QStringLiteral(": %1 more warnings like these").arg(parser.moreWarnings());
     for (size_t i = 0; i < a.parts.size(); ++i) {
         if (a.parts[i].contentType == "text/html" || a.parts[i].contentType == "application/xhtml+xml") {
             a.htmlPart = int(i);

@@ -15,8 +15,14 @@
 // boundary (a truncated file: the parts read so far are kept), a part whose base64 is corrupt (it
 // is skipped), stray '=' in quoted-printable (kept as is). Errors (ok == false): no multipart
 // Content-Type or boundary, a header block larger than maxHeaderBytes, more than maxParts parts,
-// a file larger than maxFileBytes (checked before reading), no text/html part.
-// Decoded parts are never larger than their encoded text, so memory stays within the file size.
+// a file larger than maxFileBytes (checked before reading), no text/html part, parts that would
+// decode to more than maxDecodedBytes together (checked before each part is allocated), a raised
+// `cancel` flag (polled between parts: "cancelled").
+// Linear in the file: every search for a boundary or a line end stops at the end of the part it
+// is in (a 31 MB file of 19,000 parts naming boundaries that never appear searched to the end of
+// the file for each: quadratic, it ran for hours), and nesting is at most maxDepth levels.
+// Decoded parts are never larger than their encoded text (base64 is decoded in place, without a
+// copy of the encoded text), so memory stays within about twice the file size.
 // Thread-safe, never throws.
 
 #include <QByteArray>
@@ -24,6 +30,7 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <atomic>
 #include <vector>
 
 namespace folio {
@@ -34,6 +41,8 @@ struct MhtmlLimits
     int maxHeaderBytes = 64 * 1024;          // one header block (top level or a part's)
     int maxParts = 20000;                    // parts, nested ones included
     int maxDepth = 4;                        // multipart nesting
+    qint64 maxDecodedBytes = qint64(256) << 20; // all parts' bodies together, once decoded
+    const std::atomic_bool *cancel = nullptr; // polled between parts (the GUI's Cancel); optional
 };
 
 struct MhtmlPart

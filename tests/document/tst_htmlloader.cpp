@@ -404,6 +404,22 @@ private Q_SLOTS:
         QVERIFY2(growthMiB < 100, qPrintable(QString::number(growthMiB)));
     }
 
+    // Issue 51: pages had no word limit (40 MB of short words: 2.2 GB). A page holds at most
+    // 1,000,000 words (what a project stores), checked as they are made: one word over is refused
+    // naming the page, the limit itself loads.
+    void wordLimit()
+    {
+        const QByteArray paragraph = "<p>" + QByteArray("w ").repeated(1000) + "</p>\n";
+        const HtmlLoadResult atLimit = loadHtmlBytes("<html><body>" + paragraph.repeated(1000) + "</body></html>", QStringLiteral("full.html"));
+        QVERIFY2(atLimit.ok, qPrintable(atLimit.error));
+        QCOMPARE(atLimit.document.words.size(), size_t(1'000'000));
+        const QByteArray over = "<html><body>" + paragraph.repeated(1000) + "<p>one more</p></body></html>";
+        const HtmlLoadResult r = loadHtmlBytes(over, QStringLiteral("over.html"));
+        QVERIFY(!r.ok);
+        QCOMPARE(r.error, QStringLiteral("over.html: more than 1000000 words, the limit for one page"));
+        QVERIFY(r.document.words.empty() && r.document.nodes.empty());
+    }
+
     void gzipFiles()
     {
         QTemporaryDir dir;

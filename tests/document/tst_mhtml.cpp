@@ -10,9 +10,12 @@
 #include "tests/common/testdata.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <atomic>
 
 using namespace folio;
 
@@ -240,6 +243,96 @@ private Q_SLOTS:
             QVERIFY(a.ok || !a.error.isEmpty());
             QVERIFY(!a.ok || (a.htmlPart >= 0 && a.htmlPart < int(a.parts.size())));
         }
+    }
+
+    // Issue 51: the base64 decoder (one pass, no compacted copy) agrees with Qt's on every length
+    // and padding, and refuses what Qt's strict mode refuses.
+    void base64AgreesWithQt()
+    {
+        QByteArray data;
+        for (int n = 0; n < 200; ++n) {
+            const QByteArray encoded = data.toBase64();
+            QByteArray out;
+            QVERIFY2(decodeBase64Strict(encoded, &out), encoded.constData());
+            QCOMPARE(out, data);
+            // Line breaks every 76 characters, as mail writes it.
+            QByteArray wrapped;
+            for (int i = 0; i < encoded.size(); i += 76)
+                wrapped += encoded.mid(i, 76) + "\r\n";
+            QVERIFY(decodeBase64Strict(wrapped, &out));
+            QCOMPARE(out, data);
+            // Without padding: the same bytes.
+            QByteArray bare = encoded;
+            while (bare.endsWith('='))
+                bare.chop(1);
+            QVERIFY(decodeBase64Strict(bare, &out));
+            QCOMPARE(out, data);
+            data += char(n * 37 + 11);
+        }
+        QByteArray out;
+        for (const char *bad : {"QQ=", "Q", "QUJD=", "QQ==QQ==", "QQ=A", "QU JD*"})
+            QVERIFY2(!decodeBase64Strict(bad, &out), bad);
+    }
+
+    // Issue 51: 19,000 parts each naming a boundary that never appears made every part search to
+    // the end of the file (31 MB: hours). Each search now stops at its part's end: linear.
+    void boundariesThatNeverAppearAreLinear()
+    {
+        auto archive = [](int parts) {
+            QList<QByteArray> list;
+            const QByteArray filler = QByteArray("lorem ipsum ").repeated(100);
+            for (int i = 0; i < parts; ++i)
+                list << "Content-Type: multipart/mixed; boundary=\"never" + QByteArray::number(i) + "\"\r\n\r\n" + filler;
+            list << kPage;
+            return mime("top", list);
+        };
+        qint64 ms[2] = {0, 0};
+        const int counts[2] = {2000, 19000};
+        for (int k = 0; k < 2; ++k) {
+            const QByteArray bytes = archive(counts[k]);
+            QElapsedTimer clock;
+            clock.start();
+            const MhtmlArchive a = parseMhtml(bytes, QStringLiteral("n.mht"));
+            ms[k] = clock.elapsed();
+            qInfo("%d parts, %lld MB: %lld ms", counts[k], (long long)(bytes.size() >> 20), (long long)ms[k]);
+            QVERIFY2(a.ok, qPrintable(a.error));
+            QCOMPARE(a.parts.size(), size_t(1));
+            QCOMPARE(a.parts[0].body, QByteArray("<html><body><p>Hi</p></body></html>"));
+            // Warnings are kept to 50 and the rest counted.
+            QCOMPARE(a.warnings.size(), 51);
+            QVERIFY2(a.warnings.last() == QStringLiteral("n.mht: %1 more warnings like these").arg(counts[k] - 50), qPrintable(a.warnings.last()));
+        }
+        QVERIFY2(ms[1] < 10000, qPrintable(QString::number(ms[1])));
+        QVERIFY2(ms[1] < 20 * ms[0] + 500, qPrintable(QStringLiteral("%1 ms vs %2 ms").arg(ms[1]).arg(ms[0])));
+    }
+
+    // Issue 51: the GUI's Cancel reaches the unpacking (polled between parts); the parts' decoded
+    // bytes are bounded before each is allocated.
+    void cancelAndDecodedBudget()
+    {
+        const QByteArray bytes = mime("b", {kPage, "Content-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+                                                   + QByteArray(3000, 'x').toBase64()});
+        std::atomic_bool cancel{true};
+        MhtmlLimits limits;
+        limits.cancel = &cancel;
+        MhtmlArchive a = parseMhtml(bytes, QStringLiteral("c.mht"), limits);
+        QVERIFY(!a.ok);
+        QCOMPARE(a.error, QStringLiteral("c.mht: cancelled"));
+        cancel = false;
+        a = parseMhtml(bytes, QStringLiteral("c.mht"), limits);
+        QVERIFY2(a.ok, qPrintable(a.error));
+        QCOMPARE(a.parts.size(), size_t(2));
+        limits.cancel = nullptr;
+        limits.maxDecodedBytes = 2000;
+        a = parseMhtml(bytes, QStringLiteral("c.mht"), limits);
+        QVERIFY(!a.ok);
+        QVERIFY2(a.error.startsWith(QStringLiteral("c.mht: part 2 (image/png): the parts decode to more than")), qPrintable(a.error));
+        // Inside a nested multipart: the same, not a skipped nested part.
+        const QByteArray nested = mime("o", {"Content-Type: multipart/related; boundary=\"i\"\r\n\r\n--i\r\n" + kPage
+                                             + "\r\n--i\r\nContent-Type: text/plain\r\n\r\n" + QByteArray(3000, 'y') + "\r\n--i--"});
+        a = parseMhtml(nested, QStringLiteral("n.mht"), limits);
+        QVERIFY(!a.ok);
+        QVERIFY2(a.error.contains(QStringLiteral("the parts decode to more than")), qPrintable(a.error));
     }
 
     void savedPageFolders()

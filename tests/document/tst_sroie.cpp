@@ -6,6 +6,7 @@
 #include "tests/common/testdata.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -121,6 +122,75 @@ private Q_SLOTS:
         QVERIFY(!isSroieFolder(dir.filePath(QStringLiteral("box"))));
         QVERIFY(!importSroieFolder(dir.filePath(QStringLiteral("box")), &receipts, &report, &error));
         QVERIFY2(error.contains(QStringLiteral("not a SROIE folder")), qPrintable(error));
+    }
+
+    // Issue 51: key values up to 1 M characters fed an O(n*m) fuzzy match (a 2 MB receipt ran for
+    // hours). A value longer than 1000 characters skips its receipt, named; the rest is imported.
+    void longKeyValueSkipsTheReceipt()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("box/000.csv")), "10,10,300,10,300,40,10,40,SHOP ONE\n"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("key/000.json")), "{\"company\": \"SHOP ONE\"}"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("box/001.csv")), "10,10,300,10,300,40,10,40,SHOP TWO\n"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("key/001.json")), "{\"address\": \"" + QByteArray(1001, 'A') + "\"}"));
+        std::vector<SroieReceipt> receipts;
+        SroieReport report;
+        QString error;
+        QVERIFY2(importSroieFolder(dir.path(), &receipts, &report, &error), qPrintable(error));
+        QCOMPARE(int(receipts.size()), 1);
+        QCOMPARE(report.skipped, 1);
+        const QString problems = report.problems.join(QLatin1Char('\n'));
+        QVERIFY2(problems.contains(QStringLiteral("key/001.json: the address is 1001 characters long, more than the 1000 a key value may have")),
+                 qPrintable(problems));
+        // Alone, it leaves nothing to import: the folder is refused with that problem.
+        QVERIFY(QFile::remove(dir.filePath(QStringLiteral("key/000.json"))) && QFile::remove(dir.filePath(QStringLiteral("box/000.csv"))));
+        QVERIFY(!importSroieFolder(dir.path(), &receipts, &report, &error));
+        QVERIFY2(error.contains(QStringLiteral("no readable receipt")) && error.contains(QStringLiteral("key/001.json: the address is 1001")),
+                 qPrintable(error));
+    }
+
+    // Issue 51: the fuzzy search on the longest value allowed over 5000 lines of other text ends
+    // in bounded time (the edit distance is banded and its cells budgeted); a receipt of 10^5
+    // equal amounts finds its total without re-reading every line for each.
+    void searchesAreBounded()
+    {
+        QTemporaryDir dir;
+        quint32 seed = 51;
+        auto letters = [&](int n) {
+            QByteArray s;
+            for (int i = 0; i < n; ++i) {
+                seed = seed * 1664525u + 1013904223u;
+                s += char('A' + (seed >> 24) % 26);
+            }
+            return s;
+        };
+        QByteArray box;
+        for (int i = 0; i < 4000; ++i)
+            box += "10," + QByteArray::number(10 + i * 30) + ",300,10,300,40,10,40," + letters(900) + "\n";
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("box/000.csv")), box));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("key/000.json")), "{\"company\": \"" + letters(1000) + "\"}"));
+        QByteArray amounts;
+        for (int i = 0; i < 4000; ++i)
+            amounts += "10," + QByteArray::number(10 + i * 30) + ",300,10,300,40,10,40," + QByteArray("9.00 ").repeated(25) + "\n";
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("box/001.csv")), amounts));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("key/001.json")), R"({"total": "9.00"})"));
+        std::vector<SroieReceipt> receipts;
+        SroieReport report;
+        QString error;
+        QElapsedTimer clock;
+        clock.start();
+        const bool ok = importSroieFolder(dir.path(), &receipts, &report, &error);
+        qInfo("%lld ms: %s", (long long)clock.elapsed(), qPrintable(report.problems.join(QStringLiteral("; "))));
+        QVERIFY2(ok, qPrintable(error));
+        QVERIFY2(clock.elapsed() < 20000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(int(receipts.size()), 2);
+        const QString problems = report.problems.join(QLatin1Char('\n'));
+        QVERIFY2(problems.contains(QStringLiteral("the company")), qPrintable(problems));
+        // The total: the lowest of the equal amounts (no line says TOTAL).
+        const SroieReceipt &totals = receipts[1];
+        QCOMPARE(entityText(totals, QStringLiteral("TOTAL")), QStringLiteral("9.00"));
+        const Entity &total = totals.annotations.entities.back();
+        QCOMPARE(total.wordIds, QStringList{QStringLiteral("p1/l4000/w25")});
     }
 
     void trainingSplitAsShipped()

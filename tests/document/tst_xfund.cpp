@@ -122,6 +122,53 @@ private Q_SLOTS:
         QVERIFY(error.contains(QStringLiteral("cannot open")));
     }
 
+    // Issue 51: sizes are counted from the bytes before any document is built. A document over
+    // 1 M words is skipped and named (its JSON never parsed), the others imported; a file of more
+    // than 2 M words is refused whole; nesting, stray bytes and "lang"/"split" read by the scan.
+    void limitsCountedBeforeParsing()
+    {
+        QTemporaryDir dir;
+        auto doc = [](const QByteArray &id, int entities, int words) {
+            const QByteArray word = "{\"box\":[1,1,2,2],\"text\":\"w\"}";
+            const QByteArray wordList = word + ("," + word).repeated(words - 1);
+            QByteArray list;
+            for (int e = 0; e < entities; ++e)
+                list += (e > 0 ? "," : "") + ("{\"id\":" + QByteArray::number(e) + ",\"label\":\"other\",\"box\":[1,1,2,2],\"text\":\"w\",\"words\":[")
+                        + wordList + "]}";
+            return "{\"id\":\"" + id + "\",\"img\":{\"width\":100,\"height\":100},\"document\":[" + list + "]}";
+        };
+        const QString mixed = writeFile(dir, QStringLiteral("m.json"),
+                                        "{\"lang\": \"fr\", \"documents\": [" + doc("small", 2, 3) + ", " + doc("huge", 1001, 1000)
+                                            + "], \"split\": \"val\"}");
+        std::vector<XfundPage> pages;
+        XfundReport report;
+        QString error;
+        QVERIFY2(importXfundFile(mixed, FunsdWordOrder::Annotation, &pages, &report, &error), qPrintable(error));
+        QCOMPARE(report.language, QStringLiteral("fr"));
+        QCOMPARE(report.split, QStringLiteral("val"));
+        QCOMPARE(report.documents, 2);
+        QCOMPARE(report.imported, 1);
+        QCOMPARE(int(pages.front().document.words.size()), 6);
+        QVERIFY2(report.problems.join(QLatin1Char('\n')).contains(QStringLiteral("documents[1]: 1001000 words and 1001 entities: more than the 1000000 words")),
+                 qPrintable(report.problems.join(QLatin1Char('\n'))));
+        const QString many = writeFile(dir, QStringLiteral("many.json"),
+                                       "{\"documents\": [" + (doc("d", 100, 1000) + ",").repeated(20) + doc("d", 100, 1000) + "]}");
+        QVERIFY(!importXfundFile(many, FunsdWordOrder::Annotation, &pages, &report, &error));
+        QCOMPARE(error, many + QStringLiteral(": 2100000 words in 21 documents: more than the 2000000 an XFUND file may hold (split it)"));
+        const QString deep = writeFile(dir, QStringLiteral("deep.json"), "{\"documents\": [" + QByteArray(100, '[') + QByteArray(100, ']') + "]}");
+        QVERIFY(!importXfundFile(deep, FunsdWordOrder::Annotation, &pages, &report, &error));
+        QVERIFY2(error.contains(QStringLiteral("nested deeper than 64 levels")), qPrintable(error));
+        const QString trailing = writeFile(dir, QStringLiteral("t.json"), "{\"documents\": []} {}");
+        QVERIFY(!importXfundFile(trailing, FunsdWordOrder::Annotation, &pages, &report, &error));
+        QVERIFY2(error.contains(QStringLiteral("invalid JSON: data after the top-level value")), qPrintable(error));
+        // Brackets inside strings are text, escaped quotes do not end them.
+        const QString tricky = writeFile(dir, QStringLiteral("s.json"),
+                                         "{\"lang\": \"x\\\"]}\", \"documents\": [" + doc("a\\\"[{", 1, 2) + "]}");
+        QVERIFY2(importXfundFile(tricky, FunsdWordOrder::Annotation, &pages, &report, &error), qPrintable(error));
+        QCOMPARE(report.language, QStringLiteral("x\"]}"));
+        QCOMPARE(pages.front().document.title, QStringLiteral("a\"[{"));
+    }
+
     void germanValidationSplit()
     {
         const QString path = folio::test::sharedPath(QStringLiteral("data/xfund-de/de.val.json"));
