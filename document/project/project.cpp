@@ -39,8 +39,22 @@ Project::~Project() = default;
 
 int Project::currentSchemaVersion() { return detail::latestProjectSchemaVersion(); }
 
+// Schema changes on a server database (creating the project, migrating it) take this lock for
+// their transaction, so processes that start together (queue workers: "machine 2..n: join") wait
+// for the first instead of racing it into a duplicate-key error; the waiter then finds the work
+// done. The key is any constant of Folio's own.
+static bool lockSchemaChanges(QSqlDatabase &db, QString *error)
+{
+    QSqlQuery q(db);
+    if (q.exec(QStringLiteral("SELECT pg_advisory_xact_lock(7318420561)")))
+        return true;
+    *error = q.lastError().text();
+    return false;
+}
+
 // A server database: filled inside one transaction (PostgreSQL's DDL is transactional), so it
-// is either empty or a complete project.
+// is either empty or a complete project. Emptiness is checked again under the schema lock: two
+// processes creating at once make one project, the second finds it ("already exists").
 QString Project::createInDatabase(const ProjectLocation &location, int version)
 {
     auto p = std::make_unique<Project::Private>();
@@ -57,6 +71,15 @@ QString Project::createInDatabase(const ProjectLocation &location, int version)
         return p->fail(QStringLiteral("already exists (open it, or choose another database)"));
     if (!p->db.transaction())
         return p->failError(p->db.lastError());
+    if (!lockSchemaChanges(p->db, &e)) {
+        p->db.rollback();
+        return p->fail(e);
+    }
+    if (!p->dialect->isFolioDatabase(p->db, &empty, &e) || !empty) {
+        p->db.rollback();
+        return e.isEmpty() ? p->fail(QStringLiteral("already exists (open it, or choose another database)"))
+                           : p->fail(QStringLiteral("the database is not empty: %1").arg(e));
+    }
     for (const QString &sql : p->dialect->stampStatements()) {
         QSqlQuery q(p->db);
         if (!q.exec(sql)) {
@@ -208,7 +231,9 @@ std::unique_ptr<Project> Project::open(const QString &path, QString *error, Mode
     if (!d->dialect->isFolioDatabase(d->db, &empty, &e))
         return setErr(d->fail(QStringLiteral("not a Folio project: %1").arg(e)));
     if (empty)
-        return setErr(d->fail(QStringLiteral("not a Folio project: the database is empty")));
+        return setErr(d->fail(QStringLiteral("not a Folio project: the database is empty (make it one with "
+                                             "`folio-cli project create %1`)")
+                                  .arg(d->path)));
     int version = 0;
     if (!detail::readSchemaVersion(d->db, *d->dialect, &version, &e))
         return setErr(d->fail(e));
@@ -232,7 +257,14 @@ std::unique_ptr<Project> Project::open(const QString &path, QString *error, Mode
         QSqlError beginError;
         if (!d->dialect->beginWrite(d->db, &beginError))
             return setErr(d->fail(d->dialect->describeError(beginError)));
-        if (!detail::migrateProject(d->db, *d->dialect, version, latest, &e)) {
+        // A server database: another process may be migrating it right now; wait for it, then
+        // migrate from the version it left.
+        if (!d->dialect->isFileBased()
+            && (!lockSchemaChanges(d->db, &e) || !detail::readSchemaVersion(d->db, *d->dialect, &version, &e))) {
+            d->db.rollback();
+            return setErr(d->fail(e));
+        }
+        if (version < latest && !detail::migrateProject(d->db, *d->dialect, version, latest, &e)) {
             d->db.rollback();
             return setErr(d->fail(e));
         }
@@ -278,7 +310,16 @@ std::unique_ptr<Project> Project::openOrCreate(const QString &path, QString *err
             *error = openError;
         return nullptr;
     }
-    return create(path, error);
+    QString createError;
+    if (auto created = create(path, &createError))
+        return created;
+    // Another process made it a project between our look and our create (two queue workers
+    // started together): open theirs.
+    if (auto theirs = open(path, &openError))
+        return theirs;
+    if (error)
+        *error = createError;
+    return nullptr;
 }
 bool Project::isReadOnly() const { return d->readOnly; }
 int Project::schemaVersion() const { return d->schemaVersion; }

@@ -93,9 +93,11 @@ bool ProjectQueue::queuedInputs(QStringList *inputs, QString *error) const
     return true;
 }
 
-bool ProjectQueue::enqueue(const QString &command, const std::vector<QueueInput> &inputs, int *added, QString *error)
+bool ProjectQueue::enqueue(const QString &command, const std::vector<QueueInput> &inputs, int *added, QString *error,
+                           QStringList *failedAdded)
 {
     *added = 0;
+    QStringList failedNow;
     if (!checkSchema(error))
         return false;
     Project::Private &d = *m_project.d;
@@ -144,10 +146,17 @@ bool ProjectQueue::enqueue(const QString &command, const std::vector<QueueInput>
         ins.bindValue(9, unreadable ? now : QString(QLatin1String("")));
         if (!ins.exec())
             return d.rollbackWith(error, d.failSql(ins));
-        if (ins.numRowsAffected() > 0)
+        if (ins.numRowsAffected() > 0) {
             ++*added;
+            if (unreadable)
+                failedNow << in.input;
+        }
     }
-    return d.commit(error, false);
+    if (!d.commit(error, false))
+        return false;
+    if (failedAdded)
+        *failedAdded = failedNow;
+    return true;
 }
 
 bool ProjectQueue::claim(const QString &worker, int leaseSeconds, int maxAttempts, QueueClaim *claim, QString *error)

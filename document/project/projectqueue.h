@@ -94,8 +94,11 @@ public:
     // The inputs already queued (to skip fingerprinting them again).
     bool queuedInputs(QStringList *inputs, QString *error) const;
     // Creates the queue for `command` when new, adds the inputs it does not hold yet (in one
-    // transaction). Refuses a queue of another command. `*added` counts the new inputs.
-    bool enqueue(const QString &command, const std::vector<QueueInput> &inputs, int *added, QString *error);
+    // transaction). Refuses a queue of another command. `*added` counts the new inputs;
+    // `*failedAdded` (optional) gets those of them recorded as failed at once (size -1): the
+    // caller that queued them reports them, no worker ever claims them.
+    bool enqueue(const QString &command, const std::vector<QueueInput> &inputs, int *added, QString *error,
+                 QStringList *failedAdded = nullptr);
 
     // Claims the next input for `worker` for `leaseSeconds`; claim->id is -1 when none is free
     // (all done, failed or held by live claims). First fails the expired claims that reached
