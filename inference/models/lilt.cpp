@@ -75,9 +75,16 @@ public:
             l.textQkv = fusedLinear({LinearW::load(p, lp + ".attention.self.query", d, d),
                                      LinearW::load(p, lp + ".attention.self.key", d, d),
                                      LinearW::load(p, lp + ".attention.self.value", d, d)});
-            l.layoutQkv = fusedLinear({LinearW::load(p, lp + ".attention.self.layout_query", dl, dl),
-                                       LinearW::load(p, lp + ".attention.self.layout_key", dl, dl),
-                                       LinearW::load(p, lp + ".attention.self.layout_value", dl, dl)});
+            std::vector<LinearW> layoutParts{LinearW::load(p, lp + ".attention.self.layout_query", dl, dl),
+                                             LinearW::load(p, lp + ".attention.self.layout_key", dl, dl),
+                                             LinearW::load(p, lp + ".attention.self.layout_value", dl, dl)};
+            // Built for training (autograd on, HfFineTuner): the layout projections stay apart, so the
+            // last layer's layout_value, whose flow nothing reads, gets no gradient (not a zero one), as
+            // in the reference, and AdamW leaves it untouched.
+            if (at::GradMode::is_enabled())
+                l.layoutParts = std::move(layoutParts);
+            else
+                l.layoutQkv = fusedLinear(layoutParts);
             l.textFfn = FeedForwardW::load(p, lp, d, inter, eps);
             // The layout flow's block: the same post-LN form under its own names.
             l.layoutFfn.attnOut = LinearW::load(p, lp + ".attention.layout_output.dense", dl, dl);
@@ -150,7 +157,11 @@ public:
             const Layer &l = m_layers[i];
             if (ctx.tracing())
                 ctx.record("hidden_states." + std::to_string(i), hs);
-            const auto text = l.textQkv(hs).chunk(3, -1), lay = l.layoutQkv(layout).chunk(3, -1);
+            const auto text = l.textQkv(hs).chunk(3, -1);
+            const std::vector<at::Tensor> lay = l.layoutParts.empty()
+                                                    ? l.layoutQkv(layout).chunk(3, -1)
+                                                    : std::vector<at::Tensor>{l.layoutParts[0](layout), l.layoutParts[1](layout),
+                                                                              l.layoutParts[2](layout)};
             const at::Tensor q = splitHeads(text[0], m_heads), k = splitHeads(text[1], m_heads);
             const at::Tensor v = splitHeads(text[2], m_heads), vl = splitHeads(lay[2], m_heads);
             const at::Tensor probs = useLayout ? biacmProbs(q, k, splitHeads(lay[0], m_heads),
@@ -180,7 +191,10 @@ public:
     {
         for (Layer &l : m_layers) {
             detail::quantizeDynamicInt8(l.textQkv);
-            detail::quantizeDynamicInt8(l.layoutQkv);
+            if (l.layoutParts.empty())
+                detail::quantizeDynamicInt8(l.layoutQkv);
+            for (LinearW &part : l.layoutParts)
+                detail::quantizeDynamicInt8(part);
             detail::quantizeDynamicInt8(l.textFfn);
             detail::quantizeDynamicInt8(l.layoutFfn);
         }
@@ -191,6 +205,7 @@ private:
     {
         LinearW textQkv;   // attention.self.{query,key,value}, fused [3D, D]
         LinearW layoutQkv; // attention.self.layout_{query,key,value}, fused [3Dl, Dl]
+        std::vector<LinearW> layoutParts; // the same three apart (a model built for training)
         FeedForwardW textFfn, layoutFfn;
     };
 

@@ -103,7 +103,7 @@ QStringList parityRoots()
         return roots;
     }
     return {sharedPath(QStringLiteral("fixtures/parity")), sharedPath(QStringLiteral("fixtures/parity-next")),
-            sharedPath(QStringLiteral("fixtures/parity-new"))};
+            sharedPath(QStringLiteral("fixtures/parity-new")), sharedPath(QStringLiteral("fixtures/finetune"))};
 }
 
 QString missingDataMessage(const QString &path)

@@ -4,7 +4,7 @@
 //  - Shared material (../shared: data sets, parity fixtures) is found through $FOLIO_SHARED_DIR
 //    at run time; without it, the compile-time default (../shared beside the checkout).
 //  - Parity fixtures: $FOLIO_PARITY_DIR (one folder, or several separated by ':') when set, else
-//    <shared>/fixtures/parity, <shared>/fixtures/parity-next and <shared>/fixtures/parity-new.
+//    <shared>/fixtures/parity, parity-next, parity-new and finetune (the Trainer steps, issue 46).
 //  - FOLIO_REQUIRE_DATA(path) skips the current test function when `path` is missing, or fails it
 //    when CI=true (CI must never pass a run that checked nothing).
 //  - FOLIO_TEST_MAIN / FOLIO_TEST_GUILESS_MAIN replace QTEST_MAIN / QTEST_GUILESS_MAIN: the

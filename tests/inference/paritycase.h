@@ -7,6 +7,8 @@
 //    LayoutLMv3Tokenizer(Fast) (a MarkupLM tokenizer case has the same two files: it is not this);
 //  - TokenClassifierPipeline: documents.json + checkpoint/config.json (HfTokenClassifier);
 //  - Hibrids: outputs.safetensors holding `hier2index` (config.json without model_type);
+//  - FineTune: train.json beside config.json + model.safetensors + inputs/outputs.safetensors (the
+//    Hugging Face Trainer's recorded steps, finetunecases.h; checked before Model, whose files it has);
 //  - Unknown: anything else (described by what it holds).
 // parityCaseUnsupported() says why Folio cannot run a case (unknown kind, model type not built,
 // a part of the checkpoint not built); tst_parity skips such a case by name in a lenient root and
@@ -16,6 +18,7 @@
 #include "inference/checkpoint/safetensors.h"
 #include "inference/models/hftokenclassifier.h"
 #include "inference/models/modelrunner.h"
+#include "inference/training/hf/hffinetuner.h"
 
 #include <QDir>
 #include <QFile>
@@ -30,7 +33,7 @@
 
 namespace folio::inference::test {
 
-enum class ParityCaseKind { Model, LayoutLMv3Tokenizer, MarkupLMTokenizer, TokenClassifierPipeline, Hibrids, Unknown };
+enum class ParityCaseKind { Model, LayoutLMv3Tokenizer, MarkupLMTokenizer, TokenClassifierPipeline, Hibrids, FineTune, Unknown };
 
 struct ParityCaseInfo
 {
@@ -52,6 +55,12 @@ inline ParityCaseInfo classifyParityCase(const QString &dir)
 {
     const QDir d(dir);
     ParityCaseInfo info;
+    if (d.exists(QStringLiteral("train.json")) && d.exists(QStringLiteral("config.json"))) {
+        info.kind = ParityCaseKind::FineTune;
+        info.modelType = ModelConfig::fromDirectory(dir.toStdString()).modelType();
+        info.description = QStringLiteral("fine-tuning steps (model_type %1)").arg(QString::fromStdString(info.modelType));
+        return info;
+    }
     if (d.exists(QStringLiteral("config.json"))) {
         info.modelType = ModelConfig::fromDirectory(dir.toStdString()).modelType();
         if (!info.modelType.empty()) {
@@ -113,6 +122,13 @@ inline QString parityCaseUnsupported(const QString & /*dir*/, const ParityCaseIn
         const auto supported = HfTokenClassifier::supportedModelTypes();
         if (!listed(supported, info.modelType))
             return QStringLiteral("token-classification pipeline of model type '%1' is not built yet (supported: %2)")
+                .arg(QString::fromStdString(info.modelType), joined(supported));
+        return {};
+    }
+    case ParityCaseKind::FineTune: {
+        const auto supported = HfFineTuner::supportedModelTypes();
+        if (!listed(supported, info.modelType))
+            return QStringLiteral("fine-tuning of model type '%1' is not built yet (supported: %2)")
                 .arg(QString::fromStdString(info.modelType), joined(supported));
         return {};
     }

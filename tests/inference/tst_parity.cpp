@@ -1,6 +1,6 @@
 // Parity with the reference implementations: every case folder under the parity roots
 // (folio::test::parityRoots(): $FOLIO_PARITY_DIR, one folder or several separated by ':', else
-// <shared>/fixtures/parity and, when present, <shared>/fixtures/parity-next and parity-new). One data
+// <shared>/fixtures/parity and, when present, <shared>/fixtures/parity-next, parity-new and finetune). One data
 // row per case, named "<root folder>/<case>". Each case's kind is recognised explicitly
 // (paritycase.h classifyParityCase):
 //  - a model case (config.json `model_type`; inputs.safetensors -> outputs.safetensors, `debug.*`
@@ -8,7 +8,8 @@
 //  - a HIBRIDS index case (outputs hold `hier2index`);
 //  - a LayoutLMv3 tokenizer case (cases.json + tokenizer/ of a LayoutLMv3 tokenizer class) and a
 //    Hugging Face token-classification pipeline case (documents.json + checkpoint/), checked by
-//    layoutlmv3cases.h.
+//    layoutlmv3cases.h;
+//  - a fine-tuning case (train.json: the Hugging Face Trainer's recorded steps), finetunecases.h.
 // In a lenient root (folder name ending in "-next" or "-new": cases for models being built now), a
 // case Folio cannot run (unknown kind, model type not built, a checkpoint part not built: see
 // parityCaseUnsupported) is skipped by name; everywhere else it fails. Zero cases found fails;
@@ -18,6 +19,7 @@
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/models/modelrunner.h"
 #include "inference/checkpoint/safetensors.h"
+#include "finetunecases.h"
 #include "layoutlmv3cases.h"
 #include "markuplmcases.h"
 #include "paritycase.h"
@@ -263,6 +265,9 @@ private Q_SLOTS:
         case ParityCaseKind::Hibrids:
             runHibridsCase(dir);
             return;
+        case ParityCaseKind::FineTune:
+            checkFineTuneCase(dir);
+            return;
         case ParityCaseKind::Unknown:
             break;
         }
@@ -283,10 +288,11 @@ private Q_SLOTS:
         QCOMPARE(roots, QStringList({QStringLiteral("/a/one"), QStringLiteral("/b/two")}));
         if (saved.isEmpty()) {
             const QStringList defaults = folio::test::parityRoots();
-            QCOMPARE(defaults.size(), 3);
+            QCOMPARE(defaults.size(), 4);
             QVERIFY(defaults[0].endsWith(QLatin1String("/fixtures/parity")));
             QVERIFY(defaults[1].endsWith(QLatin1String("/fixtures/parity-next")));
             QVERIFY(defaults[2].endsWith(QLatin1String("/fixtures/parity-new")));
+            QVERIFY(defaults[3].endsWith(QLatin1String("/fixtures/finetune")));
         }
     }
 

@@ -1,0 +1,416 @@
+// HfFineTuner: Hugging Face token classifiers fine-tuned on Folio's forward passes with autograd.
+#include "inference/training/hf/hffinetuner.h"
+
+#include "inference/checkpoint/detail/convert.h"
+#include "inference/checkpoint/detail/jsonfile.h"
+#include "inference/checkpoint/detail/paramstore.h"
+#include "inference/checkpoint/modelconfig.h"
+#include "inference/checkpoint/safetensors.h"
+#include "inference/errors.h"
+#include "inference/models/detail/model.h"
+#include "inference/training/detail/trainkit.h"
+#include "inference/training/hf/detail/hfoptim.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+
+namespace fs = std::filesystem;
+
+namespace folio::inference {
+
+using detail::AtMap;
+
+struct HfFineTuner::Impl
+{
+    std::string dir;
+    std::string modelType;
+    std::string prefix;                          // "layoutlmv3." / "lilt."
+    nlohmann::json config;                       // config.json as it will be written
+    std::map<std::string, at::Tensor> params;    // leaves, requires_grad, reference names
+    HfFineTuneOptions options;
+    std::unique_ptr<detail::HfAdamW> optim;
+    bool keepGradients = false;
+    TensorMap lastGradients;
+    std::vector<std::string> withoutGradient;
+    mutable std::unique_ptr<detail::Model> evalModel; // built on the current weights, no autograd
+
+    std::vector<std::string> labels() const
+    {
+        std::vector<std::string> out;
+        const auto it = config.find("id2label");
+        if (it == config.end() || !it->is_object())
+            return out;
+        out.resize(it->size());
+        for (const auto &[k, v] : it->items()) {
+            const long i = std::stol(k);
+            if (i < 0 || i >= long(out.size()) || !v.is_string())
+                throw InferenceError(dir + "/config.json: id2label is not a list 0..n-1 of names");
+            out[std::size_t(i)] = v.get<std::string>();
+        }
+        return out;
+    }
+    bool hasHead() const { return params.count("classifier.weight") || params.count("classifier.dense.weight"); }
+
+    // The registry's model on the trainable tensors. With autograd on, every derived tensor (LiLT's
+    // and the LayoutLM encoder's fused Q/K/V) is part of the graph, so gradients reach the leaves.
+    std::unique_ptr<detail::Model> build() const
+    {
+        const ModelConfig c = ModelConfig::fromJson(config, dir + "/config.json");
+        detail::ParamStore store = detail::ParamStore::fromTensors(params, dir + " (training parameters)");
+        auto model = detail::createModel(c, store);
+        store.finish();
+        return model;
+    }
+    void ensureOptimiser()
+    {
+        if (!optim)
+            optim = std::make_unique<detail::HfAdamW>(params, toOptim(options));
+    }
+    static detail::HfOptimOptions toOptim(const HfFineTuneOptions &o)
+    {
+        detail::HfOptimOptions d;
+        d.lr = o.lr;
+        d.weightDecay = o.weightDecay;
+        d.beta1 = o.beta1;
+        d.beta2 = o.beta2;
+        d.eps = o.eps;
+        d.maxGradNorm = o.maxGradNorm;
+        d.warmupSteps = o.warmupSteps;
+        d.totalSteps = o.totalSteps;
+        return d;
+    }
+};
+
+HfFineTuner::HfFineTuner() = default;
+HfFineTuner::~HfFineTuner() = default;
+HfFineTuner::HfFineTuner(HfFineTuner &&) noexcept = default;
+HfFineTuner &HfFineTuner::operator=(HfFineTuner &&) noexcept = default;
+
+std::string HfFineTuner::tokenClassificationArchitecture(const std::string &modelType)
+{
+    if (modelType == "layoutlmv3")
+        return "LayoutLMv3ForTokenClassification";
+    if (modelType == "lilt")
+        return "LiltForTokenClassification";
+    return {};
+}
+
+std::vector<std::string> HfFineTuner::supportedModelTypes()
+{
+    return {"layoutlmv3", "lilt"};
+}
+
+std::vector<std::string> HfFineTuner::processorFiles()
+{
+    return {"tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "added_tokens.json", "vocab.json",
+            "merges.txt", "vocab.txt", "sentencepiece.bpe.model", "preprocessor_config.json"};
+}
+
+bool HfFineTuner::load(const std::string &dir, std::string *error)
+{
+    auto impl = std::make_unique<Impl>();
+    const bool ok = detail::runGuarded([&] {
+        impl->dir = dir;
+        const ModelConfig config = ModelConfig::fromDirectory(dir);
+        impl->modelType = config.modelType();
+        const auto types = supportedModelTypes();
+        if (std::find(types.begin(), types.end(), impl->modelType) == types.end())
+            throw InferenceError(dir + "/config.json: model_type \"" + impl->modelType
+                                 + "\" cannot be fine-tuned yet (supported: layoutlmv3, lilt)");
+        impl->prefix = impl->modelType + ".";
+        impl->config = config.json();
+        // Every tensor the model takes, under the reference's names (a base model's keys get the
+        // task model's prefix; the head keys stay as they are).
+        detail::ParamStore store = detail::ParamStore::fromDirectory(dir);
+        {
+            at::NoGradGuard noGrad;
+            auto model = detail::createModel(config, store);
+            store.finish();
+        }
+        for (const auto &[name, t] : store.parameters()) {
+            const bool keep = name.rfind(impl->prefix, 0) == 0 || name.rfind("classifier.", 0) == 0;
+            at::Tensor leaf = t.detach().to(at::kFloat).contiguous().clone();
+            leaf.set_requires_grad(true);
+            impl->params[keep ? name : impl->prefix + name] = leaf;
+        }
+        const std::vector<std::string> labels = impl->labels();
+        if (impl->hasHead() && labels.empty())
+            throw InferenceError(dir + "/config.json: the checkpoint has a classifier but no id2label");
+    }, error, dir);
+    if (ok)
+        m_impl = std::move(impl);
+    return ok;
+}
+
+bool HfFineTuner::isLoaded() const { return m_impl != nullptr; }
+std::string HfFineTuner::modelType() const { return m_impl ? m_impl->modelType : std::string(); }
+bool HfFineTuner::hasHead() const { return m_impl && m_impl->hasHead(); }
+
+std::vector<std::string> HfFineTuner::labels() const
+{
+    if (!m_impl || !m_impl->hasHead())
+        return {};
+    return m_impl->labels();
+}
+
+bool HfFineTuner::setLabels(const std::vector<std::string> &labels, std::uint64_t seed, bool *newHead, std::string *error)
+{
+    if (newHead)
+        *newHead = false;
+    if (!m_impl) {
+        if (error)
+            *error = "no checkpoint loaded";
+        return false;
+    }
+    return detail::runGuarded([&] {
+        if (labels.empty())
+            throw InferenceError("the label set is empty");
+        if (m_impl->hasHead() && m_impl->labels() == labels)
+            return;
+        const auto d = static_cast<std::int64_t>(m_impl->config.value("hidden_size", 768));
+        const double initStd = m_impl->config.value("initializer_range", 0.02);
+        const auto n = static_cast<std::int64_t>(labels.size());
+        for (auto it = m_impl->params.begin(); it != m_impl->params.end();)
+            it = it->first.rfind("classifier.", 0) == 0 ? m_impl->params.erase(it) : std::next(it);
+        at::Generator gen = at::detail::createCPUGenerator(seed);
+        auto linear = [&](const std::string &name, std::int64_t in, std::int64_t out) {
+            at::Tensor w = at::empty({out, in}, at::kFloat);
+            w.normal_(0.0, initStd, gen);
+            at::Tensor b = at::zeros({out}, at::kFloat);
+            w.set_requires_grad(true);
+            b.set_requires_grad(true);
+            m_impl->params[name + ".weight"] = w;
+            m_impl->params[name + ".bias"] = b;
+        };
+        if (m_impl->modelType == "layoutlmv3" && n >= 10) { // LayoutLMv3ClassificationHead
+            linear("classifier.dense", d, d);
+            linear("classifier.out_proj", d, n);
+        } else {
+            linear("classifier", d, n);
+        }
+        nlohmann::json id2label = nlohmann::json::object(), label2id = nlohmann::json::object();
+        for (std::int64_t i = 0; i < n; ++i) {
+            id2label[std::to_string(i)] = labels[std::size_t(i)];
+            label2id[labels[std::size_t(i)]] = i;
+        }
+        m_impl->config["id2label"] = id2label;
+        m_impl->config["label2id"] = label2id;
+        m_impl->config.erase("num_labels");
+        m_impl->optim.reset();
+        m_impl->evalModel.reset();
+        if (newHead)
+            *newHead = true;
+    }, error);
+}
+
+void HfFineTuner::setOptions(const HfFineTuneOptions &options)
+{
+    if (!m_impl)
+        return;
+    m_impl->options = options;
+    m_impl->optim.reset();
+}
+
+long HfFineTuner::steps() const
+{
+    return m_impl && m_impl->optim ? m_impl->optim->steps() : 0;
+}
+
+HfStepResult HfFineTuner::step(const TensorMap &batch)
+{
+    return step(std::vector<TensorMap>{batch});
+}
+
+HfStepResult HfFineTuner::step(const std::vector<TensorMap> &shards)
+{
+    HfStepResult r;
+    if (!m_impl) {
+        r.error = "no checkpoint loaded";
+        return r;
+    }
+    if (!m_impl->hasHead()) {
+        r.error = "the checkpoint has no token-classification head: set the label set first";
+        return r;
+    }
+    r.ok = detail::runGuarded([&] {
+        m_impl->ensureOptimiser();
+        m_impl->evalModel.reset();
+        at::AutoGradMode grad(true);
+        const auto model = m_impl->build();
+        const RunOptions runOptions;
+        const detail::ForwardContext ctx(runOptions);
+        std::vector<at::Tensor> losses;
+        for (const TensorMap &shard : shards) {
+            AtMap in;
+            at::Tensor labels;
+            for (const auto &[name, t] : shard) {
+                if (name == "labels")
+                    labels = detail::toAten(t).to(at::kLong);
+                else
+                    in[name] = detail::toAten(t);
+            }
+            if (!labels.defined())
+                throw InferenceError("the batch has no 'labels' tensor");
+            const AtMap out = model->forward(in, ctx);
+            const auto it = out.find("logits");
+            if (it == out.end())
+                throw InferenceError("the model gave no logits");
+            if (it->second.sizes().slice(0, 2) != labels.sizes())
+                throw InferenceError("labels " + shapeString(labels.sizes().vec()) + " do not match logits "
+                                     + shapeString(it->second.sizes().vec()));
+            const at::Tensor loss = detail::tokenClassificationLoss(it->second, labels);
+            if (loss.defined())
+                losses.push_back(loss);
+        }
+        if (losses.empty())
+            throw InferenceError("no position of the batch has a label (every label is -100)");
+        at::Tensor total = losses.size() == 1 ? losses[0] : at::stack(losses).mean();
+        total.backward();
+        r.loss = total.item<double>();
+        m_impl->withoutGradient.clear();
+        m_impl->lastGradients.clear();
+        for (const auto &[name, p] : m_impl->params) {
+            if (!p.grad().defined())
+                m_impl->withoutGradient.push_back(name);
+            else if (m_impl->keepGradients)
+                m_impl->lastGradients[name] = detail::fromAten(p.grad());
+        }
+        r.gradNorm = m_impl->optim->clipGradients();
+        r.lr = m_impl->optim->step();
+    }, &r.error);
+    if (!r.ok && m_impl->optim)
+        m_impl->optim->zeroGrad();
+    return r;
+}
+
+void HfFineTuner::setKeepGradients(bool keep)
+{
+    if (m_impl)
+        m_impl->keepGradients = keep;
+}
+
+const TensorMap &HfFineTuner::lastGradients() const
+{
+    static const TensorMap empty;
+    return m_impl ? m_impl->lastGradients : empty;
+}
+
+std::vector<std::string> HfFineTuner::parametersWithoutGradient() const
+{
+    return m_impl ? m_impl->withoutGradient : std::vector<std::string>();
+}
+
+std::vector<std::string> HfFineTuner::noDecayParameters() const
+{
+    std::vector<std::string> out;
+    if (!m_impl)
+        return out;
+    for (const auto &kv : m_impl->params)
+        if (!detail::hfDecays(kv.first))
+            out.push_back(kv.first);
+    return out;
+}
+
+TensorMap HfFineTuner::parameters() const
+{
+    TensorMap out;
+    if (m_impl)
+        for (const auto &[name, t] : m_impl->params)
+            out[name] = detail::fromAten(t.detach());
+    return out;
+}
+
+RunResult HfFineTuner::forward(const TensorMap &inputs) const
+{
+    RunResult r;
+    if (!m_impl) {
+        r.error = "no checkpoint loaded";
+        return r;
+    }
+    r.ok = detail::runGuarded([&] {
+        at::NoGradGuard noGrad;
+        if (!m_impl->evalModel)
+            m_impl->evalModel = m_impl->build();
+        AtMap in;
+        for (const auto &[name, t] : inputs)
+            if (name != "labels")
+                in[name] = detail::toAten(t);
+        const RunOptions runOptions;
+        const detail::ForwardContext ctx(runOptions);
+        for (const auto &[name, t] : m_impl->evalModel->forward(in, ctx))
+            r.outputs.emplace(name, detail::fromAten(t));
+    }, &r.error);
+    return r;
+}
+
+bool HfFineTuner::saveFolder(const std::string &outDir, const std::string &initDir, const std::string &modelCard,
+                             std::string *error) const
+{
+    if (!m_impl) {
+        if (error)
+            *error = "no checkpoint loaded";
+        return false;
+    }
+    return detail::runGuarded([&] {
+        std::error_code ec;
+        fs::create_directories(outDir, ec);
+        if (ec)
+            throw InferenceError(outDir + ": cannot create the folder: " + ec.message());
+        // Each file written beside its final name and renamed over it: a failed write (a full disk)
+        // leaves the previous file whole.
+        auto place = [&](const std::string &tmp, const std::string &name) {
+            fs::rename(tmp, outDir + "/" + name, ec);
+            if (ec)
+                throw InferenceError(outDir + "/" + name + ": cannot replace: " + ec.message());
+        };
+        TensorMap weights;
+        for (const auto &[name, t] : m_impl->params)
+            weights[name] = detail::fromAten(t.detach());
+        writeSafetensors(outDir + "/model.safetensors.part", weights, {{"format", "pt"}});
+        place(outDir + "/model.safetensors.part", "model.safetensors");
+        nlohmann::json config = m_impl->config;
+        config["architectures"] = nlohmann::json::array({tokenClassificationArchitecture(m_impl->modelType)});
+        detail::writeTextFile(outDir + "/config.json", config.dump(2) + "\n");
+        for (const std::string &f : processorFiles()) {
+            const std::string from = initDir + "/" + f;
+            if (initDir.empty() || !fs::is_regular_file(from))
+                continue;
+            if (fs::exists(outDir + "/" + f) && fs::equivalent(from, outDir + "/" + f))
+                continue;
+            fs::copy_file(from, outDir + "/" + f + ".part", fs::copy_options::overwrite_existing, ec);
+            if (ec)
+                throw InferenceError(outDir + "/" + f + ": cannot copy from " + from + ": " + ec.message());
+            place(outDir + "/" + f + ".part", f);
+        }
+        if (!modelCard.empty())
+            detail::writeTextFile(outDir + "/README.md", modelCard);
+    }, error, outDir);
+}
+
+bool HfFineTuner::saveOptimiserState(const std::string &path, std::string *error) const
+{
+    if (!m_impl || !m_impl->optim) {
+        if (error)
+            *error = "no optimiser state (no step taken)";
+        return false;
+    }
+    return detail::runGuarded([&] { m_impl->optim->save(path); }, error);
+}
+
+bool HfFineTuner::loadOptimiserState(const std::string &path, std::string *error)
+{
+    if (!m_impl) {
+        if (error)
+            *error = "no checkpoint loaded";
+        return false;
+    }
+    return detail::runGuarded([&] {
+        m_impl->ensureOptimiser();
+        m_impl->optim->load(path);
+    }, error);
+}
+
+} // namespace folio::inference

@@ -1,0 +1,197 @@
+// The Hugging Face Trainer's AdamW step, schedule, clipping and token-classification loss.
+#include "inference/training/hf/detail/hfoptim.h"
+
+#include "inference/checkpoint/detail/convert.h"
+#include "inference/checkpoint/safetensors.h"
+#include "inference/errors.h"
+
+#include <torch/types.h>
+#include <torch/optim/adamw.h>
+#include <torch/nn/utils/clip_grad.h>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace folio::inference::detail {
+
+bool hfDecays(const std::string &name)
+{
+    if (name.find("bias") != std::string::npos)
+        return false;
+    // The module holding the parameter: the component before the last.
+    const auto last = name.rfind('.');
+    if (last == std::string::npos)
+        return true;
+    const auto prev = name.rfind('.', last - 1);
+    std::string module = name.substr(prev == std::string::npos ? 0 : prev + 1, last - (prev == std::string::npos ? 0 : prev + 1));
+    std::transform(module.begin(), module.end(), module.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    static const std::set<std::string> layerNorms{"layernorm", "layer_norm", "ln", "norm"};
+    return layerNorms.count(module) == 0;
+}
+
+double hfLinearScheduleFactor(long step, long warmupSteps, long totalSteps)
+{
+    if (step < warmupSteps)
+        return double(step) / double(std::max(1L, warmupSteps));
+    return std::max(0.0, double(totalSteps - step) / double(std::max(1L, totalSteps - warmupSteps)));
+}
+
+at::Tensor tokenClassificationLoss(const at::Tensor &logits, const at::Tensor &labels)
+{
+    const auto c = logits.size(-1);
+    const at::Tensor flat = labels.reshape({-1}).to(at::kLong);
+    if ((flat != -100).sum().item<std::int64_t>() == 0)
+        return {};
+    // CrossEntropyLoss(ignore_index=-100, reduction='mean') on logits.view(-1, C), labels.view(-1).
+    return at::cross_entropy_loss(logits.reshape({-1, c}), flat, {}, at::Reduction::Mean, -100);
+}
+
+struct HfAdamW::Impl
+{
+    std::map<std::string, at::Tensor> params;
+    std::vector<std::string> noDecay;
+    std::vector<bool> groupDecays; // per torch param group
+    std::unique_ptr<torch::optim::AdamW> adam;
+
+    torch::optim::AdamWParamState *state(const at::Tensor &p) const
+    {
+        auto &st = adam->state();
+        const auto it = st.find(c10::guts::to_string(p.unsafeGetTensorImpl()));
+        return it == st.end() ? nullptr : static_cast<torch::optim::AdamWParamState *>(it->second.get());
+    }
+};
+
+HfAdamW::HfAdamW(const std::map<std::string, at::Tensor> &params, const HfOptimOptions &options)
+    : m_impl(std::make_unique<Impl>()), m_options(options)
+{
+    std::vector<at::Tensor> decay, plain;
+    for (const auto &[name, t] : params) {
+        if (!t.requires_grad())
+            throw InferenceError("optimiser: parameter '" + name + "' does not require grad");
+        if (hfDecays(name)) {
+            decay.push_back(t);
+        } else {
+            plain.push_back(t);
+            m_impl->noDecay.push_back(name);
+        }
+        m_all.push_back(t);
+    }
+    m_impl->params = params;
+    const double lr0 = options.lr * hfLinearScheduleFactor(0, options.warmupSteps, options.totalSteps);
+    std::vector<torch::optim::OptimizerParamGroup> groups;
+    auto group = [&](std::vector<at::Tensor> ts, double wd) {
+        auto o = std::make_unique<torch::optim::AdamWOptions>(lr0);
+        o->betas(std::make_tuple(options.beta1, options.beta2)).eps(options.eps).weight_decay(wd);
+        groups.emplace_back(std::move(ts), std::move(o));
+        m_impl->groupDecays.push_back(wd != 0.0);
+    };
+    if (!decay.empty())
+        group(decay, options.weightDecay);
+    if (!plain.empty())
+        group(plain, 0.0);
+    torch::optim::AdamWOptions defaults(lr0);
+    defaults.betas(std::make_tuple(options.beta1, options.beta2)).eps(options.eps).weight_decay(options.weightDecay);
+    m_impl->adam = std::make_unique<torch::optim::AdamW>(groups, defaults);
+}
+
+HfAdamW::~HfAdamW() = default;
+
+double HfAdamW::clipGradients()
+{
+    std::vector<at::Tensor> withGrad;
+    for (const at::Tensor &p : m_all)
+        if (p.grad().defined())
+            withGrad.push_back(p);
+    if (withGrad.empty())
+        return 0.0;
+    const double maxNorm = m_options.maxGradNorm > 0 ? m_options.maxGradNorm : std::numeric_limits<double>::max();
+    return torch::nn::utils::clip_grad_norm_(withGrad, maxNorm);
+}
+
+double HfAdamW::currentLr() const
+{
+    return m_options.lr * hfLinearScheduleFactor(m_step, m_options.warmupSteps, m_options.totalSteps);
+}
+
+double HfAdamW::step()
+{
+    const double lr = currentLr();
+    for (auto &g : m_impl->adam->param_groups())
+        static_cast<torch::optim::AdamWOptions &>(g.options()).lr(lr);
+    m_impl->adam->step();
+    ++m_step;
+    zeroGrad();
+    return lr;
+}
+
+void HfAdamW::zeroGrad()
+{
+    for (at::Tensor &p : m_all)
+        if (p.grad().defined())
+            p.mutable_grad() = at::Tensor();
+}
+
+std::vector<std::string> HfAdamW::noDecayNames() const
+{
+    return m_impl->noDecay;
+}
+
+void HfAdamW::save(const std::string &path) const
+{
+    TensorMap out;
+    for (const auto &[name, p] : m_impl->params) {
+        const torch::optim::AdamWParamState *s = m_impl->state(p);
+        if (!s)
+            continue; // never had a gradient
+        out["m." + name] = fromAten(s->exp_avg());
+        out["v." + name] = fromAten(s->exp_avg_sq());
+        out["step." + name] = fromAten(at::tensor(std::vector<std::int64_t>{s->step()}, at::kLong));
+    }
+    out["optimiser.step"] = fromAten(at::tensor(std::vector<std::int64_t>{m_step}, at::kLong));
+    writeSafetensors(path, out, {{"format", "folio.hf-adamw"}});
+}
+
+void HfAdamW::load(const std::string &path)
+{
+    SafetensorsFile file(path);
+    auto scalar = [&](const std::string &key) {
+        if (!file.contains(key))
+            throw InferenceError(path + ": tensor '" + key + "' is missing");
+        const at::Tensor t = toAten(file.view(key));
+        if (t.scalar_type() != at::kLong || t.numel() != 1)
+            throw InferenceError(path + ": tensor '" + key + "' must be one int64");
+        return t.item<std::int64_t>();
+    };
+    auto moment = [&](const std::string &key, const at::Tensor &p) {
+        if (!file.contains(key))
+            throw InferenceError(path + ": tensor '" + key + "' is missing");
+        const at::Tensor t = toAten(file.view(key));
+        if (t.sizes() != p.sizes())
+            throw InferenceError(path + ": tensor '" + key + "' has shape " + shapeString(t.sizes().vec()) + ", expected "
+                                 + shapeString(p.sizes().vec()));
+        return t.to(at::kFloat).contiguous();
+    };
+    std::set<std::string> known{"optimiser.step"};
+    auto &st = m_impl->adam->state();
+    st.clear();
+    for (const auto &[name, p] : m_impl->params) {
+        if (!file.contains("m." + name))
+            continue;
+        auto s = std::make_unique<torch::optim::AdamWParamState>();
+        s->exp_avg(moment("m." + name, p));
+        s->exp_avg_sq(moment("v." + name, p));
+        s->step(scalar("step." + name));
+        st[c10::guts::to_string(p.unsafeGetTensorImpl())] = std::move(s);
+        known.insert({"m." + name, "v." + name, "step." + name});
+    }
+    for (const std::string &n : file.names())
+        if (!known.count(n))
+            throw InferenceError(path + ": tensor '" + n + "' belongs to no parameter of this model");
+    m_step = scalar("optimiser.step");
+    const double lr = currentLr();
+    for (auto &g : m_impl->adam->param_groups())
+        static_cast<torch::optim::AdamWOptions &>(g.options()).lr(lr);
+}
+
+} // namespace folio::inference::detail
