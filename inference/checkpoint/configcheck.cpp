@@ -1,7 +1,9 @@
 #include "inference/checkpoint/configcheck.h"
 
+#include "inference/checkpoint/detail/backboneconfig.h"
 #include "inference/errors.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace folio::inference {
@@ -97,6 +99,66 @@ void checkDivides(const ModelConfig &config, const char *widthKey, const char *h
                              + " is not a multiple of '" + headsKey + "' " + std::to_string(heads));
 }
 
+bool anyTensorUnder(const TensorShapes &shapes, const std::string &part)
+{
+    return std::any_of(shapes.begin(), shapes.end(), [&](const auto &kv) { return kv.first.find(part) != std::string::npos; });
+}
+
+// What a model type builds from keys outside the size table (issue 51: `info --checkpoint` called
+// runnable what the model's constructor then refused). The constructors keep their own checks; these
+// are the ones a config can fail before any weight is read, for info and every loader alike.
+void checkModelKeys(const ModelConfig &config, const TensorShapes &shapes)
+{
+    const std::string &src = config.source();
+    const std::string type = config.modelType();
+    if (type == "lilt") {
+        const long long d = config.getInt("hidden_size", 768), heads = config.getInt("num_attention_heads", 12);
+        const long long shrink = config.getInt("channel_shrink_ratio", 4);
+        if (heads < 1 || d < 1 || d % heads != 0) // the table's ranges and checkDivides cover the given keys
+            throw InferenceError(src + ": 'hidden_size' " + std::to_string(d) + " is not a positive multiple of "
+                                 "'num_attention_heads' " + std::to_string(heads));
+        if (shrink < 1 || (d / heads) % shrink != 0)
+            throw InferenceError(src + ": 'channel_shrink_ratio' is " + std::to_string(shrink) + "; the head size "
+                                 "hidden_size / num_attention_heads (" + std::to_string(d / heads)
+                                 + ") must be a positive multiple of it (the layout flow is hidden_size / "
+                                   "channel_shrink_ratio wide)");
+        if (d % 6 != 0)
+            throw InferenceError(src + ": 'hidden_size' " + std::to_string(d)
+                                 + " is not a multiple of 6 (LiLT's six box tables are hidden_size / 6 wide)");
+    }
+    if (type != "layoutlmv2")
+        return;
+    // image_feature_pool_shape [rows, cols(, channels)]: the pooled grid adds rows x cols tokens.
+    std::int64_t channels = 0;
+    if (config.has("image_feature_pool_shape")) {
+        const nlohmann::json &pool = config.json().at("image_feature_pool_shape");
+        if (!pool.is_array() || pool.size() < 2 || pool.size() > 3)
+            throw InferenceError(src + ": 'image_feature_pool_shape' must be [rows, cols] or [rows, cols, channels]");
+        for (std::size_t i = 0; i < pool.size(); ++i) {
+            const std::int64_t hi = i < 2 ? 256 : 4096;
+            if (!pool[i].is_number_integer() || pool[i].get<std::int64_t>() < 1 || pool[i].get<std::int64_t>() > hi)
+                throw InferenceError(src + ": 'image_feature_pool_shape' is " + pool.dump() + "; rows and cols must be "
+                                     "integers in 1..256, channels in 1..4096");
+        }
+        const std::int64_t grid = pool[0].get<std::int64_t>() * pool[1].get<std::int64_t>();
+        const long long positions = config.getInt("max_position_embeddings", 512);
+        if (grid > positions)
+            throw InferenceError(src + ": 'image_feature_pool_shape' " + pool.dump() + " makes " + std::to_string(grid)
+                                 + " image tokens, more than max_position_embeddings " + std::to_string(positions));
+        if (pool.size() == 3)
+            channels = pool[2].get<std::int64_t>();
+    }
+    // The visual backbone is built when the weights have it; with no header to tell (pytorch_model.bin)
+    // its options are checked too, so a description and a load agree either way.
+    if (shapes.empty() || anyTensorUnder(shapes, "visual.backbone.")) {
+        const detail::ResNetFpnOptions backbone = detail::resNetFpnOptionsFromConfig(config);
+        if (channels != 0 && channels != backbone.fpnOut)
+            throw InferenceError(src + ": 'image_feature_pool_shape' channels " + std::to_string(channels)
+                                 + " differ from detectron2_config_args MODEL.FPN.OUT_CHANNELS "
+                                 + std::to_string(backbone.fpnOut));
+    }
+}
+
 } // namespace
 
 const std::vector<ConfigSizeLimit> &configSizeLimits()
@@ -143,6 +205,7 @@ const std::vector<ConfigSizeLimit> &configSizeLimits()
         {"num_beams", 1, 64},
         {"max_length", 0, kMega},
         {"min_length", 0, kMega},
+        {"channel_shrink_ratio", 1, 16384},
     };
     return limits;
 }
@@ -161,6 +224,7 @@ void checkConfigSizes(const ModelConfig &config, const TensorShapes &shapes, con
     checkDivides(config, "hidden_size", "num_attention_heads");
     checkDivides(config, "d_model", "encoder_attention_heads");
     checkDivides(config, "d_model", "decoder_attention_heads");
+    checkModelKeys(config, shapes);
     if (shapes.empty())
         return;
 

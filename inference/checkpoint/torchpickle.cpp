@@ -20,6 +20,10 @@ constexpr std::size_t kMaxMemo = 1u << 22;
 // Values one pickle may build (104 bytes each, so at most ~110 MB): a state dict takes about 20 a
 // tensor, so this is some 50,000 tensors in one file.
 constexpr std::size_t kMaxValues = 1u << 20;
+// Places in lists, tuples and dicts one pickle may fill (issue 51): a memoised value can be put in
+// any number of them (BINGET pushes no new value), so the values alone do not bound memory. 8 M
+// places (8-16 bytes each) are far above a state dict's ~20 a tensor.
+constexpr std::size_t kMaxSlots = 1u << 23;
 
 using Value = PickleValue;
 using ValuePtr = PickleValue *;
@@ -139,7 +143,7 @@ public:
             case ')': push(make(Value::Tuple)); break;
             case ']': push(make(Value::List)); break;
             case '}': push(make(Value::Dict)); break;
-            case 't': { auto v = make(Value::Tuple); v->items = popToMark("TUPLE"); push(v); break; }
+            case 't': { auto v = make(Value::Tuple); v->items = popToMark("TUPLE"); slots(v->items.size()); push(v); break; }
             case 0x85: case 0x86: case 0x87: {
                 auto v = make(Value::Tuple);
                 v->items.resize(std::size_t(op - 0x84));
@@ -148,14 +152,15 @@ public:
                 push(v);
                 break;
             }
-            case 'a': { ValuePtr x = pop("APPEND"); listAt("APPEND")->items.push_back(x); break; }
-            case 'e': { auto xs = popToMark("APPENDS"); auto l = listAt("APPENDS"); l->items.insert(l->items.end(), xs.begin(), xs.end()); break; }
-            case 's': { ValuePtr v = pop("SETITEM"), k = pop("SETITEM"); dictAt("SETITEM")->dict.emplace_back(k, v); break; }
+            case 'a': { ValuePtr x = pop("APPEND"); slots(1); listAt("APPEND")->items.push_back(x); break; }
+            case 'e': { auto xs = popToMark("APPENDS"); slots(xs.size()); auto l = listAt("APPENDS"); l->items.insert(l->items.end(), xs.begin(), xs.end()); break; }
+            case 's': { ValuePtr v = pop("SETITEM"), k = pop("SETITEM"); slots(1); dictAt("SETITEM")->dict.emplace_back(k, v); break; }
             case 'u': {
                 auto xs = popToMark("SETITEMS");
                 if (xs.size() % 2)
                     fail("SETITEMS with an odd number of items");
                 auto d = dictAt("SETITEMS");
+                slots(xs.size() / 2);
                 for (std::size_t k = 0; k < xs.size(); k += 2)
                     d->dict.emplace_back(xs[k], xs[k + 1]);
                 break;
@@ -183,8 +188,10 @@ public:
                 ValuePtr state = pop("BUILD");
                 ValuePtr target = top("BUILD");
                 if (m_inert && target->kind == Value::Object) { // a Namespace's fields; numpy.dtype's tuple (dropped)
-                    if (state->kind == Value::Dict)
+                    if (state->kind == Value::Dict) {
+                        slots(state->dict.size());
                         target->dict = state->dict;
+                    }
                     else if (state->kind != Value::Tuple && state->kind != Value::None)
                         fail("BUILD of " + target->s + " with a state that is not a dict or a tuple");
                     break;
@@ -254,6 +261,14 @@ private:
         if (m_values.size() >= kMaxValues)
             fail("the pickle builds more than " + std::to_string(kMaxValues) + " values (a state dict needs about 20 a tensor)");
         return m_values.make(kind);
+    }
+    // `n` more places in lists, tuples or dicts (kMaxSlots).
+    void slots(std::size_t n)
+    {
+        if (n > kMaxSlots - m_slots)
+            fail("the pickle fills more than " + std::to_string(kMaxSlots)
+                 + " places in lists, tuples and dicts (a memoised value put in them again and again); refused");
+        m_slots += n;
     }
     void pushInt(long long i) { auto v = make(Value::Int); v->i = i; push(v); }
     void pushString(std::string s) { auto v = make(Value::String); v->s = std::move(s); push(v); }
@@ -375,8 +390,10 @@ private:
             auto v = make(Value::List); // set([items]) / frozenset([items]): their items, as a list
             if (a.size() > 1 || (a.size() == 1 && a[0]->kind != Value::List && a[0]->kind != Value::Tuple))
                 fail(f + " with arguments that are not one list");
-            if (a.size() == 1)
+            if (a.size() == 1) {
+                slots(a[0]->items.size());
                 v->items = a[0]->items;
+            }
             return v;
         }
         if (f == "_codecs.encode") { // protocol 2's bytes: _codecs.encode(text, "latin1")
@@ -467,7 +484,7 @@ private:
     const std::string &m_data;
     const std::string &m_source;
     const bool m_inert;
-    std::size_t m_at = 0;
+    std::size_t m_at = 0, m_slots = 0;
     std::vector<ValuePtr> m_stack, m_memo;
 };
 
@@ -486,7 +503,7 @@ TensorMap readPickle(const std::string &pickle, const std::string &source, const
 
 // The archive's <name>/data.pkl and its storages (views of the archive in memory, no copies;
 // StoredZip refuses entries that share bytes, so the storages together are at most the file).
-template<typename Read> auto withArchive(const std::string &path, Read &&read)
+template<typename Read> auto readArchive(const std::string &path, Read &&read)
 {
     const StoredZip zip(path);
     std::string prefix;
@@ -508,6 +525,15 @@ template<typename Read> auto withArchive(const std::string &path, Read &&read)
     });
 }
 
+template<typename Read> auto withArchive(const std::string &path, Read &&read)
+{
+    try {
+        return readArchive(path, std::forward<Read>(read));
+    } catch (const std::bad_alloc &) { // a limit that let too much through still ends with the file named
+        throw InferenceError(path + ": out of memory while reading it; refused");
+    }
+}
+
 constexpr int kMaxJsonDepth = 48;
 
 std::string keyText(const PickleValue &k)
@@ -521,13 +547,35 @@ std::string keyText(const PickleValue &k)
     }
 }
 
-// A training checkpoint's entry as JSON, iteratively bounded: `budget` values at most, nesting
-// past kMaxJsonDepth (or a value that contains itself) as "...".
-nlohmann::json describe(const PickleValue &v, int depth, std::size_t *budget)
+// What describe() may still emit (issue 51: only containers were counted, so a list holding 1,000
+// references to itself emitted 1,000 "..." leaves per counted list, 3.2 GB). Every element placed
+// in the output costs one value, every string, key and shape entry its bytes.
+struct DescribeBudget
 {
-    if (depth > kMaxJsonDepth || *budget == 0)
+    std::size_t values = 200000;
+    std::size_t bytes = 16u << 20;
+
+    bool spend(std::size_t n)
+    {
+        if (values == 0 || n > bytes) {
+            values = 0;
+            return false;
+        }
+        --values;
+        bytes -= n;
+        return true;
+    }
+    bool spent() const { return values == 0; }
+};
+
+// A training checkpoint's entry as JSON, bounded: nesting past kMaxJsonDepth (or a value that
+// contains itself) as "...", and once the budget is spent a container ends with one "..." and
+// nothing more is emitted.
+nlohmann::json describe(const PickleValue &v, int depth, DescribeBudget *budget)
+{
+    // The "..." of a cut is an element too: it is paid for like any other.
+    if (!budget->spend(v.kind == Value::String || v.kind == Value::Global ? v.s.size() : 8) || depth > kMaxJsonDepth)
         return "...";
-    --*budget;
     switch (v.kind) {
     case Value::None: return nullptr;
     case Value::Bool: return v.i != 0;
@@ -537,8 +585,13 @@ nlohmann::json describe(const PickleValue &v, int depth, std::size_t *budget)
     case Value::Tuple:
     case Value::List: {
         nlohmann::json a = nlohmann::json::array();
-        for (const PickleValue *x : v.items)
+        for (const PickleValue *x : v.items) {
+            if (budget->spent()) {
+                a.push_back("...");
+                break;
+            }
             a.push_back(describe(*x, depth + 1, budget));
+        }
         return a;
     }
     case Value::Dict:
@@ -546,14 +599,25 @@ nlohmann::json describe(const PickleValue &v, int depth, std::size_t *budget)
         nlohmann::json o = nlohmann::json::object();
         if (v.kind == Value::Object)
             o["__class__"] = v.s;
-        for (const auto &[k, x] : v.dict)
-            o[keyText(*k)] = describe(*x, depth + 1, budget);
+        for (const auto &[k, x] : v.dict) {
+            std::string key = keyText(*k);
+            if (!budget->spend(key.size())) {
+                o["..."] = "...";
+                break;
+            }
+            o[std::move(key)] = describe(*x, depth + 1, budget);
+        }
         return o;
     }
     case Value::TensorRef: {
         nlohmann::json shape = nlohmann::json::array();
-        for (const PickleValue *n : v.items[2]->items)
+        for (const PickleValue *n : v.items[2]->items) {
+            if (!budget->spend(8)) {
+                shape.push_back("...");
+                break;
+            }
             shape.push_back(n->i);
+        }
         return {{"tensor", shape}};
     }
     case Value::Global: return "<" + v.s + ">";
@@ -602,27 +666,36 @@ TorchTrainingCheckpoint readTrainingCheckpointPickle(const std::string &pickle, 
         TorchTrainingCheckpoint out;
         out.entries = nlohmann::json::object();
         const PickleValue *stateDict = nullptr;
-        std::size_t budget = 200000;
+        DescribeBudget budget;
         for (const auto &[k, v] : root->dict) {
             const std::string key = keyText(*k);
             if (key == stateDictKey && k->kind == Value::String)
                 stateDict = v;
-            else
+            else if (!budget.spent())
                 out.entries[key] = describe(*v, 0, &budget);
+            else
+                out.entries["..."] = "..."; // the rest is not described (the state dict is still looked for)
         }
         if (!stateDict)
             throw InferenceError(source + ": no \"" + stateDictKey + "\" entry (the model's state dict)");
         if (stateDict->kind != Value::Dict)
             throw InferenceError(source + ": \"" + stateDictKey + "\" is not a state dict (not a dict)");
-        for (const auto &[k, v] : stateDict->dict) {
+        for (const auto &[k, v] : stateDict->dict)
             if (k->kind != Value::String || v->kind != Value::TensorRef)
                 throw InferenceError(source + ": \"" + stateDictKey + "\" entry \"" + keyText(*k) + "\" is not a named tensor");
+        // Every tensor's numbers are checked (sizes, strides, offsets, storages, the bytes they need
+        // together) whether or not its bytes are copied: a description (info --checkpoint) refuses
+        // what a load refuses (issue 51).
+        const std::string stateDictSource = source + " \"" + stateDictKey + "\"";
+        if (withTensors)
+            out.tensors = detail::materialiseStateDict(*stateDict, stateDictSource, storage);
+        else
+            detail::checkStateDict(*stateDict, stateDictSource, storage);
+        for (const auto &[k, v] : stateDict->dict) {
             std::vector<std::int64_t> &shape = out.shapes[k->s];
             for (const PickleValue *n : v->items[2]->items)
                 shape.push_back(n->i);
         }
-        if (withTensors)
-            out.tensors = detail::materialiseStateDict(*stateDict, source + " \"" + stateDictKey + "\"", storage);
         return out;
     }
 }

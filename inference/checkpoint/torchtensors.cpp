@@ -168,11 +168,9 @@ Tensor copyOut(const Plan &p)
     return t;
 }
 
-} // namespace
-
-TensorMap materialiseStateDict(const PickleValue &root, const std::string &source, const StorageBytes &storage)
+// Every tensor's plan, checked, and the bytes they need together against the limit.
+std::vector<Plan> planStateDict(const PickleValue &root, const std::string &source, Planner &planner)
 {
-    Planner planner(source, storage);
     std::vector<Plan> plans;
     std::set<std::string> seen;
     for (const auto &[k, v] : root.dict) {
@@ -197,6 +195,21 @@ TensorMap materialiseStateDict(const PickleValue &root, const std::string &sourc
                                  std::to_string(storageBytes) + " bytes of storages + " +
                                  std::to_string(kMaterialiseSlack >> 20) + " MiB); refused before allocating");
     }
+    return plans;
+}
+
+} // namespace
+
+void checkStateDict(const PickleValue &root, const std::string &source, const StorageBytes &storage)
+{
+    Planner planner(source, storage);
+    planStateDict(root, source, planner);
+}
+
+TensorMap materialiseStateDict(const PickleValue &root, const std::string &source, const StorageBytes &storage)
+{
+    Planner planner(source, storage);
+    const std::vector<Plan> plans = planStateDict(root, source, planner);
     TensorMap out;
     for (const Plan &p : plans)
         out.emplace(p.name, copyOut(p));

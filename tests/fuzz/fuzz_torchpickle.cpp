@@ -8,6 +8,7 @@
 // Build and run: scripts/fuzz.sh (-DFOLIO_FUZZ=ON with clang); replayed by tst_fuzzreplay_torchpickle.
 #include "fuzzsupport.h"
 
+#include "inference/checkpoint/fairseq.h"
 #include "inference/checkpoint/torchpickle.h"
 #include "inference/errors.h"
 
@@ -42,10 +43,33 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             for (const auto &[name, t] : c.tensors)
                 if (!t.isValid() || c.shapes.at(name) != t.shape)
                     folio::fuzz::invariantFailed(QStringLiteral("training checkpoint tensor %1: bytes or shape").arg(QString::fromStdString(name)));
-            folio::fuzz::note(QStringLiteral("training checkpoint: %1 tensors, %2 bytes of JSON")
-                                  .arg(c.tensors.size()).arg(c.entries.dump().size()));
+            const std::size_t described = c.entries.dump().size();
+            // The description of the other entries is bounded (issue 51: a list holding references
+            // to itself was described into gigabytes): 200,000 values and 16 MiB of text at most.
+            if (described > (40u << 20))
+                folio::fuzz::invariantFailed(QStringLiteral("training checkpoint described in %1 bytes of JSON").arg(described));
+            folio::fuzz::note(QStringLiteral("training checkpoint: %1 tensors, %2 bytes of JSON").arg(c.tensors.size()).arg(described));
         } catch (const InferenceError &e) {
             folio::fuzz::note(QString::fromUtf8(e.what()));
+        }
+        if (archive) { // as fairseq's checkpoint_best.pt: the description (info) and the read (a load)
+            const std::string file = QFile::encodeName(path).toStdString();
+            try {
+                const FairseqCheckpointInfo info = describeFairseqCheckpoint(file);
+                for (const auto &[name, shape] : info.shapes)
+                    for (std::int64_t d : shape)
+                        if (d < 0)
+                            folio::fuzz::invariantFailed(QStringLiteral("fairseq tensor %1 described with a negative size").arg(QString::fromStdString(name)));
+                FairseqCheckpointInfo read;
+                const TensorMap t = readFairseqCheckpoint(file, &read);
+                for (const auto &[name, tensor] : t)
+                    if (!tensor.isValid())
+                        folio::fuzz::invariantFailed(QStringLiteral("fairseq tensor %1: bytes and shape differ").arg(QString::fromStdString(name)));
+            } catch (const InferenceError &e) {
+                folio::fuzz::note(QString::fromUtf8(e.what()));
+                if (std::string(e.what()).find(file) == std::string::npos)
+                    folio::fuzz::invariantFailed(QStringLiteral("fairseq refusal names no file: ") + QString::fromUtf8(e.what()));
+            }
         }
         if (archive)
             tensors = readTorchCheckpoint(QFile::encodeName(path).toStdString());

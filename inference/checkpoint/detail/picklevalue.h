@@ -59,5 +59,7 @@ using StorageBytes = std::function<std::string_view(const std::string &key)>;
 constexpr std::uint64_t kMaterialiseFactor = 4;
 constexpr std::uint64_t kMaterialiseSlack = 64ull << 20;
 TensorMap materialiseStateDict(const PickleValue &root, const std::string &source, const StorageBytes &storage);
+// The same checks without copying anything (a description refuses what a load refuses).
+void checkStateDict(const PickleValue &root, const std::string &source, const StorageBytes &storage);
 
 } // namespace folio::inference::detail
