@@ -6,6 +6,8 @@
 #include <QNetworkRequest>
 #include <QTimer>
 
+#include <vector>
+
 namespace folio::hub {
 
 QByteArray HttpReply::header(const char *name) const
@@ -53,6 +55,7 @@ HttpReply HubHttp::request(const QByteArray &verb, const QUrl &url, const QList<
                                            : m_manager->sendCustomRequest(req, verb);
     QEventLoop loop;
     bool streaming = false, decided = false;
+    std::vector<char> block(sink ? (1 << 20) : 0); // what Qt has buffered, handed on in pieces of up to 1 MB
     auto decide = [&] {
         if (decided)
             return;
@@ -77,12 +80,11 @@ HttpReply HubHttp::request(const QByteArray &verb, const QUrl &url, const QList<
             return;
         while (reply->bytesAvailable() > 0) {
             if (streaming) {
-                char buffer[1 << 16];
-                const qint64 n = reply->read(buffer, sizeof buffer);
+                const qint64 n = reply->read(block.data(), qint64(block.size()));
                 if (n <= 0)
                     break;
                 out.streamed += n;
-                if (!sink(buffer, n)) {
+                if (!sink(block.data(), n)) {
                     out.aborted = true;
                     reply->abort();
                     return;
