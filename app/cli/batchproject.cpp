@@ -3,14 +3,17 @@
 #include "app/cli/commands.h"
 
 #include "document/project/project.h"
+#include "document/project/projectlocation.h"
 #include "document/project/projectio.h"
 
 namespace folio::cli {
 
-ProjectSink::ProjectSink(const std::string &project) : m_path(project)
+ProjectSink::ProjectSink(const std::string &project, bool createIfEmpty) : m_path(project)
 {
     QString error;
     m_project = Project::open(QString::fromStdString(project), &error);
+    if (!m_project && createIfEmpty && isEmptyDatabaseError(error))
+        m_project = Project::openOrCreate(QString::fromStdString(project), &error);
     if (!m_project)
         throw CliError(error.toStdString());
 }

@@ -21,7 +21,9 @@ namespace folio::cli {
 class ProjectSink
 {
 public:
-    explicit ProjectSink(const std::string &project); // opens it read-write; throws CliError
+    // Opens it read-write; throws CliError. `createIfEmpty`: an empty PostgreSQL database becomes
+    // a project (the first --queue worker, the one given the inputs; the others only join).
+    explicit ProjectSink(const std::string &project, bool createIfEmpty = false);
     ~ProjectSink();
 
     // The stored copy of the file at `path` (matched by its canonical path); id -1 when absent.

@@ -125,7 +125,7 @@ void registerOcrCommand(CLI::App &app)
             throw CliError(langError.toStdString());
         std::shared_ptr<ProjectSink> sink;
         if (!a->project.empty())
-            sink = std::make_shared<ProjectSink>(a->project);
+            sink = std::make_shared<ProjectSink>(a->project, joinsQueue(a->batch) && (!a->batch.inputs.empty() || !a->batch.filesFrom.empty()));
         const auto ocrOne = [a, options, sink](const QString &path, const std::string &argument) {
             const Document doc = runCheckedOcr(path, options, "ocr " + argument);
             nlohmann::json j = a->format == "json"
