@@ -1,10 +1,12 @@
 // folio-cli train: trains the word-level layout tagger on FUNSD (the recipe in
 // ../shared/recipes/funsd-from-scratch.md), XFUND files, several of these at once (--data A --data B
 // [--weight 1 --weight 2]), or a project, and writes a Hugging Face style checkpoint.
+#include "app/cli/cmd_train_hf.h"
 #include "app/cli/commands.h"
 #include "app/cli/ranklauncher.h"
 #include "document/project/projectlocation.h"
 #include "inference/formtagger/trainer.h"
+#include "pipeline/hffinetuning.h"
 #include "pipeline/projecttraining.h"
 #include "pipeline/taggertraining.h"
 
@@ -64,7 +66,10 @@ void registerTrainCommand(CLI::App &app)
         ->check(CLI::IsMember({"annotation", "reading", "layout"}));
     cmd->add_option("--variant", o->cfg.variant, "full | no-spatial-bias | text");
     cmd->add_option("--tokenizer", o->cfg.tokenizerDir, "Folder with a tokenizer (default: train SentencePiece on the train words)");
-    cmd->add_option("--init", o->cfg.initDir, "Start from a pretrained encoder (folio-cli pretrain --out DIR): its sizes, vocabulary and weights");
+    cmd->add_option("--init", o->cfg.initDir,
+                    "Start from a pretrained encoder (folio-cli pretrain --out DIR): its sizes, vocabulary and weights; or "
+                    "fine-tune a Hugging Face LayoutLMv3 / LiLT folder (config.json + weights + tokenizer) into a Hugging Face "
+                    "folder at --out (defaults then: --epochs 3 --batch 2 --lr 5e-5 --weight-decay 0 --warmup 0 --seed 42)");
     cmd->add_option("--vocab-size", o->cfg.vocabSize, "SentencePiece vocabulary size when training one");
     cmd->add_option("--epochs", o->cfg.epochs, "Epochs");
     cmd->add_option("--batch", o->cfg.batchSize, "Pages per batch");
@@ -96,6 +101,41 @@ void registerTrainCommand(CLI::App &app)
                     "Split each batch into N shards in this process and average their gradients (what --nproc N computes)")
         ->check(CLI::Range(1, 64));
     cmd->callback([o, &app]() {
+        if (!o->cfg.initDir.empty() && pipeline::isHfFineTunableFolder(QString::fromStdString(o->cfg.initDir))) {
+            // A Hugging Face token classifier: the Trainer's fine-tuning (cmd_train_hf.cpp, issue 46).
+            if (o->ranks.nproc > 1 || o->ranks.distributed.enabled() || o->cfg.gradientShards > 1)
+                throw CliError("--init " + o->cfg.initDir + ": data-parallel fine-tuning of a Hugging Face folder is not built yet "
+                               "(drop --nproc / --rank / --gradient-shards)");
+            const CLI::App *train = app.get_subcommand("train");
+            auto given = [train](const char *name) { return train->get_option(name)->count() > 0; };
+            HfTrainRequest rq;
+            rq.initDir = o->cfg.initDir;
+            rq.outDir = o->cfg.outputDir;
+            rq.data = o->data;
+            rq.order = o->order;
+            rq.epochs = given("--epochs") ? o->cfg.epochs : 3;
+            rq.batch = given("--batch") ? o->cfg.batchSize : 2;
+            rq.lr = given("--lr") ? o->cfg.lr : 5e-5;
+            rq.weightDecay = given("--weight-decay") ? o->cfg.weightDecay : 0.0;
+            rq.warmup = given("--warmup") ? o->cfg.warmupFraction : 0.0;
+            rq.seed = given("--seed") ? o->cfg.seed : 42;
+            rq.threads = o->cfg.threads;
+            rq.maxSteps = o->cfg.maxSteps;
+            rq.trainPages = o->trainPages;
+            rq.resume = o->cfg.resume;
+            rq.command = "folio-cli train";
+            for (const auto *opt : train->get_options())
+                if (opt->count() > 0 && opt->get_name() != "--help") {
+                    if (opt->get_expected_min() == 0) {
+                        rq.command += " " + opt->get_name();
+                        continue;
+                    }
+                    for (const std::string &value : opt->as<std::vector<std::string>>())
+                        rq.command += " " + opt->get_name() + " " + value;
+                }
+            runHfFineTune(rq);
+            return;
+        }
         if (runLocalRanks(o->ranks))
             return; // the ranks did the work; rank 0 printed the result
         o->cfg.distributed = o->ranks.distributed;

@@ -1,0 +1,29 @@
+#pragma once
+// `folio-cli train --init HFDIR`: fine-tuning a Hugging Face token classifier (cmd_train_hf.cpp),
+// entered from cmd_train.cpp when --init names a LayoutLMv3 / LiLT folder (issue 46).
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace folio::cli {
+
+struct HfTrainRequest
+{
+    std::string initDir, outDir;
+    std::vector<std::string> data; // the first is the target (its dev split picks the epoch); more only train
+    std::string order = "annotation";
+    int epochs = 3, batch = 2, threads = 2, maxSteps = 0, trainPages = 0;
+    double lr = 5e-5, weightDecay = 0.0, warmup = 0.0;
+    unsigned seed = 42;
+    bool resume = false;
+    std::string command;
+};
+
+// Loads the data, fine-tunes, prints the result as JSON; throws CliError.
+void runHfFineTune(const HfTrainRequest &request);
+
+} // namespace folio::cli

@@ -1,0 +1,489 @@
+// Fine-tuning a Hugging Face token classifier on labelled pages (issue 46): windows, batches, the
+// training loop with dev entity F1 per epoch, resume state, the model card.
+#include "pipeline/hffinetuning.h"
+
+#include "inference/checkpoint/modelconfig.h"
+#include "inference/errors.h"
+#include "inference/training/hf/hffinetuner.h"
+#include "inference/training/metrics.h"
+#include "pipeline/pagepixels.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QSaveFile>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+#include <map>
+#include <numeric>
+#include <random>
+
+namespace folio::pipeline {
+
+using inference::Tensor;
+using inference::TensorMap;
+
+std::vector<HfEncodedWindow> hfPageWindows(const inference::HfLayoutTokenizer &tokenizer, const inference::TaggerPage &page,
+                                           int pageIndex, const std::vector<std::string> &labels, int maxTokens)
+{
+    if (maxTokens < 3)
+        throw inference::InferenceError("a window needs room for at least one token besides the two specials");
+    const std::size_t n = page.words.size();
+    std::vector<int> labelIds(n, -100);
+    if (!page.tags.empty()) {
+        if (page.tags.size() != n)
+            throw inference::InferenceError("page " + page.id + ": " + std::to_string(page.tags.size()) + " tags for "
+                                            + std::to_string(n) + " words");
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto it = std::find(labels.begin(), labels.end(), page.tags[i]);
+            if (it == labels.end())
+                throw inference::InferenceError("page " + page.id + ": tag \"" + page.tags[i]
+                                                + "\" is not in the label set being trained");
+            labelIds[i] = int(it - labels.begin());
+        }
+    }
+    // Tokens of each word (an empty word has none).
+    const inference::LayoutTokens all = tokenizer.encode(page.words, page.boxes, nullptr, 1 << 30, false);
+    std::vector<int> count(n, 0);
+    for (int w : all.wordIds)
+        if (w >= 0)
+            ++count[std::size_t(w)];
+    const int budget = maxTokens - 2;
+    std::vector<HfEncodedWindow> out;
+    std::size_t begin = 0, owned = 0;
+    while (true) {
+        std::size_t end = begin;
+        int tokens = 0;
+        while (end < n && tokens + count[end] <= budget)
+            tokens += count[end++];
+        if (end == begin && end < n)
+            ++end; // a word longer than a window: alone, cut by truncation
+        HfEncodedWindow win;
+        win.page = pageIndex;
+        win.firstOwnedWord = int(owned);
+        win.endOwnedWord = int(end);
+        const std::vector<std::string> words(page.words.begin() + long(begin), page.words.begin() + long(end));
+        const std::vector<inference::WordBox> boxes(page.boxes.begin() + long(begin), page.boxes.begin() + long(end));
+        std::vector<int> wl(labelIds.begin() + long(begin), labelIds.begin() + long(end));
+        for (std::size_t i = begin; i < owned && i < end; ++i)
+            wl[i - begin] = -100; // labelled by an earlier window
+        win.tokens = tokenizer.encode(words, boxes, page.tags.empty() ? nullptr : &wl, maxTokens, true);
+        for (int &w : win.tokens.wordIds)
+            if (w >= 0)
+                w += int(begin);
+        out.push_back(std::move(win));
+        owned = end;
+        if (end >= n)
+            break;
+        // The next window starts a quarter window before this one's end (at least one word later).
+        std::size_t next = end;
+        int shared = 0;
+        while (next > begin + 1 && shared + count[next - 1] <= budget / 4)
+            shared += count[--next];
+        begin = next;
+    }
+    return out;
+}
+
+TensorMap hfBatch(const std::vector<const HfEncodedWindow *> &windows, int padId, const std::vector<const Tensor *> &pixels)
+{
+    const auto b = std::int64_t(windows.size());
+    std::int64_t t = 0;
+    for (const HfEncodedWindow *w : windows)
+        t = std::max<std::int64_t>(t, std::int64_t(w->tokens.inputIds.size()));
+    std::vector<std::int64_t> ids(std::size_t(b * t), padId), mask(std::size_t(b * t), 0), labels(std::size_t(b * t), -100),
+        bbox(std::size_t(b * t * 4), 0);
+    for (std::int64_t r = 0; r < b; ++r) {
+        const inference::LayoutTokens &k = windows[std::size_t(r)]->tokens;
+        for (std::size_t i = 0; i < k.inputIds.size(); ++i) {
+            const std::size_t at = std::size_t(r * t) + i;
+            ids[at] = k.inputIds[i];
+            mask[at] = k.attentionMask.empty() ? 1 : k.attentionMask[i];
+            labels[at] = k.labels.empty() ? -100 : k.labels[i];
+            const inference::WordBox &box = k.bbox[i];
+            bbox[at * 4] = box.x0;
+            bbox[at * 4 + 1] = box.y0;
+            bbox[at * 4 + 2] = box.x1;
+            bbox[at * 4 + 3] = box.y1;
+        }
+    }
+    TensorMap out;
+    out["input_ids"] = Tensor::fromInt64({b, t}, ids);
+    out["attention_mask"] = Tensor::fromInt64({b, t}, mask);
+    out["labels"] = Tensor::fromInt64({b, t}, labels);
+    out["bbox"] = Tensor::fromInt64({b, t, 4}, bbox);
+    if (!pixels.empty() && pixels.size() == windows.size() && pixels.front()) {
+        Tensor pv;
+        pv.dtype = inference::DType::F32;
+        pv.shape = pixels.front()->shape;
+        pv.shape[0] = b;
+        for (const Tensor *p : pixels)
+            pv.bytes.insert(pv.bytes.end(), p->bytes.begin(), p->bytes.end());
+        out["pixel_values"] = std::move(pv);
+    }
+    return out;
+}
+
+bool isHfFineTunableFolder(const QString &dir)
+{
+    QFile f(dir + QStringLiteral("/config.json"));
+    if (f.size() > (8 << 20) || !f.open(QIODevice::ReadOnly))
+        return false;
+    const nlohmann::json j = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
+    if (!j.is_object() || !j.contains("model_type") || !j["model_type"].is_string())
+        return false;
+    const auto types = inference::HfFineTuner::supportedModelTypes();
+    return std::find(types.begin(), types.end(), j["model_type"].get<std::string>()) != types.end();
+}
+
+QString funsdPageImage(const QString &funsdRoot, const std::string &pageId)
+{
+    for (const char *split : {"training_data", "testing_data"}) {
+        const QString p = QStringLiteral("%1/%2/images/%3.png").arg(funsdRoot, QLatin1String(split), QString::fromStdString(pageId));
+        if (QFileInfo::exists(p))
+            return p;
+    }
+    return {};
+}
+
+namespace {
+
+struct Prepared
+{
+    std::vector<HfEncodedWindow> windows;
+    std::vector<Tensor> pixels; // per page (empty tensor: no image)
+};
+
+Prepared prepare(const std::vector<HfTrainPage> &pages, const inference::HfLayoutTokenizer &tokenizer,
+                 const std::vector<std::string> &labels, int maxTokens, const ImageProcessing *image, int *withoutImage)
+{
+    Prepared p;
+    for (std::size_t i = 0; i < pages.size(); ++i) {
+        auto w = hfPageWindows(tokenizer, pages[i].page, int(i), labels, maxTokens);
+        p.windows.insert(p.windows.end(), std::make_move_iterator(w.begin()), std::make_move_iterator(w.end()));
+        Tensor px;
+        if (image) {
+            QImage img;
+            if (!pages[i].imagePath.isEmpty())
+                img.load(pages[i].imagePath);
+            if (img.isNull()) {
+                ++*withoutImage;
+            } else {
+                QString error;
+                px = pagePixelValues(img, *image, &error);
+                if (!error.isEmpty())
+                    throw inference::InferenceError(pages[i].imagePath.toStdString() + ": " + error.toStdString());
+            }
+        }
+        p.pixels.push_back(std::move(px));
+    }
+    return p;
+}
+
+// Pixels of each window of a batch, or none when any of its pages has no image (the model then
+// runs the batch on text and layout).
+std::vector<const Tensor *> batchPixels(const Prepared &p, const std::vector<const HfEncodedWindow *> &batch)
+{
+    std::vector<const Tensor *> out;
+    for (const HfEncodedWindow *w : batch) {
+        const Tensor &t = p.pixels[std::size_t(w->page)];
+        if (t.bytes.empty())
+            return {};
+        out.push_back(&t);
+    }
+    return out;
+}
+
+// Entity F1 (seqeval semantics) of the model on the pages, each word predicted from its first
+// sub-token in the window that owns it.
+double devF1(const inference::HfFineTuner &tuner, const Prepared &p, const std::vector<HfTrainPage> &pages,
+             const std::vector<std::string> &labels, int padId)
+{
+    std::vector<std::vector<std::string>> predicted(pages.size());
+    for (std::size_t i = 0; i < pages.size(); ++i)
+        predicted[i].assign(pages[i].page.words.size(), "O");
+    for (const HfEncodedWindow &w : p.windows) {
+        const std::vector<const HfEncodedWindow *> one{&w};
+        const inference::RunResult r = tuner.forward(hfBatch(one, padId, batchPixels(p, one)));
+        if (!r.ok)
+            throw inference::InferenceError(r.error);
+        const Tensor &logits = r.outputs.at("logits");
+        const auto c = logits.shape[2];
+        const float *v = logits.data<float>();
+        int prev = -1;
+        for (std::size_t k = 0; k < w.tokens.wordIds.size(); ++k) {
+            const int word = w.tokens.wordIds[k];
+            if (word < 0 || word == prev) {
+                prev = word;
+                continue;
+            }
+            prev = word;
+            if (word < w.firstOwnedWord || word >= w.endOwnedWord)
+                continue;
+            const float *row = v + std::int64_t(k) * c;
+            predicted[std::size_t(w.page)][std::size_t(word)] = labels[std::size_t(std::max_element(row, row + c) - row)];
+        }
+    }
+    inference::EntityScorer scorer;
+    for (std::size_t i = 0; i < pages.size(); ++i)
+        scorer.add(pages[i].page.tags, predicted[i]);
+    return scorer.micro().f1();
+}
+
+std::string baseModelName(const QString &initDir)
+{
+    QFile f(initDir + QStringLiteral("/config.json"));
+    if (f.open(QIODevice::ReadOnly)) {
+        const nlohmann::json j = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
+        if (j.is_object() && j.contains("_name_or_path") && j["_name_or_path"].is_string()
+            && !j["_name_or_path"].get<std::string>().empty())
+            return j["_name_or_path"].get<std::string>();
+    }
+    return QDir(initDir).absolutePath().toStdString();
+}
+
+std::string modelCard(const HfFineTuneConfig &cfg, const HfFineTuneOutcome &o, const std::string &modelType, long totalSteps)
+{
+    auto num = [](double v, int prec) {
+        char b[64];
+        std::snprintf(b, sizeof b, "%.*f", prec, v);
+        return std::string(b);
+    };
+    std::string s = "---\nbase_model: " + baseModelName(cfg.initDir) + "\nlibrary_name: transformers\n"
+                    "pipeline_tag: token-classification\ntags:\n- " + modelType + "\n- token-classification\n- folio\n---\n\n";
+    s += "# " + QFileInfo(cfg.outDir).fileName().toStdString() + "\n\n";
+    s += "A " + inference::HfFineTuner::tokenClassificationArchitecture(modelType) + " fine-tuned by Folio from `"
+         + baseModelName(cfg.initDir) + "` with the Hugging Face Trainer's step (AdamW, linear schedule, gradient clipping).\n\n";
+    s += "## Data\n\n" + (cfg.dataDescription.empty() ? std::string("(not recorded)") : cfg.dataDescription) + "\n\n";
+    s += "Labels (" + std::to_string(cfg.labels.size()) + "): ";
+    for (std::size_t i = 0; i < cfg.labels.size(); ++i)
+        s += (i ? ", " : "") + cfg.labels[i];
+    s += o.newHead ? ". The classification head is new (the base checkpoint's labels differ), initialised N(0, initializer_range).\n\n"
+                   : ". The base checkpoint's head was kept (same labels).\n\n";
+    s += "## Training\n\n| setting | value |\n|---|---|\n";
+    s += "| epochs | " + std::to_string(cfg.epochs) + " |\n| windows per step | " + std::to_string(cfg.batchSize) + " |\n";
+    s += "| learning rate | " + num(cfg.lr, 8) + " (linear, warm-up ratio " + num(cfg.warmupRatio, 3) + ") |\n";
+    s += "| weight decay | " + num(cfg.weightDecay, 4) + " |\n| max grad norm | " + num(cfg.maxGradNorm, 2) + " |\n";
+    s += "| steps | " + std::to_string(o.steps) + " of " + std::to_string(totalSteps) + " |\n| seed | " + std::to_string(cfg.seed) + " |\n";
+    s += "| train / dev windows | " + std::to_string(o.trainWindows) + " / " + std::to_string(o.devWindows) + " |\n\n";
+    s += "## Results\n\n| epoch | mean train loss | dev entity F1 |\n|---|---|---|\n";
+    for (std::size_t e = 0; e < o.lossPerEpoch.size(); ++e)
+        s += "| " + std::to_string(e + 1) + " | " + num(o.lossPerEpoch[e], 4) + " | "
+             + (e < o.devF1PerEpoch.size() && o.devF1PerEpoch[e] >= 0 ? num(o.devF1PerEpoch[e], 4) : std::string("-")) + " |\n";
+    if (o.bestDevF1 >= 0)
+        s += "\nThese weights: epoch " + std::to_string(o.bestEpoch) + ", dev entity F1 " + num(o.bestDevF1, 4)
+             + " (seqeval semantics, micro average, words labelled from their first sub-token).\n";
+    else
+        s += "\nNo dev pages: these are the last epoch's weights.\n";
+    s += "\n## Command\n\n```\n" + (cfg.command.empty() ? std::string("(not recorded)") : cfg.command) + "\n```\n";
+    return s;
+}
+
+bool writeJson(const QString &path, const nlohmann::json &j)
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return false;
+    const std::string text = j.dump(2) + "\n";
+    f.write(text.data(), qint64(text.size()));
+    return f.commit();
+}
+
+} // namespace
+
+HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const std::vector<HfTrainPage> &train,
+                                            const std::vector<HfTrainPage> &dev,
+                                            const std::function<void(const HfFineTuneProgress &)> &progress,
+                                            std::atomic<bool> *cancel)
+{
+    HfFineTuneOutcome o;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto say = [&](const std::string &m) {
+        if (progress) {
+            HfFineTuneProgress p;
+            p.message = m;
+            progress(p);
+        }
+    };
+    try {
+        if (train.empty())
+            throw inference::InferenceError("no labelled training pages");
+        if (cfg.labels.empty())
+            throw inference::InferenceError("no label set");
+        if (cfg.epochs < 1 || cfg.batchSize < 1)
+            throw inference::InferenceError("epochs and batch size must be at least 1");
+        const QString lastDir = cfg.outDir + QStringLiteral("/last");
+        const bool resuming = cfg.resume && QFileInfo::exists(lastDir + QStringLiteral("/trainer_state.json"));
+        if (cfg.resume && !resuming)
+            throw inference::InferenceError(lastDir.toStdString() + "/trainer_state.json: nothing to resume");
+        inference::HfFineTuner tuner;
+        std::string err;
+        if (!tuner.load((resuming ? lastDir : cfg.initDir).toStdString(), &err))
+            throw inference::InferenceError(err);
+        bool newHead = false;
+        if (!tuner.setLabels(cfg.labels, cfg.seed, &newHead, &err))
+            throw inference::InferenceError(err);
+        o.newHead = newHead;
+        const inference::HfLayoutTokenizer tokenizer = inference::HfLayoutTokenizer::fromDirectory(cfg.initDir.toStdString());
+        const inference::ModelConfig config = inference::ModelConfig::fromDirectory(cfg.initDir.toStdString());
+        const long long positions = config.getInt("max_position_embeddings", 514);
+        int maxTokens = int(std::min<long long>(tokenizer.config().modelMaxLength, std::max(3LL, positions - 2)));
+        if (cfg.maxTokens > 0)
+            maxTokens = std::min(maxTokens, cfg.maxTokens);
+        ImageProcessing image;
+        QString imageError;
+        if (!readImageProcessing(cfg.initDir, &image, &imageError))
+            throw inference::InferenceError(imageError.toStdString());
+        const bool visual = tuner.modelType() == "layoutlmv3" && image.visual;
+        const Prepared trainData = prepare(train, tokenizer, cfg.labels, maxTokens, visual ? &image : nullptr, &o.pagesWithoutImage);
+        const Prepared devData = prepare(dev, tokenizer, cfg.labels, maxTokens, visual ? &image : nullptr, &o.pagesWithoutImage);
+        o.trainWindows = int(trainData.windows.size());
+        o.devWindows = int(devData.windows.size());
+        if (visual && o.pagesWithoutImage > 0)
+            say(std::to_string(o.pagesWithoutImage) + " pages have no image: their windows train on text and layout only");
+
+        const long perEpoch = (long(trainData.windows.size()) + cfg.batchSize - 1) / cfg.batchSize;
+        long total = perEpoch * cfg.epochs;
+        if (cfg.maxSteps > 0)
+            total = std::min(total, cfg.maxSteps);
+        inference::HfFineTuneOptions opt;
+        opt.lr = cfg.lr;
+        opt.weightDecay = cfg.weightDecay;
+        opt.maxGradNorm = cfg.maxGradNorm;
+        opt.totalSteps = total;
+        opt.warmupSteps = long(std::ceil(cfg.warmupRatio * double(total)));
+        tuner.setOptions(opt);
+
+        int startEpoch = 0;
+        long startBatch = 0;
+        if (resuming) {
+            QFile f(lastDir + QStringLiteral("/trainer_state.json"));
+            if (!f.open(QIODevice::ReadOnly))
+                throw inference::InferenceError(lastDir.toStdString() + "/trainer_state.json: cannot open");
+            const nlohmann::json st = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
+            if (!st.is_object() || !st.contains("epoch") || !st.contains("batch_in_epoch"))
+                throw inference::InferenceError(lastDir.toStdString() + "/trainer_state.json: not a Folio trainer state");
+            if (st.value("total_steps", 0L) != total)
+                throw inference::InferenceError(lastDir.toStdString() + "/trainer_state.json: the run had "
+                                                + std::to_string(st.value("total_steps", 0L)) + " steps, this one "
+                                                + std::to_string(total) + " (resume with the same data and settings)");
+            startEpoch = st["epoch"].get<int>();
+            startBatch = st["batch_in_epoch"].get<long>();
+            o.bestDevF1 = st.value("best_dev_f1", -1.0);
+            o.bestEpoch = st.value("best_epoch", 0);
+            o.devF1PerEpoch = st.value("dev_f1_per_epoch", std::vector<double>());
+            o.lossPerEpoch = st.value("loss_per_epoch", std::vector<double>());
+            o.newHead = st.value("new_head", false);
+            if (!tuner.loadOptimiserState((lastDir + QStringLiteral("/optimizer.safetensors")).toStdString(), &err))
+                throw inference::InferenceError(err);
+            say("resuming at epoch " + std::to_string(startEpoch + 1) + ", step " + std::to_string(tuner.steps()));
+        }
+        auto saveLast = [&](int epoch, long batchInEpoch) {
+            std::string e;
+            if (!tuner.saveFolder(lastDir.toStdString(), cfg.initDir.toStdString(), {}, &e)
+                || !tuner.saveOptimiserState((lastDir + QStringLiteral("/optimizer.safetensors")).toStdString(), &e))
+                throw inference::InferenceError(e);
+            const nlohmann::json st{{"epoch", epoch},           {"batch_in_epoch", batchInEpoch}, {"global_step", tuner.steps()},
+                                    {"total_steps", total},     {"best_dev_f1", o.bestDevF1},    {"best_epoch", o.bestEpoch},
+                                    {"dev_f1_per_epoch", o.devF1PerEpoch}, {"loss_per_epoch", o.lossPerEpoch},
+                                    {"new_head", o.newHead}};
+            if (!writeJson(lastDir + QStringLiteral("/trainer_state.json"), st))
+                throw inference::InferenceError(lastDir.toStdString() + "/trainer_state.json: cannot write");
+        };
+
+        double trainSeconds = 0;
+        long timedSteps = 0;
+        bool done = tuner.steps() >= total;
+        for (int epoch = startEpoch; epoch < cfg.epochs && !done; ++epoch) {
+            if (tuner.steps() >= total)
+                break; // --max-steps reached at an epoch's end
+            std::vector<std::size_t> order(trainData.windows.size());
+            std::iota(order.begin(), order.end(), 0);
+            std::mt19937_64 rng(cfg.seed * 1000003ULL + std::uint64_t(epoch));
+            std::shuffle(order.begin(), order.end(), rng);
+            double lossSum = 0;
+            long lossCount = 0;
+            for (long b = epoch == startEpoch ? startBatch : 0; b < perEpoch; ++b) {
+                if (tuner.steps() >= total) {
+                    done = true;
+                    break;
+                }
+                if (cancel && cancel->load()) {
+                    saveLast(epoch, b);
+                    o.cancelled = true;
+                    o.steps = tuner.steps();
+                    return o;
+                }
+                std::vector<const HfEncodedWindow *> batch;
+                for (std::size_t k = std::size_t(b) * std::size_t(cfg.batchSize);
+                     k < order.size() && k < std::size_t(b + 1) * std::size_t(cfg.batchSize); ++k)
+                    batch.push_back(&trainData.windows[order[k]]);
+                const TensorMap inputs = hfBatch(batch, tokenizer.padId(), batchPixels(trainData, batch));
+                const auto s0 = std::chrono::steady_clock::now();
+                const inference::HfStepResult r = tuner.step(inputs);
+                if (!r.ok) {
+                    // A batch without any labelled position (every word owned elsewhere) is no step.
+                    if (r.error.find("no position of the batch has a label") != std::string::npos)
+                        continue;
+                    throw inference::InferenceError(r.error);
+                }
+                trainSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
+                ++timedSteps;
+                lossSum += r.loss;
+                ++lossCount;
+                o.finalLoss = r.loss;
+                if (progress) {
+                    HfFineTuneProgress p;
+                    p.step = tuner.steps();
+                    p.totalSteps = total;
+                    p.epoch = epoch + 1;
+                    p.epochs = cfg.epochs;
+                    p.loss = r.loss;
+                    p.lr = r.lr;
+                    p.etaSeconds = trainSeconds / double(timedSteps) * double(total - tuner.steps());
+                    progress(p);
+                }
+            }
+            o.lossPerEpoch.push_back(lossCount ? lossSum / double(lossCount) : 0.0);
+            const double f1 = devData.windows.empty() ? -1.0 : devF1(tuner, devData, dev, cfg.labels, tokenizer.padId());
+            o.devF1PerEpoch.push_back(f1);
+            const bool best = f1 < 0 || o.bestDevF1 < 0 || f1 > o.bestDevF1;
+            if (best) {
+                o.bestDevF1 = f1;
+                o.bestEpoch = epoch + 1;
+            }
+            char line[256];
+            std::snprintf(line, sizeof line, "epoch %d/%d: mean loss %.4f, dev entity F1 %s%s", epoch + 1, cfg.epochs,
+                          o.lossPerEpoch.back(), f1 < 0 ? "- (no dev pages)" : std::to_string(f1).c_str(),
+                          best && f1 >= 0 ? " (best so far: written)" : "");
+            say(line);
+            o.steps = tuner.steps();
+            if (best && !tuner.saveFolder(cfg.outDir.toStdString(), cfg.initDir.toStdString(), modelCard(cfg, o, tuner.modelType(), total), &err))
+                throw inference::InferenceError(err);
+            if (!best) { // the card's results table follows every epoch; the weights stay the best epoch's
+                QSaveFile card(cfg.outDir + QStringLiteral("/README.md"));
+                const std::string text = modelCard(cfg, o, tuner.modelType(), total);
+                if (!card.open(QIODevice::WriteOnly) || card.write(text.data(), qint64(text.size())) != qint64(text.size())
+                    || !card.commit())
+                    throw inference::InferenceError(cfg.outDir.toStdString() + "/README.md: cannot write");
+            }
+            saveLast(epoch + 1, 0);
+        }
+        o.steps = tuner.steps();
+        QDir(lastDir).removeRecursively();
+        o.ok = true;
+    } catch (const std::exception &e) {
+        o.error = QString::fromUtf8(e.what());
+    }
+    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return o;
+}
+
+} // namespace folio::pipeline
