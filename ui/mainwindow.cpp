@@ -17,6 +17,7 @@
 #include "ui/fields/fieldscontroller.h"
 #include "ui/fields/fieldspanel.h"
 #include "ui/training/modelchooserdialog.h"
+#include "ui/training/hubdownloaddialog.h"
 #include "ui/workers/fieldsworker.h"
 #include "ui/workers/modelworker.h"
 #include "ui/workers/qsworker.h"
@@ -28,6 +29,7 @@
 #include "ui/documents/sectionspanel.h"
 #include "ui/shortcutsdialog.h"
 #include "ui/recentfiles.h"
+#include "ui/resultpresenter.h"
 #include "ui/sampleproject.h"
 #include "ui/training/trainingdialog.h"
 #include "ui/documents/webpagepanel.h"
@@ -99,6 +101,7 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_cancelButton);
     connect(m_cancelButton, &QToolButton::clicked, m_opener, &DocumentOpener::cancel);
 
+    m_results = new ResultPresenter(this); // an action's result: its dock raised, its message in the status bar
     createDocks();
     createActions();
 
@@ -148,9 +151,10 @@ MainWindow::MainWindow(QWidget *parent)
             counted += tr(" (int8)");
         // What the model could not do (a LayoutLMv2 folder without an image: text + layout only) stays longer.
         if (warnings.isEmpty())
-            statusBar()->showMessage(counted, 5000);
+            m_results->present(QStringLiteral("suggest"), m_annotationsDock, counted, 5000);
         else
-            statusBar()->showMessage(counted + QStringLiteral(" — ") + warnings.join(QStringLiteral("; ")), 15000);
+            m_results->present(QStringLiteral("suggest"), m_annotationsDock,
+                               counted + QStringLiteral(" — ") + warnings.join(QStringLiteral("; ")), 15000);
     });
     connect(m_modelWorker, &ModelWorker::loaded, this, &MainWindow::setModelDirectory);
     connect(m_modelWorker, &ModelWorker::refused, this, [this](const QString &, const QString &message) {
@@ -185,6 +189,24 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_domPanel, &DomTreePanel::nodeSelected, m_attention, [this](int node) { m_attention->selectNode(node); });
     connect(m_webPanel, &WebPagePanel::nodeSelected, m_attention, [this](int node) { m_attention->selectNode(node); });
     connect(m_attention, &AttentionPanel::message, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
+    connect(m_attention, &AttentionPanel::runFinished, this, [this](bool ok) {
+        const QString text = m_attention->statusText();
+        m_results->present(QStringLiteral("attention"), m_attentionDock,
+                           ok ? tr("Attention: %1").arg(QString(text).replace(QLatin1Char('\n'), QStringLiteral(" — ")))
+                              : tr("Show Attention failed: %1").arg(text.section(QLatin1Char('\n'), -1)),
+                           ok ? 10000 : 15000);
+    });
+    // Generate (Questions dock) and Extract Fields (Fields dock): their dock, tabbed behind
+    // Annotations, comes to the front with the message it shows.
+    connect(m_qs, &QsController::generationFinished, this, [this] {
+        m_results->present(QStringLiteral("generate"), m_qs->dock(), m_qs->lastMessage());
+    });
+    connect(m_fields, &FieldsController::extractionFinished, this, [this] {
+        m_results->present(QStringLiteral("extract"), m_fieldsDock, m_fields->lastMessage());
+    });
+    connect(m_fields, &FieldsController::extractorTrained, this, [this] {
+        m_results->present(QStringLiteral("train"), m_fieldsDock, m_fields->lastMessage());
+    });
 
     // Web page <-> DOM tree, both ways; rendered boxes go into the session's document (and the store).
     connect(m_webPanel, &WebPagePanel::nodeSelected, m_domPanel, &DomTreePanel::selectNode);
@@ -377,6 +399,12 @@ void MainWindow::createActions()
 
     QMenu *model = menuBar()->addMenu(tr("&Model"));
     model->addAction(tr("&Choose Model…"), this, &MainWindow::chooseModelDialog);
+    // Issue 46: a model from the Hub into the cache Python shares, then chosen like any folder.
+    model->addAction(tr("Get Model from &Hugging Face…"), this, [this] {
+        HubDownloadDialog dialog(this);
+        if (dialog.exec() == QDialog::Accepted && !dialog.snapshotDir().isEmpty())
+            chooseModel(dialog.snapshotDir());
+    });
     QAction *suggest = model->addAction(tr("&Suggest Labels"), this, &MainWindow::suggestLabels);
     suggest->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     QAction *attention = model->addAction(tr("Show &Attention"), this, &MainWindow::showAttention);
@@ -404,8 +432,13 @@ void MainWindow::createActions()
     model->addAction(tr("&Train on Project…"), this, [this] {
         if (!project()) { statusBar()->showMessage(tr("Open a project first"), 5000); return; }
         TrainingDialog dialog(project(), this);
-        if (dialog.exec() == QDialog::Accepted && !dialog.checkpointDir().isEmpty())
+        if (dialog.exec() == QDialog::Accepted && !dialog.checkpointDir().isEmpty()) {
             setModelDirectory(dialog.checkpointDir());
+            // The trained tagger's suggestions go to the Annotations dock: it comes to the front.
+            m_results->present(QStringLiteral("train"), m_annotationsDock,
+                               tr("Training finished: %1 is the model now; Suggest Labels (Ctrl+R) uses it")
+                                   .arg(QDir(dialog.checkpointDir()).dirName()));
+        }
     });
     m_fields->addModelActions(model);
     m_qs->addModelActions(model);

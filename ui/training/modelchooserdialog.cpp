@@ -1,7 +1,10 @@
 #include "ui/training/modelchooserdialog.h"
 
+#include "pipeline/hub/hubsettings.h"
+#include "pipeline/hubmodels.h"
 #include "pipeline/shippedmodels.h"
 #include "ui/shippedmodelinfo.h"
+#include "ui/training/hubdownloaddialog.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
@@ -33,8 +36,9 @@ ModelChooserDialog::ModelChooserDialog(const QString &currentModelDir, QWidget *
     setWindowTitle(tr("Choose Model"));
     setObjectName(QStringLiteral("modelChooserDialog"));
     auto *layout = new QVBoxLayout(this);
-    auto *intro = new QLabel(tr("The entity taggers Folio ships. Suggest Labels runs the one you choose; "
-                                "Other Folder… takes your own checkpoint."),
+    auto *intro = new QLabel(tr("The entity taggers Folio ships, and those in the Hugging Face cache. Suggest Labels "
+                                "runs the one you choose; Other Folder… takes your own checkpoint, From Hugging Face… "
+                                "downloads one."),
                              this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
@@ -66,6 +70,17 @@ ModelChooserDialog::ModelChooserDialog(const QString &currentModelDir, QWidget *
             m_list->setCurrentItem(item);
         }
     }
+    // The entity taggers already in the Hugging Face cache (downloaded by Folio or by Python), by repo id.
+    for (const pipeline::CachedCheckpoint &c : pipeline::cachedCheckpoints(hub::HubSettings::fromEnvironment().cacheDir)) {
+        if (c.head != QLatin1String("token-classification"))
+            continue;
+        auto *item = new QTreeWidgetItem(m_list, {c.label(), c.task, tr("Hugging Face cache"), tr("see its model card")});
+        item->setData(NameColumn, kDirRole, c.snapshotDir);
+        item->setData(NameColumn, kLicenceRole, tr("the licence its model card (README.md in %1) states").arg(c.snapshotDir));
+        item->setToolTip(NameColumn, c.snapshotDir);
+        if (sameFolder(c.snapshotDir, m_current))
+            m_list->setCurrentItem(item);
+    }
     m_list->resizeColumnToContents(NameColumn);
     m_list->resizeColumnToContents(UseColumn);
     layout->addWidget(m_list, 1);
@@ -87,6 +102,15 @@ ModelChooserDialog::ModelChooserDialog(const QString &currentModelDir, QWidget *
     QPushButton *other = buttons->addButton(tr("Other Folder…"), QDialogButtonBox::ActionRole);
     other->setObjectName(QStringLiteral("otherFolderButton"));
     connect(other, &QPushButton::clicked, this, &ModelChooserDialog::chooseOtherFolder);
+    QPushButton *fromHub = buttons->addButton(tr("From Hugging Face…"), QDialogButtonBox::ActionRole);
+    fromHub->setObjectName(QStringLiteral("fromHubButton"));
+    connect(fromHub, &QPushButton::clicked, this, [this] {
+        HubDownloadDialog hubDialog(this);
+        if (hubDialog.exec() == QDialog::Accepted && !hubDialog.snapshotDir().isEmpty()) {
+            m_chosen = hubDialog.snapshotDir();
+            accept();
+        }
+    });
     connect(buttons, &QDialogButtonBox::accepted, this, &ModelChooserDialog::acceptSelection);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_list, &QTreeWidget::currentItemChanged, this, &ModelChooserDialog::showLicenceOfSelection);

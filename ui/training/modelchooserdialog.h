@@ -1,8 +1,10 @@
 #pragma once
 // Model > Choose Model: the entity taggers Folio ships, each with what it does, what it was
 // trained on and whether its licence allows commercial use (the full licence of the selected one
-// beneath the list), the current model selected; Other Folder… takes a user's own checkpoint
-// (Folio's, or a Hugging Face LayoutLMv3 / LayoutLMv2 / LiLT token-classification folder).
+// beneath the list), the current model selected; then the token classifiers already in the Hugging
+// Face cache (pipeline::cachedCheckpoints), by repo id; Other Folder… takes a user's own checkpoint
+// (Folio's, or a Hugging Face LayoutLMv3 / LayoutLMv2 / LiLT token-classification folder), From
+// Hugging Face… downloads one (HubDownloadDialog).
 #include <QDialog>
 #include <QString>
 
