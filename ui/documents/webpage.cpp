@@ -18,6 +18,10 @@
 
 #include <algorithm>
 
+#include <cerrno>
+#include <cstdlib>
+#include <sys/stat.h>
+
 namespace folio {
 
 // ---- interceptor -----------------------------------------------------------
@@ -77,8 +81,36 @@ bool OfflineUrlInterceptor::isAllowed(const QUrl &url) const
     }
     if (root.isEmpty())
         return false;
-    const QString path = QDir::cleanPath(url.toLocalFile());
-    return path == root || path.startsWith(root + QLatin1Char('/'));
+    // Where the file really is (issue 51): a link in page_files/ to /etc/passwd or to /etc is
+    // judged by its target, not by the name it has inside the page's folder.
+    const QString path = resolvedLocalPath(url.toLocalFile());
+    return !path.isEmpty() && (path == root || path.startsWith(root.endsWith(QLatin1Char('/')) ? root : root + QLatin1Char('/')));
+}
+
+QString OfflineUrlInterceptor::resolvedLocalPath(const QString &localFile)
+{
+    // The canonical path of the deepest part that exists, the rest (a file the page names but that
+    // is missing) appended: a missing resource stays a missing resource inside the folder, while
+    // every link on the way is resolved (realpath(3)). Something that is there but does not resolve
+    // (a link to nothing, a loop) resolves to nothing: refused.
+    QByteArray existing = QFile::encodeName(QDir::cleanPath(localFile));
+    QByteArray rest;
+    while (!existing.isEmpty()) {
+        if (char *real = ::realpath(existing.constData(), nullptr)) {
+            const QByteArray canonical(real);
+            std::free(real);
+            return QDir::cleanPath(QFile::decodeName(rest.isEmpty() ? canonical : canonical + '/' + rest));
+        }
+        struct stat st{};
+        if (errno != ENOENT || ::lstat(existing.constData(), &st) == 0)
+            return {};
+        const qsizetype slash = existing.lastIndexOf('/');
+        if (slash < 0)
+            return {};
+        rest = rest.isEmpty() ? existing.mid(slash + 1) : existing.mid(slash + 1) + '/' + rest;
+        existing = slash == 0 ? QByteArray("/") : existing.left(slash);
+    }
+    return {};
 }
 
 void OfflineUrlInterceptor::interceptRequest(QWebEngineUrlRequestInfo &info)
@@ -327,7 +359,9 @@ bool WebPage::loadLocalFile(const QString &path, QString *error)
             *error = QStringLiteral("%1: no such file").arg(path);
         return false;
     }
-    QString local = info.absoluteFilePath();
+    // A page given through a link is shown where it lies, with the folder beside it (the filter
+    // judges every file: request by its resolved path).
+    QString local = info.isSymLink() ? info.canonicalFilePath() : info.absoluteFilePath();
     m_inflated.reset();
     dropArchive();
     m_interceptor->clearLog(); // the header counts this load's requests only

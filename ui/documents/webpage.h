@@ -72,8 +72,12 @@ class OfflineUrlInterceptor : public QWebEngineUrlRequestInterceptor
     Q_OBJECT
 public:
     explicit OfflineUrlInterceptor(QObject *parent = nullptr);
-    // file: requests are allowed only under this folder (empty: no file: at all).
+    // file: requests are allowed only under this folder (empty: no file: at all), judged by where
+    // the file really is: links (page_files/x -> /etc/passwd) are resolved first.
     void setAllowedRoot(const QString &folder);
+    // The canonical form of a local path, links resolved; for a missing file, its deepest existing
+    // folder's canonical path with the rest appended; "" for a dangling link or a loop.
+    static QString resolvedLocalPath(const QString &localFile);
     // The MHTML archive the page is served from (null: none) and its folio-archive token (port).
     void setArchive(std::shared_ptr<const MhtmlArchive> archive, int token);
     void interceptRequest(QWebEngineUrlRequestInfo &info) override;
