@@ -331,6 +331,9 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
         if (!tuner.setLabels(cfg.labels, cfg.seed, &newHead, &err))
             throw inference::InferenceError(err);
         o.newHead = newHead;
+        const bool writes = cfg.distributed.writes();
+        if (cfg.distributed.enabled() && !tuner.setDistributed(cfg.distributed, &err))
+            throw inference::InferenceError(err);
         const inference::HfLayoutTokenizer tokenizer = inference::HfLayoutTokenizer::fromDirectory(cfg.initDir.toStdString());
         const inference::ModelConfig config = inference::ModelConfig::fromDirectory(cfg.initDir.toStdString());
         const long long positions = config.getInt("max_position_embeddings", 514);
@@ -346,7 +349,7 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
         const Prepared devData = prepare(dev, tokenizer, cfg.labels, maxTokens, visual ? &image : nullptr, &o.pagesWithoutImage);
         o.trainWindows = int(trainData.windows.size());
         o.devWindows = int(devData.windows.size());
-        if (visual && o.pagesWithoutImage > 0)
+        if (visual && o.pagesWithoutImage > 0 && writes)
             say(std::to_string(o.pagesWithoutImage) + " pages have no image: their windows train on text and layout only");
 
         const long perEpoch = (long(trainData.windows.size()) + cfg.batchSize - 1) / cfg.batchSize;
@@ -415,19 +418,30 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
                     done = true;
                     break;
                 }
-                if (cancel && cancel->load()) {
-                    saveLast(epoch, b);
+                const bool stop = tuner.isDistributed() ? tuner.sumOverRanks(cancel && cancel->load() ? 1.0 : 0.0) > 0
+                                                        : cancel && cancel->load();
+                if (stop) {
+                    if (writes)
+                        saveLast(epoch, b);
                     o.cancelled = true;
                     o.steps = tuner.steps();
                     return o;
                 }
-                std::vector<const HfEncodedWindow *> batch;
+                // This rank's items of the global batch (k % W), split into the in-process shards (k % S).
+                const int world = cfg.distributed.enabled() ? cfg.distributed.worldSize : 1;
+                const int shardsWanted = std::max(1, cfg.gradientShards);
+                std::vector<std::vector<const HfEncodedWindow *>> parts(static_cast<std::size_t>(shardsWanted));
+                int item = 0;
                 for (std::size_t k = std::size_t(b) * std::size_t(cfg.batchSize);
-                     k < order.size() && k < std::size_t(b + 1) * std::size_t(cfg.batchSize); ++k)
-                    batch.push_back(&trainData.windows[order[k]]);
-                const TensorMap inputs = hfBatch(batch, tokenizer.padId(), batchPixels(trainData, batch));
+                     k < order.size() && k < std::size_t(b + 1) * std::size_t(cfg.batchSize); ++k, ++item)
+                    if (item % world == cfg.distributed.rank % world)
+                        parts[std::size_t((item / world) % shardsWanted)].push_back(&trainData.windows[order[k]]);
+                std::vector<TensorMap> shards;
+                for (const auto &part : parts)
+                    if (!part.empty())
+                        shards.push_back(hfBatch(part, tokenizer.padId(), batchPixels(trainData, part)));
                 const auto s0 = std::chrono::steady_clock::now();
-                const inference::HfStepResult r = tuner.step(inputs);
+                const inference::HfStepResult r = tuner.step(shards);
                 if (!r.ok) {
                     // A batch without any labelled position (every word owned elsewhere) is no step.
                     if (r.error.find("no position of the batch has a label") != std::string::npos)
@@ -452,7 +466,9 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
                 }
             }
             o.lossPerEpoch.push_back(lossCount ? lossSum / double(lossCount) : 0.0);
-            const double f1 = devData.windows.empty() ? -1.0 : devF1(tuner, devData, dev, cfg.labels, tokenizer.padId());
+            double f1 = devData.windows.empty() ? -1.0 : writes ? devF1(tuner, devData, dev, cfg.labels, tokenizer.padId()) : 0.0;
+            if (tuner.isDistributed() && !devData.windows.empty())
+                f1 = tuner.sumOverRanks(f1); // rank 0's score, on every rank (the others add 0)
             o.devF1PerEpoch.push_back(f1);
             const bool best = f1 < 0 || o.bestDevF1 < 0 || f1 > o.bestDevF1;
             if (best) {
@@ -463,8 +479,11 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
             std::snprintf(line, sizeof line, "epoch %d/%d: mean loss %.4f, dev entity F1 %s%s", epoch + 1, cfg.epochs,
                           o.lossPerEpoch.back(), f1 < 0 ? "- (no dev pages)" : std::to_string(f1).c_str(),
                           best && f1 >= 0 ? " (best so far: written)" : "");
-            say(line);
+            if (writes)
+                say(line);
             o.steps = tuner.steps();
+            if (!writes)
+                continue; // rank 0 writes the folder and the resume state
             if (best && !tuner.saveFolder(cfg.outDir.toStdString(), cfg.initDir.toStdString(), modelCard(cfg, o, tuner.modelType(), total), &err))
                 throw inference::InferenceError(err);
             if (!best) { // the card's results table follows every epoch; the weights stay the best epoch's
@@ -477,7 +496,8 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
             saveLast(epoch + 1, 0);
         }
         o.steps = tuner.steps();
-        QDir(lastDir).removeRecursively();
+        if (writes)
+            QDir(lastDir).removeRecursively();
         o.ok = true;
     } catch (const std::exception &e) {
         o.error = QString::fromUtf8(e.what());

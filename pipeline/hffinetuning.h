@@ -12,6 +12,7 @@
 #include "inference/checkpoint/tensor.h"
 #include "inference/formtagger/taggerpage.h"
 #include "inference/tokenizers/hflayouttokenizer.h"
+#include "inference/training/distributed.h"
 
 #include <QString>
 
@@ -62,6 +63,11 @@ struct HfFineTuneConfig
     std::uint64_t seed = 42;
     int maxTokens = 0;                // window length with specials (0: the tokenizer's, within the model's positions)
     bool resume = false;
+    // Data parallel (inference/training/distributed.h): item k of each batch goes to rank k % W, the
+    // ranks' gradients are averaged; only rank 0 evaluates on dev and writes. `gradientShards` > 1
+    // does the same arithmetic in one process (the batch split k % N).
+    inference::DistributedConfig distributed;
+    int gradientShards = 1;
     std::string command;              // recorded in the model card
     std::string dataDescription;      // pages, split, licences: recorded in the model card
 };

@@ -101,11 +101,10 @@ void registerTrainCommand(CLI::App &app)
                     "Split each batch into N shards in this process and average their gradients (what --nproc N computes)")
         ->check(CLI::Range(1, 64));
     cmd->callback([o, &app]() {
+        if (runLocalRanks(o->ranks))
+            return; // the ranks did the work; rank 0 printed the result
         if (!o->cfg.initDir.empty() && pipeline::isHfFineTunableFolder(QString::fromStdString(o->cfg.initDir))) {
             // A Hugging Face token classifier: the Trainer's fine-tuning (cmd_train_hf.cpp, issue 46).
-            if (o->ranks.nproc > 1 || o->ranks.distributed.enabled() || o->cfg.gradientShards > 1)
-                throw CliError("--init " + o->cfg.initDir + ": data-parallel fine-tuning of a Hugging Face folder is not built yet "
-                               "(drop --nproc / --rank / --gradient-shards)");
             const CLI::App *train = app.get_subcommand("train");
             auto given = [train](const char *name) { return train->get_option(name)->count() > 0; };
             HfTrainRequest rq;
@@ -123,6 +122,8 @@ void registerTrainCommand(CLI::App &app)
             rq.maxSteps = o->cfg.maxSteps;
             rq.trainPages = o->trainPages;
             rq.resume = o->cfg.resume;
+            rq.distributed = o->ranks.distributed;
+            rq.gradientShards = o->cfg.gradientShards;
             rq.command = "folio-cli train";
             for (const auto *opt : train->get_options())
                 if (opt->count() > 0 && opt->get_name() != "--help") {
@@ -136,8 +137,6 @@ void registerTrainCommand(CLI::App &app)
             runHfFineTune(rq);
             return;
         }
-        if (runLocalRanks(o->ranks))
-            return; // the ranks did the work; rank 0 printed the result
         o->cfg.distributed = o->ranks.distributed;
         const QString dataDir = o->data.empty() ? pipeline::defaultFunsdDir() : QString::fromStdString(o->data.front());
         if (!o->weights.empty() && o->weights.size() != std::max<std::size_t>(1, o->data.size()))

@@ -57,6 +57,8 @@ void runHfFineTune(const HfTrainRequest &rq)
     cfg.maxSteps = rq.maxSteps;
     cfg.seed = rq.seed;
     cfg.resume = rq.resume;
+    cfg.distributed = rq.distributed;
+    cfg.gradientShards = rq.gradientShards;
     cfg.command = rq.command;
 
     std::vector<inference::TaggerPage> train, dev;
@@ -120,10 +122,10 @@ void runHfFineTune(const HfTrainRequest &rq)
     std::atomic<bool> cancel{false};
     const pipeline::HfFineTuneOutcome r = pipeline::fineTuneHfTokenClassifier(
         cfg, trainPages, devPages,
-        [&cancel](const pipeline::HfFineTuneProgress &p) {
+        [&cancel, &rq](const pipeline::HfFineTuneProgress &p) {
             if (cancelRequested())
                 cancel = true;
-            if (quiet())
+            if (quiet() || !rq.distributed.writes())
                 return;
             if (!p.message.empty())
                 std::fprintf(stderr, "%s\n", p.message.c_str());

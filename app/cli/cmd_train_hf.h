@@ -2,6 +2,8 @@
 // `folio-cli train --init HFDIR`: fine-tuning a Hugging Face token classifier (cmd_train_hf.cpp),
 // entered from cmd_train.cpp when --init names a LayoutLMv3 / LiLT folder (issue 46).
 
+#include "inference/training/distributed.h"
+
 #include <string>
 #include <vector>
 
@@ -20,6 +22,8 @@ struct HfTrainRequest
     double lr = 5e-5, weightDecay = 0.0, warmup = 0.0;
     unsigned seed = 42;
     bool resume = false;
+    inference::DistributedConfig distributed; // a rank of `--nproc` / `--rank --world-size --master`
+    int gradientShards = 1;
     std::string command;
 };
 

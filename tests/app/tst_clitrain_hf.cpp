@@ -1,6 +1,7 @@
 // folio-cli train --init HFDIR (issue 46): the tiny LayoutLMv3 folder fine-tuned on two FUNSD train
-// pages into a Hugging Face folder (JSON result, new head, card with the exact command), the
-// tagger's --init still taking a pretrain encoder path, and the refusals named.
+// pages into a Hugging Face folder (JSON result, new head, card with the exact command), two ranks
+// (--nproc 2) taking the step --gradient-shards 2 takes, and the refusals named.
+#include "inference/checkpoint/safetensors.h"
 #include "tests/common/testdata.h"
 
 #include "clirunner.h"
@@ -11,6 +12,8 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using Run = folio::test::CliRun;
 
@@ -55,6 +58,45 @@ private Q_SLOTS:
         QVERIFY(p.json().value(QStringLiteral("words")).toInt() > 10);
     }
 
+    // --nproc 2 (two ranks over c10d / Gloo, item k of each batch on rank k % 2) takes the step
+    // --gradient-shards 2 takes in one process; both differ from the unsharded step (the shards'
+    // mean losses averaged, not one mean over the batch).
+    void dataParallelRanksTakeTheShardsStep()
+    {
+        FOLIO_REQUIRE_DATA(kFunsd + QStringLiteral("/training_data/annotations/0000971160.json"));
+        FOLIO_REQUIRE_DATA(kTiny + QStringLiteral("/model.safetensors"));
+        QTemporaryDir dir;
+        auto train = [&](const QString &name, const QStringList &extra) {
+            QStringList args{QStringLiteral("-q"), QStringLiteral("train"), QStringLiteral("--init"), kTiny, QStringLiteral("--data"), kFunsd,
+                             QStringLiteral("--train-pages"), QStringLiteral("2"), QStringLiteral("--epochs"), QStringLiteral("1"),
+                             QStringLiteral("--batch"), QStringLiteral("4"), QStringLiteral("--max-steps"), QStringLiteral("3"),
+                             QStringLiteral("--lr"), QStringLiteral("0.001"), QStringLiteral("--threads"), QStringLiteral("1"),
+                             QStringLiteral("--out"), dir.filePath(name)};
+            const Run r = folio::test::runCli(args + extra);
+            if (r.code != 0)
+                qWarning("%s", r.err.constData());
+            return r.code == 0 ? folio::inference::readSafetensors((dir.filePath(name) + "/model.safetensors").toStdString())
+                               : folio::inference::TensorMap();
+        };
+        const auto ranks = train(QStringLiteral("ranks"), {QStringLiteral("--nproc"), QStringLiteral("2")});
+        const auto shards = train(QStringLiteral("shards"), {QStringLiteral("--gradient-shards"), QStringLiteral("2")});
+        const auto whole = train(QStringLiteral("whole"), {});
+        QVERIFY(!ranks.empty() && !shards.empty() && !whole.empty());
+        QCOMPARE(ranks.size(), shards.size());
+        double worst = 0, apart = 0;
+        for (const auto &[name, t] : shards) {
+            const folio::inference::Tensor &a = ranks.at(name), &w = whole.at(name);
+            QVERIFY(a.shape == t.shape);
+            for (std::int64_t i = 0; i < t.numel(); ++i) {
+                worst = std::max(worst, double(std::fabs(a.data<float>()[i] - t.data<float>()[i])));
+                apart = std::max(apart, double(std::fabs(w.data<float>()[i] - t.data<float>()[i])));
+            }
+        }
+        qInfo("--nproc 2 vs --gradient-shards 2: max|diff| %.3g; unsharded vs sharded %.3g", worst, apart);
+        QVERIFY(worst < 1e-5);
+        QVERIFY(apart > 1e-4);
+    }
+
     void refusals()
     {
         FOLIO_REQUIRE_DATA(kTiny + QStringLiteral("/model.safetensors"));
@@ -64,11 +106,6 @@ private Q_SLOTS:
                                      QStringLiteral("--data"), kFunsd});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("the folder --init reads from"), r.err.constData());
-        // Data parallel is not built for these folders yet: said, not ignored.
-        r = folio::test::runCli({QStringLiteral("train"), QStringLiteral("--init"), kTiny, QStringLiteral("--out"),
-                                 dir.filePath(QStringLiteral("o")), QStringLiteral("--gradient-shards"), QStringLiteral("2")});
-        QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains("data-parallel fine-tuning"), r.err.constData());
         // --resume with nothing to resume.
         r = folio::test::runCli({QStringLiteral("train"), QStringLiteral("--init"), kTiny, QStringLiteral("--out"),
                                  dir.filePath(QStringLiteral("o")), QStringLiteral("--data"), kFunsd, QStringLiteral("--resume")});

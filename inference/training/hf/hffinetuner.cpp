@@ -8,6 +8,7 @@
 #include "inference/checkpoint/safetensors.h"
 #include "inference/errors.h"
 #include "inference/models/detail/model.h"
+#include "inference/training/detail/processgroup.h"
 #include "inference/training/detail/trainkit.h"
 #include "inference/training/hf/detail/hfoptim.h"
 
@@ -36,6 +37,7 @@ struct HfFineTuner::Impl
     TensorMap lastGradients;
     std::vector<std::string> withoutGradient;
     mutable std::unique_ptr<detail::Model> evalModel; // built on the current weights, no autograd
+    std::unique_ptr<detail::ProcessGroup> group;      // data-parallel ranks (setDistributed)
 
     std::vector<std::string> labels() const
     {
@@ -265,11 +267,36 @@ HfStepResult HfFineTuner::step(const std::vector<TensorMap> &shards)
             if (loss.defined())
                 losses.push_back(loss);
         }
-        if (losses.empty())
+        const bool haveLocal = !losses.empty();
+        if (!haveLocal && !m_impl->group)
             throw InferenceError("no position of the batch has a label (every label is -100)");
-        at::Tensor total = losses.size() == 1 ? losses[0] : at::stack(losses).mean();
-        total.backward();
-        r.loss = total.item<double>();
+        double localLoss = 0;
+        if (haveLocal) {
+            at::Tensor total = losses.size() == 1 ? losses[0] : at::stack(losses).mean();
+            total.backward();
+            localLoss = total.item<double>();
+        }
+        r.loss = localLoss;
+        std::vector<bool> hadGradient;
+        for (const auto &kv : m_impl->params)
+            hadGradient.push_back(kv.second.grad().defined());
+        if (m_impl->group) {
+            // The ranks' mean gradients, averaged; a parameter no rank's graph reached stays without
+            // one (a rank without a shard learns that from the zero average).
+            const std::vector<at::Tensor> &all = m_impl->optim->parameters();
+            if (!m_impl->group->averageGradients(all, haveLocal))
+                throw InferenceError("no position of the batch has a label on any rank (every label is -100)");
+            std::size_t k = 0;
+            for (auto &kv : m_impl->params) {
+                at::Tensor &p = kv.second;
+                const bool none = haveLocal ? !hadGradient[k] : p.grad().abs().max().item<double>() == 0.0;
+                if (none)
+                    p.mutable_grad() = at::Tensor();
+                ++k;
+            }
+            const double ranks = m_impl->group->sum(haveLocal ? 1.0 : 0.0);
+            r.loss = m_impl->group->sum(localLoss) / std::max(1.0, ranks);
+        }
         m_impl->withoutGradient.clear();
         m_impl->lastGradients.clear();
         for (const auto &[name, p] : m_impl->params) {
@@ -284,6 +311,31 @@ HfStepResult HfFineTuner::step(const std::vector<TensorMap> &shards)
     if (!r.ok && m_impl->optim)
         m_impl->optim->zeroGrad();
     return r;
+}
+
+bool HfFineTuner::setDistributed(const DistributedConfig &config, std::string *error)
+{
+    if (!m_impl) {
+        if (error)
+            *error = "no checkpoint loaded";
+        return false;
+    }
+    return detail::runGuarded([&] {
+        auto group = std::make_unique<detail::ProcessGroup>(config);
+        group->broadcastFromRankZero(m_impl->params);
+        m_impl->group = std::move(group);
+        m_impl->evalModel.reset();
+    }, error);
+}
+
+bool HfFineTuner::isDistributed() const
+{
+    return m_impl && m_impl->group;
+}
+
+double HfFineTuner::sumOverRanks(double value)
+{
+    return m_impl && m_impl->group ? m_impl->group->sum(value) : value;
 }
 
 void HfFineTuner::setKeepGradients(bool keep)

@@ -11,6 +11,7 @@
 
 #include "inference/checkpoint/tensor.h"
 #include "inference/models/modelrunner.h"
+#include "inference/training/distributed.h"
 
 #include <cstdint>
 #include <memory>
@@ -72,6 +73,16 @@ public:
     // Data-parallel arithmetic in one process: each shard's mean loss backpropagated and the
     // gradients averaged over the shards that have a labelled position (what `--nproc` ranks do).
     HfStepResult step(const std::vector<TensorMap> &shards);
+
+    // Data-parallel training (../distributed.h semantics): joins the c10d / Gloo group (waits for
+    // every rank) and takes rank 0's weights; call after setLabels(). From then on every step()
+    // averages the gradients over the ranks that had a labelled position before clipping (a rank
+    // may pass no shard: it still takes part), so every rank takes the same step; HfStepResult::loss
+    // is the mean over those ranks. False + *error when the rendezvous fails.
+    bool setDistributed(const DistributedConfig &config, std::string *error);
+    bool isDistributed() const;
+    // The sum of `value` over the ranks (a collective every rank must call); `value` without a group.
+    double sumOverRanks(double value);
 
     // With keep on, lastGradients() holds every gradient of the last step before clipping, and
     // parametersWithoutGradient() the parameters that got none.
