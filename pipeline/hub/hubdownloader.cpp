@@ -1,5 +1,6 @@
 #include "pipeline/hub/hubdownloader.h"
 
+#include "pipeline/hub/hubanswers.h"
 #include "pipeline/hub/hubcache.h"
 #include "pipeline/hub/huberror.h"
 #include "pipeline/hub/hubhttp.h"
@@ -51,14 +52,6 @@ public:
 private:
     EVP_MD_CTX *m_ctx;
 };
-
-// A header value for a message: printable, at most 300 characters.
-QString printable(const QByteArray &value)
-{
-    QString s = QString::fromUtf8(value.left(300));
-    s.replace(QRegularExpression(QStringLiteral("[\\x00-\\x1f\\x7f]")), QStringLiteral(" "));
-    return s.trimmed();
-}
 
 // ETag: W/"abc" or "abc" -> abc; it names a file in blobs/, so only [A-Za-z0-9_.-] (no leading '.').
 QString normalizedEtag(const QByteArray &raw)
@@ -140,19 +133,6 @@ struct HubDownloader::Impl
         return h;
     }
 
-    QString tokenAdvice() const
-    {
-        QString advice = QStringLiteral("give a token: set HF_TOKEN, or run `huggingface-cli login` (it writes %1)").arg(settings.tokenFile);
-        if (!settings.tokenProblem.isEmpty())
-            advice += QStringLiteral("; ") + settings.tokenProblem;
-        return advice;
-    }
-    QString tokenSent() const
-    {
-        return settings.token.isEmpty() ? QStringLiteral("no token was sent")
-                                        : QStringLiteral("the token from %1 was sent").arg(settings.tokenSource);
-    }
-
     // Waits before a retry (cancellable); false when no attempt is left.
     bool backoff(int attempt, const QString &what)
     {
@@ -175,46 +155,7 @@ struct HubDownloader::Impl
     [[noreturn]] void failHttp(const HttpReply &r, const QUrl &url, const QString &file, int attempts)
     {
         checkCancelled();
-        const QString where = repoId + (file.isEmpty() ? QString() : QStringLiteral(": ") + file);
-        const QString code = printable(r.header("X-Error-Code"));
-        const QString hubSays = printable(r.header("X-Error-Message"));
-        const QString said = hubSays.isEmpty() ? QString() : QStringLiteral(" (the Hub said: %1)").arg(hubSays);
-        const QString page = settings.endpoint + QLatin1Char('/') + repoId;
-        if (r.status == 0 || (!r.networkError.isEmpty() && r.status < 300))
-            throw HubError(HubError::Network, QStringLiteral("%1: %2 after %3 attempt(s) (%4)")
-                                                  .arg(where, r.networkError).arg(attempts).arg(url.toString()));
-        if (code == QLatin1String("GatedRepo") && (r.status == 401 || r.status == 403))
-            throw HubError(HubError::Gated,
-                           r.status == 401 || settings.token.isEmpty()
-                               ? QStringLiteral("%1: a gated model (%2): accept its conditions at %3, then %4; %5%6")
-                                     .arg(where).arg(r.status).arg(page, tokenAdvice(), tokenSent(), said)
-                               : QStringLiteral("%1: a gated model (403) and %2 has no access to it yet: request access at %3%4")
-                                     .arg(where, settings.tokenSource, page, said));
-        if (r.status == 401)
-            throw HubError(HubError::Unauthorized,
-                           settings.token.isEmpty()
-                               ? QStringLiteral("%1: private or missing (401): the Hub answers 401 for a private repo when no token "
-                                                "is given and for a repo that does not exist; check the repo id, and for a private "
-                                                "repo %2; no token was sent%3").arg(where, tokenAdvice(), said)
-                               : QStringLiteral("%1: private or missing (401) and the token from %2 was not accepted (expired, "
-                                                "revoked or without access to this repo): check the repo id, or %3%4")
-                                     .arg(where, settings.tokenSource, tokenAdvice(), said));
-        if (r.status == 403)
-            throw HubError(HubError::Forbidden, QStringLiteral("%1: forbidden (403): %2 does not allow reading this repo (a "
-                                                               "fine-grained token needs read access to it); %3%4")
-                                                    .arg(where, tokenSent(), tokenAdvice(), said));
-        if (r.status == 404) {
-            if (code == QLatin1String("RevisionNotFound"))
-                throw HubError(HubError::NotFound, QStringLiteral("%1: revision '%2' not found (404): no such branch, tag or commit%3")
-                                                       .arg(repoId, revision, said));
-            if (code == QLatin1String("EntryNotFound"))
-                throw HubError(HubError::NotFound, QStringLiteral("%1: file not found at revision '%2' (404)%3").arg(where, revision, said));
-            throw HubError(HubError::NotFound, QStringLiteral("%1: repo not found (404); check the repo id%2").arg(where, said));
-        }
-        if (r.status == 429 || r.status >= 500)
-            throw HubError(HubError::Server, QStringLiteral("%1: the Hub answered %2 %3 time(s) (%4); try again later%5")
-                                                 .arg(where).arg(r.status).arg(attempts).arg(url.toString(), said));
-        throw HubError(HubError::Invalid, QStringLiteral("%1: unexpected HTTP %2 from %3%4").arg(where).arg(r.status).arg(url.toString(), said));
+        throw errorForAnswer(r, AnswerContext{settings, repoId, revision, file, url, attempts});
     }
 
     // A request without a streamed body, retried on 5xx / 429 / no answer.
@@ -244,7 +185,7 @@ struct HubDownloader::Impl
             const QUrl relative = QUrl::fromEncoded(r.header("Location"));
             if (r.header("Location").isEmpty() || !relative.isRelative() || redirects >= kMaxRedirects)
                 throw HubError(HubError::Invalid, QStringLiteral("%1: HTTP %2 to '%3': only %4 relative redirects are followed for the file list")
-                                                      .arg(url.toString()).arg(r.status).arg(printable(r.header("Location"))).arg(kMaxRedirects));
+                                                      .arg(url.toString()).arg(r.status).arg(printableHeader(r.header("Location"))).arg(kMaxRedirects));
             url = url.resolved(relative);
             r = send("GET", url, authHeaders(), kMaxListingBytes, QString(), &attempts);
         }
@@ -272,7 +213,7 @@ struct HubDownloader::Impl
                 const QUrl target = url.resolved(relative);
                 if (!target.isValid() || (target.scheme() != QLatin1String("http") && target.scheme() != QLatin1String("https")))
                     throw HubError(HubError::Invalid, QStringLiteral("%1: %2: redirected to '%3', not an http(s) address")
-                                                          .arg(repoId, file, printable(location)));
+                                                          .arg(repoId, file, printableHeader(location)));
                 if (relative.isRelative() || relative.host().isEmpty()) {
                     if (redirects >= kMaxRedirects)
                         throw HubError(HubError::Invalid, QStringLiteral("%1: %2: more than %3 redirects").arg(repoId, file).arg(kMaxRedirects));
@@ -297,19 +238,19 @@ struct HubDownloader::Impl
                                                   .arg(repoId, file, settings.endpoint));
         if (headerCommit != commit)
             throw HubError(HubError::Invalid, QStringLiteral("%1: %2: X-Repo-Commit '%3' differs from the listed commit %4")
-                                                  .arg(repoId, file, printable(headerCommit.toUtf8()), commit));
+                                                  .arg(repoId, file, printableHeader(headerCommit.toUtf8()), commit));
         FileMeta m;
         const QByteArray rawEtag = r.hasHeader("X-Linked-Etag") ? r.header("X-Linked-Etag") : r.header("ETag");
         m.etag = normalizedEtag(rawEtag);
         if (m.etag.isEmpty())
             throw HubError(HubError::Invalid, QStringLiteral("%1: %2: %3 (a file is cached by its ETag)")
                                                   .arg(repoId, file, rawEtag.isEmpty() ? QStringLiteral("no ETag header")
-                                                                                       : QStringLiteral("ETag '%1' is not usable").arg(printable(rawEtag))));
+                                                                                       : QStringLiteral("ETag '%1' is not usable").arg(printableHeader(rawEtag))));
         const QByteArray rawSize = r.hasHeader("X-Linked-Size") ? r.header("X-Linked-Size") : r.header("Content-Length");
         bool ok = false;
         m.size = rawSize.trimmed().toLongLong(&ok);
         if (!ok || m.size < 0 || m.size > kMaxFileBytes)
-            throw HubError(HubError::Invalid, QStringLiteral("%1: %2: size header '%3' is not a byte count").arg(repoId, file, printable(rawSize)));
+            throw HubError(HubError::Invalid, QStringLiteral("%1: %2: size header '%3' is not a byte count").arg(repoId, file, printableHeader(rawSize)));
         m.downloadUrl = download;
         m.auth = auth;
         return m;
