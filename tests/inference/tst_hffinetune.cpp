@@ -2,7 +2,8 @@
 // Trainer steps of tst_inference_parity: the decay rule by name, the schedule, the loss's -100,
 // the data-parallel arithmetic (two half-batches' gradients averaged = the shards' step), a new
 // head as the reference makes one, the folder written and read back (same logits through
-// HfFineTuner and ModelRunner, the reference's names), the optimiser state, and bad input.
+// HfFineTuner and ModelRunner, the reference's names), the optimiser state, a disk that fills while
+// the folder is written, and bad input.
 #include "inference/checkpoint/detail/convert.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/models/modelrunner.h"
@@ -20,6 +21,9 @@
 #include <QtTest>
 
 #include <cmath>
+#include <csignal>
+
+#include <sys/resource.h>
 
 using namespace folio::inference;
 namespace hfd = folio::inference::detail;
@@ -56,6 +60,12 @@ HfFineTuneOptions fixtureOptions()
     o.warmupSteps = 1;
     o.totalSteps = 6;
     return o;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 bool writeText(const QString &path, const QByteArray &text)
@@ -262,6 +272,43 @@ private Q_SLOTS:
         other.setOptions(fixtureOptions());
         QVERIFY(!other.loadOptimiserState(tmp.filePath(QStringLiteral("w/optimizer.safetensors")).toStdString(), &error));
         QVERIFY2(QString::fromStdString(error).contains(QLatin1String("belongs to no parameter")), error.c_str());
+    }
+
+    // A disk that fills while the folder is written (RLIMIT_FSIZE below the weights' size): the
+    // save is refused naming the file, the previous folder stays byte for byte, nothing staged stays.
+    void fullDiskLeavesPreviousFolder()
+    {
+        const QString dir = fixture("finetune_lilt_tokcls");
+        FOLIO_REQUIRE_DATA(dir + QStringLiteral("/train.json"));
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath(QStringLiteral("out"));
+        std::string error;
+        HfFineTuner t;
+        QVERIFY(t.load(dir.toStdString(), &error));
+        QVERIFY2(t.saveFolder(out.toStdString(), {}, "# first\n", &error), error.c_str());
+        const QByteArray weights = readAll(out + QStringLiteral("/model.safetensors"));
+        const QByteArray config = readAll(out + QStringLiteral("/config.json"));
+        QVERIFY(weights.size() > 200 * 1024);
+        QVERIFY(t.setLabels({"O", "B-X", "I-X"}, 3, nullptr, &error)); // other weights and another config
+        struct rlimit old;
+        QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
+        const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+        struct rlimit small = old;
+        small.rlim_cur = 100 * 1024;
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+        const bool saved = t.saveFolder(out.toStdString(), {}, "# second\n", &error);
+        setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, previous);
+        QVERIFY(!saved);
+        QVERIFY2(QString::fromStdString(error).contains(QLatin1String("model.safetensors")), error.c_str());
+        QCOMPARE(readAll(out + QStringLiteral("/model.safetensors")), weights);
+        QCOMPARE(readAll(out + QStringLiteral("/config.json")), config);
+        QCOMPARE(readAll(out + QStringLiteral("/README.md")), QByteArray("# first\n"));
+        const QStringList left = QDir(out).entryList(QDir::Files | QDir::Hidden, QDir::Name | QDir::IgnoreCase);
+        QCOMPARE(left, QStringList({QStringLiteral("config.json"), QStringLiteral("model.safetensors"), QStringLiteral("README.md")}));
+        // With room again the new folder replaces the old one.
+        QVERIFY2(t.saveFolder(out.toStdString(), {}, "# second\n", &error), error.c_str());
+        QVERIFY(readAll(out + QStringLiteral("/config.json")) != config);
     }
 
     void badInput()

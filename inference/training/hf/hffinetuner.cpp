@@ -411,34 +411,50 @@ bool HfFineTuner::saveFolder(const std::string &outDir, const std::string &initD
         fs::create_directories(outDir, ec);
         if (ec)
             throw InferenceError(outDir + ": cannot create the folder: " + ec.message());
-        // Each file written beside its final name and renamed over it: a failed write (a full disk)
-        // leaves the previous file whole.
-        auto place = [&](const std::string &tmp, const std::string &name) {
-            fs::rename(tmp, outDir + "/" + name, ec);
+        // Every file is staged as <name>.part first and only then renamed into place, so a failed
+        // write (a full disk) leaves the previous folder whole and no part behind.
+        std::vector<std::string> staged;
+        const auto unstage = [&] {
+            std::error_code ignored;
+            for (const std::string &name : staged) {
+                fs::remove(outDir + "/" + name + ".part", ignored);
+                fs::remove(outDir + "/" + name + ".part.tmp", ignored); // writeTextFile's own staging
+            }
+        };
+        try {
+            TensorMap weights;
+            for (const auto &[name, t] : m_impl->params)
+                weights[name] = detail::fromAten(t.detach());
+            staged.push_back("model.safetensors");
+            writeSafetensors(outDir + "/model.safetensors.part", weights, {{"format", "pt"}});
+            nlohmann::json config = m_impl->config;
+            config["architectures"] = nlohmann::json::array({tokenClassificationArchitecture(m_impl->modelType)});
+            staged.push_back("config.json");
+            detail::writeTextFile(outDir + "/config.json.part", config.dump(2) + "\n");
+            for (const std::string &f : processorFiles()) {
+                const std::string from = initDir + "/" + f;
+                if (initDir.empty() || !fs::is_regular_file(from))
+                    continue;
+                if (fs::exists(outDir + "/" + f) && fs::equivalent(from, outDir + "/" + f))
+                    continue;
+                staged.push_back(f);
+                fs::copy_file(from, outDir + "/" + f + ".part", fs::copy_options::overwrite_existing, ec);
+                if (ec)
+                    throw InferenceError(outDir + "/" + f + ": cannot copy from " + from + ": " + ec.message());
+            }
+            if (!modelCard.empty()) {
+                staged.push_back("README.md");
+                detail::writeTextFile(outDir + "/README.md.part", modelCard);
+            }
+        } catch (...) {
+            unstage();
+            throw;
+        }
+        for (const std::string &name : staged) {
+            fs::rename(outDir + "/" + name + ".part", outDir + "/" + name, ec);
             if (ec)
                 throw InferenceError(outDir + "/" + name + ": cannot replace: " + ec.message());
-        };
-        TensorMap weights;
-        for (const auto &[name, t] : m_impl->params)
-            weights[name] = detail::fromAten(t.detach());
-        writeSafetensors(outDir + "/model.safetensors.part", weights, {{"format", "pt"}});
-        place(outDir + "/model.safetensors.part", "model.safetensors");
-        nlohmann::json config = m_impl->config;
-        config["architectures"] = nlohmann::json::array({tokenClassificationArchitecture(m_impl->modelType)});
-        detail::writeTextFile(outDir + "/config.json", config.dump(2) + "\n");
-        for (const std::string &f : processorFiles()) {
-            const std::string from = initDir + "/" + f;
-            if (initDir.empty() || !fs::is_regular_file(from))
-                continue;
-            if (fs::exists(outDir + "/" + f) && fs::equivalent(from, outDir + "/" + f))
-                continue;
-            fs::copy_file(from, outDir + "/" + f + ".part", fs::copy_options::overwrite_existing, ec);
-            if (ec)
-                throw InferenceError(outDir + "/" + f + ": cannot copy from " + from + ": " + ec.message());
-            place(outDir + "/" + f + ".part", f);
         }
-        if (!modelCard.empty())
-            detail::writeTextFile(outDir + "/README.md", modelCard);
     }, error, outDir);
 }
 
