@@ -200,6 +200,16 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("model_type \\\"gpt2\\\" is not one Folio runs") || r.err.contains("model_type \"gpt2\" is not one Folio runs"), r.err.constData());
         const QString gpt2 = home.path() + QStringLiteral("/hub/models--folio-test--gpt2/snapshots/") + kCommit;
         QCOMPARE(treeOf(gpt2), QStringList{QStringLiteral("config.json")}); // stopped before the weights
+        // hub list leaves it out; --all shows it with its problems.
+        CliRun list = hub({QStringLiteral("list")}, env);
+        QVERIFY2(list.code == 0, list.err.constData());
+        QVERIFY(list.json()[QStringLiteral("checkpoints")].toArray().isEmpty());
+        list = hub({QStringLiteral("list"), QStringLiteral("--all")}, env);
+        const QJsonArray all = list.json()[QStringLiteral("checkpoints")].toArray();
+        QCOMPARE(all.size(), 1);
+        QCOMPARE(all[0][QStringLiteral("repo_id")].toString(), QStringLiteral("folio-test/gpt2"));
+        QVERIFY(!all[0][QStringLiteral("runnable")].toBool());
+        QVERIFY(!all[0][QStringLiteral("problems")].toArray().isEmpty());
 
         r = hub({QStringLiteral("download"), QStringLiteral("folio-test/absent")}, env);
         QCOMPARE(r.code, 1);
