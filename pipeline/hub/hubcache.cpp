@@ -10,6 +10,7 @@
 #include <QSaveFile>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -102,7 +103,8 @@ void RepoCache::link(const QString &commit, const QString &file, const QString &
     QString target = QStringLiteral("../../blobs/") + etag;
     for (int i = 0; i < file.count(QLatin1Char('/')); ++i)
         target.prepend(QStringLiteral("../"));
-    const QByteArray tmp = QFile::encodeName(pointer + QStringLiteral(".folio-link-") + QString::number(::getpid()));
+    static std::atomic<int> serial{0}; // one temporary name per process and call (two downloads may share a process)
+    const QByteArray tmp = QFile::encodeName(pointer + QStringLiteral(".folio-link-%1-%2").arg(::getpid()).arg(++serial));
     ::unlink(tmp.constData());
     if (::symlink(QFile::encodeName(target).constData(), tmp.constData()) != 0)
         diskError(pointer, QStringLiteral("cannot create the link to %1 (%2)").arg(target, QString::fromLocal8Bit(std::strerror(errno))));

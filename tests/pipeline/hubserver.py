@@ -156,9 +156,10 @@ class Handler(BaseHTTPRequestHandler):
         return None
 
     def commit_of(self, repo, revision):
-        if revision == repo["sha"]:
-            return repo["sha"]
-        return repo.get("refs", {}).get(revision)
+        refs = repo.get("refs", {})
+        if revision == repo["sha"] or revision in refs.values():  # one file set, whichever commit names it
+            return revision
+        return refs.get(revision)
 
     # ---- dispatch ------------------------------------------------------------------------
     def handle_request(self, head):

@@ -18,6 +18,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <thread>
 #include <unistd.h>
 
 using namespace folio::hub;
@@ -555,6 +556,66 @@ private Q_SLOTS:
         const QString snapshot = cache.path() + QStringLiteral("/models--folio-test--tiny-layoutlmv3/snapshots/") + kCommit;
         QVERIFY(!QFileInfo(snapshot + QStringLiteral("/model.safetensors")).isSymLink());
         QVERIFY(QFileInfo(snapshot + QStringLiteral("/config.json")).isSymLink());
+    }
+
+    // A pull request's ref nests under refs/ as huggingface_hub writes it (refs/refs/pr/1).
+    void pullRequestRevision()
+    {
+        QJsonObject repo = m_base[QStringLiteral("repos")].toObject()[kRepo].toObject();
+        QJsonObject refs = repo[QStringLiteral("refs")].toObject();
+        refs[QStringLiteral("refs/pr/1")] = kCommit2;
+        repo[QStringLiteral("refs")] = refs;
+        m_server.setConfig(withRepo(kRepo, repo));
+        QTemporaryDir cache;
+        const DownloadResult r = HubDownloader(settingsFor(cache.path())).download({kRepo, QStringLiteral("refs/pr/1"), {QStringLiteral("config.json")}});
+        QCOMPARE(r.commit, kCommit2);
+        const QString storage = cache.path() + QStringLiteral("/models--folio-test--tiny-layoutlmv3");
+        QCOMPARE(fileBytes(storage + QStringLiteral("/refs/refs/pr/1")), kCommit2.toLatin1());
+        QVERIFY(m_server.requestLog().contains(QStringLiteral("GET /api/models/folio-test/tiny-layoutlmv3/revision/refs%2Fpr%2F1 - -")));
+        const QList<CachedSnapshot> cached = listCachedSnapshots(cache.path());
+        QCOMPARE(cached.size(), 1);
+        QCOMPARE(cached[0].refs, QStringList{QStringLiteral("refs/pr/1")});
+    }
+
+    // A cache that cannot be written: refused naming the folder, nothing half done.
+    void unwritableCache()
+    {
+        QTemporaryDir cache;
+        const QString storage = cache.path() + QStringLiteral("/models--folio-test--tiny-layoutlmv3");
+        QVERIFY(QDir().mkpath(storage));
+        folio::test::writeTestFile(cache, QStringLiteral("models--folio-test--tiny-layoutlmv3/blobs"), "a file where the folder goes");
+        HubDownloader d(settingsFor(cache.path()));
+        const HubError e = failing(d, {kRepo, QStringLiteral("main"), {}});
+        QCOMPARE(e.kind(), HubError::Disk);
+        QVERIFY2(e.message().contains(storage + QStringLiteral("/blobs")), qPrintable(e.message()));
+        QVERIFY(!QFileInfo::exists(storage + QStringLiteral("/snapshots/") + kCommit + QStringLiteral("/config.json")));
+    }
+
+    // Two downloads of one repo at once (two processes, or Python beside Folio): the blob lock lets
+    // one write each blob; both end with the same complete snapshot.
+    void concurrentDownloadsShareTheCache()
+    {
+        QTemporaryDir cache;
+        QString errors[2];
+        DownloadResult results[2];
+        std::thread threads[2];
+        for (int i = 0; i < 2; ++i)
+            threads[i] = std::thread([&, i] {
+                try {
+                    HubDownloader d(settingsFor(cache.path()));
+                    results[i] = d.download({kRepo, QStringLiteral("main"), {}});
+                } catch (const HubError &e) {
+                    errors[i] = e.message();
+                }
+            });
+        for (std::thread &t : threads)
+            t.join();
+        QVERIFY2(errors[0].isEmpty() && errors[1].isEmpty(), qPrintable(errors[0] + errors[1]));
+        QCOMPARE(results[0].snapshotDir, results[1].snapshotDir);
+        QCOMPARE(fileBytes(results[0].snapshotDir + QStringLiteral("/model.safetensors")),
+                 fileBytes(checkpointDir() + QStringLiteral("/model.safetensors")));
+        for (const QString &entry : treeOf(cache.path()))
+            QVERIFY2(!entry.endsWith(QLatin1String(".incomplete")) && !entry.contains(QLatin1String(".folio-link-")), qPrintable(entry));
     }
 
     void listCached()
