@@ -3,6 +3,7 @@
 
 #include "inference/checkpoint/torchpickle.h"
 #include "inference/errors.h"
+#include "common/regularfile.h"
 
 #include <algorithm>
 #include <cstring>
@@ -105,10 +106,17 @@ json bartConfig(const json &a, const std::string &source, const std::map<std::st
             throw InferenceError(source + ": the model has no tensor '" + name + "'"
                                  + (name.find("embed_positions") != std::string::npos
                                         ? " (sinusoidal positions: Folio runs BART's learned positions only)" : ""));
-        if (it->second.size() != 2)
-            throw InferenceError(source + ": tensor '" + name + "' is not a matrix");
         return it->second;
     };
+    // Every tensor whose size the config is built from must be a matrix of positive sizes (issue 51:
+    // a 0-dim decoder.layers.0.fc1.weight was read as a size at index 0 of an empty shape).
+    for (const auto &[name, shape] : fsShapes) {
+        const bool sizing = name == "encoder.embed_tokens.weight" || name == "decoder.embed_tokens.weight"
+                            || endsWith(name, "embed_positions.weight") || endsWith(name, ".fc1.weight");
+        if (sizing && (shape.size() != 2 || shape[0] < 1 || shape[1] < 1))
+            throw InferenceError(source + ": tensor '" + name + "' has shape " + shapeString(shape)
+                                 + "; a fairseq BART has a matrix [rows, columns] there");
+    }
     const auto &tokens = shapeOf("encoder.embed_tokens.weight");
     const long long d = r.integer("encoder_embed_dim", tokens[1]);
     if (d != tokens[1] || r.integer("decoder_embed_dim", d) != d)
@@ -221,11 +229,12 @@ void checkTied(const std::string &path, const TensorMap &read)
 std::string fairseqCheckpointIn(const std::string &dir)
 {
     const fs::path d(dir);
-    std::error_code ec;
-    if (fs::exists(d / "model.safetensors", ec) || fs::exists(d / "pytorch_model.bin", ec))
+    if (pathExists((d / "model.safetensors").string()) || pathExists((d / "pytorch_model.bin").string()))
         return {};
-    const fs::path pt = d / "checkpoint_best.pt";
-    return fs::is_regular_file(pt, ec) ? pt.string() : std::string();
+    // Anything by that name (a FIFO, a link to /dev/zero) is the checkpoint: StoredZip refuses what
+    // is not a regular file by name (issue 51) instead of "config.json: cannot open".
+    const std::string pt = (d / "checkpoint_best.pt").string();
+    return pathExists(pt) ? pt : std::string();
 }
 
 FairseqCheckpointInfo describeFairseqCheckpoint(const std::string &path)

@@ -2,19 +2,41 @@
 
 #include "inference/checkpoint/configcheck.h"
 #include "inference/checkpoint/fairseq.h"
+#include "inference/checkpoint/jsonlimits.h"
 #include "inference/checkpoint/safetensors.h"
+#include "inference/checkpoint/shardedsafetensors.h"
 #include "inference/errors.h"
+#include "common/regularfile.h"
 
 #include <fstream>
 #include <sstream>
 
 namespace folio::inference {
 
+namespace {
+
+const JsonLimits &configJsonLimits()
+{
+    // A Hugging Face config nests 3-4 levels; id2label + label2id of 65,536 labels are 131,073 values.
+    static const JsonLimits limits{32, std::size_t(1) << 20, "JSON values"};
+    return limits;
+}
+
+} // namespace
+
 ModelConfig ModelConfig::fromDirectory(const std::string &dir)
 {
     const std::string path = dir + "/config.json";
-    std::ifstream in(path, std::ios::binary);
-    const std::string fairseq = in ? std::string() : fairseqCheckpointIn(dir);
+    // Only a regular file, its size from stat (common/regularfile.h; issue 51): a FIFO config.json
+    // blocked open() forever, a link to /dev/zero filled memory, a 1 GB one was read before its check.
+    const bool present = pathExists(path);
+    std::string notAFile;
+    if (present && regularFileSize(path, FileLimits::configJson, "config.json", &notAFile) < 0)
+        throw InferenceError(notAFile);
+    std::ifstream in;
+    if (present)
+        in.open(path, std::ios::binary);
+    const std::string fairseq = in.is_open() ? std::string() : fairseqCheckpointIn(dir);
     if (!fairseq.empty()) { // a fairseq BART without config.json: the one its args describe (fairseq.h)
         const FairseqCheckpointInfo info = describeFairseqCheckpoint(fairseq);
         if (info.config.is_null())
@@ -27,27 +49,29 @@ ModelConfig ModelConfig::fromDirectory(const std::string &dir)
         checkConfigSizes(config, info.shapes, fairseq);
         return config;
     }
-    if (!in)
+    if (!in.is_open())
         throw InferenceError(path + ": cannot open");
     std::stringstream ss;
     ss << in.rdbuf();
     const std::string text = ss.str();
     if (text.size() > 64u * 1024 * 1024)
         throw InferenceError(path + ": larger than 64 MB");
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception &e) {
-        throw InferenceError(path + ": not valid JSON: " + e.what());
-    }
+    // Depth and value count bounded while parsing (issue 51: a config nested 1,000,000 deep parsed,
+    // then the recursive copy below overflowed the stack).
+    const nlohmann::json j = parseJsonBounded(text, path, configJsonLimits());
     ModelConfig config = fromJson(j, path);
     // Sizes are checked against the weights' header shapes before any model allocates (issue 18).
     TensorShapes shapes;
-    const std::string weights = dir + "/model.safetensors";
-    if (std::ifstream(weights, std::ios::binary).good()) {
+    std::string weights = dir + "/model.safetensors";
+    if (pathExists(weights)) { // SafetensorsFile refuses a FIFO or a device by name
         const SafetensorsFile file(weights); // validates the header (a truncated file fails here)
         for (const std::string &name : file.names())
             shapes[name] = file.view(name).shape;
+    } else if (hasSafetensorsIndex(dir)) { // sharded weights (issue 46): every shard's header, the index checked
+        const ShardedSafetensors shards(dir);
+        for (const std::string &name : shards.names())
+            shapes[name] = shards.view(name).shape;
+        weights = shards.indexPath();
     }
     checkConfigSizes(config, shapes, weights);
     return config;
@@ -57,6 +81,10 @@ ModelConfig ModelConfig::fromJson(const nlohmann::json &json, const std::string 
 {
     if (!json.is_object())
         throw InferenceError(source + ": not a JSON object");
+    // Whoever parsed it, a config deeper than the limit is refused before the recursive copy.
+    if (jsonDeeperThan(json, configJsonLimits().maxDepth))
+        throw InferenceError(source + ": nested deeper than " + std::to_string(configJsonLimits().maxDepth)
+                             + " levels (objects and arrays inside each other); refused");
     ModelConfig c;
     c.m_json = json;
     c.m_source = source;

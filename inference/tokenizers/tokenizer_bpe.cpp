@@ -6,7 +6,9 @@
 #include "inference/tokenizers/tokenizer.h"
 
 #include "inference/checkpoint/detail/jsonfile.h"
+#include "inference/checkpoint/jsonlimits.h"
 #include "inference/errors.h"
+#include "common/regularfile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,6 +25,11 @@
 namespace folio::inference {
 
 namespace {
+
+// A byte-level BPE vocabulary and its merges (issue 51: counted while reading, refused at the limit
+// before the rest is built; config.json's vocab_size has the same limit).
+constexpr std::size_t kMaxVocabulary = 1000000;
+constexpr std::size_t kMaxMerges = 1000000;
 
 std::string codepointToUtf8(unsigned cp)
 {
@@ -141,10 +148,18 @@ public:
     {
         if (!vocab.is_object() || vocab.empty())
             throw InferenceError(m_files.front() + ": BPE vocabulary is not a non-empty object");
+        if (vocab.size() > kMaxVocabulary)
+            throw InferenceError(m_files.front() + ": the vocabulary has " + std::to_string(vocab.size())
+                                 + " entries, more than the limit of " + std::to_string(kMaxVocabulary));
+        if (merges.size() > kMaxMerges)
+            throw InferenceError(m_files.back() + ": " + std::to_string(merges.size()) + " merges, more than the limit of "
+                                 + std::to_string(kMaxMerges));
         int maxId = -1;
         for (auto it = vocab.begin(); it != vocab.end(); ++it) {
-            if (!it.value().is_number_integer() || it.value().get<long long>() < 0 || it.value().get<long long>() > 10'000'000)
-                throw InferenceError(m_files.front() + ": vocabulary id of \"" + it.key() + "\" is not an integer in 0..10000000");
+            if (!it.value().is_number_integer() || it.value().get<long long>() < 0
+                || it.value().get<long long>() >= static_cast<long long>(kMaxVocabulary))
+                throw InferenceError(m_files.front() + ": vocabulary id of \"" + it.key() + "\" is not an integer in 0.."
+                                     + std::to_string(kMaxVocabulary - 1));
             m_ids[it.key()] = it.value().get<int>();
             maxId = std::max(maxId, it.value().get<int>());
         }
@@ -321,7 +336,12 @@ std::unique_ptr<Tokenizer> makeBpeTokenizer(const std::string &vocabJson, const 
 
 std::unique_ptr<Tokenizer> makeBpeTokenizer(const std::string &vocabJson, const std::string &mergesTxt, const BpeOptions &options)
 {
-    const nlohmann::json vocab = detail::readJsonFile(vocabJson);
+    std::string notAFile; // FIFOs, devices, oversized files: refused before the open (issue 51)
+    if (regularFileSize(vocabJson, FileLimits::vocabulary, "the BPE vocabulary", &notAFile) < 0
+        || regularFileSize(mergesTxt, FileLimits::vocabulary, "the BPE merges", &notAFile) < 0)
+        throw InferenceError(notAFile);
+    // The root object and one value per entry: the count stops the parse at the limit.
+    const nlohmann::json vocab = readJsonFileBounded(vocabJson, {8, kMaxVocabulary + 1, "JSON values (the object and one per vocabulary entry)"});
     std::ifstream in(mergesTxt, std::ios::binary);
     if (!in)
         throw InferenceError(mergesTxt + ": cannot open BPE merges");
@@ -329,30 +349,37 @@ std::unique_ptr<Tokenizer> makeBpeTokenizer(const std::string &vocabJson, const 
     buffer << in.rdbuf();
     const std::string text = buffer.str();
     // As the reference reads it: split at '\n', drop the first line (the "#version" header, whatever
-    // it says) and the last element (empty when the file ends with a newline).
-    std::vector<std::string> lines;
-    for (size_t b = 0;;) {
-        const size_t e = text.find('\n', b);
-        lines.push_back(text.substr(b, e == std::string::npos ? std::string::npos : e - b));
-        if (e == std::string::npos) break;
-        b = e + 1;
-    }
+    // it says) and the last element (empty when the file ends with a newline). Counted as they are
+    // split: past kMaxMerges the file is refused before more are built.
     std::vector<std::pair<std::string, std::string>> merges;
-    for (size_t i = 1; i + 1 < lines.size(); ++i) {
-        std::string line = lines[i];
+    const size_t firstEnd = text.find('\n');
+    for (size_t b = firstEnd == std::string::npos ? text.size() : firstEnd + 1; b < text.size();) {
+        const size_t e = text.find('\n', b);
+        if (e == std::string::npos)
+            break; // the last element: empty, or a line without its newline (the reference drops it too)
+        if (merges.size() == kMaxMerges)
+            throw InferenceError(mergesTxt + ": more than " + std::to_string(kMaxMerges)
+                                 + " merges, the limit; refused before reading the rest");
+        std::string line = text.substr(b, e - b);
         if (!line.empty() && line.back() == '\r') line.pop_back();
         merges.push_back(splitMerge(line, mergesTxt));
+        b = e + 1;
     }
     return std::make_unique<BpeTokenizer>(std::vector<std::string>{vocabJson, mergesTxt}, vocab, std::move(merges), options);
 }
 
 std::unique_ptr<Tokenizer> makeBpeTokenizerFromJson(const std::string &tokenizerJson, bool addPrefixSpace)
 {
-    const nlohmann::json j = detail::readJsonFile(tokenizerJson);
+    // A vocabulary and merges at their limits (a merge as [a, b] is three values) and the rest.
+    const nlohmann::json j = readJsonFileBounded(tokenizerJson, {32, kMaxVocabulary + 3 * kMaxMerges + (1u << 20)});
     if (!j.contains("model") || !j["model"].is_object() || j["model"].value("type", std::string("BPE")) != "BPE")
         throw InferenceError(tokenizerJson + ": only byte-level BPE tokenizer.json files are supported");
     const nlohmann::json &m = j["model"];
     std::vector<std::pair<std::string, std::string>> merges;
+    const auto mergeList = m.find("merges");
+    if (mergeList != m.end() && mergeList->is_array() && mergeList->size() > kMaxMerges)
+        throw InferenceError(tokenizerJson + ": " + std::to_string(mergeList->size()) + " merges, more than the limit of "
+                             + std::to_string(kMaxMerges));
     for (const auto &v : m.value("merges", nlohmann::json::array())) {
         if (v.is_string())
             merges.push_back(splitMerge(v.get<std::string>(), tokenizerJson));
