@@ -1,4 +1,5 @@
 #include "pipeline/hfpagelabeller.h"
+#include "common/regularfile.h"
 
 #include <QDir>
 #include <QFile>
@@ -11,7 +12,9 @@ namespace folio::pipeline {
 QString checkpointModelType(const QString &checkpointDir)
 {
     QFile f(QDir(checkpointDir).filePath(QStringLiteral("config.json")));
-    if (f.size() > 4 * 1024 * 1024 || !f.open(QIODevice::ReadOnly))
+    // Never opened unless a regular file (a FIFO blocks the open; issue 51): the loader names it.
+    if (regularFileSize(QFile::encodeName(f.fileName()).toStdString(), 4 << 20, "config.json", nullptr) < 0
+        || !f.open(QIODevice::ReadOnly))
         return {};
     return QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("model_type")).toString();
 }

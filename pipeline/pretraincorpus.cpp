@@ -2,10 +2,10 @@
 
 #include "document/project/project.h"
 #include "document/project/projectlocation.h"
+#include "pipeline/folderfiles.h"
 #include "pipeline/modelinputs/taggerpages.h"
 
 #include <QDir>
-#include <QDirIterator>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -93,14 +93,16 @@ bool loadPretrainCorpus(const QString &source, const LoadOptions &options, Pretr
     }
     QStringList suffixes = documentFileSuffixes();
     QStringList files;
-    QDirIterator it(source, QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString f = it.next();
-        const QString name = QFileInfo(f).fileName().toLower();
-        if (std::any_of(suffixes.begin(), suffixes.end(), [&](const QString &s) { return name.endsWith(QLatin1Char('.') + s); }))
-            files << f;
+    // Only what lies inside the folder (issue 51): links out of it, FIFOs and devices are named, not read.
+    for (const FolderFile &f : folderFiles(source, suffixes)) {
+        if (f.refused.isEmpty()) {
+            files << f.path;
+        } else {
+            ++corpus->files;
+            ++corpus->unreadable;
+            skip(corpus, f.refused);
+        }
     }
-    files.sort();
     int done = 0;
     for (const QString &f : files) {
         if (cancel && cancel->load()) {

@@ -1,5 +1,6 @@
 #include "pipeline/qmsum.h"
 
+#include "common/regularfile.h"
 #include "document/formats/datasetlimits.h"
 #include "document/formats/qsdocument.h"
 
@@ -20,6 +21,12 @@ constexpr qint64 kMaxFileBytes = qint64(64) << 20;
 
 bool readJsonObject(const QString &path, QJsonObject *out, QString *error)
 {
+    // A regular file only, its size from stat (issue 51: a FIFO blocked here, /dev/zero filled memory).
+    std::string notAFile;
+    if (regularFileSize(QFile::encodeName(path).toStdString(), kMaxFileBytes, "this QMSum file", &notAFile) < 0) {
+        *error = QFile::decodeName(QByteArray::fromStdString(notAFile));
+        return false;
+    }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         *error = path + QStringLiteral(": cannot read: ") + f.errorString();

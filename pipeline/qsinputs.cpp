@@ -1,5 +1,6 @@
 #include "pipeline/qsinputs.h"
 
+#include "common/regularfile.h"
 #include "inference/checkpoint/fairseq.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/tokenizers/fairseqdictionary.h"
@@ -128,11 +129,12 @@ bool loadQsVocabulary(const QString &dir, QsVocabulary *vocab, QString *error)
             *error = QString::fromStdString(e.what());
             return false;
         }
+    } else if (std::string notAFile; // a FIFO, a device, a folder: named, never opened (issue 51)
+               regularFileSize(QFile::encodeName(configPath).toStdString(), 16 << 20, "config.json", &notAFile) < 0) {
+        *error = QFile::decodeName(QByteArray::fromStdString(notAFile));
+        return false;
     } else if (!f.open(QIODevice::ReadOnly)) {
         *error = configPath + QStringLiteral(": cannot read: ") + f.errorString();
-        return false;
-    } else if (f.size() > (16 << 20)) {
-        *error = configPath + QStringLiteral(": larger than 16 MiB");
         return false;
     } else {
         configText = f.readAll();

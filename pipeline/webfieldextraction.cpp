@@ -1,5 +1,6 @@
 #include "pipeline/webfieldextraction.h"
 
+#include "common/regularfile.h"
 #include "pipeline/shippedmodels.h"
 
 #include "document/structured/fieldrankers.h"
@@ -88,7 +89,9 @@ void addStructuredAnswers(const structured::StructuredData &sd, const QStringLis
 bool usesStructuredCandidates(const QString &dir)
 {
     QFile file(QDir(dir).filePath(QStringLiteral("folio.json")));
-    if (file.size() > (4 << 20) || !file.open(QIODevice::ReadOnly))
+    // A regular file only (issue 51: a FIFO would block the open).
+    if (regularFileSize(QFile::encodeName(file.fileName()).toStdString(), 4 << 20, "folio.json", nullptr) < 0
+        || !file.open(QIODevice::ReadOnly))
         return false;
     return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("structured_candidates")).toBool();
 }
@@ -414,7 +417,9 @@ FieldExtraction withTagger(const Document &doc, const std::vector<FieldSpec> &fi
 static QJsonObject checkpointConfig(const QString &checkpointDir)
 {
     QFile file(QDir(checkpointDir).filePath(QStringLiteral("config.json")));
-    if (file.size() > (4 << 20) || !file.open(QIODevice::ReadOnly))
+    // A regular file only (issue 51: a FIFO would block the open).
+    if (regularFileSize(QFile::encodeName(file.fileName()).toStdString(), 4 << 20, "config.json", nullptr) < 0
+        || !file.open(QIODevice::ReadOnly))
         return {};
     return QJsonDocument::fromJson(file.readAll()).object();
 }

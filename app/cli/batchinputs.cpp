@@ -2,15 +2,17 @@
 // the command accepts, list files (@list.txt / --files-from) one path per line.
 #include "app/cli/batch.h"
 #include "app/cli/commands.h"
+#include "common/regularfile.h"
+#include "pipeline/folderfiles.h"
 
 #include <QDir>
-#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <set>
 #include <sys/stat.h>
 
@@ -19,30 +21,6 @@ namespace folio::cli {
 namespace {
 
 constexpr qint64 kMaxListBytes = 64 * 1024 * 1024;
-
-bool hasSuffix(const QString &name, const QStringList &extensions)
-{
-    const QString lower = name.toLower();
-    return std::any_of(extensions.begin(), extensions.end(),
-                       [&lower](const QString &e) { return lower.endsWith(QLatin1Char('.') + e); });
-}
-
-// What a path that is not a regular file is, for the message (a FIFO would block the read,
-// /dev/zero would never end it).
-const char *notRegularKind(mode_t mode)
-{
-    if (S_ISDIR(mode))
-        return "a folder";
-    if (S_ISFIFO(mode))
-        return "a FIFO (named pipe)";
-    if (S_ISCHR(mode))
-        return "a character device";
-    if (S_ISBLK(mode))
-        return "a block device";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    return "not a regular file";
-}
 
 std::vector<std::string> readList(const std::string &listPath)
 {
@@ -68,17 +46,25 @@ std::vector<std::string> readList(const std::string &listPath)
     return out;
 }
 
+// Entries of a folder batch that are not read, with why (refusedBatchInput): links that lead
+// outside the folder given, links to nothing or in a loop, FIFOs and devices with a wanted suffix.
+std::map<std::string, std::string> &refusedEntries()
+{
+    static std::map<std::string, std::string> refused;
+    return refused;
+}
+
+// A folder's files (pipeline/folderfiles.h: only what lies inside it, issue 51); those that must
+// not be read stay inputs, remembered with why, so each gets its failing line.
 std::vector<std::string> folderFiles(const std::string &dirArgument, const QStringList &extensions)
 {
-    const QString dir = QFile::decodeName(QByteArray::fromStdString(dirArgument));
     std::vector<std::string> found;
-    QDirIterator it(dir, QDir::Files | QDir::Readable | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        if (hasSuffix(path, extensions))
-            found.push_back(QFile::encodeName(path).toStdString());
+    for (const pipeline::FolderFile &f : pipeline::folderFiles(QFile::decodeName(QByteArray::fromStdString(dirArgument)), extensions)) {
+        const std::string name = f.bytes.toStdString();
+        if (!f.refused.isEmpty())
+            refusedEntries()[name] = QFile::encodeName(f.refused).toStdString();
+        found.push_back(name);
     }
-    std::sort(found.begin(), found.end());
     return found;
 }
 
@@ -122,6 +108,12 @@ std::vector<std::string> expandBatchInputs(const BatchOptions &batch, const QStr
         }
     }
     return out;
+}
+
+std::string refusedBatchInput(const std::string &input)
+{
+    const auto it = refusedEntries().find(input);
+    return it == refusedEntries().end() ? std::string() : it->second;
 }
 
 } // namespace folio::cli

@@ -51,9 +51,16 @@ nlohmann::json linksJson(const Annotations &own)
     return links;
 }
 
+// A name for the JSON: bytes that are not UTF-8 (a folder named so, issue 51) as U+FFFD.
+std::string printableName(const std::string &name)
+{
+    return QString::fromUtf8(QByteArray::fromStdString(name)).toStdString();
+}
+
 struct PredictOpts
 {
     std::string checkpoint, order = "annotation", lang = "eng";
+    QString checkpointDir; // `checkpoint` as a Qt path (inputPath: a name that is not UTF-8 too, issue 51)
     bool argmax = false, wordLabels = false, int8 = false;
     int threads = 2, dpi = 300;
     std::string project;
@@ -81,7 +88,7 @@ nlohmann::json predictOne(const PredictOpts &o, const pipeline::DocumentTagger &
     if (!loaded.ok)
         throw CliError(loaded.error.toStdString(), loaded.cancelled ? ExitCancelled : ExitFailure);
     const std::string file = QString::fromUtf8(QByteArray::fromStdString(argument)).toStdString();
-    nlohmann::json j{{"file", file}, {"kind", pipeline::fileKindName(loaded.kind).toStdString()}, {"checkpoint", o.checkpoint},
+    nlohmann::json j{{"file", file}, {"kind", pipeline::fileKindName(loaded.kind).toStdString()}, {"checkpoint", printableName(o.checkpoint)},
                      {"decode", o.argmax ? "argmax" : "viterbi"}};
     if (o.int8)
         j["int8"] = true;
@@ -162,7 +169,7 @@ nlohmann::json predictMarkupLM(const PredictOpts &o, const QString &path, const 
                        + pipeline::fileKindName(loaded.kind).toStdString());
     pipeline::MarkupRunOptions options;
     options.int8 = o.int8;
-    const pipeline::MarkupFieldRun run = pipeline::runMarkupLM(loaded.document, QString::fromStdString(o.checkpoint), {}, options);
+    const pipeline::MarkupFieldRun run = pipeline::runMarkupLM(loaded.document, o.checkpointDir, {}, options);
     if (!run.ok)
         throw CliError(argument + ": " + run.error.toStdString());
     const Document &doc = loaded.document;
@@ -187,7 +194,7 @@ nlohmann::json predictMarkupLM(const PredictOpts &o, const QString &path, const 
     nlohmann::json notes = nlohmann::json::array();
     for (const QString &n : run.notes)
         notes.push_back(n.toStdString());
-    return {{"file", argument}, {"kind", pipeline::fileKindName(loaded.kind).toStdString()}, {"checkpoint", o.checkpoint},
+    return {{"file", argument}, {"kind", pipeline::fileKindName(loaded.kind).toStdString()}, {"checkpoint", printableName(o.checkpoint)},
             {"model", "markuplm"}, {"words", doc.words.size()}, {"pages", {{{"page", 0}, {"words", doc.words.size()},
             {"entities", entities.size()}}}}, {"nodes", nodes}, {"entities", entities}, {"notes", notes}};
 }
@@ -216,11 +223,13 @@ void registerPredictCommand(CLI::App &app)
     cmd->callback([o]() {
         if (o->batch.inputs.empty() && o->batch.filesFrom.empty() && !o->batch.worker && !joinsQueue(o->batch))
             throw CliError("predict: a FILE (or folder, @list.txt, --files-from) is required", ExitUsage);
-        if (pipeline::isMarkupLMFolder(QString::fromStdString(o->checkpoint))) {
+        // The folder's bytes as given: `info` and `predict` reach the same folder (issue 51).
+        o->checkpointDir = inputPath(o->checkpoint);
+        if (pipeline::isMarkupLMFolder(o->checkpointDir)) {
             bool qa = false;
             QStringList labels;
             QString error;
-            if (!pipeline::markupLMKind(QString::fromStdString(o->checkpoint), &qa, &labels, &error)) // before any page
+            if (!pipeline::markupLMKind(o->checkpointDir, &qa, &labels, &error)) // before any page
                 throw CliError(error.toStdString());
             if (qa)
                 throw CliError(o->checkpoint + ": a MarkupLM question-answering folder answers questions: use folio-cli "
@@ -236,12 +245,12 @@ void registerPredictCommand(CLI::App &app)
         }
         pipeline::DocumentTagger tagger;
         QString error;
-        if (!tagger.load(QString::fromStdString(o->checkpoint), &error, o->int8)) // before OCR: a broken checkpoint fails fast
+        if (!tagger.load(o->checkpointDir, &error, o->int8)) // before OCR: a broken checkpoint fails fast
             throw CliError(error.toStdString());
         inference::configureThreads(batchThreads(o->batch, o->threads));
         std::unique_ptr<ProjectSink> sink;
         if (!o->project.empty())
-            sink = std::make_unique<ProjectSink>(o->project);
+            sink = std::make_unique<ProjectSink>(o->project, joinsQueue(o->batch) && (!o->batch.inputs.empty() || !o->batch.filesFrom.empty()));
         if (isBatch(o->batch)) {
             runBatch("predict", o->batch, pipeline::documentFileSuffixes(), [&](const QString &path, const std::string &arg) {
                 return predictOne(*o, tagger, path, arg, sink.get());

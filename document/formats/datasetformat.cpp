@@ -1,6 +1,7 @@
 #include "document/formats/funsdformat.h"
 #include "document/formats/datasetformat.h"
 
+#include "common/regularfile.h"
 #include "document/formats/conll.h"
 #include "document/formats/datasetlimits.h"
 #include "document/formats/hfjsonl.h"
@@ -223,6 +224,14 @@ bool importJsonLines(const QString &path, JsonValidator &jv, const JsonLineItemR
 
 bool readWholeFile(const QString &path, QByteArray *bytes, QString *error, qint64 maxBytes)
 {
+    // A regular file only, its size from stat before the open (common/regularfile.h; issue 51): a
+    // FIFO drafter.json blocked the open forever, a link to /dev/zero was read to exhaustion.
+    const std::string name = QFile::encodeName(path).toStdString();
+    std::string notAFile;
+    if (pathExists(name) && regularFileSize(name, -1, "this file", &notAFile) < 0) {
+        *error = QFile::decodeName(QByteArray::fromStdString(notAFile));
+        return false;
+    }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral("%1: cannot read (%2)").arg(path, f.errorString());

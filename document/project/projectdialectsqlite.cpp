@@ -1,6 +1,7 @@
 // The SQLite dialect of the project store: the only file with SQLite-specific SQL.
 #include "document/project/projectdialect.h"
 #include "document/project/projectlocation.h"
+#include "common/regularfile.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -28,6 +29,10 @@ public:
             return {};
         if (info.isDir())
             return QStringLiteral("%1: is a directory, not a Folio project").arg(location);
+        // A FIFO would block the open, a device never end it (issue 51): named, never opened.
+        std::string notAFile;
+        if (regularFileSize(QFile::encodeName(location).toStdString(), -1, "the project file", &notAFile) < 0)
+            return QFile::decodeName(QByteArray::fromStdString(notAFile));
         QFile f(location);
         if (!f.open(QIODevice::ReadOnly))
             return QStringLiteral("%1: cannot read (%2)").arg(location, f.errorString());

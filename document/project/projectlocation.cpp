@@ -1,4 +1,5 @@
 #include "document/project/projectlocation.h"
+#include "common/regularfile.h"
 
 #include <QFile>
 #include <QStringList>
@@ -78,6 +79,11 @@ static bool parseUrl(const QString &text, const QString &display, ProjectLocatio
 
 static bool readConnectionFile(const QString &path, QString *url, QString *error)
 {
+    // A FIFO would block the open, a device never end it (issue 51): named, never opened.
+    const std::string name = QFile::encodeName(path).toStdString();
+    std::string notAFile;
+    if (pathExists(name) && regularFileSize(name, -1, "the connection file", &notAFile) < 0)
+        return fail(error, QFile::decodeName(QByteArray::fromStdString(notAFile)));
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return fail(error, QStringLiteral("%1: cannot read the connection file (%2)").arg(path, f.errorString()));

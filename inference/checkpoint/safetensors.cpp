@@ -1,6 +1,7 @@
 #include "inference/checkpoint/safetensors.h"
 
 #include "inference/errors.h"
+#include "common/regularfile.h"
 
 #include <QDir>
 #include <QFile>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
 namespace folio::inference {
 
@@ -59,11 +61,34 @@ void SafetensorsFile::parse(const std::uint8_t *bytes, std::size_t size, const s
     const std::uint8_t *dataStart = bytes + 8 + headerLen;
     const std::uint64_t dataSize = size - 8 - headerLen;
 
+    // Values counted while the header is parsed (issue 51): a tensor takes about 8, so 8 M values are
+    // a million tensors; 100 MB of "[0,0,..." would otherwise build 50 M values (~1.6 GB) before the
+    // first check. Nesting is bounded too (an entry is 3 levels deep).
+    constexpr std::size_t kMaxHeaderValues = std::size_t(1) << 23;
+    constexpr int kMaxHeaderDepth = 8;
+    std::size_t values = 0;
+    std::string limitHit;
+    const nlohmann::json::parser_callback_t bounded = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json &) {
+        using Event = nlohmann::json::parse_event_t;
+        if ((event == Event::object_start || event == Event::array_start) && depth >= kMaxHeaderDepth)
+            limitHit = "header nests deeper than " + std::to_string(kMaxHeaderDepth) + " levels";
+        else if ((event == Event::object_start || event == Event::array_start || event == Event::value)
+                 && ++values > kMaxHeaderValues)
+            limitHit = "header holds more than " + std::to_string(kMaxHeaderValues) + " JSON values (the limit; about "
+                       "8 a tensor)";
+        if (!limitHit.empty())
+            throw std::length_error(limitHit);
+        return true;
+    };
     nlohmann::json header;
     try {
-        header = nlohmann::json::parse(bytes + 8, bytes + 8 + headerLen);
+        header = nlohmann::json::parse(bytes + 8, bytes + 8 + headerLen, bounded);
     } catch (const nlohmann::json::exception &e) {
         fail(label, std::string("header is not valid JSON: ") + e.what());
+    } catch (const std::length_error &) {
+        if (limitHit.empty())
+            throw;
+        fail(label, limitHit + "; refused before building the rest");
     }
     if (!header.is_object())
         fail(label, "header is not a JSON object");
@@ -152,7 +177,12 @@ void SafetensorsFile::parse(const std::uint8_t *bytes, std::size_t size, const s
 
 SafetensorsFile::SafetensorsFile(const std::string &path) : m_path(path), m_mapping(new Mapping)
 {
-    m_mapping->file.setFileName(QString::fromStdString(path));
+    // A regular file only, its size from stat (common/regularfile.h; issue 51): a FIFO blocked
+    // open() forever, a link to /dev/zero cannot be mapped. The name's bytes as they are (no UTF-8).
+    std::string notAFile;
+    if (regularFileSize(path, FileLimits::weights, "the weights file", &notAFile) < 0)
+        throw InferenceError(notAFile);
+    m_mapping->file.setFileName(QFile::decodeName(QByteArray::fromStdString(path)));
     if (!m_mapping->file.open(QIODevice::ReadOnly))
         fail(path, "cannot open: " + m_mapping->file.errorString().toStdString());
     m_mapping->size = m_mapping->file.size();

@@ -1,6 +1,7 @@
 #include "inference/checkpoint/torchzip.h"
 
 #include "inference/errors.h"
+#include "common/regularfile.h"
 
 #include <algorithm>
 #include <fstream>
@@ -52,6 +53,11 @@ private:
 
 StoredZip::StoredZip(const std::string &path) : m_path(path)
 {
+    // A regular file only, its size from stat (common/regularfile.h; issue 51): a FIFO
+    // checkpoint_best.pt blocked open() forever, a link to /dev/zero was read to exhaustion.
+    std::string notAFile;
+    if (regularFileSize(path, static_cast<long long>(kMaxArchive), "this checkpoint archive", &notAFile) < 0)
+        throw InferenceError(notAFile);
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InferenceError(path + ": cannot open");

@@ -3,6 +3,7 @@
 #include "inference/formtagger/detail/taggermodel.h"
 #include "inference/layers/detail/int8linear.h"
 #include "inference/errors.h"
+#include "common/regularfile.h"
 #include "inference/training/detail/trainkit.h"
 #include "inference/training/metrics.h"
 #include "inference/checkpoint/safetensors.h"
@@ -16,6 +17,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <functional>
 
 namespace fs = std::filesystem;
@@ -201,17 +204,32 @@ TaggerMember loadMember(const std::string &dir)
 std::vector<std::string> taggerEnsembleMembers(const std::string &dir)
 {
     const std::string path = dir + "/config.json";
-    if (!fs::is_regular_file(path))
+    if (!pathExists(path))
         return {};
-    // A member folder's config is small; an ensemble's is a few lines. Anything big is a model config.
-    if (fs::file_size(path) > 64 * 1024)
-        return {};
+    // A FIFO, a device, a folder or a loop: refused by name before it is opened (issue 51).
+    std::string notAFile;
+    const long long size = regularFileSize(path, FileLimits::configJson, "config.json", &notAFile);
+    if (size < 0)
+        throw InferenceError(notAFile);
+    // An ensemble's config is a few lines. A big file is parsed only when it names the ensemble
+    // type (a model config is not parsed twice); an ensemble's over 64 KB is still an ensemble,
+    // told by the members rule or its size (issue 51: it was read as a model config).
+    if (size > FileLimits::ensembleConfig) {
+        std::ifstream in(path, std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (text.find(kTaggerEnsembleType) == std::string::npos)
+            return {};
+    }
     const nlohmann::json j = detail::readJsonFile(path);
     if (!j.is_object() || j.value("model_type", std::string()) != kTaggerEnsembleType)
         return {};
     const auto it = j.find("members");
     if (it == j.end() || !it->is_array() || it->size() < 2 || it->size() > 16)
-        throw InferenceError(path + ": \"members\" must list 2 to 16 folio-formtagger folders");
+        throw InferenceError(path + ": \"members\" must list 2 to 16 folio-formtagger folders" +
+                             (it != j.end() && it->is_array() ? " (it lists " + std::to_string(it->size()) + ")" : std::string()));
+    if (size > FileLimits::ensembleConfig)
+        throw InferenceError(path + ": an ensemble config of " + describeByteSize(size) + ", over the " +
+                             describeByteSize(FileLimits::ensembleConfig) + " an ensemble's 2 to 16 member folders need");
     std::vector<std::string> members;
     for (const auto &m : *it) {
         if (!m.is_string() || m.get<std::string>().empty())

@@ -5,8 +5,10 @@
 #include "inference/layers/buckets.h"
 #include "inference/checkpoint/detail/convert.h"
 #include "inference/errors.h"
+#include "common/regularfile.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/checkpoint/detail/paramstore.h"
+#include "inference/checkpoint/detail/jsonfile.h"
 #include "inference/training/detail/trainkit.h"
 
 #include <nlohmann/json.hpp>
@@ -66,16 +68,10 @@ std::string TaggerConfig::toJson() const
 
 TaggerConfig TaggerConfig::fromJsonFile(const std::string &path)
 {
-    std::ifstream in(path);
-    if (!in)
+    if (!pathExists(path))
         throw InferenceError(path + ": cannot open (not a checkpoint folder?)");
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(in);
-    } catch (const std::exception &e) {
-        throw InferenceError(path + ": invalid JSON: " + e.what());
-    }
-    return fromJson(j, path);
+    // The bounded reader: a regular file only, size from stat, depth and values limited (issue 51).
+    return fromJson(readJsonFile(path), path);
 }
 
 TaggerConfig TaggerConfig::fromJson(const nlohmann::json &j, const std::string &path)

@@ -3,6 +3,7 @@
 
 #include "inference/checkpoint/detail/jsonfile.h"
 #include "inference/errors.h"
+#include "common/regularfile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -26,8 +27,11 @@ std::string existingFile(const std::string &dir, const char *name)
 {
     const fs::path p = fs::path(dir) / name;
     std::error_code ec;
-    if (!fs::is_regular_file(p, ec))
+    if (!pathExists(p.string()))
         throw InferenceError(p.string() + ": missing (a fairseq GPT-2 BPE tokenizer needs dict.txt, encoder.json and vocab.bpe)");
+    std::string notAFile; // a FIFO, a device, a folder: named, never opened (issue 51)
+    if (regularFileSize(p.string(), -1, name, &notAFile) < 0) // the size limit: below, from the same stat
+        throw InferenceError(notAFile);
     const std::uintmax_t size = fs::file_size(p, ec);
     if (ec || size > kMaxFileBytes)
         throw InferenceError(p.string() + ": larger than 64 MiB");

@@ -2,6 +2,7 @@
 #include "inference/tokenizers/tokenizer.h"
 
 #include "inference/errors.h"
+#include "common/regularfile.h"
 #include "inference/tokenizers/hflayouttokenizer.h"
 
 #include <algorithm>
@@ -25,9 +26,12 @@ std::unique_ptr<Tokenizer> Tokenizer::fromDirectory(const std::string &dir)
     std::error_code ec;
     if (!fs::is_directory(d, ec))
         throw InferenceError(dir + ": not a folder");
-    if (fs::exists(d / "tokenizer.json"))
+    // pathExists, not fs::exists: a FIFO or a link loop is "there" and refused by name when its
+    // reader opens it (common/regularfile.h; fs::exists throws on a loop, issue 51).
+    const auto there = [&d](const char *name) { return pathExists((d / name).string()); };
+    if (there("tokenizer.json"))
         return makeBpeTokenizerFromJson((d / "tokenizer.json").string());
-    if (fs::exists(d / "vocab.json") && fs::exists(d / "merges.txt")) {
+    if (there("vocab.json") && there("merges.txt")) {
         // tokenizer_config.json (when there) says add_prefix_space and the added tokens.
         const HfLayoutTokenizerConfig config = HfLayoutTokenizerConfig::fromDirectory(dir);
         BpeOptions options;
@@ -36,10 +40,10 @@ std::unique_ptr<Tokenizer> Tokenizer::fromDirectory(const std::string &dir)
         options.addedTokens = config.addedTokens;
         return makeBpeTokenizer((d / "vocab.json").string(), (d / "merges.txt").string(), options);
     }
-    if (fs::exists(d / "vocab.txt"))
+    if (there("vocab.txt"))
         return makeWordPieceTokenizer((d / "vocab.txt").string());
     for (const char *name : {"spm.model", "sentencepiece.bpe.model", "tokenizer.model"})
-        if (fs::exists(d / name))
+        if (there(name))
             return makeSentencePieceTokenizer((d / name).string());
     for (const auto &entry : fs::directory_iterator(d, ec))
         if (entry.path().extension() == ".model")

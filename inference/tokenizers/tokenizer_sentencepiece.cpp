@@ -12,6 +12,7 @@
 #include "inference/tokenizers/tokenizer.h"
 
 #include "inference/errors.h"
+#include "common/regularfile.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -90,6 +91,9 @@ class SentencePieceTokenizer : public Tokenizer
 public:
     explicit SentencePieceTokenizer(const std::string &path) : m_path(path)
     {
+        std::string notAFile; // a FIFO, a link to /dev/zero: refused before the open (issue 51)
+        if (regularFileSize(path, FileLimits::sentencePiece, "the SentencePiece model", &notAFile) < 0)
+            throw InferenceError(notAFile);
         std::ifstream in(path, std::ios::binary);
         if (!in)
             throw InferenceError(path + ": cannot open SentencePiece model");

@@ -7,6 +7,7 @@
 #include "inference/tokenizers/tokenizer.h"
 
 #include "inference/errors.h"
+#include "common/regularfile.h"
 
 #include <QString>
 
@@ -131,6 +132,9 @@ public:
     WordPieceTokenizer(const std::string &path, bool lower, bool bert = false, bool stripAccents = false)
         : m_path(path), m_lower(lower), m_bert(bert), m_stripAccents(stripAccents)
     {
+        std::string notAFile; // a FIFO, a device: refused before the open (issue 51)
+        if (regularFileSize(path, FileLimits::vocabulary, "the WordPiece vocabulary", &notAFile) < 0)
+            throw InferenceError(notAFile);
         std::ifstream in(path);
         if (!in)
             throw InferenceError(path + ": cannot open WordPiece vocabulary");

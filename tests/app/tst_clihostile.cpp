@@ -3,6 +3,7 @@
 // that one run (wait4's rusage) bounded by the limit, not by the input; and a page of many
 // schema.org Products extracted in time linear in their number.
 #include "clirunner.h"
+#include "measuredcli.h"
 #include "tests/common/testdata.h"
 
 #include <QDir>
@@ -14,67 +15,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
-
 namespace {
 
-struct MeasuredRun
-{
-    int code = -1;
-    QByteArray out, err;
-    long peakMiB = 0; // this child's largest resident set
-    qint64 ms = 0;
-};
-
-// folio-cli with `args`, stdout and stderr to files in `dir`; its own peak RSS from wait4.
-MeasuredRun measuredCli(const QString &dir, QStringList args)
-{
-    args.prepend(QStringLiteral(FOLIO_CLI_PATH));
-    std::vector<QByteArray> bytes;
-    for (const QString &a : args)
-        bytes.push_back(QFile::encodeName(a));
-    std::vector<char *> argv;
-    for (QByteArray &b : bytes)
-        argv.push_back(b.data());
-    argv.push_back(nullptr);
-    const QByteArray outPath = QFile::encodeName(dir + QStringLiteral("/run.out"));
-    const QByteArray errPath = QFile::encodeName(dir + QStringLiteral("/run.err"));
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, outPath.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&actions, 2, errPath.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    QByteArray blas("OPENBLAS_NUM_THREADS=1");
-    std::vector<char *> env{blas.data()};
-    for (char **e = environ; *e; ++e)
-        env.push_back(*e);
-    env.push_back(nullptr);
-    MeasuredRun r;
-    QElapsedTimer clock;
-    clock.start();
-    pid_t pid = 0;
-    if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), env.data()) == 0) {
-        int status = 0;
-        rusage ru{};
-        if (wait4(pid, &status, 0, &ru) == pid) {
-            r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-            r.peakMiB = ru.ru_maxrss / 1024;
-        }
-    }
-    r.ms = clock.elapsed();
-    posix_spawn_file_actions_destroy(&actions);
-    QFile out(QFile::decodeName(outPath)), err(QFile::decodeName(errPath));
-    if (out.open(QIODevice::ReadOnly))
-        r.out = out.readAll();
-    if (err.open(QIODevice::ReadOnly))
-        r.err = err.readAll();
-    return r;
-}
+using folio::test::MeasuredRun;
+using folio::test::measuredCli;
 
 QString shippedProductModel() { return QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/product-fields"); }
 
