@@ -5,6 +5,7 @@
 #include "pipeline/hub/huberror.h"
 #include "pipeline/hub/hubhttp.h"
 #include "pipeline/hub/hublisting.h"
+#include "pipeline/hub/hubsha256.h"
 #include "pipeline/hub/hubnames.h"
 
 #include <QDir>
@@ -14,8 +15,6 @@
 #include <QRegularExpression>
 #include <QThread>
 #include <QUrl>
-
-#include <openssl/evp.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -31,27 +30,6 @@ using Headers = QList<QPair<QByteArray, QByteArray>>;
 constexpr int kMaxRedirects = 10;
 constexpr qint64 kMaxFileBytes = 1ll << 50;
 
-// Incremental sha256 (OpenSSL: the SHA extensions where the CPU has them).
-class Sha256
-{
-public:
-    Sha256() : m_ctx(EVP_MD_CTX_new()) { reset(); }
-    ~Sha256() { EVP_MD_CTX_free(m_ctx); }
-    Sha256(const Sha256 &) = delete;
-    Sha256 &operator=(const Sha256 &) = delete;
-    void reset() { EVP_DigestInit_ex(m_ctx, EVP_sha256(), nullptr); }
-    void add(const char *data, qint64 n) { EVP_DigestUpdate(m_ctx, data, static_cast<size_t>(n)); }
-    QString hex()
-    {
-        unsigned char digest[EVP_MAX_MD_SIZE];
-        unsigned int n = 0;
-        EVP_DigestFinal_ex(m_ctx, digest, &n);
-        return QString::fromLatin1(QByteArray(reinterpret_cast<const char *>(digest), int(n)).toHex());
-    }
-
-private:
-    EVP_MD_CTX *m_ctx;
-};
 
 // ETag: W/"abc" or "abc" -> abc; it names a file in blobs/, so only [A-Za-z0-9_.-] (no leading '.').
 QString normalizedEtag(const QByteArray &raw)
@@ -262,7 +240,7 @@ struct HubDownloader::Impl
         const QString partPath = blob + QStringLiteral(".incomplete");
         QFile part(partPath);
         const bool lfs = isSha256(meta.etag);
-        Sha256 hash;
+        Sha256Pipe hash; // computed in a thread of its own, beside the transfer
         qint64 have = part.exists() ? part.size() : 0;
         if (have > meta.size) {
             part.remove();
