@@ -7,6 +7,7 @@
 #include "inference/checkpoint/configcheck.h"
 #include "inference/checkpoint/jsonlimits.h"
 #include "inference/checkpoint/modelconfig.h"
+#include "inference/checkpoint/safetensors.h"
 #include "inference/checkpoint/torchpickle.h"
 #include "inference/errors.h"
 #include "inference/tokenizers/tokenizer.h"
@@ -21,6 +22,7 @@
 
 #include <cstring>
 #include <functional>
+#include <map>
 
 using namespace folio::inference;
 using nlohmann::json;
@@ -165,6 +167,34 @@ private Q_SLOTS:
                          e.c_str());
             }
         }
+    }
+
+    // A safetensors header is counted while parsed too: 9 M values (18 MB of "0,") and 9 levels.
+    void safetensorsHeaderBounded()
+    {
+        const auto file = [](const std::string &header) {
+            std::string bytes(8, '\0');
+            const std::uint64_t n = header.size();
+            std::memcpy(&bytes[0], &n, 8);
+            return bytes + header;
+        };
+        const auto parse = [](const std::string &bytes) {
+            return refusal([&] {
+                std::map<std::string, TensorView> entries;
+                SafetensorsFile::parse(reinterpret_cast<const std::uint8_t *>(bytes.data()), bytes.size(), "w.safetensors",
+                                       &entries, nullptr);
+            });
+        };
+        std::string many = "{\"__metadata__\": {}, \"x\": [";
+        for (int i = 0; i < 9000000; ++i)
+            many += i ? ",0" : "0";
+        many += "]}";
+        std::string e = parse(file(many));
+        QVERIFY2(contains(e, "w.safetensors") && contains(e, "more than 8388608 JSON values"), e.c_str());
+        e = parse(file("{\"x\": " + nested(9) + "}"));
+        QVERIFY2(contains(e, "w.safetensors") && contains(e, "nests deeper than 8 levels"), e.c_str());
+        e = parse(file("{\"x\": " + nested(7) + "}")); // within the depth: refused for what the entry is
+        QVERIFY2(contains(e, "w.safetensors") && !contains(e, "nests deeper"), e.c_str());
     }
 
     // vocab.json / merges.txt past 1,000,000: counted while read, refused naming the file.
