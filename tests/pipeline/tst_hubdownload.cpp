@@ -449,6 +449,14 @@ private Q_SLOTS:
         QCOMPARE(fileBytes(resumed.snapshotDir + QStringLiteral("/model.safetensors")), fileBytes(weights));
         QVERIFY(m_server.requestLog().contains(QStringLiteral("GET /cdn/") + etag + QStringLiteral(" bytes=120000- -")));
         QVERIFY(!QFileInfo::exists(storage + QStringLiteral("/blobs/") + etag + QStringLiteral(".incomplete")));
+
+        // A server that ignores Range (200 and the whole file): the partial file starts over, the result is whole.
+        QTemporaryDir cache3;
+        m_server.setConfig(withFaults(m_base, {QJsonObject{{QStringLiteral("match"), QStringLiteral("/cdn/")}, {QStringLiteral("drop_after"), 90000}, {QStringLiteral("times"), 1}},
+                                               QJsonObject{{QStringLiteral("match"), QStringLiteral("/cdn/")}, {QStringLiteral("ignore_range"), true}}}));
+        const DownloadResult whole = HubDownloader(settingsFor(cache3.path())).download({kRepo, QStringLiteral("main"), {QStringLiteral("model.safetensors")}});
+        QCOMPARE(fileBytes(whole.snapshotDir + QStringLiteral("/model.safetensors")), fileBytes(weights));
+        QCOMPARE(whole.bytesDownloaded, 90000 + QFileInfo(weights).size());
     }
 
     void wrongHashOrSizeRefused_data()
