@@ -78,6 +78,9 @@ void runDownload(const HubDownloadArgs &a)
     QElapsedTimer lastReport;
     lastReport.start();
     QString lastFile, lastFinished;
+    QElapsedTimer fileClock;
+    fileClock.start();
+    qint64 fileStart = 0;
     downloader.setProgressHandler([&](const hub::DownloadProgress &p) {
         if (quiet())
             return;
@@ -85,15 +88,25 @@ void runDownload(const HubDownloadArgs &a)
         if (p.file != lastFile) { // a new file: its line when done, or after half a second
             lastFile = p.file;
             lastReport.restart();
+            fileClock.restart();
+            fileStart = p.fileDone; // a resumed file starts where its partial blob ends
         }
         if (finished ? lastFinished == p.file : lastReport.elapsed() < 500)
             return;
         if (finished)
             lastFinished = p.file;
         lastReport.restart();
+        std::string rate;
+        const double seconds = fileClock.elapsed() / 1000.0;
+        if (seconds > 0.2 && p.fileDone > fileStart) {
+            const double perSecond = double(p.fileDone - fileStart) / seconds;
+            rate = ", " + megabytes(qint64(perSecond)) + "/s";
+            if (!finished)
+                rate += ", " + std::to_string(int(double(p.fileTotal - p.fileDone) / perSecond + 0.5)) + " s left";
+        }
         std::cerr << "hub: [" << p.fileIndex << "/" << p.fileCount << "] " << p.file.toStdString() << " "
                   << megabytes(p.fileDone) << " / " << megabytes(p.fileTotal)
-                  << (p.fileTotal > 0 ? " (" + std::to_string(int(100.0 * double(p.fileDone) / double(p.fileTotal))) + "%)" : std::string())
+                  << (p.fileTotal > 0 ? " (" + std::to_string(int(100.0 * double(p.fileDone) / double(p.fileTotal))) + "%" + rate + ")" : std::string())
                   << std::endl;
     });
 
