@@ -48,6 +48,7 @@ class ProjectService;
 class QsController;
 class TeamController;
 class RecentFiles;
+class ResultPresenter;
 class WebPagePanel;
 
 class MainWindow : public QMainWindow
@@ -67,6 +68,7 @@ public:
     FieldsController *fields() const { return m_fields; } // web fields: Fields dock, Extract Fields
     QsController *qs() const { return m_qs; } // question-summary hierarchies: Questions dock, generation
     TeamController *team() const { return m_team; } // several people: presence, refresh, review, merge view
+    ResultPresenter *results() const { return m_results; } // an action's result comes to the front
     int documentCount() const;
     const Document *currentDocument() const; // nullptr when none is open
     QString modelDirectory() const { return m_modelDir; }
@@ -155,6 +157,7 @@ private:
     QDockWidget *m_fieldsDock = nullptr;
     QsController *m_qs = nullptr;
     TeamController *m_team = nullptr;
+    ResultPresenter *m_results = nullptr;
     QMenu *m_recentMenu = nullptr;
     QProgressBar *m_progress = nullptr;
     QToolButton *m_cancelButton = nullptr;

@@ -5,6 +5,7 @@
 #include "ui/fields/fieldscontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/qs/qscontroller.h"
+#include "ui/resultpresenter.h"
 #include "ui/documents/webpagepanel.h"
 #include "widgets/stallwatchdog.h"
 
@@ -24,7 +25,22 @@ namespace folio {
 namespace {
 const qint64 kStepTimeoutMs = 180000;
 const qint64 kQuietMs = 400; // idle this long before the next step
+const qint64 kSuggestGraceMs = 3000; // the model worker idle this long with nothing presented: Suggest Labels ended without a result
+
+// The dock that shows each step's result.
+QString resultDock(const QString &step)
+{
+    if (step == QLatin1String("suggest"))
+        return QStringLiteral("annotationsDock");
+    if (step == QLatin1String("generate"))
+        return QStringLiteral("qsDock");
+    if (step == QLatin1String("extract"))
+        return QStringLiteral("fieldsDock");
+    if (step == QLatin1String("attention"))
+        return QStringLiteral("attentionDock");
+    return {};
 }
+} // namespace
 
 AutoRun::AutoRun(MainWindow *window, StallWatchdog *watchdog, const QStringList &steps, const QString &screenshot,
                  bool expectDocument, QObject *parent)
@@ -49,10 +65,20 @@ AutoRun::AutoRun(MainWindow *window, StallWatchdog *watchdog, const QStringList 
         connect(attention, &AttentionPanel::runFinished, this, [this, attention](bool ok) {
             if (m_running != QLatin1String("attention"))
                 return;
-            // A word in the middle of the document selected, so the page shows its attention.
-            if (ok && m_window->currentDocument() && !m_window->currentDocument()->words.empty())
-                attention->selectWord(int(m_window->currentDocument()->words.size() / 2));
+            // A word in the middle of the document selected, so the page shows its attention: after the
+            // check that the result came to the front (auditFront), as a user would after seeing it.
+            m_selectMiddleWord = ok;
             finishStep(ok ? QStringLiteral("shown: ") + attention->statusText() : QStringLiteral("failed: ") + m_window->statusBar()->currentMessage());
+        });
+    if (ResultPresenter *results = m_window->results())
+        connect(results, &ResultPresenter::presented, this, [this](const QString &action, const QString &dock, const QString &message) {
+            if (m_running != action)
+                return;
+            m_presentedDock = dock;
+            m_presentedMessage = message;
+            // Suggest Labels has no finished signal of its own: its result being presented ends it.
+            if (action == QLatin1String("suggest"))
+                finishStep(QStringLiteral("done: ") + message);
         });
     m_poll.setInterval(50);
     connect(&m_poll, &QTimer::timeout, this, &AutoRun::poll);
@@ -78,11 +104,19 @@ void AutoRun::poll()
     if (m_done)
         return;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (m_frontCheck >= 0)
+        auditFront();
     if (!m_running.isEmpty()) {
-        // Suggest Labels has no finished signal of its own: the model worker going idle ends it.
-        if (m_running == QLatin1String("suggest") && !m_window->isBusy() && now - m_stepStarted > 100)
-            finishStep(QStringLiteral("done: ") + m_window->statusBar()->currentMessage());
-        else if (now - m_stepStarted > kStepTimeoutMs)
+        // Suggest Labels ends when its result is presented; a model worker idle for a while without one
+        // (a failure reported in a dialog) ends it too.
+        if (m_running == QLatin1String("suggest") && m_window->isBusy())
+            m_quietSince = -1;
+        else if (m_running == QLatin1String("suggest") && m_quietSince < 0)
+            m_quietSince = now;
+        if (m_running == QLatin1String("suggest") && m_quietSince >= 0 && now - m_quietSince > kSuggestGraceMs) {
+            m_quietSince = -1;
+            finishStep(QStringLiteral("ended without a result: ") + m_window->statusBar()->currentMessage());
+        } else if (now - m_stepStarted > kStepTimeoutMs)
             finishStep(QStringLiteral("timed out after %1 s").arg(kStepTimeoutMs / 1000));
         return;
     }
@@ -113,6 +147,9 @@ void AutoRun::startStep(const QString &step)
 {
     m_watchdog->setPhase(step);
     m_running = step;
+    m_presentedDock.clear();
+    m_presentedMessage.clear();
+    m_quietSince = -1;
     m_stepStarted = QDateTime::currentMSecsSinceEpoch();
     bool started = true;
     QString why;
@@ -147,11 +184,27 @@ void AutoRun::finishStep(const QString &outcome)
     m_stepReports.append(QJsonObject{{QStringLiteral("step"), m_running},
                                      {QStringLiteral("outcome"), outcome},
                                      {QStringLiteral("ms"), ms},
-                                     {QStringLiteral("longestStallMs"), m_watchdog->longestStallMs(m_running)}});
+                                     {QStringLiteral("longestStallMs"), m_watchdog->longestStallMs(m_running)},
+                                     {QStringLiteral("presentedDock"), m_presentedDock}});
+    // A step that ran: whether its result came to the front, looked at once the layout has settled.
+    m_frontCheck = outcome.startsWith(QLatin1String("not started")) ? -1 : int(m_stepReports.size()) - 1;
     m_watchdog->mark(QStringLiteral("step %1 finished: %2").arg(m_running, outcome));
     m_watchdog->setPhase(QStringLiteral("idle"));
     m_running.clear();
+    m_quietSince = -1;
     m_stepStarted = QDateTime::currentMSecsSinceEpoch();
+}
+
+void AutoRun::auditFront()
+{
+    QJsonObject step = m_stepReports.at(m_frontCheck).toObject();
+    step.insert(QStringLiteral("front"), auditResultShown(m_window, resultDock(step.value(QStringLiteral("step")).toString()), m_presentedMessage));
+    m_stepReports.replace(m_frontCheck, step);
+    m_frontCheck = -1;
+    if (m_selectMiddleWord && m_window->currentDocument() && !m_window->currentDocument()->words.empty())
+        if (auto *attention = m_window->findChild<AttentionPanel *>())
+            attention->selectWord(int(m_window->currentDocument()->words.size() / 2));
+    m_selectMiddleWord = false;
 }
 
 void AutoRun::takeScreenshot()

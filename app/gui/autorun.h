@@ -9,6 +9,10 @@
 // start is recorded with its reason and skipped), saves a screenshot (the X server's pixels when on
 // a real screen, the widget's grab offscreen), then quits. Every phase is named in the stall
 // watchdog; the status bar's messages and the web header's text are kept for the report.
+// After each step that started, the report's "front" says whether its result came to the front
+// (ui/resultpresenter.h, checked by layoutaudit.h's auditResultShown on the next tick): the step's
+// dock (suggest: Annotations, generate: Questions, extract: Fields, attention: Attention) is the
+// one in view and its message is the status bar's.
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -38,6 +42,7 @@ private:
     void finishStep(const QString &outcome);
     void takeScreenshot();
     void auditDocks();
+    void auditFront();
 
     MainWindow *m_window;
     StallWatchdog *m_watchdog;
@@ -49,6 +54,10 @@ private:
     QString m_running;     // the step in progress ("" when none)
     bool m_stepDone = false;
     QString m_stepOutcome;
+    QString m_presentedDock;    // what the step's completion presented (ResultPresenter::presented)
+    QString m_presentedMessage;
+    int m_frontCheck = -1;      // the step report whose "front" the next tick fills in
+    bool m_selectMiddleWord = false; // after Show Attention, once its front is checked
     qint64 m_quietSince = -1;
     qint64 m_stepStarted = 0;
     QJsonArray m_stepReports;

@@ -1,5 +1,7 @@
 #include "layoutaudit.h"
 
+#include "ui/resultpresenter.h"
+
 #include <QAbstractItemView>
 #include <QDockWidget>
 #include <QFontMetrics>
@@ -126,6 +128,17 @@ QJsonObject auditLayout(QWidget *window)
         }
     }
     return QJsonObject{{QStringLiteral("narrowDocks"), narrow}, {QStringLiteral("cutTexts"), cut}, {QStringLiteral("checkedTexts"), checked}};
+}
+
+QJsonObject auditResultShown(QMainWindow *window, const QString &dockObjectName, const QString &message)
+{
+    const auto *dock = window->findChild<QDockWidget *>(dockObjectName);
+    const QString status = window->statusBar()->currentMessage();
+    return QJsonObject{{QStringLiteral("dock"), dockObjectName},
+                       {QStringLiteral("inFront"), ResultPresenter::isInFront(dock)},
+                       {QStringLiteral("message"), message},
+                       {QStringLiteral("statusBar"), status},
+                       {QStringLiteral("repeated"), !message.isEmpty() && status == message}};
 }
 
 } // namespace folio

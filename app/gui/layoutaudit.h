@@ -6,13 +6,19 @@
 //     offers no tooltip with the whole text and cannot be read by wrapping.
 //
 //   const QJsonObject audit = auditLayout(window);   // {"narrowDocks": [...], "cutTexts": [...], "checkedTexts": N}
+//
+// and, after an action (issue 50), that its result came to the front: the dock that shows it is the
+// one the user sees (not a tab behind another), and its message is the status bar's:
+//   auditResultShown(window, "qsDock", message)  // {"dock", "inFront", "message", "statusBar", "repeated"}
 
 #include <QJsonObject>
 
+class QMainWindow;
 class QWidget;
 
 namespace folio {
 
 QJsonObject auditLayout(QWidget *window);
+QJsonObject auditResultShown(QMainWindow *window, const QString &dockObjectName, const QString &message);
 
 } // namespace folio

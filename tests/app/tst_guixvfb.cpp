@@ -8,12 +8,15 @@
 // the test asserts it stays under kStallBoundMs, that the page rendered without a "failed" message,
 // and writes the launch -> usable window and open -> first page times to gui-xvfb/summary.json
 // (BENCHMARKS.md "GUI responsiveness (Xvfb)"). Xvfb missing: skipped by name (failed under CI=true).
+// After each step that ran, its result is in front: the step's dock in view and its message in the
+// status bar (issue 50, ui/resultpresenter.h).
 #include "tests/common/testdata.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -227,6 +230,26 @@ private Q_SLOTS:
         for (const QJsonValue &v : stepReports)
             QVERIFY2(!v.toObject().value(QStringLiteral("outcome")).toString().contains(QLatin1String("timed out")),
                      qPrintable(QJsonDocument(v.toObject()).toJson()));
+        // Each step that ran brought its result to the front (issue 50): the dock that shows it in view,
+        // not a tab behind another, and its message in the status bar (app/gui/layoutaudit.h).
+        const QHash<QString, QString> resultDocks{{QStringLiteral("suggest"), QStringLiteral("annotationsDock")},
+                                                  {QStringLiteral("generate"), QStringLiteral("qsDock")},
+                                                  {QStringLiteral("extract"), QStringLiteral("fieldsDock")},
+                                                  {QStringLiteral("attention"), QStringLiteral("attentionDock")}};
+        int broughtToFront = 0;
+        for (const QJsonValue &v : stepReports) {
+            const QJsonObject step = v.toObject();
+            if (step.value(QStringLiteral("outcome")).toString().startsWith(QLatin1String("not started")))
+                continue;
+            const QJsonObject front = step.value(QStringLiteral("front")).toObject();
+            const QByteArray json = QJsonDocument(step).toJson();
+            QCOMPARE(front.value(QStringLiteral("dock")).toString(), resultDocks.value(step.value(QStringLiteral("step")).toString()));
+            QVERIFY2(step.value(QStringLiteral("presentedDock")).toString() == front.value(QStringLiteral("dock")).toString(), json.constData());
+            QVERIFY2(front.value(QStringLiteral("inFront")).toBool(), json.constData());
+            QVERIFY2(front.value(QStringLiteral("repeated")).toBool(), json.constData());
+            ++broughtToFront;
+        }
+        QVERIFY2(broughtToFront >= 2, qPrintable(QJsonDocument(stepReports).toJson()));
 
         // Timings and stalls, kept for BENCHMARKS.md.
         const double usable = eventMs(report, QStringLiteral("window usable"));

@@ -361,6 +361,7 @@ void FieldsController::trainFieldExtractor()
         setFieldModelDir(dialog.checkpointDir());
         if (!dialog.rankerNotes().isEmpty())
             say(dialog.rankerNotes().join(QStringLiteral("; ")));
+        Q_EMIT extractorTrained();
     }
 }
 

@@ -87,6 +87,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     void message(const QString &text);
     void extractionFinished(bool ok);
+    void extractorTrained(); // Train Field Extractor saved a model that is the extractor now (lastMessage())
 
 private:
     void reloadFieldSet();
