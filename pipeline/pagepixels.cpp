@@ -1,5 +1,6 @@
 #include "pipeline/pagepixels.h"
 
+#include "common/regularfile.h"
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -75,6 +76,11 @@ bool readObject(const QString &path, bool optional, QJsonObject *out, QString *e
     QFile f(path);
     if (!f.exists() && optional)
         return true;
+    std::string notAFile; // a FIFO, a device, a folder: named, never opened (issue 51)
+    if (f.exists() && regularFileSize(QFile::encodeName(path).toStdString(), -1, "this configuration file", &notAFile) < 0) {
+        *error = QFile::decodeName(QByteArray::fromStdString(notAFile));
+        return false;
+    }
     if (f.size() > 4 * 1024 * 1024) {
         *error = path + QStringLiteral(": larger than 4 MiB, not a configuration file");
         return false;

@@ -24,6 +24,7 @@
 // code is 1 when a page failed.
 #include "app/cli/batch.h"
 #include "app/cli/commands.h"
+#include "common/regularfile.h"
 
 #include "document/html/htmlinput.h"
 #include "document/html/htmlloader.h"
@@ -71,6 +72,8 @@ struct ExtractArgs
 // structured-data candidates prepended to its pages?
 bool usesCandidates(const std::string &dir)
 {
+    if (regularFileSize(dir + "/folio.json", FileLimits::smallJson, "folio.json", nullptr) < 0)
+        return false; // missing, or a FIFO / device (issue 51): never opened
     std::ifstream in(dir + "/folio.json");
     const auto j = nlohmann::json::parse(in, nullptr, false);
     return !j.is_discarded() && j.is_object() && j.value("structured_candidates", false);

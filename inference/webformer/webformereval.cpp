@@ -2,6 +2,7 @@
 #include "inference/webformer/webformereval.h"
 
 #include "inference/errors.h"
+#include "common/regularfile.h"
 
 #include <algorithm>
 #include <cmath>
@@ -197,6 +198,9 @@ DecodedSpan decodeBestSpan(const std::vector<float> &startLogProb,
 
 std::map<std::string, std::vector<std::string>> readSwdeGroundTruth(const std::string &path, std::string *field)
 {
+    std::string notAFile; // a FIFO, a device: refused before the open (issue 51)
+    if (regularFileSize(path, FileLimits::vocabulary, "the ground-truth file", &notAFile) < 0)
+        throw InferenceError(notAFile);
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InferenceError(path + ": cannot open the ground-truth file");

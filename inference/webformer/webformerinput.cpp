@@ -2,6 +2,7 @@
 #include "inference/webformer/webformerinput.h"
 
 #include "inference/errors.h"
+#include "common/regularfile.h"
 #include "inference/webformer/webformereval.h"
 
 #include <algorithm>
@@ -103,6 +104,9 @@ WebVocab WebVocab::build(const std::vector<std::string> &words, int size)
 
 WebVocab WebVocab::load(const std::string &path)
 {
+    std::string notAFile; // a FIFO, a device: refused before the open (issue 51)
+    if (regularFileSize(path, FileLimits::vocabulary, "WebFormer's vocabulary", &notAFile) < 0)
+        throw InferenceError(notAFile);
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InferenceError(path + ": cannot open the vocabulary");
