@@ -130,7 +130,8 @@ void runDownload(const HubDownloadArgs &a)
         const auto &problems = info["problems"];
         const std::string problem = problems.empty() ? std::string("no task") : problems[0].get<std::string>();
         if (request.include.isEmpty())
-            throw CliError(result.snapshotDir.toStdString() + ": downloaded, but Folio cannot run this folder: " + problem
+            throw CliError(result.snapshotDir.toStdString() + (result.fromCacheOnly ? ": in the cache" : ": downloaded")
+                           + ", but Folio cannot run this folder: " + problem
                            + " (the files stay in the cache, as huggingface_hub would leave them)");
         std::cerr << "folio-cli: warning: " << result.snapshotDir.toStdString() << " (only the --include files) is not runnable: " << problem
                   << std::endl;
