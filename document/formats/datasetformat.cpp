@@ -202,6 +202,12 @@ bool writeExportFile(const QString &path, const QByteArray &bytes, QStringList *
 bool importJsonLines(const QString &path, JsonValidator &jv, const JsonLineItemReader &readRow,
                      std::vector<DatasetItem> *items, QString *error)
 {
+    const std::string name = QFile::encodeName(path).toStdString();
+    std::string notAFile; // a FIFO, a device: named, never opened (issue 51)
+    if (pathExists(name) && regularFileSize(name, -1, "this file", &notAFile) < 0) {
+        *error = QFile::decodeName(QByteArray::fromStdString(notAFile));
+        return false;
+    }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral("%1: cannot read (%2)").arg(path, f.errorString());

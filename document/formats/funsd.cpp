@@ -1,4 +1,5 @@
 #include "document/formats/funsd.h"
+#include "common/regularfile.h"
 #include "document/layoutorder.h"
 #include "document/formats/datasetlimits.h"
 #include "document/wordnodes.h"
@@ -18,8 +19,26 @@
 
 namespace folio {
 
+namespace {
+
+// "" when `path` is a regular file or nothing; else why it is not read (a FIFO, a device: issue 51).
+QString notARegularFile(const QString &path)
+{
+    const std::string name = QFile::encodeName(path).toStdString();
+    std::string why;
+    if (!pathExists(name) || regularFileSize(name, -1, "this file", &why) >= 0)
+        return {};
+    return QFile::decodeName(QByteArray::fromStdString(why));
+}
+
+} // namespace
+
 bool readPngSize(const QString &path, QSize *size, QString *error)
 {
+    if (const QString why = notARegularFile(path); !why.isEmpty()) {
+        if (error) *error = why;
+        return false;
+    }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         if (error) *error = path + QStringLiteral(": cannot open PNG: ") + f.errorString();
@@ -231,6 +250,10 @@ bool funsdFromJson(const QByteArray &json, const QSize &pageSize, FunsdWordOrder
 bool importFunsdFile(const QString &jsonPath, FunsdWordOrder order, Document *doc, Annotations *annotations,
                      QString *error, const QString &imagePath)
 {
+    if (const QString why = notARegularFile(jsonPath); !why.isEmpty()) {
+        if (error) *error = why;
+        return false;
+    }
     QFile f(jsonPath);
     if (!f.open(QIODevice::ReadOnly)) {
         if (error) *error = jsonPath + QStringLiteral(": cannot open: ") + f.errorString();

@@ -391,6 +391,32 @@ private Q_SLOTS:
         verifyRefused(list, QFileInfo(project).fileName(), fragment);
     }
 
+    // Dataset files given to import as FIFOs (FUNSD JSON, JSON Lines, Label Studio): named, the
+    // project unchanged.
+    void importedFilesAsFifos_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("funsd") << "funsd" << "0001.json";
+        QTest::newRow("hfjsonl") << "hfjsonl" << "train.jsonl";
+        QTest::newRow("labelstudio") << "labelstudio" << "export.json";
+        QTest::newRow("conll") << "conll" << "train.txt";
+    }
+
+    void importedFilesAsFifos()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, name);
+        const QString folder = m_dir.filePath(QStringLiteral("import-") + format);
+        QVERIFY(QDir().mkpath(folder));
+        const QString file = folder + QLatin1Char('/') + name;
+        QVERIFY(plant(file, QStringLiteral("fifo")));
+        const MeasuredRun r = folio::test::measuredCli(m_dir.path(), {QStringLiteral("import"), QStringLiteral("--format"), format, file,
+                                                                      QStringLiteral("--project"), folder + QStringLiteral("/p.folio")}, kDeadlineMs);
+        report(qPrintable(QStringLiteral("import --format %1, the file as a FIFO").arg(format)), r);
+        verifyRefused(r, name, QStringLiteral("FIFO"));
+    }
+
     // A folder name that is not UTF-8: info describes it, predict runs it (the same folder).
     void checkpointFolderNotUtf8()
     {
