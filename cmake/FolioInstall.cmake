@@ -10,6 +10,7 @@
 #   share/folio/models/<name>/                        shipped models (<exe>/../share/folio/models)
 #   share/folio/samples/                              the bundled sample documents
 #   share/applications, share/icons, share/mime       desktop entry, icon, the .folio MIME type
+#   share/metainfo/io.folio.Folio.metainfo.xml        AppStream metainfo (software centres, appstreamcli)
 #   share/doc/folio/                                  README, licences of bundled data and models
 include(GNUInstallDirs)
 
@@ -26,6 +27,14 @@ install(FILES ${PROJECT_SOURCE_DIR}/resources/desktop/io.folio.Folio.svg
         DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/desktop/folio-mime.xml
         DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages RENAME folio.xml)
+# AppStream metainfo (issue 50): its screenshots are resources/desktop/screenshots/*.png, published at
+# FOLIO_SCREENSHOT_BASE_URL (the .invalid default, RFC 2606, stands until the project has a public
+# home: packagers set it). tst_metainfo validates the generated file.
+set(FOLIO_SCREENSHOT_BASE_URL "https://folio.invalid/screenshots" CACHE STRING
+    "Web folder where resources/desktop/screenshots/*.png are published (AppStream metainfo)")
+configure_file(${PROJECT_SOURCE_DIR}/resources/desktop/io.folio.Folio.metainfo.xml.in
+               ${PROJECT_BINARY_DIR}/resources/io.folio.Folio.metainfo.xml @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/resources/io.folio.Folio.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/resources/3rdparty/ATTRIBUTION.md
         DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/folio)
 

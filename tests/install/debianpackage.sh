@@ -35,7 +35,8 @@ for need in libtorch libqt6core6 libqt6webenginecore6 libtesseract liblept libpo
 done
 contents="$(dpkg-deb -c "$deb")"
 for f in ./usr/bin/folio-cli ./usr/bin/folio-cli-front ./usr/bin/folio-cli-engine ./usr/bin/folio-ocr-worker ./usr/share/folio/models/qs-drafter/drafter.json \
-         ./usr/share/applications/io.folio.Folio.desktop ./usr/share/mime/packages/folio.xml; do
+         ./usr/share/applications/io.folio.Folio.desktop ./usr/share/mime/packages/folio.xml \
+         ./usr/share/metainfo/io.folio.Folio.metainfo.xml; do
   echo "$contents" | grep -q " $f\$" || fail "package lacks $f"
 done
 

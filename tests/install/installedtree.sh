@@ -11,12 +11,18 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 for f in bin/folio-cli bin/folio-cli-front bin/folio-cli-engine bin/folio-ocr-worker bin/folio-spm-train share/folio/models/qs-drafter/drafter.json \
          share/folio/samples/phototest.tif share/mime/packages/folio.xml share/applications/io.folio.Folio.desktop \
-         share/icons/hicolor/scalable/apps/io.folio.Folio.svg share/doc/folio/ATTRIBUTION.md; do
+         share/icons/hicolor/scalable/apps/io.folio.Folio.svg share/doc/folio/ATTRIBUTION.md share/metainfo/io.folio.Folio.metainfo.xml; do
   [ -e "$prefix/$f" ] || fail "cmake --install did not write $f"
 done
 grep -q '^MimeType=application/x-folio-project;' "$prefix/share/applications/io.folio.Folio.desktop" || fail "desktop entry names no MIME type"
 if command -v desktop-file-validate >/dev/null; then desktop-file-validate "$prefix/share/applications/io.folio.Folio.desktop"; fi
 python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$prefix/share/mime/packages/folio.xml" || fail "MIME file is not XML"
+# AppStream (issue 50): the installed metainfo is what software centres read.
+if command -v appstreamcli >/dev/null; then
+  appstreamcli validate --no-net "$prefix/share/metainfo/io.folio.Folio.metainfo.xml" >&2 || fail "installed metainfo does not validate"
+elif [ "${CI:-}" = true ]; then
+  fail "appstreamcli is missing (apt-get install appstream): the installed metainfo is unchecked"
+fi
 
 # Run from elsewhere, without the models' environment variable: the installed copy must be the one used.
 cd "$tmp"

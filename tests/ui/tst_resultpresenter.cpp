@@ -131,6 +131,9 @@ private Q_SLOTS:
         QVERIFY(test::openIn(w, test::makeProject(dir)));
         QVERIFY(w.results());
         QSignalSpy presented(w.results(), &ResultPresenter::presented);
+        connect(w.results(), &ResultPresenter::presented, this, [](const QString &action, const QString &dock, const QString &message) {
+            qInfo("presented %s -> %s: %s", qPrintable(action), qPrintable(dock), qPrintable(message));
+        });
         QDockWidget *annotations = dockNamed(w, "annotationsDock");
         QDockWidget *questions = dockNamed(w, "qsDock");
         QDockWidget *fields = dockNamed(w, "fieldsDock");
