@@ -2,7 +2,8 @@
 // long FUNSD pages (every word labelled once, on its first sub-token), a fine-tuning run of the tiny
 // LayoutLMv3 checkpoint (parity-next/layoutlmv3_pipeline, 5 labels) on FUNSD pages (7 labels: a new
 // head) written as a Hugging Face folder, read back by HfTokenClassifier with the logits the tuner
-// had in memory, the model card, an interrupted run resumed to the same weights, and refusals.
+// had in memory, the model card, an interrupted run resumed to the same weights, the image branch,
+// LiLT, and refusals.
 #include "inference/checkpoint/safetensors.h"
 #include "inference/models/hftokenclassifier.h"
 #include "inference/models/modelrunner.h"
@@ -44,6 +45,36 @@ QByteArray readAll(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// A model fixture made trainable on FUNSD words: the tiny checkpoint's BPE tokenizer files copied in,
+// config.json's vocab_size raised to the tokenizer's and the word table widened (the new rows
+// repeat the old ones). Returns the folder ("" on failure).
+QString withTinyTokenizer(const QString &fixture, const QString &dest, const std::string &wordKey)
+{
+    if (!QDir().mkpath(dest))
+        return {};
+    for (const char *f : {"vocab.json", "merges.txt", "tokenizer_config.json", "special_tokens_map.json"})
+        if (!QFile::copy(tinyCheckpoint() + QLatin1Char('/') + QLatin1String(f), dest + QLatin1Char('/') + QLatin1String(f)))
+            return {};
+    QJsonObject config = QJsonDocument::fromJson(readAll(fixture + QStringLiteral("/config.json"))).object();
+    const int vocab = QJsonDocument::fromJson(readAll(tinyCheckpoint() + QStringLiteral("/config.json"))).object()
+                          .value(QStringLiteral("vocab_size")).toInt();
+    config.insert(QStringLiteral("vocab_size"), vocab);
+    QFile cf(dest + QStringLiteral("/config.json"));
+    if (!cf.open(QIODevice::WriteOnly) || cf.write(QJsonDocument(config).toJson()) <= 0)
+        return {};
+    cf.close();
+    inference::TensorMap weights = inference::readSafetensors((fixture + "/model.safetensors").toStdString());
+    inference::Tensor &word = weights.at(wordKey);
+    const std::int64_t rows = word.shape[0];
+    const std::size_t rowBytes = word.bytes.size() / std::size_t(rows);
+    for (std::int64_t r = rows; r < vocab; ++r)
+        word.bytes.insert(word.bytes.end(), word.bytes.begin() + long(rowBytes * std::size_t(r % rows)),
+                          word.bytes.begin() + long(rowBytes * std::size_t(r % rows + 1)));
+    word.shape[0] = std::max<std::int64_t>(rows, vocab);
+    inference::writeSafetensors((dest + "/model.safetensors").toStdString(), weights, {{"format", "pt"}});
+    return dest;
 }
 
 } // namespace
@@ -268,26 +299,8 @@ private Q_SLOTS:
         const QString fixture = test::sharedPath(QStringLiteral("fixtures/finetune/finetune_layoutlmv3_tokcls"));
         FOLIO_REQUIRE_DATA(fixture + QStringLiteral("/model.safetensors"));
         QTemporaryDir tmp;
-        const QString init = tmp.filePath(QStringLiteral("init"));
-        QVERIFY(QDir().mkpath(init));
-        for (const char *f : {"vocab.json", "merges.txt", "tokenizer_config.json", "special_tokens_map.json"})
-            QVERIFY(QFile::copy(tinyCheckpoint() + QLatin1Char('/') + QLatin1String(f), init + QLatin1Char('/') + QLatin1String(f)));
-        QJsonObject config = QJsonDocument::fromJson(readAll(fixture + QStringLiteral("/config.json"))).object();
-        const int vocab = QJsonDocument::fromJson(readAll(tinyCheckpoint() + QStringLiteral("/config.json"))).object()
-                              .value(QStringLiteral("vocab_size")).toInt();
-        QVERIFY(vocab > 300);
-        config.insert(QStringLiteral("vocab_size"), vocab);
-        QFile cf(init + QStringLiteral("/config.json"));
-        QVERIFY(cf.open(QIODevice::WriteOnly) && cf.write(QJsonDocument(config).toJson()) > 0);
-        cf.close();
-        inference::TensorMap weights = inference::readSafetensors((fixture + "/model.safetensors").toStdString());
-        inference::Tensor &word = weights.at("layoutlmv3.embeddings.word_embeddings.weight");
-        const std::size_t rowBytes = word.bytes.size() / std::size_t(word.shape[0]);
-        for (std::int64_t r = word.shape[0]; r < vocab; ++r) // the new rows repeat the old ones
-            word.bytes.insert(word.bytes.end(), word.bytes.begin() + long(rowBytes * std::size_t(r % 300)),
-                              word.bytes.begin() + long(rowBytes * std::size_t(r % 300 + 1)));
-        word.shape[0] = vocab;
-        inference::writeSafetensors((init + "/model.safetensors").toStdString(), weights, {{"format", "pt"}});
+        const QString init = withTinyTokenizer(fixture, tmp.filePath(QStringLiteral("init")), "layoutlmv3.embeddings.word_embeddings.weight");
+        QVERIFY(!init.isEmpty());
 
         std::vector<HfTrainPage> train{m_train[0], m_train[1]};
         train.push_back({m_train[2].page, QString()}); // no image
@@ -326,6 +339,60 @@ private Q_SLOTS:
         const inference::RunResult rb = tuner.forward(hfBatch({&windows[0]}, tokenizer.padId(), {&b}));
         QVERIFY(ra.ok && rb.ok);
         QVERIFY(!compareTensors(ra.outputs.at("logits"), rb.outputs.at("logits"), 1e-6, 0).ok);
+    }
+
+    // LiLT (parity-new/lilt_tokcls with the tiny BPE tokenizer): its labels differ from FUNSD's, so
+    // a new head; the config's dropout is said not to be applied; the folder written is a
+    // LiltForTokenClassification that HfTokenClassifier runs with the tuner's logits.
+    void liltFineTunesAndReloads()
+    {
+        const QString fixture = test::sharedPath(QStringLiteral("fixtures/parity-new/lilt_tokcls"));
+        FOLIO_REQUIRE_DATA(fixture + QStringLiteral("/model.safetensors"));
+        QTemporaryDir tmp;
+        const QString init = withTinyTokenizer(fixture, tmp.filePath(QStringLiteral("init")), "lilt.embeddings.word_embeddings.weight");
+        QVERIFY(!init.isEmpty());
+        HfFineTuneConfig cfg;
+        cfg.initDir = init;
+        cfg.outDir = tmp.filePath(QStringLiteral("out"));
+        cfg.labels = m_labels;
+        cfg.epochs = 1;
+        cfg.batchSize = 8;
+        cfg.lr = 1e-3;
+        std::vector<std::string> notes;
+        const HfFineTuneOutcome r = fineTuneHfTokenClassifier(cfg, m_train, m_dev, [&](const HfFineTuneProgress &p) {
+            if (!p.message.empty())
+                notes.push_back(p.message);
+        }, nullptr);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY(r.newHead && r.steps > 0);
+        QVERIFY(!notes.empty() && notes.front().find("asks for dropout (hidden 0.1, attention 0.1)") != std::string::npos);
+        const QJsonObject config = QJsonDocument::fromJson(readAll(cfg.outDir + QStringLiteral("/config.json"))).object();
+        QCOMPARE(config.value(QStringLiteral("architectures")).toArray().first().toString(), QStringLiteral("LiltForTokenClassification"));
+        QVERIFY(QString::fromUtf8(readAll(cfg.outDir + QStringLiteral("/README.md"))).contains(QLatin1String("| dropout | none")));
+        inference::HfTokenClassifier classifier;
+        std::string error;
+        QVERIFY2(classifier.load(cfg.outDir.toStdString(), &error), error.c_str());
+        inference::HfFineTuner tuner;
+        QVERIFY2(tuner.load(cfg.outDir.toStdString(), &error), error.c_str());
+        const inference::WordLabelling lab = classifier.label(m_dev[0].page.words, m_dev[0].page.boxes);
+        QVERIFY2(lab.ok, lab.error.c_str());
+        for (const inference::TensorMap &w : lab.windows) {
+            inference::TensorMap in = w;
+            in.erase("logits");
+            const inference::RunResult mine = tuner.forward(in);
+            QVERIFY2(mine.ok, mine.error.c_str());
+            QVERIFY(compareTensors(w.at("logits"), mine.outputs.at("logits"), 1e-5, 1e-4).ok);
+        }
+        // The base folder's names and shapes (its unused pooler left out, as the token classifier has none).
+        const inference::TensorMap base = inference::readSafetensors((init + "/model.safetensors").toStdString());
+        const inference::TensorMap tuned = inference::readSafetensors((cfg.outDir + "/model.safetensors").toStdString());
+        for (const auto &[name, t] : tuned) {
+            QVERIFY2(base.count(name), name.c_str());
+            if (name.rfind("classifier.", 0) != 0)
+                QVERIFY2(base.at(name).shape == t.shape, name.c_str());
+        }
+        for (const auto &[name, t] : base)
+            QVERIFY2(tuned.count(name) || name.find("pooler") != std::string::npos, name.c_str());
     }
 
     void refusals()
