@@ -1,5 +1,6 @@
 #include "pipeline/documentsource.h"
 
+#include "common/regularfile.h"
 #include "document/formats/qmsumformat.h"
 
 #include "document/documentjson.h"
@@ -119,10 +120,16 @@ Probe classifyJson(const QString &path, QByteArray bytes)
     return p;
 }
 
-Probe probe(const QString &path)
+Probe probe(const QString &path, const std::atomic_bool *cancel)
 {
-    if (!QFileInfo(path).isFile())
+    if (std::string notAFile; !pathExists(QFile::encodeName(path).toStdString())) {
         return fail(path, QStringLiteral("no such file"));
+    } else if (regularFileSize(QFile::encodeName(path).toStdString(), -1, "this document", &notAFile) < 0) {
+        // A FIFO, a device, a folder, a link loop: named, never opened (issue 51).
+        Probe bad;
+        bad.sniff.error = QFile::decodeName(QByteArray::fromStdString(notAFile));
+        return bad;
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return fail(path, QStringLiteral("cannot open (%1)").arg(file.errorString()));
@@ -151,6 +158,7 @@ Probe probe(const QString &path)
     if (hasMhtmlSuffix(path) || looksLikeMhtml(head)) {
         MhtmlLimits limits;
         limits.maxFileBytes = kMaxHtmlBytes;
+        limits.cancel = cancel; // the GUI's Cancel stops a long unpacking between parts
         MhtmlArchive archive = readMhtmlFile(path, limits);
         if (!archive.ok) {
             Probe bad;
@@ -274,7 +282,7 @@ QString fileKindName(FileKind kind)
 
 FileSniff sniffDocumentFile(const QString &path)
 {
-    return probe(path).sniff;
+    return probe(path, nullptr).sniff;
 }
 
 LoadedDocument loadDocumentFile(const QString &given, const LoadOptions &options)
@@ -286,10 +294,11 @@ LoadedDocument loadDocumentFile(const QString &given, const LoadOptions &options
         out.error = folderProblem;
         return out;
     }
-    Probe p = probe(path);
+    Probe p = probe(path, options.cancel);
     out.kind = p.sniff.kind;
     if (p.sniff.kind == FileKind::Unknown) {
         out.error = p.sniff.error;
+        out.cancelled = cancelled(options); // an MHTML unpacking stopped by Cancel
         return out;
     }
     if (options.progress)

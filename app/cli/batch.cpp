@@ -19,7 +19,8 @@ void addBatchOptions(CLI::App *cmd, BatchOptions *batch, bool addJobs, const std
     batch->project = commandProject ? commandProject : &batch->ownProject;
     if (!commandProject)
         cmd->add_option("--project", batch->ownProject, "Batch: the project (postgresql://...) that holds --queue");
-    cmd->add_option("--queue", batch->queue, "Batch: share the inputs with other workers through this queue of --project");
+    batch->queueOption =
+        cmd->add_option("--queue", batch->queue, "Batch: share the inputs with other workers through this queue of --project");
     cmd->add_option("--lease", batch->lease, "Batch: --queue claim lease in seconds, renewed while an input runs")
         ->check(CLI::Range(1, 86400))->capture_default_str();
     cmd->add_option("--max-attempts", batch->maxAttempts,
@@ -36,9 +37,14 @@ void addBatchOptions(CLI::App *cmd, BatchOptions *batch, bool addJobs, const std
         ->group("");
 }
 
+bool joinsQueue(const BatchOptions &batch)
+{
+    return !batch.queue.empty() || (batch.queueOption && batch.queueOption->count() > 0);
+}
+
 bool isBatch(const BatchOptions &batch)
 {
-    if (batch.worker || !batch.queue.empty() || batch.inputs.size() > 1 || !batch.filesFrom.empty() || !batch.out.empty() || !batch.manifest.empty())
+    if (batch.worker || joinsQueue(batch) || batch.inputs.size() > 1 || !batch.filesFrom.empty() || !batch.out.empty() || !batch.manifest.empty())
         return true;
     for (const std::string &a : batch.inputs)
         if ((a.size() > 1 && a[0] == '@') || QFileInfo(QFile::decodeName(QByteArray::fromStdString(a))).isDir())
@@ -104,7 +110,11 @@ void runBatch(const std::string &command, const BatchOptions &batch, const QStri
         serveAsWorker(runOne);
         return;
     }
-    if (!batch.queue.empty()) {
+    if (joinsQueue(batch)) {
+        if (batch.queue.empty())
+            throw CliError(command + ": --queue needs a name (1-100 letters, digits, '.', '_', '-', ':'); without "
+                                     "--queue the inputs run here, unshared",
+                           ExitUsage);
         runQueueBatch(command, batch, extensions, runOne);
         return;
     }
@@ -120,6 +130,18 @@ void runBatch(const std::string &command, const BatchOptions &batch, const QStri
     tally.total = long(inputs.size());
     tally.done = long(inputs.size() - pending.size());
     const std::string label = command + ": inputs";
+    // Folder entries that must not be read (links out of the folder, FIFOs...) fail without a reader.
+    std::vector<std::string> runnable;
+    for (const std::string &in : pending) {
+        const std::string refused = refusedBatchInput(in);
+        if (refused.empty()) {
+            runnable.push_back(in);
+            continue;
+        }
+        journal.record(in, batchLine(in, nullptr, ExitFailure, refused), false);
+        tally.count(false);
+    }
+    pending.swap(runnable);
     const CancelScope scope;
     if (batch.jobs <= 1 || pending.size() <= 1) {
         for (const std::string &in : pending) {

@@ -53,6 +53,7 @@ struct BatchOptions
     bool enqueueOnly = false;
     CLI::Option *jobsOption = nullptr;
     CLI::Option *threadsOption = nullptr; // the command's --threads, when it has one
+    CLI::Option *queueOption = nullptr;   // --queue: given at all (`--queue ''` is refused, not local)
 };
 
 // Adds --files-from, --out, --manifest, the --queue options and the hidden --batch-worker. --jobs
@@ -60,8 +61,9 @@ struct BatchOptions
 // a single input); --project unless the command has its own (`commandProject`).
 void addBatchOptions(CLI::App *cmd, BatchOptions *batch, bool addJobs = true, const std::string *commandProject = nullptr);
 
-// True when the command may run without FILE arguments: a --queue worker joining a queue.
-inline bool joinsQueue(const BatchOptions &batch) { return !batch.queue.empty(); }
+// True when the command may run without FILE arguments: a --queue worker joining a queue (--queue
+// given, even empty: runBatch then refuses the empty name instead of running locally).
+bool joinsQueue(const BatchOptions &batch);
 
 // True when the command line asks for a batch (see the top of this file) or this is a worker.
 bool isBatch(const BatchOptions &batch);
@@ -87,5 +89,9 @@ void runQueueBatch(const std::string &command, const BatchOptions &batch, const 
 // The batch's inputs in order, folders and lists expanded, duplicates (same absolute path)
 // removed. Throws CliError for a list file or folder that cannot be read. (batchinputs.cpp)
 std::vector<std::string> expandBatchInputs(const BatchOptions &batch, const QStringList &extensions);
+// Why an input that expandBatchInputs found in a folder must not be read ("" when it may): a link
+// that leads outside the folder given, to nothing or in a loop, a FIFO or a device (issue 51). The
+// batch gives such an input a failing line without opening it.
+std::string refusedBatchInput(const std::string &input);
 
 } // namespace folio::cli

@@ -43,13 +43,20 @@ namespace folio::cli {
 
 namespace {
 
-std::unique_ptr<Project> openQueueProject(const std::string &location)
+// The queue's project. An empty database becomes a project only for a worker that brings inputs
+// (the first one); one that comes to join is told how to start, and changes nothing.
+std::unique_ptr<Project> openQueueProject(const std::string &command, const std::string &location, bool mayCreate)
 {
     QString error;
     const QString where = QString::fromStdString(location);
     auto p = Project::open(where, &error);
-    if (!p && isEmptyDatabaseError(error))
+    if (!p && isEmptyDatabaseError(error)) {
+        if (!mayCreate)
+            throw CliError(command + ": " + error.toStdString() +
+                           "; a worker without inputs only joins an existing queue (the first worker, given the inputs, "
+                           "makes an empty database a project)");
         p = Project::openOrCreate(where, &error);
+    }
     if (!p)
         throw CliError(error.toStdString());
     return p;
@@ -200,10 +207,10 @@ private:
     throw CliError(message);
 }
 
-void enqueueInputs(const std::string &command, const BatchOptions &batch, const QStringList &extensions,
-                   ProjectQueue &queue)
+// Queues the inputs not queued yet. Returns those of them that failed at once (they could not be
+// read): no worker claims them, so this worker writes their lines.
+std::vector<QueueInput> enqueueInputs(const std::string &command, const std::vector<std::string> &given, ProjectQueue &queue)
 {
-    const std::vector<std::string> given = expandBatchInputs(batch, extensions);
     QString error, existing;
     if (given.empty()) {
         if (!queue.exists(&existing, &error)) {
@@ -217,7 +224,7 @@ void enqueueInputs(const std::string &command, const BatchOptions &batch, const 
             throw CliError(command + ": queue " + queue.name().toStdString() + " holds '" + existing.toStdString() +
                                "' inputs: a '" + command + "' worker cannot join it (choose another --queue name)",
                            ExitUsage);
-        return;
+        return {};
     }
     QStringList known;
     if (!queue.queuedInputs(&known, &error))
@@ -228,19 +235,34 @@ void enqueueInputs(const std::string &command, const BatchOptions &batch, const 
         const QString path = absoluteInput(in);
         if (queued.contains(path))
             continue;
+        if (const std::string refused = refusedBatchInput(in); !refused.empty()) {
+            // A link out of the folder given, a FIFO...: fails without being opened (issue 51).
+            QueueInput never;
+            never.input = path;
+            never.error = QFile::decodeName(QByteArray::fromStdString(refused));
+            fresh.push_back(std::move(never));
+            continue;
+        }
         QueueInput fp = fingerprint(path);
         if (fp.size < 0)
             fp.error = QStringLiteral("%1: %2 when it was queued").arg(path, fp.error);
         fresh.push_back(std::move(fp));
     }
     int added = 0;
-    if (!queue.enqueue(QString::fromStdString(command), fresh, &added, &error)) {
+    QStringList failedAdded;
+    if (!queue.enqueue(QString::fromStdString(command), fresh, &added, &error, &failedAdded)) {
         const bool otherCommand = error.contains(QLatin1String("cannot join it"));
         throw CliError(error.toStdString(), otherCommand ? ExitUsage : ExitFailure);
     }
     if (!quiet())
         std::fprintf(stderr, "%s: queue %s: %d new input(s) added, %lld already queued\n", command.c_str(),
                      qPrintable(queue.name()), added, static_cast<long long>(given.size()) - added);
+    const QSet<QString> failedHere(failedAdded.begin(), failedAdded.end());
+    std::vector<QueueInput> failed;
+    for (QueueInput &in : fresh)
+        if (in.size < 0 && failedHere.contains(in.input))
+            failed.push_back(std::move(in));
+    return failed;
 }
 
 } // namespace
@@ -261,17 +283,30 @@ void runQueueBatch(const std::string &command, const BatchOptions &batch, const 
     if (!ProjectQueue::isValidName(queueName))
         throw CliError(command + ": '" + batch.queue + "' is not a queue name (1-100 letters, digits, '.', '_', '-', ':')",
                        ExitUsage);
-    std::unique_ptr<Project> store = openQueueProject(project);
+    const std::vector<std::string> given = expandBatchInputs(batch, extensions);
+    std::unique_ptr<Project> store = openQueueProject(command, project, !given.empty());
     ProjectQueue queue(*store, queueName);
-    enqueueInputs(command, batch, extensions, queue);
-    if (batch.enqueueOnly)
+    const std::vector<QueueInput> failedWhenQueued = enqueueInputs(command, given, queue);
+    BatchJournal journal(command, batch.out, std::string(), {});
+    BatchTally tally;
+    // Inputs that failed while being queued (missing, unreadable): their lines come from here,
+    // and they count as failed for this worker's exit code.
+    for (const QueueInput &in : failedWhenQueued) {
+        const std::string input = QFile::encodeName(in.input).toStdString();
+        journal.record(input, batchLine(input, nullptr, ExitFailure, in.error.toStdString()), false);
+        ++tally.total;
+        tally.count(false);
+    }
+    if (batch.enqueueOnly) {
+        if (tally.failed > 0)
+            throw CliError(command + ": queue " + batch.queue + ": " + std::to_string(tally.failed) +
+                           " input(s) failed when they were queued (their lines say why)");
         return;
+    }
 
     const QString worker = batch.workerName.empty()
                                ? QSysInfo::machineHostName() + QLatin1Char(':') + QString::number(::getpid())
                                : QString::fromStdString(batch.workerName);
-    BatchJournal journal(command, batch.out, std::string(), {});
-    BatchTally tally;
     const std::string label = command + ": queue " + batch.queue;
     const CancelScope scope;
     Heartbeat heartbeat(project, queueName, batch.lease);

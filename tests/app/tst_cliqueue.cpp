@@ -9,7 +9,10 @@
 //  - a worker whose database connection drops for good exits with a clear error, its claim
 //    returns to the others;
 //  - a worker whose model (here: its OCR language) fails to load claims nothing.
-// The same queue on a SQLite project (one machine) with two workers.
+// The same queue on a SQLite project (one machine) with two workers. Issue 51: inputs that fail
+// while being queued get their line and a failing exit; two workers started together on an
+// empty database make one project; a worker joining an empty database says how to start and
+// changes nothing; `--queue ''` is refused instead of running locally.
 #include "clirunner.h"
 #include "tests/common/postgresserver.h"
 #include "tests/common/testdata.h"
@@ -55,6 +58,22 @@ class TestCliQueue : public QObject
                 QFile(to).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
                 out << to;
             }
+        return out;
+    }
+
+    // `count` small product pages in a fresh folder (extract --structured-only reads them quickly).
+    QStringList pages(int count)
+    {
+        const QString dir = m_dir.filePath(QStringLiteral("pages%1").arg(++m_folders));
+        QDir().mkpath(dir);
+        QStringList out;
+        for (int i = 0; i < count; ++i) {
+            out << QStringLiteral("%1/p%2.html").arg(dir).arg(i);
+            QFile f(out.last());
+            if (!f.open(QIODevice::WriteOnly))
+                qWarning("cannot write %s", qPrintable(out.last()));
+            f.write("<html><body><h1>Lamp " + QByteArray::number(i) + "</h1></body></html>");
+        }
         return out;
     }
 
@@ -272,7 +291,7 @@ private Q_SLOTS:
         QVERIFY(!url.isEmpty());
         const QStringList inputs = scans(1);
         const QString missing = m_dir.filePath(QStringLiteral("never-there.tif"));
-        enqueue(url, QStringLiteral("c"), inputs + QStringList{missing});
+        enqueue(url, QStringLiteral("c"), inputs);
         QVERIFY(QFile::remove(inputs[1]));
         {
             QFile f(inputs[2]);
@@ -280,7 +299,9 @@ private Q_SLOTS:
             f.write("x");
         }
         const QString out = m_dir.filePath(QStringLiteral("change.jsonl"));
-        const folio::test::CliRun r = cli(workerArgs(url, QStringLiteral("c"), QStringLiteral("w"), out));
+        // The worker brings one more input, missing: it fails while being queued (issue 51: it had
+        // no line and did not count for the exit code).
+        const folio::test::CliRun r = cli(workerArgs(url, QStringLiteral("c"), QStringLiteral("w"), out) + QStringList{missing});
         QCOMPARE(r.code, 1); // some inputs failed
         const QJsonObject st = queueStatus(url, QStringLiteral("c"));
         QCOMPARE(st.value(QStringLiteral("done")).toInt(), 1);
@@ -292,11 +313,88 @@ private Q_SLOTS:
         QVERIFY2(errors[inputs[2]].contains(QStringLiteral("changed since it was queued (1488 -> 1489 bytes")),
                  qPrintable(errors[inputs[2]]));
         QVERIFY2(errors[missing].contains(QStringLiteral("no such file when it was queued")), qPrintable(errors[missing]));
-        // The failed inputs have their lines too (the missing one failed at enqueue: no worker ran it).
+        // Every input has its line, the missing one from the worker that queued it.
         const std::map<QString, bool> seen = lines({out});
-        QCOMPARE(int(seen.size()), 3);
+        QCOMPARE(int(seen.size()), 4);
         QVERIFY(seen.at(inputs[0]));
-        QVERIFY(!seen.at(inputs[1]) && !seen.at(inputs[2]));
+        QVERIFY(!seen.at(inputs[1]) && !seen.at(inputs[2]) && !seen.at(missing));
+        // --enqueue-only: the same line on stdout and exit 1.
+        const QString alsoMissing = m_dir.filePath(QStringLiteral("also-missing.tif"));
+        const folio::test::CliRun only = cli({QStringLiteral("ocr"), QStringLiteral("--project"), url, QStringLiteral("--queue"),
+                                              QStringLiteral("c"), QStringLiteral("--enqueue-only"), alsoMissing});
+        QCOMPARE(only.code, 1);
+        const QJsonObject line = QJsonDocument::fromJson(only.out.trimmed()).object();
+        QCOMPARE(line.value(QStringLiteral("input")).toString(), alsoMissing);
+        QCOMPARE(line.value(QStringLiteral("ok")).toBool(true), false);
+        QVERIFY2(line.value(QStringLiteral("error")).toString().contains(QStringLiteral("no such file when it was queued")), only.out.constData());
+        QVERIFY2(only.err.contains("1 input(s) failed when they were queued"), only.err.constData());
+    }
+
+    // Issue 51: two workers started together on an empty database both made it a project; one
+    // died on the catalogue's duplicate key (4 of 4 tries). Schema changes wait for each other
+    // now (an advisory lock): both queue their inputs, one project, every input once.
+    void workersStartedTogetherOnAnEmptyDatabase()
+    {
+        const QStringList inputs = pages(3);
+        const QStringList images = scans(1);
+        // extract: the queue opens the project; ocr: its --project sink does, before the queue.
+        for (int round = 0; round < 6; ++round) {
+            QString error;
+            const QString url = m_pg.freshDatabase(QStringLiteral("qrace"), &error);
+            QVERIFY2(!url.isEmpty(), qPrintable(error));
+            const bool ocr = round >= 4;
+            const QStringList &in = ocr ? images : inputs;
+            QProcess workers[2];
+            for (int i = 0; i < 2; ++i)
+                start(workers[i], QStringList{QStringLiteral("-q")}
+                                      + (ocr ? QStringList{QStringLiteral("ocr")} : QStringList{QStringLiteral("extract"), QStringLiteral("--structured-only")})
+                                      + QStringList{QStringLiteral("--project"), url, QStringLiteral("--queue"), QStringLiteral("r"),
+                                                    QStringLiteral("--enqueue-only"), in[i], in[2]});
+            for (QProcess &w : workers) {
+                QVERIFY(w.waitForFinished(120000));
+                QVERIFY2(w.exitStatus() == QProcess::NormalExit && w.exitCode() == 0,
+                         qPrintable(QStringLiteral("round %1: %2").arg(round).arg(QString::fromUtf8(w.readAllStandardError()))));
+            }
+            QCOMPARE(sql(url, QStringLiteral("SELECT count(*) FROM folio_project")), QStringLiteral("1"));
+            QCOMPARE(queueStatus(url, QStringLiteral("r")).value(QStringLiteral("total")).toInt(), 3);
+        }
+    }
+
+    // Issue 51: a worker without inputs on a database that is not a project yet was told "the
+    // database is empty" and nothing more (and made it a project on its way); it now says how to
+    // start and leaves the database as it was. `--queue ''` ran the batch locally: refused.
+    void joiningAnEmptyDatabaseAndEmptyQueueName()
+    {
+        QString error;
+        const QString url = m_pg.freshDatabase(QStringLiteral("qempty"), &error);
+        QVERIFY2(!url.isEmpty(), qPrintable(error));
+        const QStringList extract{QStringLiteral("extract"), QStringLiteral("--structured-only"), QStringLiteral("--project"), url};
+        const folio::test::CliRun join = cli(extract + QStringList{QStringLiteral("--queue"), QStringLiteral("j")});
+        QCOMPARE(join.code, 1);
+        QVERIFY2(join.err.contains("the database is empty (make it one with `folio-cli project create ")
+                     && join.err.contains("a worker without inputs only joins an existing queue"),
+                 join.err.constData());
+        QCOMPARE(sql(url, QStringLiteral("SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()")),
+                 QStringLiteral("0"));
+        const folio::test::CliRun status = cli({QStringLiteral("project"), QStringLiteral("queue"), QStringLiteral("status"),
+                                                QStringLiteral("--project"), url});
+        QCOMPARE(status.code, 1);
+        QVERIFY2(status.err.contains("`folio-cli project create "), status.err.constData());
+        // An ocr worker joining (its --project also receives the documents) says the same.
+        const folio::test::CliRun ocrJoin = cli(workerArgs(url, QStringLiteral("j"), QStringLiteral("w"), m_dir.filePath(QStringLiteral("oj.jsonl"))));
+        QCOMPARE(ocrJoin.code, 1);
+        QVERIFY2(ocrJoin.err.contains("the database is empty (make it one with `folio-cli project create "), ocrJoin.err.constData());
+
+        const QStringList inputs = pages(1);
+        const folio::test::CliRun local = cli(extract + QStringList{QStringLiteral("--queue"), QString(), inputs[0]});
+        QCOMPARE(local.code, 2);
+        QVERIFY2(local.err.contains("--queue needs a name"), local.err.constData());
+        QVERIFY2(local.out.isEmpty(), local.out.left(200).constData()); // nothing was run
+        const folio::test::CliRun joinEmpty = cli(extract + QStringList{QStringLiteral("--queue"), QString()});
+        QCOMPARE(joinEmpty.code, 2);
+        QVERIFY2(joinEmpty.err.contains("--queue needs a name"), joinEmpty.err.constData());
+        QCOMPARE(sql(url, QStringLiteral("SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()")),
+                 QStringLiteral("0"));
     }
 
     void sameNameOtherInputsOrCommand()
