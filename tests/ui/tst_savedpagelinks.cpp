@@ -1,7 +1,8 @@
 // A saved "Web Page, complete" (page.html + page_files/) whose page_files/ holds symbolic links to
 // /etc/passwd and to /etc (issue 51): the offline filter judges a file: request by where the file
 // really is, so those links are refused while the page's own files (and links that stay inside its
-// folder) are served. Real QtWebEngine, offscreen, through the real interceptor.
+// folder) are served; a FIFO inside the folder is refused too (Chromium would block reading it).
+// Real QtWebEngine, offscreen, through the real interceptor.
 #include "ui/documents/webpage.h"
 #include "ui/documents/websnapshot.h"
 #include "tests/common/testdata.h"
@@ -13,6 +14,7 @@
 #include <QTest>
 #include <QWebEngineSettings>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace folio;
@@ -39,6 +41,7 @@ private Q_SLOTS:
                        "<iframe src=\"page_files/etc/passwd\"></iframe>"
                        "<iframe src=\"page_files/etc/shadow\"></iframe>"
                        "<iframe src=\"page_files/loop\"></iframe>"
+                       "<link rel=\"stylesheet\" href=\"page_files/pipe.css\">"
                        "<iframe src=\"page_files/notes.txt\"></iframe>"
                        "<iframe src=\"page_files/same-notes.txt\"></iframe>"
                        "<img src=\"page_files/logo.png\"></body></html>");
@@ -50,6 +53,7 @@ private Q_SLOTS:
         QVERIFY(QFile::link(QStringLiteral("notes.txt"), m_files + QStringLiteral("/same-notes.txt"))); // inside
         const QByteArray loop = QFile::encodeName(m_files + QStringLiteral("/loop"));
         QVERIFY(::symlink(loop.constData(), loop.constData()) == 0);
+        QVERIFY(::mkfifo(QFile::encodeName(m_files + QStringLiteral("/pipe.css")).constData(), 0600) == 0);
     }
 
     // The policy: links resolved before the folder test.
@@ -66,6 +70,7 @@ private Q_SLOTS:
         QVERIFY(!filter.isAllowed(fileUrl(QStringLiteral("page_files/etc/no-such-file"))));
         QVERIFY(!filter.isAllowed(fileUrl(QStringLiteral("page_files/etc"))));
         QVERIFY(!filter.isAllowed(fileUrl(QStringLiteral("page_files/loop"))));
+        QVERIFY(!filter.isAllowed(fileUrl(QStringLiteral("page_files/pipe.css")))); // inside, but a FIFO
         QVERIFY(!filter.isAllowed(fileUrl(QStringLiteral("page_files/../../outside.css"))));
         // The folder itself reached through a link: its files are still its files.
         const QString alias = m_dir.filePath(QStringLiteral("alias"));
@@ -93,7 +98,7 @@ private Q_SLOTS:
         for (const WebRequestRecord &r : log) {
             const QString path = r.url.toLocalFile();
             const bool outside = path.endsWith(QLatin1String("/passwd")) || path.endsWith(QLatin1String("/shadow"))
-                                 || path.endsWith(QLatin1String("/loop"));
+                                 || path.endsWith(QLatin1String("/loop")) || path.endsWith(QLatin1String("/pipe.css"));
             QVERIFY2(!(outside && r.allowed), qPrintable(QStringLiteral("served: ") + r.url.toString()));
             passwdRefused |= path.endsWith(QLatin1String("page_files/passwd")) && !r.allowed;
             shadowRefused |= path.endsWith(QLatin1String("page_files/etc/shadow")) && !r.allowed;

@@ -84,7 +84,11 @@ bool OfflineUrlInterceptor::isAllowed(const QUrl &url) const
     // Where the file really is (issue 51): a link in page_files/ to /etc/passwd or to /etc is
     // judged by its target, not by the name it has inside the page's folder.
     const QString path = resolvedLocalPath(url.toLocalFile());
-    return !path.isEmpty() && (path == root || path.startsWith(root.endsWith(QLatin1Char('/')) ? root : root + QLatin1Char('/')));
+    if (path.isEmpty() || !(path == root || path.startsWith(root.endsWith(QLatin1Char('/')) ? root : root + QLatin1Char('/'))))
+        return false;
+    // A FIFO or a device inside the folder would block or never end Chromium's read.
+    struct stat st{};
+    return ::stat(QFile::encodeName(path).constData(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode);
 }
 
 QString OfflineUrlInterceptor::resolvedLocalPath(const QString &localFile)
