@@ -236,6 +236,27 @@ private Q_SLOTS:
         }
     }
 
+    // pytorch_model.bin (a torch zip; the folder's only weights) as a FIFO or a link to /dev/zero.
+    void torchBinNotAFile_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("fifo") << "fifo" << "FIFO";
+        QTest::newRow("/dev/zero") << "zero" << "character device";
+    }
+
+    void torchBinNotAFile()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, fragment);
+        const QString dir = folderLike(model(), QStringLiteral("model.safetensors"));
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(plant(QDir(dir).filePath(QStringLiteral("pytorch_model.bin")), kind));
+        const MeasuredRun r = folio::test::measuredCli(m_dir.path(), {QStringLiteral("info"), QStringLiteral("--checkpoint"), dir}, kDeadlineMs);
+        report(qPrintable(QStringLiteral("info, pytorch_model.bin as %1").arg(kind)), r);
+        verifyRefused(r, QStringLiteral("pytorch_model.bin"), fragment);
+    }
+
     // A fairseq checkpoint_best.pt (the folder's only weights, no config.json) as a FIFO.
     void fairseqCheckpointAsFifo()
     {
