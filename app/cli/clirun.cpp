@@ -79,7 +79,7 @@ int runCli(int argc, char **argv, RegisterCommands registerCommands, ForeignComm
     // `attention` paints text into PNG/SVG, which needs a QGuiApplication (offscreen: no display).
     bool wantsGui = false;
     for (int i = 1; i < argc; ++i)
-        wantsGui = wantsGui || std::string(argv[i]) == "attention";
+        wantsGui = wantsGui || std::string(argv[i]) == "attention" || std::string(argv[i]) == "simulate-labelling"; // --plot x.png
     if (wantsGui && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     const std::vector<char *> originalArgv(argv, argv + argc + 1); // Qt may edit argv; `foreign` gets it whole
