@@ -82,7 +82,8 @@ bool scanXfund(const QByteArray &bytes, XfundScan *out, QString *why)
             ++i;
         return i;
     };
-    for (qint64 i = skipSpace(0); i < n; i = skipSpace(i + 1)) {
+    const qint64 start = bytes.startsWith("\xEF\xBB\xBF") ? 3 : 0; // a UTF-8 BOM, as Qt's parser allows
+    for (qint64 i = skipSpace(start); i < n; i = skipSpace(i + 1)) {
         const char c = d[i];
         if (c == '"') {
             qint64 j = i + 1;

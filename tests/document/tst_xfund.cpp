@@ -167,6 +167,10 @@ private Q_SLOTS:
         QVERIFY2(importXfundFile(tricky, FunsdWordOrder::Annotation, &pages, &report, &error), qPrintable(error));
         QCOMPARE(report.language, QStringLiteral("x\"]}"));
         QCOMPARE(pages.front().document.title, QStringLiteral("a\"[{"));
+        // A UTF-8 byte order mark before the object, as Qt's parser read it.
+        const QString bom = writeFile(dir, QStringLiteral("bom.json"), "\xEF\xBB\xBF{\"documents\": [" + doc("b", 1, 2) + "]}");
+        QVERIFY2(importXfundFile(bom, FunsdWordOrder::Annotation, &pages, &report, &error), qPrintable(error));
+        QCOMPARE(report.imported, 1);
     }
 
     void germanValidationSplit()
