@@ -20,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 
@@ -238,6 +239,32 @@ private Q_SLOTS:
         QVERIFY2(ran.ok, ran.error.c_str());
         const auto d = compareTensors(ran.outputs.at("logits"), mine.outputs.at("logits"), 1e-6, 1e-5);
         QVERIFY2(d.ok, d.message.c_str());
+    }
+
+    // The same labels in another order keep the head: each label's logit column follows it.
+    void reorderedLabelsKeepTheHead()
+    {
+        const QString dir = fixture("finetune_lilt_tokcls");
+        FOLIO_REQUIRE_DATA(dir + QStringLiteral("/train.json"));
+        HfFineTuner t;
+        std::string error;
+        QVERIFY(t.load(dir.toStdString(), &error));
+        const TensorMap batch = readSafetensors((dir + "/inputs.safetensors").toStdString());
+        const RunResult before = t.forward(batch);
+        std::vector<std::string> labels = t.labels();
+        std::reverse(labels.begin(), labels.end());
+        bool fresh = true;
+        QVERIFY2(t.setLabels(labels, 1, &fresh, &error), error.c_str());
+        QVERIFY(!fresh);
+        QCOMPARE(t.labels(), labels);
+        const RunResult after = t.forward(batch);
+        QVERIFY(before.ok && after.ok);
+        const at::Tensor a = hfd::toAten(before.outputs.at("logits")), b = hfd::toAten(after.outputs.at("logits"));
+        QVERIFY(at::allclose(b, a.flip({2}), 0, 1e-6)); // the same products, columns reordered (GEMM blocking may round apart)
+        // A label the head does not have: a new head.
+        labels[0] = "B-NEW";
+        QVERIFY(t.setLabels(labels, 1, &fresh, &error));
+        QVERIFY(fresh);
     }
 
     // The optimiser state saved and restored: the next step is the one an uninterrupted run takes.

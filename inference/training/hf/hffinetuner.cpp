@@ -170,8 +170,41 @@ bool HfFineTuner::setLabels(const std::vector<std::string> &labels, std::uint64_
     return detail::runGuarded([&] {
         if (labels.empty())
             throw InferenceError("the label set is empty");
-        if (m_impl->hasHead() && m_impl->labels() == labels)
+        const std::vector<std::string> current = m_impl->hasHead() ? m_impl->labels() : std::vector<std::string>();
+        if (current == labels)
             return;
+        auto writeLabelMaps = [&] {
+            nlohmann::json id2label = nlohmann::json::object(), label2id = nlohmann::json::object();
+            for (std::size_t i = 0; i < labels.size(); ++i) {
+                id2label[std::to_string(i)] = labels[i];
+                label2id[labels[i]] = i;
+            }
+            m_impl->config["id2label"] = id2label;
+            m_impl->config["label2id"] = label2id;
+            m_impl->config.erase("num_labels");
+            m_impl->optim.reset();
+            m_impl->evalModel.reset();
+        };
+        // The same labels in another order: the head is kept, its output rows reordered.
+        std::vector<std::int64_t> perm;
+        for (const std::string &l : labels) {
+            const auto it = std::find(current.begin(), current.end(), l);
+            if (it == current.end())
+                break;
+            perm.push_back(std::int64_t(it - current.begin()));
+        }
+        if (!current.empty() && perm.size() == labels.size() && labels.size() == current.size()) {
+            const std::string out = m_impl->params.count("classifier.out_proj.weight") ? "classifier.out_proj" : "classifier";
+            const at::Tensor index = at::tensor(perm, at::kLong);
+            for (const char *part : {".weight", ".bias"}) {
+                at::Tensor &t = m_impl->params.at(out + part);
+                at::Tensor reordered = t.detach().index_select(0, index).contiguous();
+                reordered.set_requires_grad(true);
+                t = reordered;
+            }
+            writeLabelMaps();
+            return;
+        }
         const auto d = static_cast<std::int64_t>(m_impl->config.value("hidden_size", 768));
         const double initStd = m_impl->config.value("initializer_range", 0.02);
         const auto n = static_cast<std::int64_t>(labels.size());
@@ -193,16 +226,7 @@ bool HfFineTuner::setLabels(const std::vector<std::string> &labels, std::uint64_
         } else {
             linear("classifier", d, n);
         }
-        nlohmann::json id2label = nlohmann::json::object(), label2id = nlohmann::json::object();
-        for (std::int64_t i = 0; i < n; ++i) {
-            id2label[std::to_string(i)] = labels[std::size_t(i)];
-            label2id[labels[std::size_t(i)]] = i;
-        }
-        m_impl->config["id2label"] = id2label;
-        m_impl->config["label2id"] = label2id;
-        m_impl->config.erase("num_labels");
-        m_impl->optim.reset();
-        m_impl->evalModel.reset();
+        writeLabelMaps();
         if (newHead)
             *newHead = true;
     }, error);

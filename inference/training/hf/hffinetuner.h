@@ -56,7 +56,8 @@ public:
     std::vector<std::string> labels() const; // id2label order; empty when the folder has no head
     bool hasHead() const;
 
-    // The data's label set. The same labels in the same order keep the head; otherwise a new head
+    // The data's label set. The same labels keep the head (in another order: its output rows
+    // reordered to follow); otherwise a new head
     // is made as the reference initialises one (weights N(0, initializer_range) from `seed`, biases
     // 0; LayoutLMv3 with 10 or more labels: classifier.dense + classifier.out_proj) and config's
     // id2label / label2id follow. *newHead says which. Resets the optimiser.
