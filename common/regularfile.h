@@ -22,9 +22,9 @@
 
 namespace folio {
 
-// The size limits of the files Folio reads whole (or maps), by kind. A real file of each kind is
-// far below its limit (the largest shipped or Hub checkpoints in MODELS.md: tokenizer.json 17 MB,
-// sentencepiece.bpe.model 5 MB, config.json < 100 KB).
+// The size limits of the files Folio reads whole (or maps), by kind. Real files sit far below
+// them (XLM-RoBERTa's tokenizer.json, one of the largest, is about 17 MB; its
+// sentencepiece.bpe.model about 5 MB; a config.json a few KB).
 namespace FileLimits {
 constexpr long long configJson = 64ll << 20;        // config.json (model or ensemble)
 constexpr long long ensembleConfig = 64ll << 10;    // an ensemble's config.json: 2-16 member names
