@@ -33,7 +33,8 @@ for seed in range(1, seeds + 1):
             if not ps:
                 return "-"
             e = sum(p["edits"] for p in ps); w = sum(p["words"] for p in ps); n = sum(p["edits_without_model"] for p in ps)
-            return f"{e / w:.3f} vs {n / w:.3f} ({e / n:.2f})"
+            ee = sum(p["entity_edits"] for p in ps); en = sum(p["entity_edits_without_model"] for p in ps)
+            return f"all {e / w:.3f} vs {n / w:.3f} ({e / n:.2f}), entities {ee / w:.3f} vs {en / w:.3f} ({ee / en:.2f})"
         f1 = [f'{p["page"]}:{100 * p["test_f1"]:.1f}' for p in pages if "test_f1" in p]
         secs = [p["train_seconds"] for p in pages if p.get("retrained")]
         print(f"seed {seed} {order}: edits/word with vs without model (ratio) pages 1-10 {block(1, 10)}; "

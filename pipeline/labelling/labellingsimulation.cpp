@@ -359,7 +359,9 @@ bool runLabellingSimulation(const SimulationData &data, const SimulationConfig &
         MemoryEditor editor(p.document, s.start);
         r.edits = correctPage(editor, p.document, target);
         MemoryEditor fromNothing(p.document, Annotations());
-        r.editsWithoutModel = correctPage(fromNothing, p.document, target).total();
+        const EditCounts blank = correctPage(fromNothing, p.document, target);
+        r.editsWithoutModel = blank.total();
+        r.entityEditsWithoutModel = blank.entityEdits();
         QString difference;
         if (editor.steps() != r.edits.total() || !sameLabelling(editor.current(), target, &difference))
             tell(QStringLiteral("page %1: the simulated fixes did not reach the gold labels (%2; %3 steps, %4 counted)")
@@ -440,6 +442,7 @@ bool runLabellingSimulation(const SimulationData &data, const SimulationConfig &
         ++summary->pages;
         summary->edits += r.edits;
         summary->editsWithoutModel += r.editsWithoutModel;
+        summary->entityEditsWithoutModel += r.entityEditsWithoutModel;
         summary->words += r.words;
         if (onPage)
             onPage(r);

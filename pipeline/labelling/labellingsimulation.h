@@ -70,6 +70,7 @@ struct PageRecord
     QString pageId;
     EditCounts edits;
     int editsWithoutModel = 0; // the same page labelled from nothing (the baseline, same run)
+    int entityEditsWithoutModel = 0; // of which entity edits (the rest: links drawn)
     int words = 0;             // words a model sees on the page
     int suggestions = 0;       // suggested entities shown
     double uncertainty = -1;   // of the model that suggested (-1: no model)
@@ -87,6 +88,7 @@ struct SimulationSummary
     int pages = 0;
     EditCounts edits;
     int editsWithoutModel = 0;
+    int entityEditsWithoutModel = 0;
     int words = 0;
     double startTestF1 = -1;   // the start model on the held-out pages (-1: none)
     double finalTestF1 = -1;

@@ -150,11 +150,14 @@ private Q_SLOTS:
             QVERIFY(hand > 0);
             QCOMPARE(p.value("edits_without_model").toInt(), hand);
             QCOMPARE(p.value("edits").toInt(), kindSum(p));
+            QVERIFY(p.value("entity_edits_without_model").toInt() > 0);
+            QVERIFY(p.value("entity_edits_without_model").toInt() <= p.value("edits_without_model").toInt());
             QVERIFY(p.value("words").toInt() > 0);
             QCOMPARE(p.value("edits_per_word").toDouble(), p.value("edits").toDouble() / p.value("words").toDouble());
             if (i < 2) { // no model yet: nothing suggested, every field labelled and every link drawn
                 QCOMPARE(p.value("suggestions").toInt(), 0);
                 QCOMPARE(p.value("edits").toInt(), hand);
+                QCOMPARE(p.value("entity_edits").toInt(), p.value("entity_edits_without_model").toInt());
                 QVERIFY(!p.contains("uncertainty"));
             } else {
                 QVERIFY(p.contains("uncertainty")); // the retrained model suggested (maybe nothing)
