@@ -23,6 +23,9 @@ constexpr int kMaxProblemsKept = 50;
 // shipped splits hold 20-60 thousand; a file of more is refused before any document is built.
 constexpr qint64 kMaxFileWords = 2 * qint64(DatasetLimits::maxWords);
 constexpr int kMaxJsonDepth = 64; // XFUND nests 5 levels (documents > entity > words > box)
+// One document's JSON, parsed on its own (a shipped form is ~100 KB; 1 M words fit in ~60 MB):
+// bytes that are not words (a box of 50 M numbers) cannot make one parse take gigabytes.
+constexpr qint64 kMaxDocumentBytes = qint64(128) << 20;
 
 // One element of the top level's "documents" array, as found by scanXfund: where its JSON is in
 // the file and what it holds (counted without building anything).
@@ -256,6 +259,12 @@ bool importXfundFile(const QString &path, FunsdWordOrder order, std::vector<Xfun
             ++r.skippedDocuments;
             note(&r, where, QStringLiteral("%1 words and %2 entities: more than the %3 words / %4 entities a document may have")
                                 .arg(span.words).arg(span.entities).arg(DatasetLimits::maxWords).arg(DatasetLimits::maxEntities));
+            continue;
+        }
+        if (span.end - span.begin > kMaxDocumentBytes) {
+            ++r.skippedDocuments;
+            note(&r, where, QStringLiteral("%1 bytes of JSON: more than the %2 MiB a document may have")
+                                .arg(span.end - span.begin).arg(kMaxDocumentBytes >> 20));
             continue;
         }
         QJsonParseError pe;

@@ -167,6 +167,13 @@ private Q_SLOTS:
         QVERIFY2(importXfundFile(tricky, FunsdWordOrder::Annotation, &pages, &report, &error), qPrintable(error));
         QCOMPARE(report.language, QStringLiteral("x\"]}"));
         QCOMPARE(pages.front().document.title, QStringLiteral("a\"[{"));
+        // A document of 136 MB that is not words (one box of 68 M numbers): never parsed.
+        const QString wide = writeFile(dir, QStringLiteral("wide.json"),
+                                       "{\"documents\": [{\"id\": \"wide\", \"document\": [{\"box\": [" + QByteArray("1,").repeated(68'000'000)
+                                           + "1]}]}]}");
+        QVERIFY(!importXfundFile(wide, FunsdWordOrder::Annotation, &pages, &report, &error));
+        QVERIFY2(error.contains(QStringLiteral("no document could be read (documents[0]: 136000042 bytes of JSON: more than the 128 MiB a document may have)")),
+                 qPrintable(error));
         // A UTF-8 byte order mark before the object, as Qt's parser read it.
         const QString bom = writeFile(dir, QStringLiteral("bom.json"), "\xEF\xBB\xBF{\"documents\": [" + doc("b", 1, 2) + "]}");
         QVERIFY2(importXfundFile(bom, FunsdWordOrder::Annotation, &pages, &report, &error), qPrintable(error));
