@@ -7,6 +7,7 @@
 #include "document/project/projectlocation.h"
 #include "inference/formtagger/trainer.h"
 #include "pipeline/hffinetuning.h"
+#include "pipeline/hfpagelabeller.h"
 #include "pipeline/projecttraining.h"
 #include "pipeline/taggertraining.h"
 
@@ -103,6 +104,13 @@ void registerTrainCommand(CLI::App &app)
     cmd->callback([o, &app]() {
         if (runLocalRanks(o->ranks))
             return; // the ranks did the work; rank 0 printed the result
+        if (!o->cfg.initDir.empty() && !pipeline::isHfFineTunableFolder(QString::fromStdString(o->cfg.initDir))) {
+            // A Hugging Face model type without fine-tuning yet is named, not read as a pretrain encoder.
+            const QString type = pipeline::checkpointModelType(QString::fromStdString(o->cfg.initDir));
+            if (!type.isEmpty() && type != QLatin1String("folio-formtagger"))
+                throw CliError("--init " + o->cfg.initDir + ": config.json's model_type \"" + type.toStdString()
+                               + "\" cannot be fine-tuned yet (layoutlmv3 and lilt can; a folio-cli pretrain folder starts the tagger)");
+        }
         if (!o->cfg.initDir.empty() && pipeline::isHfFineTunableFolder(QString::fromStdString(o->cfg.initDir))) {
             // A Hugging Face token classifier: the Trainer's fine-tuning (cmd_train_hf.cpp, issue 46).
             const CLI::App *train = app.get_subcommand("train");

@@ -68,6 +68,8 @@ void runHfFineTune(const HfTrainRequest &rq)
     if (looksLikeProjectLocation(target)) {
         if (rq.data.size() > 1)
             throw CliError("--data " + rq.data[1] + ": a project trains on its own (one --data)");
+        if (rq.trainPages > 0)
+            throw CliError("--train-pages applies to FUNSD data, not to a project");
         std::vector<inference::TaggerPage> pages;
         int documents = 0;
         if (!pipeline::loadProjectTrainingData(target, &pages, &cfg.labels, &documents, &error, rq.order == "layout"))

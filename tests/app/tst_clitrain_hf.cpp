@@ -106,6 +106,12 @@ private Q_SLOTS:
                                      QStringLiteral("--data"), kFunsd});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("the folder --init reads from"), r.err.constData());
+        // A Hugging Face folder of a type without fine-tuning (MarkupLM): named, not read as a pretrain encoder.
+        const QString markuplm = folio::test::sharedPath(QStringLiteral("fixtures/parity-new/markuplm_tokcls"));
+        r = folio::test::runCli({QStringLiteral("train"), QStringLiteral("--init"), markuplm, QStringLiteral("--out"),
+                                 dir.filePath(QStringLiteral("m")), QStringLiteral("--data"), kFunsd});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("\"markuplm\" cannot be fine-tuned yet"), r.err.constData());
         // --resume with nothing to resume.
         r = folio::test::runCli({QStringLiteral("train"), QStringLiteral("--init"), kTiny, QStringLiteral("--out"),
                                  dir.filePath(QStringLiteral("o")), QStringLiteral("--data"), kFunsd, QStringLiteral("--resume")});
