@@ -13,6 +13,9 @@
 #include <QJsonArray>
 #include <QtTest>
 
+#include <csignal>
+#include <sys/types.h>
+
 using folio::test::CliRun;
 using folio::test::HubTestServer;
 
@@ -229,6 +232,53 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("sha256") && r.err.contains("nothing kept"), r.err.constData());
         for (const QString &entry : treeOf(home.path() + QStringLiteral("/hub/models--folio-test--tiny-layoutlmv3")))
             QVERIFY2(!entry.endsWith(QLatin1String(".incomplete")) && !entry.endsWith(QLatin1String("model.safetensors")), qPrintable(entry));
+    }
+
+    // Ctrl-C during a download: exit 3, the partial blob kept and no link to it; the next run resumes.
+    void interruptThenResume()
+    {
+        QTemporaryDir home;
+        QByteArray big(4 << 20, '\0');
+        for (int i = 0; i < big.size(); ++i)
+            big[i] = char((i * 2654435761u) >> 24);
+        const QString bigFile = folio::test::writeTestFile(home, QStringLiteral("export.onnx"), big);
+        QJsonObject files = folio::test::tinyLayoutLMv3Files(checkpointDir());
+        files[QStringLiteral("onnx/model.onnx")] = bigFile;
+        QJsonObject c = m_base;
+        QJsonObject repos = c[QStringLiteral("repos")].toObject();
+        repos[QStringLiteral("folio-test/slow")] = folio::test::hubRepo(kCommit, files);
+        c[QStringLiteral("repos")] = repos;
+        c[QStringLiteral("faults")] = QJsonArray{QJsonObject{{QStringLiteral("match"), QStringLiteral("/cdn/")}, {QStringLiteral("slow"), 65536}, {QStringLiteral("sleep"), 0.05}}};
+        m_server.setConfig(c);
+        QTemporaryDir cacheHome;
+        const QProcessEnvironment env = envFor(cacheHome.path());
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(FOLIO_CLI_PATH), {QStringLiteral("hub"), QStringLiteral("download"), QStringLiteral("folio-test/slow")});
+        QVERIFY(p.waitForStarted());
+        const QString blobs = cacheHome.path() + QStringLiteral("/hub/models--folio-test--slow/blobs");
+        auto partialSize = [&] {
+            for (const QFileInfo &f : QDir(blobs).entryInfoList({QStringLiteral("*.incomplete")}, QDir::Files))
+                return f.size();
+            return qint64(-1);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(partialSize() > 0, 60000);
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitCode(), 3);
+        const qint64 kept = partialSize();
+        QVERIFY2(kept > 0 && kept < big.size(), QByteArray::number(kept).constData());
+        const QString snapshot = cacheHome.path() + QStringLiteral("/hub/models--folio-test--slow/snapshots/") + kCommit;
+        QVERIFY(!QFileInfo(snapshot + QStringLiteral("/onnx/model.onnx")).isSymLink());
+
+        c.remove(QStringLiteral("faults")); // full speed now
+        m_server.setConfig(c);
+        const CliRun again = hub({QStringLiteral("download"), QStringLiteral("folio-test/slow")}, env);
+        QVERIFY2(again.code == 0, again.err.constData());
+        QVERIFY2(again.err.contains("resuming onnx/model.onnx at " + QByteArray::number(kept) + " bytes"), again.err.constData());
+        QFile result(snapshot + QStringLiteral("/onnx/model.onnx"));
+        QVERIFY(result.open(QIODevice::ReadOnly));
+        QVERIFY(result.readAll() == big);
     }
 
     void droppedConnectionRetried()

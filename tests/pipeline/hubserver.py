@@ -23,7 +23,8 @@ CONFIG.json is read again whenever its content changes (fault counters then star
               {"match": "...", "drop_after": 1000, "times": 1},   # close the connection after N body bytes
               {"match": "...", "corrupt": true},                   # one byte flipped, headers unchanged
               {"match": "...", "size_delta": -7},                  # the size header is N off the bytes sent
-              {"match": "...", "ignore_range": true}],             # 200 and the whole file for a Range
+              {"match": "...", "ignore_range": true},              # 200 and the whole file for a Range
+              {"match": "...", "slow": 65536, "sleep": 0.05}],     # N bytes, then a pause, until the end
    "log": "/path/requests.log"}                       # one line per request: METHOD PATH RANGE AUTH
 """
 import hashlib
@@ -32,6 +33,7 @@ import os
 import socket
 import sys
 import threading
+import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -261,7 +263,18 @@ class Handler(BaseHTTPRequestHandler):
             return
         drop = STATE.fault(path, self.command, "drop_after")
         corrupt = STATE.fault(path, self.command, "corrupt")
+        slow = STATE.fault(path, self.command, "slow")
         with open(source, "rb") as f:
+            if slow:
+                f.seek(start)
+                left = count
+                while left > 0:
+                    block = f.read(min(left, slow["slow"]))
+                    self.wfile.write(block)
+                    self.wfile.flush()
+                    left -= len(block)
+                    time.sleep(slow.get("sleep", 0.05))
+                return
             if not (drop or corrupt):
                 self.wfile.flush()
                 self.connection.sendfile(f, start, count)
