@@ -248,7 +248,7 @@ private Q_SLOTS:
         QJsonObject repos = c[QStringLiteral("repos")].toObject();
         repos[QStringLiteral("folio-test/slow")] = folio::test::hubRepo(kCommit, files);
         c[QStringLiteral("repos")] = repos;
-        c[QStringLiteral("faults")] = QJsonArray{QJsonObject{{QStringLiteral("match"), QStringLiteral("/cdn/")}, {QStringLiteral("slow"), 65536}, {QStringLiteral("sleep"), 0.05}}};
+        c[QStringLiteral("faults")] = QJsonArray{QJsonObject{{QStringLiteral("match"), QStringLiteral("/cdn/")}, {QStringLiteral("slow"), 65536}, {QStringLiteral("sleep"), 0.1}}}; // 6.4 s for the 4 MB
         m_server.setConfig(c);
         QTemporaryDir cacheHome;
         const QProcessEnvironment env = envFor(cacheHome.path());
