@@ -271,7 +271,7 @@ std::string modelCard(const HfFineTuneConfig &cfg, const HfFineTuneOutcome &o, c
     s += "| epochs | " + std::to_string(cfg.epochs) + " |\n| windows per step | " + std::to_string(cfg.batchSize) + " |\n";
     s += "| learning rate | " + num(cfg.lr, 8) + " (linear, warm-up ratio " + num(cfg.warmupRatio, 3) + ") |\n";
     s += "| weight decay | " + num(cfg.weightDecay, 4) + " |\n| max grad norm | " + num(cfg.maxGradNorm, 2) + " |\n";
-    s += "| dropout | none (Folio's forward has no dropout, whatever config.json's *_dropout_prob say) |\n";
+    s += "| dropout | as config.json says (hidden_dropout_prob, attention_probs_dropout_prob, classifier_dropout) |\n";
     s += "| steps | " + std::to_string(o.steps) + " of " + std::to_string(totalSteps) + " |\n| seed | " + std::to_string(cfg.seed) + " |\n";
     s += "| train / dev windows | " + std::to_string(o.trainWindows) + " / " + std::to_string(o.devWindows) + " |\n\n";
     s += "## Results\n\n| epoch | mean train loss | dev entity F1 |\n|---|---|---|\n";
@@ -350,19 +350,6 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
         const Prepared devData = prepare(dev, tokenizer, cfg.labels, maxTokens, visual ? &image : nullptr, &o.pagesWithoutImage);
         o.trainWindows = int(trainData.windows.size());
         o.devWindows = int(devData.windows.size());
-        {
-            // Folio's forward passes have no dropout: a checkpoint whose config asks for some trains
-            // without it (the reference's Trainer would apply it). Said, and written in the card.
-            const double hidden = config.getDouble("hidden_dropout_prob", 0.0);
-            const double attention = config.getDouble("attention_probs_dropout_prob", 0.0);
-            if ((hidden > 0 || attention > 0) && writes) {
-                char note[200];
-                std::snprintf(note, sizeof note,
-                              "note: config.json asks for dropout (hidden %.2g, attention %.2g); Folio fine-tunes without it",
-                              hidden, attention);
-                say(note);
-            }
-        }
         if (visual && o.pagesWithoutImage > 0 && writes)
             say(std::to_string(o.pagesWithoutImage) + " pages have no image: their windows train on text and layout only");
 
@@ -376,6 +363,7 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
         opt.maxGradNorm = cfg.maxGradNorm;
         opt.totalSteps = total;
         opt.warmupSteps = long(std::ceil(cfg.warmupRatio * double(total)));
+        opt.seed = cfg.seed;
         tuner.setOptions(opt);
 
         int startEpoch = 0;

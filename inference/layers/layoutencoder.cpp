@@ -1,6 +1,7 @@
 #include "inference/layers/detail/layoutencoder.h"
 
 #include "inference/layers/detail/int8linear.h"
+#include "inference/training/hf/detail/dropout.h"
 
 #include "inference/models/detail/model.h"
 #include "inference/checkpoint/detail/paramstore.h"
@@ -76,10 +77,22 @@ at::Tensor LayoutEncoder::forward(const at::Tensor &x, const at::Tensor &pos, co
     at::Tensor hs = x;
     if (hiddenStates)
         hiddenStates->push_back(hs);
+    const TrainingDropout &drop = currentTrainingDropout(); // HfFineTuner's training forward; zero otherwise
     for (std::size_t i = 0; i < m_layers.size(); ++i) {
         const Layer &layer = m_layers[i];
         const at::Tensor qkv = layer.qkv(hs); // [B, L, 3D]
         const auto chunks = qkv.chunk(3, -1);
+        if (drop.active()) {
+            // Fine-tuning with the checkpoint's dropout, where the reference applies it: on the
+            // attention probabilities and on both sub-layer outputs before their residual adds.
+            const at::Tensor q = splitHeads(chunks[0], h), k = splitHeads(chunks[1], h), v = splitHeads(chunks[2], h);
+            const double sq = std::sqrt(static_cast<double>(q.size(-1)));
+            const at::Tensor p = at::dropout(at::softmax(at::matmul(q / sq, k.transpose(-1, -2)) + scoreAdd, -1), drop.attention, true);
+            hs = layer.ffn(mergeHeads(at::matmul(p, v)), hs, drop.hidden, true);
+            if (hiddenStates)
+                hiddenStates->push_back(hs);
+            continue;
+        }
         at::Tensor probs;
         const at::Tensor ctxT = scaledAttention(splitHeads(chunks[0], h), splitHeads(chunks[1], h),
                                                 splitHeads(chunks[2], h), scoreAdd, ctx.tracing() ? &probs : nullptr);

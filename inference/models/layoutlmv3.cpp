@@ -6,6 +6,7 @@
 #include "inference/models/detail/model.h"
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/errors.h"
+#include "inference/training/hf/detail/dropout.h"
 
 #include <optional>
 
@@ -109,7 +110,10 @@ public:
                                             at::embedding(m_y, y1), at::embedding(m_h, (y1 - y0).clamp(0, 1023)),
                                             at::embedding(m_w, (x1 - x0).clamp(0, 1023))},
                                            -1);
+        const TrainingDropout &drop = currentTrainingDropout(); // HfFineTuner's training forward; zero otherwise
         e = m_embLn(e + spatial);
+        if (drop.hidden > 0)
+            e = at::dropout(e, drop.hidden, true);
 
         at::Tensor pos = at::arange(t, at::kLong).unsqueeze(0).expand({b, t});
         at::Tensor boxes = bbox, keyMask = mask;
@@ -126,6 +130,8 @@ public:
             v = at::cat({m_cls.expand({b, -1, -1}), v}, 1) + m_posEmbed;
             v = m_visNorm(v);
             e = m_seqLn(at::cat({e, v}, 1));
+            if (drop.hidden > 0)
+                e = at::dropout(e, drop.hidden, true);
             const auto nv = v.size(1);
             pos = at::cat({pos, at::arange(nv, at::kLong).unsqueeze(0).expand({b, nv})}, 1);
             boxes = at::cat({bbox, m_visualBbox.unsqueeze(0).expand({b, -1, -1})}, 1);
@@ -138,11 +144,15 @@ public:
         out["last_hidden_state"] = hs;
         switch (m_head) {
         case Head::TokenLinear:
-            out["logits"] = m_clsOut(hs.narrow(1, 0, t));
+            out["logits"] = m_clsOut(at::dropout(hs.narrow(1, 0, t), drop.hidden, drop.hidden > 0));
             break;
-        case Head::TokenTwoLayer:
-            out["logits"] = m_clsOut(at::tanh(m_clsDense(hs.narrow(1, 0, t))));
+        case Head::TokenTwoLayer: {
+            // LayoutLMv3ForTokenClassification's dropout, then the head's own around dense + tanh.
+            const double pc = drop.classifier;
+            const at::Tensor x = at::dropout(at::dropout(hs.narrow(1, 0, t), drop.hidden, drop.hidden > 0), pc, pc > 0);
+            out["logits"] = m_clsOut(at::dropout(at::tanh(m_clsDense(x)), pc, pc > 0));
             break;
+        }
         case Head::QA: {
             const at::Tensor logits = m_clsOut(at::tanh(m_clsDense(hs))); // [B, N, 2], image tokens included
             out["logits"] = logits;

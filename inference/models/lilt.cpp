@@ -8,6 +8,7 @@
 #include "inference/layers/detail/layers.h"
 #include "inference/layers/detail/robertapositions.h"
 #include "inference/models/detail/model.h"
+#include "inference/training/hf/detail/dropout.h"
 
 #include <cmath>
 #include <vector>
@@ -144,6 +145,11 @@ public:
                                             at::embedding(m_y, y1), at::embedding(m_h, hgt), at::embedding(m_w, wid)},
                                            -1);
         at::Tensor layout = m_layoutLn(m_boxLinear(spatial) + at::embedding(m_boxPos, posIds));
+        const TrainingDropout &drop = currentTrainingDropout(); // HfFineTuner's training forward; zero otherwise
+        if (drop.hidden > 0) {
+            hs = at::dropout(hs, drop.hidden, true);
+            layout = at::dropout(layout, drop.hidden, true);
+        }
         if (ctx.tracing()) {
             ctx.record("debug.position_ids", posIds);
             ctx.record("debug.layout_embeddings", layout);
@@ -169,6 +175,15 @@ public:
                                                : biacmProbs(q, k, at::Tensor(), at::Tensor(), maskAdd, ctx, i);
             if (ctx.tracing())
                 ctx.record("attentions." + std::to_string(i), probs);
+            if (drop.active()) {
+                // The reference's two softmaxes (equal values) each get their own dropout mask; both
+                // flows' sub-layer outputs theirs before the residual adds.
+                const at::Tensor textCtx = mergeHeads(at::matmul(at::dropout(probs, drop.attention, true), v));
+                const at::Tensor layoutCtx = mergeHeads(at::matmul(at::dropout(probs, drop.attention, true), vl));
+                hs = l.textFfn(textCtx, hs, drop.hidden, true);
+                layout = l.layoutFfn(layoutCtx, layout, drop.hidden, true);
+                continue;
+            }
             const at::Tensor textCtx = mergeHeads(at::matmul(probs, v));
             const at::Tensor layoutCtx = mergeHeads(at::matmul(probs, vl));
             hs = l.textFfn(textCtx, hs);
@@ -182,7 +197,7 @@ public:
         AtMap out;
         out["last_hidden_state"] = hs;
         if (m_classifier.weight.defined())
-            out["logits"] = m_classifier(hs);
+            out["logits"] = m_classifier(at::dropout(hs, drop.classifier, drop.classifier > 0));
         return out;
     }
 

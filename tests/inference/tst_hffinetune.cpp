@@ -241,6 +241,50 @@ private Q_SLOTS:
         QVERIFY2(d.ok, d.message.c_str());
     }
 
+    // Dropout as the config asks, in training only: the same seed draws the same masks (the same
+    // loss and step), another seed others; the eval forward drops nothing.
+    void dropoutFollowsConfigAndSeed()
+    {
+        const QString dir = fixture("finetune_lilt_tokcls");
+        FOLIO_REQUIRE_DATA(dir + QStringLiteral("/train.json"));
+        QTemporaryDir tmp;
+        QJsonObject config = QJsonDocument::fromJson(readAll(dir + QStringLiteral("/config.json"))).object();
+        config.insert(QStringLiteral("hidden_dropout_prob"), 0.3);
+        config.insert(QStringLiteral("attention_probs_dropout_prob"), 0.3);
+        QVERIFY(writeText(tmp.filePath(QStringLiteral("config.json")), QJsonDocument(config).toJson()));
+        QVERIFY(QFile::copy(dir + QStringLiteral("/model.safetensors"), tmp.filePath(QStringLiteral("model.safetensors"))));
+        const TensorMap batch = readSafetensors((dir + "/inputs.safetensors").toStdString());
+        HfFineTuneOptions o = fixtureOptions();
+        o.warmupSteps = 0;
+        auto run = [&](const QString &from, std::uint64_t seed, HfStepResult *r) {
+            HfFineTuner t;
+            std::string error;
+            if (!t.load(from.toStdString(), &error))
+                return TensorMap();
+            o.seed = seed;
+            t.setOptions(o);
+            *r = t.step(batch);
+            return t.parameters();
+        };
+        HfStepResult a, b, c, plain;
+        const TensorMap wa = run(tmp.path(), 1, &a), wb = run(tmp.path(), 1, &b), wc = run(tmp.path(), 2, &c);
+        const TensorMap wp = run(dir, 1, &plain);
+        QVERIFY(a.ok && b.ok && c.ok && plain.ok);
+        QCOMPARE(a.loss, b.loss);
+        QVERIFY(a.loss != c.loss && a.loss != plain.loss);
+        for (const auto &[name, t] : wa)
+            QVERIFY2(compareTensors(wb.at(name), t, 0, 0).ok, name.c_str());
+        QVERIFY(!compareTensors(wc.at("classifier.weight"), wa.at("classifier.weight"), 0, 0).ok);
+        // Eval: no dropout, the fixture's logits.
+        HfFineTuner t;
+        std::string error;
+        QVERIFY(t.load(tmp.path().toStdString(), &error));
+        const RunResult ev = t.forward(batch);
+        QVERIFY(ev.ok);
+        const TensorMap expected = readSafetensors((dir + "/outputs.safetensors").toStdString());
+        QVERIFY(compareTensors(ev.outputs.at("logits"), expected.at("logits_before"), 1e-5, 1e-4).ok);
+    }
+
     // The same labels in another order keep the head: each label's logit column follows it.
     void reorderedLabelsKeepTheHead()
     {

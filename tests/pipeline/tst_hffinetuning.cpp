@@ -341,8 +341,8 @@ private Q_SLOTS:
         QVERIFY(!compareTensors(ra.outputs.at("logits"), rb.outputs.at("logits"), 1e-6, 0).ok);
     }
 
-    // LiLT (parity-new/lilt_tokcls with the tiny BPE tokenizer): its labels differ from FUNSD's, so
-    // a new head; the config's dropout is said not to be applied; the folder written is a
+    // LiLT (parity-new/lilt_tokcls with the tiny BPE tokenizer, dropout 0.1): its labels differ from
+    // FUNSD's, so a new head; the folder written is a
     // LiltForTokenClassification that HfTokenClassifier runs with the tuner's logits.
     void liltFineTunesAndReloads()
     {
@@ -365,10 +365,10 @@ private Q_SLOTS:
         }, nullptr);
         QVERIFY2(r.ok, qPrintable(r.error));
         QVERIFY(r.newHead && r.steps > 0);
-        QVERIFY(!notes.empty() && notes.front().find("asks for dropout (hidden 0.1, attention 0.1)") != std::string::npos);
+
         const QJsonObject config = QJsonDocument::fromJson(readAll(cfg.outDir + QStringLiteral("/config.json"))).object();
         QCOMPARE(config.value(QStringLiteral("architectures")).toArray().first().toString(), QStringLiteral("LiltForTokenClassification"));
-        QVERIFY(QString::fromUtf8(readAll(cfg.outDir + QStringLiteral("/README.md"))).contains(QLatin1String("| dropout | none")));
+        QVERIFY(QString::fromUtf8(readAll(cfg.outDir + QStringLiteral("/README.md"))).contains(QLatin1String("| dropout | as config.json says")));
         inference::HfTokenClassifier classifier;
         std::string error;
         QVERIFY2(classifier.load(cfg.outDir.toStdString(), &error), error.c_str());

@@ -10,6 +10,7 @@
 #include "inference/models/detail/model.h"
 #include "inference/training/detail/processgroup.h"
 #include "inference/training/detail/trainkit.h"
+#include "inference/training/hf/detail/dropout.h"
 #include "inference/training/hf/detail/hfoptim.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -268,8 +269,25 @@ HfStepResult HfFineTuner::step(const std::vector<TensorMap> &shards)
         const auto model = m_impl->build();
         const RunOptions runOptions;
         const detail::ForwardContext ctx(runOptions);
+        // The config's dropout, the reference's defaults when a key is absent or null.
+        auto prob = [&](const char *key, double fallback) {
+            const auto it = m_impl->config.find(key);
+            return it != m_impl->config.end() && it->is_number() ? it->get<double>() : fallback;
+        };
+        detail::TrainingDropout drop;
+        drop.hidden = prob("hidden_dropout_prob", 0.1);
+        drop.attention = prob("attention_probs_dropout_prob", 0.1);
+        drop.classifier = prob("classifier_dropout", drop.hidden);
+        const detail::TrainingDropoutScope dropScope(drop);
+        const int rank = m_impl->group ? m_impl->group->rank() : 0;
+        const int world = m_impl->group ? m_impl->group->worldSize() : 1;
         std::vector<at::Tensor> losses;
+        int shardIndex = 0;
         for (const TensorMap &shard : shards) {
+            if (drop.active()) // this shard's masks: the same whichever process takes it
+                at::manual_seed(m_impl->options.seed * 1000003ULL + std::uint64_t(m_impl->optim->steps()) * 1009ULL
+                                + std::uint64_t(rank + world * shardIndex));
+            ++shardIndex;
             AtMap in;
             at::Tensor labels;
             for (const auto &[name, t] : shard) {

@@ -28,6 +28,11 @@ struct HfFineTuneOptions
     double maxGradNorm = 1.0;
     long warmupSteps = 0;
     long totalSteps = 1;
+    // Dropout as config.json asks (hidden_dropout_prob, attention_probs_dropout_prob,
+    // classifier_dropout) in every training forward; each shard's masks drawn from a generator
+    // seeded by (seed, step, shard index over the ranks), so a resumed run and `--nproc` ranks
+    // draw what one uninterrupted process draws.
+    std::uint64_t seed = 42;
 };
 
 struct HfStepResult
