@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <stdexcept>
 
 namespace folio::inference {
 
@@ -77,7 +76,7 @@ void SafetensorsFile::parse(const std::uint8_t *bytes, std::size_t size, const s
             limitHit = "header holds more than " + std::to_string(kMaxHeaderValues) + " JSON values (the limit; about "
                        "8 a tensor)";
         if (!limitHit.empty())
-            throw std::length_error(limitHit);
+            fail(label, limitHit + "; refused before building the rest"); // an InferenceError through the parser
         return true;
     };
     nlohmann::json header;
@@ -85,10 +84,6 @@ void SafetensorsFile::parse(const std::uint8_t *bytes, std::size_t size, const s
         header = nlohmann::json::parse(bytes + 8, bytes + 8 + headerLen, bounded);
     } catch (const nlohmann::json::exception &e) {
         fail(label, std::string("header is not valid JSON: ") + e.what());
-    } catch (const std::length_error &) {
-        if (limitHit.empty())
-            throw;
-        fail(label, limitHit + "; refused before building the rest");
     }
     if (!header.is_object())
         fail(label, "header is not a JSON object");
