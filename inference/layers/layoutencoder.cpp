@@ -1,7 +1,7 @@
 #include "inference/layers/detail/layoutencoder.h"
 
 #include "inference/layers/detail/int8linear.h"
-#include "inference/training/hf/detail/dropout.h"
+#include "inference/training/hf/detail/hfoptim.h" // TrainingDropout
 
 #include "inference/models/detail/model.h"
 #include "inference/checkpoint/detail/paramstore.h"

@@ -6,7 +6,7 @@
 #include "inference/models/detail/model.h"
 #include "inference/checkpoint/detail/paramstore.h"
 #include "inference/errors.h"
-#include "inference/training/hf/detail/dropout.h"
+#include "inference/training/hf/detail/hfoptim.h" // TrainingDropout
 
 #include <optional>
 

@@ -8,7 +8,7 @@
 #include "inference/layers/detail/layers.h"
 #include "inference/layers/detail/robertapositions.h"
 #include "inference/models/detail/model.h"
-#include "inference/training/hf/detail/dropout.h"
+#include "inference/training/hf/detail/hfoptim.h" // TrainingDropout
 
 #include <cmath>
 #include <vector>

@@ -10,7 +10,6 @@
 #include "inference/models/detail/model.h"
 #include "inference/training/detail/processgroup.h"
 #include "inference/training/detail/trainkit.h"
-#include "inference/training/hf/detail/dropout.h"
 #include "inference/training/hf/detail/hfoptim.h"
 
 #include <ATen/CPUGeneratorImpl.h>
