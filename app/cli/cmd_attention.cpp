@@ -7,6 +7,7 @@
 // words, page by page). The run itself is folio_pipeline's (pipeline/attentionrun.h). The safetensors also hold the raw
 // trace: `attentions.N` and `bias.*` as [heads, L, L] (per window when stitched).
 #include "app/cli/commands.h"
+#include "app/cli/attentiongrid.h"
 #include "pipeline/attentionrun.h"
 #include "pipeline/documentsource.h"
 #include "attention/attentionviewmodel.h"
@@ -28,6 +29,9 @@ struct AttentionArgs
 {
     std::string checkpoint, file, out, granularity = "tokens", mode = "attention", disable, size = "900x800";
     int layer = 0, head = 0, row = 0, maxWindow = 0;
+    bool grid = false, gridJson = false, noBiasRows = false; // --grid (issue 48): app/cli/attentiongrid.h
+    int word = -1;
+    std::string sort = "none";
 };
 
 std::uint32_t parseFamilies(const std::string &text)
@@ -102,6 +106,13 @@ void runAttention(const AttentionArgs &a)
     QString error;
     if (!vm.setTrace(run.trace, &error))
         throw CliError(a.file + ": " + error.toStdString());
+    if (a.grid) {
+        if (suffix == QLatin1String("safetensors"))
+            throw CliError(a.out + ": --grid writes .png or .svg", ExitUsage);
+        writeAttentionGrid(vm.trace(), doc.words.empty() ? nullptr : &doc,
+                           AttentionGridArgs{out, size, a.word, QString::fromStdString(a.sort), !a.noBiasRows, a.gridJson});
+        return;
+    }
     if (a.layer < -1 || a.layer >= vm.layerCount())
         throw CliError("--layer " + std::to_string(a.layer) + ": the model has " + std::to_string(vm.layerCount())
                            + " layers (-1 = average)", ExitUsage);
@@ -168,6 +179,11 @@ void registerAttentionCommand(CLI::App &app)
     cmd->add_option("--disable", a->disable, "Bias families to switch off: 1d,2d,disentangled,hierarchical,graph,layout_flow");
     cmd->add_option("--size", a->size, "Image size WIDTHxHEIGHT (PNG/SVG)");
     cmd->add_option("--max-window", a->maxWindow, "Cap the window (tokens) below the model's; longer documents are stitched");
+    cmd->add_flag("--grid", a->grid, "Every layer x head as thumbnails (bias terms as extra rows), with a table of each head's mean 2-D distance and entropy");
+    cmd->add_option("--word", a->word, "--grid: thumbnails of this Document word's attention on the page (default: the whole matrix)");
+    cmd->add_option("--sort", a->sort, "--grid: order heads within a layer by none | distance | entropy (ascending)");
+    cmd->add_flag("--no-bias-rows", a->noBiasRows, "--grid: leave the bias-term rows out");
+    cmd->add_flag("--json", a->gridJson, "--grid: the head table as JSON");
     cmd->callback([a] { runAttention(*a); });
 }
 

@@ -102,7 +102,9 @@ void registerProjectTeamCommand(CLI::App &app);   // cmd_project_team.cpp: proje
 void registerProjectQueueCommand(CLI::App &app);  // cmd_project_queue.cpp: project queue status (after registerProjectCommand)
 void registerImportCommand(CLI::App &app);    // cmd_import.cpp: dataset files into a project
 void registerExportCommand(CLI::App &app);    // cmd_export.cpp: a project as a dataset
+void registerExplainCommand(CLI::App &app); // cmd_explain.cpp: attributions and what-if edits (layout tagger)
 void registerAttentionCommand(CLI::App &app); // cmd_attention.cpp: attention/bias heatmap or matrices of a checkpoint
+void registerSimulateCommand(CLI::App &app);  // cmd_simulate.cpp: simulate-labelling (issue 47: the labelling loop replayed)
 void registerHubCommand(CLI::App &app);       // cmd_hub.cpp: hub download / hub list (the Hugging Face Hub cache Python shares)
 
 // SWDE page-level scores as JSON: precision / recall / f1 and per field (cmd_train_webformer.cpp).

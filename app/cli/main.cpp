@@ -36,7 +36,9 @@ void registerAllCommands(CLI::App &app)
     registerImportCommand(app);
     registerExportCommand(app);
     registerAttentionCommand(app);
+    registerExplainCommand(app);
     registerHubCommand(app);
+    registerSimulateCommand(app);
 }
 
 } // namespace

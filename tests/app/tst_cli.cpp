@@ -49,7 +49,8 @@ private Q_SLOTS:
         }
         // Every subcommand, in every build (attention needs no GUI build).
         const QStringList expected{"info", "doc", "dom", "ocr", "train", "eval", "train-links", "pretrain", "predict", "vocab", "run", "extract",
-                                   "extract-score", "rank-swde", "train-rankers", "train-product", "train-webformer", "project", "import", "export", "attention", "qs", "hub"};
+                                   "extract-score", "rank-swde", "train-rankers", "train-product", "train-webformer", "project", "import", "export", "attention", "explain", "qs", "hub",
+                                   "simulate-labelling"};
         QCOMPARE(QStringList(descriptions.keys()).join(' '), [&] { QStringList e = expected; e.sort(); return e.join(' '); }());
         for (const QString &sub : expected) {
             const Run r = run({sub, QStringLiteral("--help")});

@@ -1,0 +1,207 @@
+// folio-cli explain (issue 48) on a FUNSD test page with the shipped layout tagger: attributions
+// as JSON and as a table, what-if edits (move, resize, delete, an edit file) with labels before /
+// after, and the bad inputs: an unknown word, a page left empty, a box pushed off the page, a
+// malformed edit list, a checkpoint that is no layout tagger.
+#include "clirunner.h"
+#include "tests/common/testdata.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+static const QString kModel = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout");
+
+class TestCliExplain : public QObject
+{
+    Q_OBJECT
+
+    using Run = folio::test::CliRun;
+    QTemporaryDir m_dir;
+    QString m_page;
+
+    Run explain(const QStringList &extra) const
+    {
+        return folio::test::runCli(QStringList{QStringLiteral("-q"), QStringLiteral("explain"), QStringLiteral("--checkpoint"), kModel, m_page} + extra);
+    }
+    QString write(const QString &name, const QByteArray &bytes) { return folio::test::writeTestFile(m_dir, name, bytes); }
+    static QString why(const Run &r) { return QString::fromUtf8(r.err + r.out).left(2000); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_page = folio::test::sharedPath(QStringLiteral("data/funsd/dataset/testing_data/annotations/82092117.json"));
+        FOLIO_REQUIRE_DATA(m_page);
+    }
+
+    void attributionsAsJson()
+    {
+        const Run r = explain({QStringLiteral("--word"), QStringLiteral("5"), QStringLiteral("--json")}); // 128 cubic steps
+        QVERIFY2(r.code == 0, qPrintable(why(r)));
+        const QJsonObject ex = r.json().value(QStringLiteral("explanation")).toObject();
+        QCOMPARE(ex.value(QStringLiteral("word")).toInt(), 5);
+        QVERIFY(!ex.value(QStringLiteral("label")).toString().isEmpty());
+        QCOMPARE(ex.value(QStringLiteral("layers")).toInt(), 4);
+        QCOMPARE(ex.value(QStringLiteral("ig_steps")).toInt(), 128);
+        QCOMPARE(ex.value(QStringLiteral("ig_power")).toInt(), 3);
+        const QJsonArray rows = ex.value(QStringLiteral("attributions")).toArray();
+        QCOMPARE(rows.size(), ex.value(QStringLiteral("window_words")).toInt());
+        double rollout = 0, ig = 0;
+        for (const QJsonValue &v : rows) {
+            const QJsonObject o = v.toObject();
+            rollout += o.value(QStringLiteral("rollout")).toDouble();
+            ig += o.value(QStringLiteral("ig")).toDouble();
+            // The parts add up to the whole.
+            const double parts = o.value(QStringLiteral("ig_text")).toDouble() + o.value(QStringLiteral("ig_position")).toDouble()
+                               + o.value(QStringLiteral("ig_box")).toDouble() + o.value(QStringLiteral("ig_shift")).toDouble();
+            QVERIFY(std::abs(parts - o.value(QStringLiteral("ig")).toDouble()) < 1e-3 + 1e-3 * std::abs(parts));
+        }
+        QVERIFY2(std::abs(rollout - 1.0) < 1e-3, qPrintable(QString::number(rollout))); // a rollout row sums to 1
+        QVERIFY(std::abs(ig - ex.value(QStringLiteral("ig_sum")).toDouble()) < 1e-3 * std::max(1.0, std::abs(ig)));
+        // Completeness within the quadrature's error at 128 cubic steps (5.833 vs 5.754 measured).
+        const double gap = ex.value(QStringLiteral("logit")).toDouble() - ex.value(QStringLiteral("baseline_logit")).toDouble();
+        QVERIFY2(std::abs(ig - gap) < 0.05 * std::max(1.0, std::abs(gap)), qPrintable(QStringLiteral("%1 vs %2").arg(ig).arg(gap)));
+        // Sorted by |IG|, largest first.
+        for (int i = 1; i < rows.size(); ++i)
+            QVERIFY(std::abs(rows[i - 1].toObject().value(QStringLiteral("ig")).toDouble()) + 1e-9
+                    >= std::abs(rows[i].toObject().value(QStringLiteral("ig")).toDouble()));
+        QVERIFY(ex.value(QStringLiteral("forward_seconds")).toDouble() > 0);
+    }
+
+    void attributionsAsTable()
+    {
+        const Run r = explain({QStringLiteral("--word"), QStringLiteral("5"), QStringLiteral("--ig-steps"), QStringLiteral("4"), QStringLiteral("--top"), QStringLiteral("3")});
+        QVERIFY2(r.code == 0, qPrintable(why(r)));
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY2(text.contains(QStringLiteral("IG: zero-embedding baseline, 4 midpoint steps (alpha = u^3)")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("rollout")));
+        QVERIFY(text.contains(QStringLiteral("more words; --top N or --json for all")));
+        QCOMPARE(text.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 2 + 1 + 3 + 1);
+    }
+
+    void rolloutOnly()
+    {
+        const Run r = explain({QStringLiteral("--word"), QStringLiteral("1"), QStringLiteral("--no-gradients"), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(why(r)));
+        const QJsonObject ex = r.json().value(QStringLiteral("explanation")).toObject();
+        QVERIFY(!ex.contains(QStringLiteral("ig_steps")));
+        QVERIFY(!ex.value(QStringLiteral("attributions")).toArray().first().toObject().contains(QStringLiteral("grad_x_input")));
+    }
+
+    void moveNothingChangesNothing()
+    {
+        const Run r = explain({QStringLiteral("--move"), QStringLiteral("5:0,0"), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(why(r)));
+        QCOMPARE(r.json().value(QStringLiteral("changed")).toArray().size(), 0);
+        QVERIFY(r.json().value(QStringLiteral("words")).toInt() > 100);
+    }
+
+    void deleteAndMoveShowBeforeAfter()
+    {
+        const Run r = explain({QStringLiteral("--delete"), QStringLiteral("5"), QStringLiteral("--move"), QStringLiteral("6:300,400"), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(why(r)));
+        const QJsonArray changed = r.json().value(QStringLiteral("changed")).toArray();
+        bool deleted = false;
+        for (const QJsonValue &v : changed) {
+            const QJsonObject o = v.toObject();
+            QVERIFY(o.value(QStringLiteral("before")).toString() != o.value(QStringLiteral("after")).toString());
+            deleted = deleted || (o.value(QStringLiteral("word")).toInt() == 5 && o.value(QStringLiteral("after")).toString() == QLatin1String("(deleted)"));
+        }
+        QVERIFY(deleted);
+        QCOMPARE(r.json().value(QStringLiteral("edits")).toInt(), 2);
+        // The text form: one summary line and a line per changed word.
+        const Run t = explain({QStringLiteral("--delete"), QStringLiteral("5"), QStringLiteral("--move"), QStringLiteral("6:300,400")});
+        QVERIFY2(t.code == 0, qPrintable(why(t)));
+        QVERIFY(t.out.startsWith("what-if: 2 edit(s); " + QByteArray::number(changed.size()) + " of "));
+        QCOMPARE(t.out.count('\n'), 1 + changed.size());
+    }
+
+    void editFileAndExplainAfter()
+    {
+        const QString edits = write(QStringLiteral("edits.json"),
+                                    R"({"edits": [{"op": "move", "word": 5, "dx": 50, "dy": -20}, {"op": "resize", "word": 7, "dw": 40, "dh": 0}]})");
+        const Run r = explain({QStringLiteral("--edits"), edits, QStringLiteral("--word"), QStringLiteral("5"), QStringLiteral("--ig-steps"), QStringLiteral("2"), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(why(r)));
+        QCOMPARE(r.json().value(QStringLiteral("edits")).toInt(), 2);
+        QVERIFY(r.json().value(QStringLiteral("explanation_after")).toObject().value(QStringLiteral("attributions")).toArray().size() > 100);
+    }
+
+    void boxOffThePageIsClamped()
+    {
+        const Run r = explain({QStringLiteral("--move"), QStringLiteral("5:50000,0"), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(why(r)));
+        QVERIFY2(r.err.contains("would leave the page") && r.err.contains("clamped"), r.err.constData());
+        QCOMPARE(r.json().value(QStringLiteral("notes")).toArray().size(), 1);
+    }
+
+    void unknownWord()
+    {
+        Run r = explain({QStringLiteral("--word"), QStringLiteral("99999")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--word 99999: the document has"), r.err.constData());
+        r = explain({QStringLiteral("--move"), QStringLiteral("99999:1,1")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("move word 99999: the document has"), r.err.constData());
+        r = explain({QStringLiteral("--move"), QStringLiteral("3:abc")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--move '3:abc'"), r.err.constData());
+        r = explain({QStringLiteral("--word"), QStringLiteral("0")}); // a blank word on this page
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--word 0: the word is blank"), r.err.constData());
+        r = explain({QStringLiteral("--word"), QStringLiteral("1"), QStringLiteral("--ig-power"), QStringLiteral("7")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--ig-power 7: between 1 and 4"), r.err.constData());
+        r = explain({});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("give --word N"), r.err.constData());
+    }
+
+    void pageLeftEmpty()
+    {
+        const Run probe = explain({QStringLiteral("--move"), QStringLiteral("0:0,0"), QStringLiteral("--json")});
+        QVERIFY2(probe.code == 0, qPrintable(why(probe)));
+        const int n = probe.json().value(QStringLiteral("document_words")).toInt();
+        QVERIFY(n > 100);
+        QJsonArray all;
+        for (int i = 0; i < n; ++i)
+            all.append(QJsonObject{{"op", "delete"}, {"word", i}});
+        const Run r = explain({QStringLiteral("--edits"), write(QStringLiteral("all.json"), QJsonDocument(all).toJson())});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("the edits delete every word of page 1"), r.err.constData());
+    }
+
+    void badEditFiles()
+    {
+        const QString bad = write(QStringLiteral("bad.json"), R"([{"op": "delete", "word": 1}, {"op": "shrink", "word": 2}])");
+        Run r = explain({QStringLiteral("--edits"), bad});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("bad.json: edit 1: \"op\" must be"), r.err.constData());
+        const QString notList = write(QStringLiteral("notlist.json"), R"({"move": 3})");
+        r = explain({QStringLiteral("--edits"), notList});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("notlist.json: expected a list of edits"), r.err.constData());
+        const QString broken = write(QStringLiteral("broken.json"), "[{\"op\": ");
+        r = explain({QStringLiteral("--edits"), broken});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("broken.json: invalid JSON"), r.err.constData());
+        const QString tiny = write(QStringLiteral("tiny.json"), R"([{"op": "resize", "word": 2, "dw": -100000, "dh": 0}])");
+        r = explain({QStringLiteral("--edits"), tiny});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("at least 1 x 1"), r.err.constData());
+    }
+
+    void notALayoutTagger()
+    {
+        const Run r = folio::test::runCli({QStringLiteral("-q"), QStringLiteral("explain"), QStringLiteral("--checkpoint"),
+                                           QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/forms-en-de-ensemble"), m_page,
+                                           QStringLiteral("--word"), QStringLiteral("1")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("ensemble"), r.err.constData());
+    }
+};
+
+FOLIO_TEST_GUILESS_MAIN(TestCliExplain)
+#include "tst_cliexplain.moc"
