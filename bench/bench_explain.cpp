@@ -4,7 +4,8 @@
 // Part 1, cost: on one FUNSD test page with resources/models/funsd-layout, in this process, for
 // each of R target words: one plain forward of the window (no grad), rollout (that forward with
 // the trace + the rollout row), gradient x input (one forward + backward), integrated gradients
-// with k steps (k + 1 forward + backward passes). Medians over the words, each as a ratio to the
+// with k steps (k/8 batched forward + backward passes of 8 rows, and the baseline's forward), a what-if
+// move (edited copy + re-prediction). Medians over the words, each as a ratio to the
 // median forward of the same run.
 //
 // Part 2, shift study: on every FUNSD test page (or the first --pages N), every --every-th word the
@@ -106,13 +107,31 @@ int main(int argc, char **argv)
             gi.push_back(ex.gradientSeconds);
             ig.push_back(ex.igSeconds);
         }
+        // A what-if as folio-cli explain --move does it, the unedited labels already known: the edit
+        // on a copy of the Document, its model page, one prediction (Viterbi over the page).
+        std::vector<double> whatIf;
+        for (int r = 0; r < R + 1; ++r) {
+            const int word = pages.front().wordIndex[std::size_t((r * 37) % n)];
+            const double t0 = seconds();
+            const pipeline::EditedDocument e = pipeline::applyWordEdits(
+                d.document, {pipeline::WordEdit{pipeline::WordEdit::Kind::Move, word, 50, 0}});
+            const auto edited = pipeline::taggerPagesOfDocument(e.document, nullptr, explainer.wordOrder() == "layout");
+            std::vector<std::string> tags;
+            if (!e.ok || !explainer.predict(edited.front().taggerPage, &tags, &why)) {
+                std::fprintf(stderr, "what-if: %s %s\n", qPrintable(e.error), why.c_str());
+                return 1;
+            }
+            if (r > 0)
+                whatIf.push_back(seconds() - t0);
+        }
         const double f = median(fwd);
         std::printf("cost on %s (%d words, window %d), %d target words, median seconds and ratio to one forward:\n",
                     qPrintable(files.front()), n, std::min(n, explainer.maxWords()), R);
         std::printf("  forward (no grad)          %.4f s  1.00x\n", f);
         std::printf("  rollout (traced forward)   %.4f s  %.2fx\n", median(roll), median(roll) / f);
         std::printf("  gradient x input           %.4f s  %.2fx\n", median(gi), median(gi) / f);
-        std::printf("  integrated gradients k=%-3d %.4f s  %.2fx  (k+1 forward+backward passes)\n", steps, median(ig), median(ig) / f);
+        std::printf("  integrated gradients k=%-3d %.4f s  %.2fx  (k/8 forward+backward passes of 8 rows)\n", steps, median(ig), median(ig) / f);
+        std::printf("  what-if (move, re-predict) %.4f s  %.2fx\n", median(whatIf), median(whatIf) / f);
         std::fflush(stdout);
     }
     if (!shift)
