@@ -1,10 +1,12 @@
 // What a checkpoint folder is and whether Folio can run it (see checkpointinfo.h).
 #include "pipeline/checkpointinfo.h"
 
+#include "common/regularfile.h"
 #include "inference/checkpoint/detail/jsonfile.h"
 #include "inference/checkpoint/fairseq.h"
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/checkpoint/safetensors.h"
+#include "inference/checkpoint/shardedsafetensors.h"
 #include "inference/formtagger/predictor.h"
 #include "inference/models/detail/tokenlabels.h"
 #include "inference/models/hfmarkuplm.h"
@@ -48,7 +50,8 @@ struct Description
     json notes = json::array();
 
     std::string path(const char *name) const { return dir.filePath(QString::fromLatin1(name)).toStdString(); }
-    bool has(const char *name) const { return dir.exists(QString::fromLatin1(name)); }
+    // Anything by that name, a dangling link or a loop included (named as such when read; issue 51).
+    bool has(const char *name) const { return pathExists(QFile::encodeName(dir.filePath(QString::fromLatin1(name))).toStdString()); }
     void problem(const std::string &what)
     {
         if (std::find(problems.begin(), problems.end(), what) == problems.end())
@@ -111,7 +114,11 @@ WeightsHeader describeWeights(Description &d)
         const QString path = d.dir.filePath(QString::fromLatin1(name));
         const std::string p = path.toStdString();
         json w = {{"file", name}, {"bytes", QFileInfo(path).size()}};
-        if (std::string(name) == "model.safetensors") {
+        std::string notAFile; // a FIFO, a link to /dev/zero, a folder...: named, never opened (issue 51)
+        if (regularFileSize(QFile::encodeName(path).toStdString(), FileLimits::weights, "the weights file", &notAFile) < 0) {
+            w["format"] = "not a regular file";
+            d.problem(notAFile);
+        } else if (std::string(name) == "model.safetensors") {
             w["format"] = "safetensors";
             try {
                 const inference::SafetensorsFile file(p); // maps the file; only the header is parsed
@@ -176,6 +183,30 @@ WeightsHeader describeWeights(Description &d)
         else
             d.note(p + ": also present; " + weights["file"].get<std::string>() + " is the one loaded");
     }
+    if (weights.is_null() && explicitFile.empty() && d.has(inference::kSafetensorsIndexFile)) { // sharded (issue 46)
+        json w = {{"file", inference::kSafetensorsIndexFile}, {"format", "safetensors-sharded"}};
+        try {
+            const inference::ShardedSafetensors shards(d.dir.path().toStdString()); // headers only, the index checked
+            std::int64_t parameters = 0, bytes = 0;
+            for (const std::string &t : shards.names()) {
+                std::int64_t numel = 1;
+                for (std::int64_t dim : shards.view(t).shape)
+                    numel *= dim;
+                parameters += numel;
+            }
+            for (const std::string &s : shards.shardFiles())
+                bytes += QFileInfo(d.dir.filePath(QString::fromStdString(s))).size();
+            header.read = true;
+            header.names = shards.names();
+            w["bytes"] = bytes;
+            w["shards"] = shards.shardFiles();
+            w["tensors"] = header.names.size();
+            w["parameters"] = parameters;
+        } catch (const std::exception &e) {
+            d.problem(e.what());
+        }
+        weights = w;
+    }
     d.out["files"]["weights"] = weights;
     return header;
 }
@@ -202,7 +233,10 @@ void describeProvenance(Description &d)
         }
     }
     QFile recipe(d.dir.filePath(QStringLiteral("RECIPE.md")));
-    if (recipe.size() < (1 << 20) && recipe.open(QIODevice::ReadOnly)) {
+    std::string notAFile; // a FIFO RECIPE.md would block the open (issue 51)
+    if (d.has("RECIPE.md") && regularFileSize(QFile::encodeName(recipe.fileName()).toStdString(), 1 << 20, "RECIPE.md", &notAFile) < 0)
+        d.note(notAFile);
+    else if (recipe.size() < (1 << 20) && recipe.open(QIODevice::ReadOnly)) {
         const QStringList paragraphs = QString::fromUtf8(recipe.readAll()).split(QRegularExpression(QStringLiteral("\\n\\s*\\n")));
         for (const QString &p : paragraphs) {
             if (p.contains(QLatin1String("licen"), Qt::CaseInsensitive)) {
@@ -298,7 +332,7 @@ void describeModel(Description &d)
     if (raw.contains("architectures") && raw["architectures"].is_array())
         d.out["architectures"] = raw["architectures"];
     if (d.out["files"]["weights"].is_null())
-        d.problem(d.dir.path().toStdString() + ": no weights file (model.safetensors, pytorch_model.bin or checkpoint_best.pt)");
+        d.problem(d.dir.path().toStdString() + ": no weights file (model.safetensors, model.safetensors.index.json, pytorch_model.bin or checkpoint_best.pt)");
     // The loaders' own first step: config sizes against the weights header (nothing allocated).
     if (d.has("config.json") || d.weightsFile.isEmpty())
         d.check([&](std::string *) {
@@ -524,7 +558,8 @@ json describeCheckpoint(const QString &dir)
                 describeModel(d); // a fairseq checkpoint: a BART's args give its config
             else {
                 describeWeights(d);
-                d.problem(d.path("config.json") + ": missing (a model folder has config.json; a drafter folder drafter.json)");
+                if (!d.has("config.json")) // else its problem is named already (a FIFO, a loop, an ensemble's)
+                    d.problem(d.path("config.json") + ": missing (a model folder has config.json; a drafter folder drafter.json)");
             }
             describeProvenance(d);
         } catch (const std::exception &e) { // a value of an unexpected type somewhere: still a description

@@ -3,12 +3,31 @@
 #include "inference/checkpoint/detail/convert.h"
 #include "inference/checkpoint/fairseq.h"
 #include "inference/errors.h"
+#include "common/regularfile.h"
 #include "inference/checkpoint/safetensors.h"
+#include "inference/checkpoint/shardedsafetensors.h"
 #include "inference/checkpoint/torchpickle.h"
 
 #include <filesystem>
 
 namespace folio::inference::detail {
+
+namespace {
+
+// Every tensor of the shards as an owned copy (floating ones as float32), after the index and every
+// shard's header have been checked (ShardedSafetensors).
+ParamStore fromShards(const std::string &dir)
+{
+    const ShardedSafetensors shards(dir);
+    std::map<std::string, at::Tensor> tensors;
+    for (const std::string &name : shards.names()) {
+        const at::Tensor a = toAten(shards.view(name)); // an owned copy
+        tensors[name] = a.is_floating_point() ? a.to(at::kFloat) : a;
+    }
+    return ParamStore::fromTensors(std::move(tensors), shards.indexPath());
+}
+
+} // namespace
 
 ParamStore::ParamStore(const std::string &safetensorsPath)
     : m_path(safetensorsPath), m_file(new SafetensorsFile(safetensorsPath))
@@ -21,7 +40,10 @@ ParamStore ParamStore::fromDirectory(const std::string &dir)
     const std::string fairseq = fairseqCheckpointIn(dir); // checkpoint_best.pt, when it is the only weights
     if (!fairseq.empty())
         return fromRead(readFairseqCheckpoint(fairseq), fairseq);
-    if (std::filesystem::exists(safetensors) || !std::filesystem::exists(bin))
+    // pathExists: a link loop or a FIFO is "there" and refused by name when opened (issue 51).
+    if (!pathExists(safetensors) && hasSafetensorsIndex(dir)) // sharded weights (issue 46), before pytorch_model.bin as transformers
+        return fromShards(dir);
+    if (pathExists(safetensors) || !pathExists(bin))
         return ParamStore(safetensors);
     return fromRead(readTorchCheckpoint(bin), bin);
 }
