@@ -35,19 +35,8 @@ QByteArray htmlPart(const QByteArray &boundary, const QByteArray &html)
            + "\r\n";
 }
 
-// The child's peak is read from wait4's rusage, which starts from this process's own high-water
-// mark (posix_spawn's child shares our memory until exec): reset it (Linux: clear_refs 5) after
-// the big inputs were written and freed, so each run measures the CLI, not this generator.
-void resetPeak()
-{
-    QFile f(QStringLiteral("/proc/self/clear_refs"));
-    if (f.open(QIODevice::WriteOnly))
-        f.write("5");
-}
-
 MeasuredRun run(const QString &dir, const QStringList &args)
 {
-    resetPeak();
     return measuredCli(dir, args, kDeadlineMs);
 }
 
