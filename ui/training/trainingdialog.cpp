@@ -3,6 +3,7 @@
 #include "document/project/project.h"
 #include "pipeline/projecttraining.h"
 #include "ui/fields/fieldtrainingdialog.h"
+#include "ui/workers/hffinetuneworker.h"
 #include "ui/workers/trainworker.h"
 
 #include <QComboBox>
@@ -63,12 +64,12 @@ TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
     initRow->addWidget(m_init, 1);
     auto *browse = new QPushButton(tr("Browse…"), this);
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Pretrained encoder"));
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Start from: a pretrained encoder or a Hugging Face folder"));
         if (!dir.isEmpty())
             m_init->setText(dir);
     });
     initRow->addWidget(browse);
-    form->addRow(tr("Start from"), initRow);
+    buildStartFrom(form, initRow); // Folio tagger, a Hugging Face folder or a Hub cache checkpoint
     // More labelled data (issue 37): other projects or public datasets train alongside this
     // project; the best epoch is still chosen on this project's held-out pages.
     m_extra = new QListWidget(this);
@@ -112,11 +113,14 @@ TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
     layout->addWidget(m_log, 1);
     layout->addWidget(m_buttons);
     QPushButton *start = m_buttons->addButton(tr("Train"), QDialogButtonBox::AcceptRole);
+    m_start = start;
     QPushButton *cancel = m_buttons->addButton(QDialogButtonBox::Cancel);
     disconnect(m_buttons, nullptr, this, nullptr);
     connect(start, &QPushButton::clicked, this, &TrainingDialog::startTraining);
     connect(cancel, &QPushButton::clicked, this, [this] {
-        if (m_worker->isRunning()) m_worker->cancel(); else reject();
+        if (m_worker->isRunning()) m_worker->cancel();
+        else if (m_hfWorker->isRunning()) m_hfWorker->cancel();
+        else reject();
     });
     connect(m_worker, &TrainWorker::progress, this,
             [this](int epoch, int epochs, qint64 step, qint64 total, double loss, double devF1, double eta) {
@@ -151,8 +155,12 @@ TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
 
 void TrainingDialog::startTraining()
 {
-    if (!m_project || m_worker->isRunning())
+    if (!m_project || m_worker->isRunning() || m_hfWorker->isRunning())
         return;
+    if (m_startKind->currentIndex() != FolioTagger) {
+        startHfTraining();
+        return;
+    }
     int documents = 0;
     const QString order = m_order->currentData().toString();
     std::vector<inference::TaggerPage> pages =

@@ -9,18 +9,24 @@
 
 class QComboBox;
 class QDialogButtonBox;
+class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
+class QPushButton;
 class QSpinBox;
+class QTableWidget;
 
 namespace folio {
 
 class Project;
 class TrainWorker;
+class HfFineTuneWorker;
 struct TrainOutcome;
+struct HfGuardedRun;
 
 class TrainingDialog : public QDialog
 {
@@ -33,12 +39,26 @@ public:
     void addExtraSource(const QString &source);
     QStringList extraSources() const;
     int pageCount() const { return m_pageCount; }
+    // "Start from" (issue 46): Folio's own tagger (from scratch or a pretrain encoder), a Hugging
+    // Face LayoutLMv3 / LiLT token-classification folder, or such a checkpoint in the Hub cache.
+    enum StartFrom { FolioTagger = 0, HfFolder = 1, HfCache = 2 };
+    void setStartFrom(StartFrom kind, const QString &folderOrRepo = QString());
+    // The Hugging Face folder training starts from ("" for Folio's tagger).
+    QString hfStartFolder() const;
+    // The regression guard's table after a Hugging Face run (label, F1 before, after, support).
+    QTableWidget *guardTable() const { return m_guard; }
+    // At most this many optimizer steps for a Hugging Face run (0: every epoch); tests keep runs short.
+    void setHfMaxSteps(long steps) { m_hfMaxSteps = steps; }
 
 public Q_SLOTS:
     void startTraining();
 
 private:
     void onFinished(const TrainOutcome &outcome);
+    // trainingdialog_hf.cpp: the Hugging Face path and its regression guard.
+    void buildStartFrom(QFormLayout *form, QHBoxLayout *folderRow);
+    void startHfTraining();
+    void onHfFinished(const HfGuardedRun &run);
 
     Project *m_project;
     TrainWorker *m_worker;
@@ -46,7 +66,14 @@ private:
     QSpinBox *m_epochs;
     QComboBox *m_arch = nullptr;
     QComboBox *m_order = nullptr;
-    QLineEdit *m_init = nullptr; // a pretrained encoder to start from
+    QLineEdit *m_init = nullptr; // a pretrained encoder or a Hugging Face folder to start from
+    QComboBox *m_startKind = nullptr;
+    QComboBox *m_hubCheckpoint = nullptr; // runnable token classifiers in the Hub cache
+    HfFineTuneWorker *m_hfWorker = nullptr;
+    QTableWidget *m_guard = nullptr;
+    long m_hfMaxSteps = 0;
+    QPushButton *m_start = nullptr;
+    QPushButton *m_useNew = nullptr, *m_keepOld = nullptr;
     QListWidget *m_extra = nullptr; // "Also train on"
     QLabel *m_summary;
     QProgressBar *m_bar;
