@@ -9,6 +9,7 @@
 #include "ui/annotation/annotationpalette.h"
 #include "ui/annotation/annotationsession.h"
 #include "ui/attention/attentionpanel.h"
+#include "ui/commands/keyboardcommands.h"
 #include "widgets/pagecanvas.h"
 #include "ui/documents/documentlistpanel.h"
 #include "ui/documents/documentopener.h"
@@ -31,6 +32,7 @@
 #include "ui/recentfiles.h"
 #include "ui/resultpresenter.h"
 #include "ui/sampleproject.h"
+#include "ui/training/modelhistory.h"
 #include "ui/training/trainingdialog.h"
 #include "ui/documents/webpagepanel.h"
 #include "ui/windowlayout.h"
@@ -377,6 +379,7 @@ void MainWindow::createActions()
             openFile(dir);
     })->setObjectName(QStringLiteral("openWebFolderAction"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setProperty("folioNoShortcuts", true); // rebuilt at run time: no keys of its own
     rebuildRecentMenu();
     auto *ocrLanguages = new OcrLanguageMenu(this);
     file->addMenu(ocrLanguages);
@@ -429,17 +432,19 @@ void MainWindow::createActions()
         statusBar()->showMessage(on ? tr("The models run in int8 (Suggest Labels, Extract Fields, seq2seq question summaries)")
                                     : tr("The models run in float32"), 5000);
     });
-    model->addAction(tr("&Train on Project…"), this, [this] {
+    auto *history = new ModelHistory(this, [this] { return m_modelDir; }, [this](const QString &dir) { setModelDirectory(dir); });
+    model->addAction(tr("&Train on Project…"), this, [this, history] {
         if (!project()) { statusBar()->showMessage(tr("Open a project first"), 5000); return; }
         TrainingDialog dialog(project(), this);
         if (dialog.exec() == QDialog::Accepted && !dialog.checkpointDir().isEmpty()) {
-            setModelDirectory(dialog.checkpointDir());
+            history->replace(dialog.checkpointDir()); // Go Back to Previous Model restores the one before
             // The trained tagger's suggestions go to the Annotations dock: it comes to the front.
             m_results->present(QStringLiteral("train"), m_annotationsDock,
                                tr("Training finished: %1 is the model now; Suggest Labels (Ctrl+R) uses it")
                                    .arg(QDir(dialog.checkpointDir()).dirName()));
         }
     });
+    model->addAction(history->goBackAction());
     m_fields->addModelActions(model);
     m_qs->addModelActions(model);
     m_team->addMenu(menuBar());
@@ -466,6 +471,7 @@ void MainWindow::createActions()
     keys->setObjectName(QStringLiteral("shortcutsAction"));
     help->addAction(tr("Open &Sample Project"), this, &MainWindow::openSampleProject)->setObjectName(QStringLiteral("sampleProjectAction"));
     help->addAction(tr("&About Folio"), this, &MainWindow::showAbout)->setObjectName(QStringLiteral("aboutAction"));
+    installKeyboardCommands(this, help); // Settings > Keyboard Shortcuts, Help > Find Action, the saved keys
 }
 
 void MainWindow::rebuildRecentMenu()
