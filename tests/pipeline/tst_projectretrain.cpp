@@ -1,0 +1,149 @@
+// One retraining of the labelling loop on a project (issue 47): held-out pages chosen for the user,
+// the new model taking over only when it scores better on them, the status line, a project too small
+// to hold pages out, a cancelled run leaving the previous model, labels the current model never saw.
+#include "document/formats/funsd.h"
+#include "document/project/project.h"
+#include "pipeline/labelling/projectretrain.h"
+#include "tests/common/testdata.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace folio;
+using namespace folio::labelling;
+
+namespace {
+
+QString funsdRoot() { return folio::test::sharedPath(QStringLiteral("data/funsd/dataset")); }
+
+bool makeProject(const QString &path, int n, const QString &renameQuestion = QString())
+{
+    QString error;
+    auto project = Project::create(path, &error);
+    if (!project)
+        return false;
+    const QStringList files = funsdSplitFiles(funsdRoot(), QStringLiteral("train"));
+    for (int i = 0; i < n; ++i) {
+        Document doc;
+        Annotations ann;
+        if (!importFunsdFile(files[i], FunsdWordOrder::Annotation, &doc, &ann, &error))
+            return false;
+        if (!renameQuestion.isEmpty())
+            for (Entity &e : ann.entities)
+                if (e.label == QLatin1String("QUESTION"))
+                    e.label = renameQuestion;
+        if (project->addDocument(doc, ann, &error) < 0)
+            return false;
+    }
+    return true;
+}
+
+ProjectRetrainConfig tiny(const QString &out)
+{
+    ProjectRetrainConfig c;
+    c.outputDir = out;
+    c.epochs = 1;
+    c.maxSteps = 2;
+    c.hidden = 32;
+    c.layers = 1;
+    return c;
+}
+
+QString shippedModel() { return QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/forms-en-de"); }
+
+} // namespace
+
+class TestProjectRetrain : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void firstModelTakesOver()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        QTemporaryDir dir;
+        const QString project = dir.filePath(QStringLiteral("p.folio"));
+        QVERIFY(makeProject(project, 5));
+        const ProjectRetrainOutcome o = retrainFromProject(project, tiny(dir.filePath(QStringLiteral("m1"))));
+        QVERIFY2(o.ok, qPrintable(o.message));
+        QVERIFY(o.tookOver);
+        QCOMPARE(o.heldOutPages, 2); // a fifth of 5, at least 2
+        QCOMPARE(o.trainPages, 3);
+        QCOMPARE(o.model, dir.filePath(QStringLiteral("m1")));
+        QVERIFY(o.newF1 >= 0 && o.newF1 <= 1);
+        QCOMPARE(o.previousF1, -1.0);
+        QVERIFY2(o.message.startsWith(QStringLiteral("model updated: F1 – → ")) && o.message.endsWith(QStringLiteral("on 2 held-out pages")),
+                 qPrintable(o.message));
+        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("m1/model.safetensors"))));
+    }
+
+    void worseModelDoesNotTakeOver()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        FOLIO_REQUIRE_DATA(shippedModel() + QStringLiteral("/config.json"));
+        QTemporaryDir dir;
+        const QString project = dir.filePath(QStringLiteral("p.folio"));
+        QVERIFY(makeProject(project, 5));
+        ProjectRetrainConfig c = tiny(dir.filePath(QStringLiteral("m2")));
+        c.currentModel = shippedModel();
+        c.maxSteps = 1; // a fresh head after one step: far below the shipped model
+        const ProjectRetrainOutcome o = retrainFromProject(project, c);
+        QVERIFY2(o.ok, qPrintable(o.message));
+        QVERIFY2(!o.tookOver, qPrintable(o.message));
+        QCOMPARE(o.model, shippedModel());
+        QVERIFY(o.previousF1 > o.newF1);
+        QVERIFY2(o.message.startsWith(QStringLiteral("model kept: F1 ")) && o.message.contains(QStringLiteral("not better")),
+                 qPrintable(o.message));
+    }
+
+    void labelsTheModelNeverSawGrowItsHead()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        FOLIO_REQUIRE_DATA(shippedModel() + QStringLiteral("/config.json"));
+        QTemporaryDir dir;
+        const QString project = dir.filePath(QStringLiteral("p.folio"));
+        QVERIFY(makeProject(project, 5, QStringLiteral("KEY")));
+        ProjectRetrainConfig c = tiny(dir.filePath(QStringLiteral("m3")));
+        c.currentModel = shippedModel();
+        const ProjectRetrainOutcome o = retrainFromProject(project, c);
+        QVERIFY2(o.ok, qPrintable(o.message));
+        QCOMPARE(o.grownLabels, QStringList{QStringLiteral("KEY")});
+        QVERIFY(o.tookOver); // the current model cannot label KEY at all
+        QVERIFY2(o.message.contains(QStringLiteral("new labels: KEY")), qPrintable(o.message));
+    }
+
+    void cancelledRunKeepsThePreviousModel()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        QTemporaryDir dir;
+        const QString project = dir.filePath(QStringLiteral("p.folio"));
+        QVERIFY(makeProject(project, 4));
+        std::atomic<bool> cancel{true};
+        ProjectRetrainConfig c = tiny(dir.filePath(QStringLiteral("m4")));
+        c.currentModel = QStringLiteral("/previous/model");
+        c.cancel = &cancel;
+        const ProjectRetrainOutcome o = retrainFromProject(project, c);
+        QVERIFY(o.cancelled);
+        QVERIFY(!o.tookOver);
+        QCOMPARE(o.model, QStringLiteral("/previous/model"));
+        QVERIFY2(o.message.contains(QStringLiteral("previous model stays")), qPrintable(o.message));
+    }
+
+    void tooFewLabelledDocuments()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        QTemporaryDir dir;
+        const QString project = dir.filePath(QStringLiteral("p.folio"));
+        QVERIFY(makeProject(project, 3));
+        const ProjectRetrainOutcome o = retrainFromProject(project, tiny(dir.filePath(QStringLiteral("m5"))));
+        QVERIFY(!o.ok);
+        QVERIFY2(o.message.contains(QStringLiteral("at least 4")) && o.message.contains(QStringLiteral("2 held out")),
+                 qPrintable(o.message));
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("m5/model.safetensors"))));
+    }
+};
+
+FOLIO_TEST_GUILESS_MAIN(TestProjectRetrain)
+#include "tst_projectretrain.moc"
