@@ -21,6 +21,7 @@ QList<ShortcutEntry> keyboardShortcuts()
         {QStringLiteral("Ctrl+Shift+O"), anywhere, tr("Open a project")},
         {QStringLiteral("Ctrl+Q"), anywhere, tr("Quit (the layout is saved)")},
         {QStringLiteral("F1"), anywhere, tr("This list of keys (Help > Keyboard Shortcuts)")},
+        {QStringLiteral("Ctrl+Shift+P"), anywhere, tr("Find an action by its name and run it (Help > Find Action)")},
         {QStringLiteral("PageDown / PageUp"), anywhere, tr("Next / previous document")},
         {QStringLiteral("Ctrl+D"), anywhere, tr("Mark the document done")},
         {QStringLiteral("Ctrl+Z"), anywhere, tr("Undo (every edit is saved at once)")},
@@ -120,7 +121,8 @@ ShortcutsDialog::ShortcutsDialog(QWidget *parent)
         }
     });
 
-    auto *note = new QLabel(tr("Keys in a dock work when that dock has the focus; the page's keys when the page has it."), this);
+    auto *note = new QLabel(tr("Keys in a dock work when that dock has the focus; the page's keys when the page has it. "
+                               "The menus' keys listed here are the defaults: Settings > Keyboard Shortcuts changes them."), this);
     note->setWordWrap(true);
     layout->addWidget(note);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
