@@ -14,6 +14,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -191,6 +192,37 @@ private Q_SLOTS:
         QCOMPARE(current, kTiny);
         history.goBackAction()->trigger();
         QCOMPARE(current, out);
+    }
+
+    // Cancel while the worker trains: it stops between steps, no guard, no model is offered.
+    void cancelStopsTheRun()
+    {
+        FOLIO_REQUIRE_DATA(kTiny + QStringLiteral("/model.safetensors"));
+        FOLIO_REQUIRE_DATA(kFunsd + QStringLiteral("/training_data/annotations"));
+        QTemporaryDir dir;
+        QString error;
+        auto project = funsdProject(dir.filePath(QStringLiteral("p.folio")), 3, &error);
+        QVERIFY2(project, qPrintable(error));
+        TrainingDialog dialog(project.get());
+        dialog.setStartFrom(TrainingDialog::HfFolder, kTiny);
+        for (QLineEdit *e : dialog.findChildren<QLineEdit *>())
+            if (e->objectName().isEmpty())
+                e->setText(dir.filePath(QStringLiteral("tuned")));
+        dialog.findChild<QSpinBox *>()->setValue(200);
+        dialog.startTraining();
+        QList<QLabel *> labels = dialog.findChildren<QLabel *>();
+        QVERIFY(QTest::qWaitFor([&] {
+            for (QLabel *l : labels)
+                if (l->text().startsWith(QStringLiteral("Step ")))
+                    return true;
+            return false;
+        }, 60000));
+        dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Cancel)->click();
+        QVERIFY2(QTest::qWaitFor([&] { return logOf(dialog).contains(QStringLiteral("Cancelled.")) || logOf(dialog).contains(QStringLiteral("Done in")); }, 60000),
+                 qPrintable(logOf(dialog)));
+        QVERIFY2(logOf(dialog).contains(QStringLiteral("Cancelled.")), qPrintable(logOf(dialog)));
+        QVERIFY(!dialog.guardTable());
+        QVERIFY(dialog.checkpointDir().isEmpty());
     }
 
     void refusals()

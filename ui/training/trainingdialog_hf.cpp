@@ -21,6 +21,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -57,6 +58,7 @@ void TrainingDialog::buildStartFrom(QFormLayout *form, QHBoxLayout *folderRow)
         // Folio's architecture and word order describe its own tagger only.
         m_arch->setEnabled(kind == FolioTagger);
         m_order->setEnabled(kind == FolioTagger);
+        m_extra->setEnabled(kind == FolioTagger); // further sources train Folio's tagger only
         if (kind != FolioTagger && m_epochs->value() == 30)
             m_epochs->setValue(3); // the reference's fine-tuning default
         else if (kind == FolioTagger && m_epochs->value() == 3)
@@ -150,6 +152,8 @@ void TrainingDialog::startHfTraining()
         m_useNew->hide();
         m_keepOld->hide();
     }
+    if (!extraSources().isEmpty())
+        m_log->appendPlainText(tr("Note: \"Also train on\" applies to Folio's own tagger; a Hugging Face model trains on this project's pages."));
     QDir().mkpath(out);
     m_log->appendPlainText(tr("Fine-tuning %1 on %2 pages; %3 held-out pages will score the old and the new model…")
                                .arg(QDir(init).dirName()).arg(train.size()).arg(heldOut.size()));
