@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QPushButton>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -39,6 +40,7 @@ ShortcutEditorDialog::ShortcutEditorDialog(QMainWindow *window, QWidget *parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     for (int r = 0; r < m_actions.size(); ++r) {
         QAction *a = m_actions[r];
         ShortcutSettings::rememberDefaults(a);
@@ -205,6 +207,8 @@ void ShortcutEditorDialog::refreshConflicts()
             item->setForeground(clash ? QBrush(QColor(0x80, 0x00, 0x10)) : QBrush());
             item->setToolTip(clash ? tr("Same key as: %1").arg(others.join(QStringLiteral(", "))) : QString());
         }
+        // Seen on the selected row too, where the selection colour hides the background.
+        m_table->item(r, KeysColumn)->setIcon(clash ? style()->standardIcon(QStyle::SP_MessageBoxWarning) : QIcon());
     }
     QStringList lines;
     QList<int> rows = clashes.keys();
@@ -231,6 +235,8 @@ void ShortcutEditorDialog::showCurrentRow()
     m_keyEdit->setKeySequence(row >= 0 && !m_keys.value(row).isEmpty() ? m_keys[row].first() : QKeySequence());
     m_settingEditor = false;
     m_keyEdit->setEnabled(row >= 0);
+    if (QTableWidgetItem *item = m_table->item(row, ActionColumn))
+        m_table->scrollToItem(item);
 }
 
 } // namespace folio

@@ -62,20 +62,19 @@ QString ShortcutSettings::displayText(const QAction *action)
 
 QString ShortcutSettings::menuPath(const QAction *action)
 {
+    // The menu an action sits in: a titled QMenu (the menu bar's overflow menu has no title).
+    const auto owner = [](const QAction *a) -> const QMenu * {
+        const QList<QObject *> objects = a->associatedObjects();
+        for (QObject *o : objects)
+            if (const auto *m = qobject_cast<const QMenu *>(o); m && !m->title().isEmpty())
+                return m;
+        return nullptr;
+    };
     QStringList path;
-    const QList<QObject *> widgets = action->associatedObjects();
-    const QMenu *menu = nullptr;
-    for (QObject *o : widgets)
-        if ((menu = qobject_cast<const QMenu *>(o)))
-            break;
+    const QMenu *menu = owner(action);
     for (int depth = 0; menu && depth < 8; ++depth) {
         path.prepend(displayText(menu->menuAction()));
-        const QMenu *parent = nullptr;
-        const QList<QObject *> up = menu->menuAction()->associatedObjects();
-        for (QObject *o : up)
-            if ((parent = qobject_cast<const QMenu *>(o)))
-                break;
-        menu = parent;
+        menu = owner(menu->menuAction());
     }
     return path.join(QStringLiteral(" > "));
 }
