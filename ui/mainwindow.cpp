@@ -436,6 +436,7 @@ void MainWindow::createActions()
     model->addAction(tr("&Train on Project…"), this, [this, history] {
         if (!project()) { statusBar()->showMessage(tr("Open a project first"), 5000); return; }
         TrainingDialog dialog(project(), this);
+        dialog.setCurrentModel(m_modelDir); // the regression guard's "before" when it is a Hugging Face model
         if (dialog.exec() == QDialog::Accepted && !dialog.checkpointDir().isEmpty()) {
             history->replace(dialog.checkpointDir()); // Go Back to Previous Model restores the one before
             // The trained tagger's suggestions go to the Annotations dock: it comes to the front.

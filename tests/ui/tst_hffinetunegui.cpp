@@ -192,6 +192,24 @@ private Q_SLOTS:
         QCOMPARE(current, kTiny);
         history.goBackAction()->trigger();
         QCOMPARE(current, out);
+
+        // With the fine-tuned model in use, the next run's "before" is that model (it knows HEADER),
+        // not the folder the run starts from.
+        TrainingDialog again(project.get());
+        again.setCurrentModel(out);
+        again.setStartFrom(TrainingDialog::HfFolder, kTiny);
+        for (QLineEdit *e : again.findChildren<QLineEdit *>())
+            if (e->objectName().isEmpty())
+                e->setText(dir.filePath(QStringLiteral("tuned2")));
+        again.findChild<QSpinBox *>()->setValue(1);
+        again.setHfMaxSteps(1);
+        again.startTraining();
+        QVERIFY2(QTest::qWaitFor([&] { return again.guardTable() || logOf(again).contains(QStringLiteral("Failed")); }, 300000),
+                 qPrintable(logOf(again)));
+        QVERIFY2(again.guardTable(), qPrintable(logOf(again)));
+        QVERIFY(again.guardTable()->horizontalHeaderItem(1)->text().contains(QStringLiteral("(tuned)")));
+        QCOMPARE(cellText(again.guardTable(), QStringLiteral("HEADER"), 1), cellText(t, QStringLiteral("HEADER"), 2));
+        QCOMPARE(cellText(again.guardTable(), QStringLiteral("all (micro)"), 1), cellText(t, QStringLiteral("all (micro)"), 2));
     }
 
     // Cancel while the worker trains: it stops between steps, no guard, no model is offered.

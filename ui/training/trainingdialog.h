@@ -43,6 +43,9 @@ public:
     // Face LayoutLMv3 / LiLT token-classification folder, or such a checkpoint in the Hub cache.
     enum StartFrom { FolioTagger = 0, HfFolder = 1, HfCache = 2 };
     void setStartFrom(StartFrom kind, const QString &folderOrRepo = QString());
+    // The model in use now: when it is a Hugging Face token classifier, the regression guard scores
+    // it as "before" (otherwise the folder training starts from).
+    void setCurrentModel(const QString &checkpointDir) { m_currentModel = checkpointDir; }
     // The Hugging Face folder training starts from ("" for Folio's tagger).
     QString hfStartFolder() const;
     // The regression guard's table after a Hugging Face run (label, F1 before, after, support).
@@ -72,6 +75,7 @@ private:
     HfFineTuneWorker *m_hfWorker = nullptr;
     QTableWidget *m_guard = nullptr;
     long m_hfMaxSteps = 0;
+    QString m_currentModel;
     QPushButton *m_start = nullptr;
     QPushButton *m_useNew = nullptr, *m_keepOld = nullptr;
     QListWidget *m_extra = nullptr; // "Also train on"

@@ -157,8 +157,13 @@ void TrainingDialog::startHfTraining()
     QDir().mkpath(out);
     m_log->appendPlainText(tr("Fine-tuning %1 on %2 pages; %3 held-out pages will score the old and the new model…")
                                .arg(QDir(init).dirName()).arg(train.size()).arg(heldOut.size()));
+    // "Before" is the model in use when it is a Hugging Face token classifier, else the start folder.
+    const QString before = !m_currentModel.isEmpty() && QFileInfo(m_currentModel).isDir()
+                                   && pipeline::isHfTokenClassifierType(pipeline::checkpointModelType(m_currentModel))
+                               ? m_currentModel
+                               : init;
     m_start->setEnabled(false);
-    m_hfWorker->start(config, std::move(train), std::move(heldOut));
+    m_hfWorker->start(config, std::move(train), std::move(heldOut), before);
 }
 
 void TrainingDialog::onHfFinished(const HfGuardedRun &run)
@@ -200,6 +205,8 @@ void TrainingDialog::onHfFinished(const HfGuardedRun &run)
         });
     }
     m_guard->setProperty("outDir", run.outDir);
+    m_guard->setHorizontalHeaderLabels({tr("Label"), tr("F1 before (%1)").arg(QDir(run.beforeDir).dirName()),
+                                        tr("F1 after (%1)").arg(QDir(run.outDir).dirName()), tr("Held-out entities")});
     m_guard->setRowCount(0);
     const auto cell = [](double f1) { return new QTableWidgetItem(f1 < 0 ? QStringLiteral("–") : QString::number(f1, 'f', 3)); };
     for (const HfGuardRow &r : run.rows) {

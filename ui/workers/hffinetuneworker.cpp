@@ -124,16 +124,18 @@ void HfFineTuneWorker::cancel()
 }
 
 void HfFineTuneWorker::start(const pipeline::HfFineTuneConfig &config, std::vector<inference::TaggerPage> train,
-                             std::vector<inference::TaggerPage> heldOut)
+                             std::vector<inference::TaggerPage> heldOut, const QString &beforeDir)
 {
     if (m_watcher.isRunning())
         return;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     auto cancelFlag = m_cancel;
     QPointer<HfFineTuneWorker> self(this);
-    m_watcher.setFuture(QtConcurrent::run([self, config, train = std::move(train), heldOut = std::move(heldOut), cancelFlag]() -> HfGuardedRun {
+    m_watcher.setFuture(QtConcurrent::run([self, config, train = std::move(train), heldOut = std::move(heldOut), cancelFlag,
+                                           before = beforeDir.isEmpty() ? config.initDir : beforeDir]() -> HfGuardedRun {
         HfGuardedRun run;
         run.outDir = config.outDir;
+        run.beforeDir = before;
         run.trainPages = int(train.size());
         run.heldOutPages = int(heldOut.size());
         auto report = [self](const pipeline::HfFineTuneProgress &p) {
@@ -157,7 +159,7 @@ void HfFineTuneWorker::start(const pipeline::HfFineTuneConfig &config, std::vect
             return run;
         }
         QString error;
-        if (!scoreHfFolderOnPages(config.initDir, heldOut, true, &run.rows, &error)
+        if (!scoreHfFolderOnPages(before, heldOut, true, &run.rows, &error)
             || !scoreHfFolderOnPages(config.outDir, heldOut, false, &run.rows, &error)) {
             run.error = error;
             return run;

@@ -50,6 +50,7 @@ struct HfGuardedRun
     bool ok = false, cancelled = false;
     QString error;
     QString outDir;
+    QString beforeDir; // the model scored as "before"
     pipeline::HfFineTuneOutcome training;
     int trainPages = 0, heldOutPages = 0;
     std::vector<HfGuardRow> rows; // per label, the micro row last
@@ -64,8 +65,9 @@ public:
     explicit HfFineTuneWorker(QObject *parent = nullptr);
     ~HfFineTuneWorker() override;
 
+    // `beforeDir`: the model the new one would replace, scored as "before" (empty: config.initDir).
     void start(const pipeline::HfFineTuneConfig &config, std::vector<inference::TaggerPage> train,
-               std::vector<inference::TaggerPage> heldOut);
+               std::vector<inference::TaggerPage> heldOut, const QString &beforeDir = QString());
     void cancel();
     bool isRunning() const;
 
