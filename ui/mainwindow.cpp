@@ -435,15 +435,15 @@ void MainWindow::createActions()
     auto *history = new ModelHistory(this, [this] { return m_modelDir; }, [this](const QString &dir) { setModelDirectory(dir); });
     model->addAction(tr("&Train on Project…"), this, [this, history] {
         if (!project()) { statusBar()->showMessage(tr("Open a project first"), 5000); return; }
-        TrainingDialog dialog(project(), this);
-        dialog.setCurrentModel(m_modelDir); // the regression guard's "before" when it is a Hugging Face model
-        if (dialog.exec() == QDialog::Accepted && !dialog.checkpointDir().isEmpty()) {
-            history->replace(dialog.checkpointDir()); // Go Back to Previous Model restores the one before
+        if (auto *open = findChild<TrainingDialog *>(); open && open->isVisible()) { open->raise(); open->activateWindow(); return; }
+        // Not modal: the user keeps labelling while it trains (TrainingDialog::openBeside).
+        TrainingDialog::openBeside(project(), m_modelDir, m_projects, this, [this, history](const QString &checkpointDir) {
+            history->replace(checkpointDir); // Go Back to Previous Model restores the one before
             // The trained tagger's suggestions go to the Annotations dock: it comes to the front.
             m_results->present(QStringLiteral("train"), m_annotationsDock,
                                tr("Training finished: %1 is the model now; Suggest Labels (Ctrl+R) uses it")
-                                   .arg(QDir(dialog.checkpointDir()).dirName()));
-        }
+                                   .arg(QDir(checkpointDir).dirName()));
+        });
     });
     model->addAction(history->goBackAction());
     m_fields->addModelActions(model);

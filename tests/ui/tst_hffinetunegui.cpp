@@ -13,6 +13,9 @@
 #include "ui/workers/hffinetuneworker.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QPointer>
+#include <QProgressBar>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -210,6 +213,46 @@ private Q_SLOTS:
         QVERIFY(again.guardTable()->horizontalHeaderItem(1)->text().contains(QStringLiteral("(tuned)")));
         QCOMPARE(cellText(again.guardTable(), QStringLiteral("HEADER"), 1), cellText(t, QStringLiteral("HEADER"), 2));
         QCOMPARE(cellText(again.guardTable(), QStringLiteral("all (micro)"), 1), cellText(t, QStringLiteral("all (micro)"), 2));
+    }
+
+    // Model > Train on Project opens the dialog beside the window, not modal: the window stays usable
+    // while it trains; accepting hands the folder to the window, and the dialog goes.
+    void opensBesideTheWindow()
+    {
+        FOLIO_REQUIRE_DATA(kTiny + QStringLiteral("/model.safetensors"));
+        FOLIO_REQUIRE_DATA(kFunsd + QStringLiteral("/training_data/annotations"));
+        QTemporaryDir dir;
+        QString error;
+        auto project = funsdProject(dir.filePath(QStringLiteral("p.folio")), 3, &error);
+        QVERIFY2(project, qPrintable(error));
+        QWidget window;
+        window.show();
+        QString accepted;
+        QPointer<TrainingDialog> dialog =
+            TrainingDialog::openBeside(project.get(), kTiny, nullptr, &window, [&accepted](const QString &d) { accepted = d; });
+        QVERIFY(dialog && dialog->isVisible() && !dialog->isModal());
+        QCOMPARE(QApplication::activeModalWidget(), nullptr);
+        dialog->setStartFrom(TrainingDialog::HfFolder, kTiny);
+        const QString out = dir.filePath(QStringLiteral("tuned"));
+        for (QLineEdit *e : dialog->findChildren<QLineEdit *>())
+            if (e->objectName().isEmpty())
+                e->setText(out);
+        dialog->findChild<QSpinBox *>()->setValue(1);
+        dialog->setHfMaxSteps(1);
+        dialog->startTraining();
+        QVERIFY2(QTest::qWaitFor([&] { return dialog->guardTable() || logOf(*dialog).contains(QStringLiteral("Failed")); }, 300000),
+                 qPrintable(logOf(*dialog)));
+        dialog->findChild<QPushButton *>(QStringLiteral("useNewModel"))->click();
+        QCOMPARE(accepted, out);
+        QTRY_VERIFY(dialog.isNull()); // deleted when closed
+
+        // A closed project: the dialog lets go of it and starts nothing more.
+        dialog = TrainingDialog::openBeside(project.get(), QString(), nullptr, &window, {});
+        dialog->forgetProject();
+        dialog->startTraining();
+        QVERIFY(logOf(*dialog).contains(QStringLiteral("The project was closed")));
+        QVERIFY(!dialog->findChild<QProgressBar *>() || dialog->findChild<QProgressBar *>()->value() == 0);
+        dialog->close();
     }
 
     // Cancel while the worker trains: it stops between steps, no guard, no model is offered.

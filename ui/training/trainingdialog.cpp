@@ -143,6 +143,8 @@ TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
         QPushButton *fields = m_buttons->addButton(tr("Web fields: train the field extractor…"), QDialogButtonBox::ActionRole);
         fields->setObjectName(QStringLiteral("trainFieldExtractor"));
         connect(fields, &QPushButton::clicked, this, [this] {
+            if (!m_project)
+                return; // closed meanwhile
             std::vector<pipeline::FieldSpec> fieldSet;
             QString error;
             pipeline::projectFieldSet(*m_project, &fieldSet, &error);

@@ -7,6 +7,8 @@
 #include <QDialog>
 #include <QStringList>
 
+#include <functional>
+
 class QComboBox;
 class QDialogButtonBox;
 class QFormLayout;
@@ -23,6 +25,7 @@ class QTableWidget;
 namespace folio {
 
 class Project;
+class ProjectService;
 class TrainWorker;
 class HfFineTuneWorker;
 struct TrainOutcome;
@@ -39,6 +42,13 @@ public:
     void addExtraSource(const QString &source);
     QStringList extraSources() const;
     int pageCount() const { return m_pageCount; }
+    // A non-modal dialog beside `window` (deleted when closed), so that the user keeps labelling while
+    // it trains; `accepted(checkpointDir)` runs when a model is accepted. When `projects` closes the
+    // project, the dialog lets go of it (a run in progress finishes on the pages it was given).
+    static TrainingDialog *openBeside(Project *project, const QString &currentModel, ProjectService *projects, QWidget *window,
+                                      const std::function<void(const QString &)> &accepted);
+    // The project is gone (closed): nothing more starts from this dialog.
+    void forgetProject();
     // "Start from" (issue 46): Folio's own tagger (from scratch or a pretrain encoder), a Hugging
     // Face LayoutLMv3 / LiLT token-classification folder, or such a checkpoint in the Hub cache.
     enum StartFrom { FolioTagger = 0, HfFolder = 1, HfCache = 2 };

@@ -10,6 +10,7 @@
 #include "pipeline/hub/hubsettings.h"
 #include "pipeline/hubmodels.h"
 #include "pipeline/projecttraining.h"
+#include "ui/team/projectservice.h"
 #include "ui/workers/hffinetuneworker.h"
 
 #include <QComboBox>
@@ -82,6 +83,32 @@ void TrainingDialog::buildStartFrom(QFormLayout *form, QHBoxLayout *folderRow)
                                        .arg(step).arg(total).arg(epoch).arg(epochs).arg(loss, 0, 'f', 4).arg(qRound(eta)));
             });
     connect(m_hfWorker, &HfFineTuneWorker::finished, this, &TrainingDialog::onHfFinished);
+}
+
+TrainingDialog *TrainingDialog::openBeside(Project *project, const QString &currentModel, ProjectService *projects, QWidget *window,
+                                           const std::function<void(const QString &)> &accepted)
+{
+    auto *dialog = new TrainingDialog(project, window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setModal(false);
+    dialog->setCurrentModel(currentModel);
+    if (projects)
+        connect(projects, &ProjectService::projectClosed, dialog, &TrainingDialog::forgetProject);
+    connect(dialog, &QDialog::accepted, window, [dialog, accepted] {
+        if (!dialog->checkpointDir().isEmpty() && accepted)
+            accepted(dialog->checkpointDir());
+    });
+    dialog->show();
+    return dialog;
+}
+
+void TrainingDialog::forgetProject()
+{
+    if (!m_project)
+        return;
+    m_project = nullptr;
+    m_start->setEnabled(false);
+    m_log->appendPlainText(tr("The project was closed: nothing more can start from this dialog."));
 }
 
 void TrainingDialog::setStartFrom(StartFrom kind, const QString &folderOrRepo)
