@@ -213,22 +213,6 @@ Annotations acceptedOnly(const Annotations &a)
     return out;
 }
 
-double testF1Of(const QString &checkpoint, const std::vector<inference::TaggerPage> &test, QString *why)
-{
-    inference::Predictor predictor;
-    std::string error, json;
-    if (!predictor.load(checkpoint.toStdString(), &error) || !predictor.evaluate(test, &json, &error)) {
-        *why = QString::fromStdString(error);
-        return -1;
-    }
-    try {
-        return nlohmann::json::parse(json).value("f1", -1.0);
-    } catch (const std::exception &e) {
-        *why = QString::fromUtf8(e.what());
-        return -1;
-    }
-}
-
 QJsonObject readConfig(const QString &dir)
 {
     QFile f(QDir(dir).filePath(QStringLiteral("config.json")));
@@ -285,7 +269,7 @@ bool runLabellingSimulation(const SimulationData &data, const SimulationConfig &
     }
     if (haveModel) {
         QString why;
-        summary->startTestF1 = testF1Of(config.startModel, testPages, &why);
+        summary->startTestF1 = taggerF1On(config.startModel, testPages, &why);
         if (summary->startTestF1 < 0)
             tell(QStringLiteral("%1 not scored on the held-out pages: %2").arg(config.startModel, why));
     }
@@ -433,7 +417,7 @@ bool runLabellingSimulation(const SimulationData &data, const SimulationConfig &
             }
             if (haveModel) {
                 QString why;
-                r.testF1 = r.modelUpdated ? testF1Of(modelDir, testPages, &why) : summary->finalTestF1;
+                r.testF1 = r.modelUpdated ? taggerF1On(modelDir, testPages, &why) : summary->finalTestF1;
                 if (r.testF1 < 0 && !why.isEmpty())
                     r.trainNote += (r.trainNote.isEmpty() ? QString() : QStringLiteral("; ")) + QStringLiteral("not scored: ") + why;
                 summary->finalTestF1 = r.testF1;
@@ -448,6 +432,22 @@ bool runLabellingSimulation(const SimulationData &data, const SimulationConfig &
             onPage(r);
     }
     return true;
+}
+
+double taggerF1On(const QString &checkpoint, const std::vector<inference::TaggerPage> &pages, QString *why)
+{
+    inference::Predictor predictor;
+    std::string error, json;
+    if (!predictor.load(checkpoint.toStdString(), &error) || !predictor.evaluate(pages, &json, &error)) {
+        *why = QString::fromStdString(error);
+        return -1;
+    }
+    try {
+        return nlohmann::json::parse(json).value("f1", -1.0);
+    } catch (const std::exception &e) {
+        *why = QString::fromUtf8(e.what());
+        return -1;
+    }
 }
 
 } // namespace folio::labelling

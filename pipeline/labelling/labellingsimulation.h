@@ -15,6 +15,10 @@
 #include <functional>
 #include <vector>
 
+namespace folio::inference {
+struct TaggerPage;
+}
+
 namespace folio::labelling {
 
 struct SimulationPage
@@ -101,5 +105,10 @@ struct SimulationSummary
 bool runLabellingSimulation(const SimulationData &data, const SimulationConfig &config,
                             const std::function<void(const PageRecord &)> &onPage, SimulationSummary *summary,
                             QString *error, const std::function<void(const QString &)> &note = {});
+
+// Entity F1 of a folio-formtagger checkpoint on labelled pages (the predictor's own evaluation);
+// -1 with *why set when it cannot be loaded or scored. The simulation's test score and a project
+// retraining's held-out score.
+double taggerF1On(const QString &checkpoint, const std::vector<inference::TaggerPage> &pages, QString *why);
 
 } // namespace folio::labelling

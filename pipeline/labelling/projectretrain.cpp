@@ -12,27 +12,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <nlohmann/json.hpp>
 
 namespace folio::labelling {
 
 namespace {
-
-double scoreOn(const QString &checkpoint, const std::vector<inference::TaggerPage> &pages, QString *why)
-{
-    inference::Predictor predictor;
-    std::string error, json;
-    if (!predictor.load(checkpoint.toStdString(), &error) || !predictor.evaluate(pages, &json, &error)) {
-        *why = QString::fromStdString(error);
-        return -1;
-    }
-    try {
-        return nlohmann::json::parse(json).value("f1", -1.0);
-    } catch (const std::exception &e) {
-        *why = QString::fromUtf8(e.what());
-        return -1;
-    }
-}
 
 QString f1Text(double f1) { return f1 < 0 ? QStringLiteral("–") : QString::number(100 * f1, 'f', 1); }
 
@@ -124,14 +107,14 @@ ProjectRetrainOutcome retrainFromProject(const QString &projectPath, const Proje
         return o;
     }
     QString why;
-    o.newF1 = scoreOn(config.outputDir, heldOut, &why);
+    o.newF1 = taggerF1On(config.outputDir, heldOut, &why);
     if (o.newF1 < 0) {
         o.error = why;
         o.message = QStringLiteral("the new model could not be scored (%1); the previous model stays").arg(why);
         return o;
     }
     if (!config.currentModel.isEmpty() && o.grownLabels.isEmpty())
-        o.previousF1 = scoreOn(config.currentModel, heldOut, &why);
+        o.previousF1 = taggerF1On(config.currentModel, heldOut, &why);
     o.ok = true;
     o.tookOver = o.newF1 > o.previousF1;
     const QString scores = QStringLiteral("F1 %1 → %2 on %3 held-out pages").arg(f1Text(o.previousF1), f1Text(o.newF1)).arg(o.heldOutPages);
