@@ -1,5 +1,7 @@
 #include "pipeline/labelling/pagecorrection.h"
 
+#include "document/annotationedits.h"
+
 #include <QHash>
 #include <QSet>
 
@@ -21,34 +23,6 @@ EditCounts &EditCounts::operator+=(const EditCounts &o)
 
 namespace {
 
-Entity *findEntity(Annotations &a, const QString &id)
-{
-    for (Entity &e : a.entities)
-        if (e.id == id)
-            return &e;
-    return nullptr;
-}
-
-// AnnotationSession's releaseWords: words leave every entity; emptied entities go, with their links.
-void releaseWords(Annotations &a, const QSet<QString> &words)
-{
-    QSet<QString> gone;
-    for (Entity &e : a.entities) {
-        QStringList kept;
-        for (const QString &w : e.wordIds)
-            if (!words.contains(w))
-                kept << w;
-        e.wordIds = kept;
-        if (kept.isEmpty())
-            gone.insert(e.id);
-    }
-    a.entities.erase(std::remove_if(a.entities.begin(), a.entities.end(), [&](const Entity &e) { return gone.contains(e.id); }),
-                     a.entities.end());
-    a.links.erase(std::remove_if(a.links.begin(), a.links.end(),
-                                 [&](const Link &l) { return gone.contains(l.from) || gone.contains(l.to); }),
-                  a.links.end());
-}
-
 QSet<QString> wordSet(const QStringList &ids) { return QSet<QString>(ids.begin(), ids.end()); }
 
 bool live(const Entity &e) { return e.state != ReviewState::Rejected; }
@@ -66,190 +40,62 @@ QString wordKey(QStringList ids)
 
 MemoryEditor::MemoryEditor(const Document &document, Annotations start) : m_document(document), m_annotations(std::move(start)) {}
 
-QStringList MemoryEditor::inReadingOrder(QStringList ids) const
+// Every edit is AnnotationSession's own rule (document/annotationedits.h), counted when it applies.
+bool MemoryEditor::counted(bool applied)
 {
-    QHash<QString, int> index;
-    for (int i = 0; i < int(m_document.words.size()); ++i)
-        index.insert(m_document.words[size_t(i)].id, i);
-    ids.erase(std::remove_if(ids.begin(), ids.end(), [&](const QString &w) { return !index.contains(w); }), ids.end());
-    std::sort(ids.begin(), ids.end(), [&](const QString &a, const QString &b) { return index[a] < index[b]; });
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    return ids;
+    if (applied)
+        ++m_steps;
+    return applied;
 }
 
 bool MemoryEditor::labelWords(const QStringList &wordIds, const QString &label)
 {
-    const QStringList words = inReadingOrder(wordIds);
-    if (words.isEmpty() || label.isEmpty())
-        return false;
-    for (Entity &e : m_annotations.entities)
-        if (inReadingOrder(e.wordIds) == words) {
-            e.label = label;
-            e.source = AnnotationSource();
-            e.confidence = 1.0;
-            e.state = ReviewState::Accepted;
-            ++m_steps;
-            return true;
-        }
-    releaseWords(m_annotations, wordSet(words));
-    Entity e;
-    e.id = m_annotations.freshId(QStringLiteral("e"));
-    e.label = label;
-    e.wordIds = words;
-    m_annotations.entities.push_back(e);
-    ++m_steps;
-    return true;
+    return counted(edits::labelWords(m_document, m_annotations, wordIds, label));
 }
 
 bool MemoryEditor::relabel(const QString &entityId, const QString &label)
 {
-    Entity *t = findEntity(m_annotations, entityId);
-    if (!t || label.isEmpty() || (t->label == label && t->state == ReviewState::Accepted))
-        return false;
-    t->label = label;
-    t->source = AnnotationSource();
-    t->state = ReviewState::Accepted;
-    t->confidence = 1.0;
-    ++m_steps;
-    return true;
+    return counted(edits::relabel(m_annotations, entityId, label));
 }
 
 bool MemoryEditor::mergeEntities(const QStringList &entityIds)
 {
-    if (entityIds.size() < 2)
-        return false;
-    const Entity *first = m_annotations.entity(entityIds.first());
-    if (!first)
-        return false;
-    QStringList words = first->wordIds;
-    const QString label = first->label;
-    const QString keepId = first->id;
-    for (int i = 1; i < entityIds.size(); ++i) {
-        const Entity *e = m_annotations.entity(entityIds[i]);
-        if (!e)
-            return false;
-        words += e->wordIds;
-    }
-    Annotations &after = m_annotations;
-    for (Link &l : after.links) {
-        if (entityIds.contains(l.from))
-            l.from = keepId;
-        if (entityIds.contains(l.to))
-            l.to = keepId;
-    }
-    after.links.erase(std::remove_if(after.links.begin(), after.links.end(), [](const Link &l) { return l.from == l.to; }),
-                      after.links.end());
-    after.entities.erase(std::remove_if(after.entities.begin(), after.entities.end(),
-                                        [&](const Entity &e) { return e.id != keepId && entityIds.contains(e.id); }),
-                         after.entities.end());
-    Entity *kept = findEntity(after, keepId);
-    kept->wordIds = inReadingOrder(words);
-    kept->label = label;
-    kept->source = AnnotationSource();
-    kept->state = ReviewState::Accepted;
-    kept->confidence = 1.0;
-    ++m_steps;
-    return true;
+    return counted(edits::mergeEntities(m_document, m_annotations, entityIds));
 }
 
 bool MemoryEditor::rejectSuggestion(const QString &entityId)
 {
-    Entity *e = findEntity(m_annotations, entityId);
-    if (!e || e->state != ReviewState::Suggested)
-        return false;
-    e->state = ReviewState::Rejected;
-    for (Link &l : m_annotations.links)
-        if (l.from == entityId || l.to == entityId)
-            l.state = ReviewState::Rejected;
-    ++m_steps;
-    return true;
+    return counted(edits::rejectSuggestion(m_annotations, entityId));
 }
 
 bool MemoryEditor::deleteEntity(const QString &entityId)
 {
-    if (!m_annotations.entity(entityId))
-        return false;
-    Annotations &a = m_annotations;
-    a.entities.erase(std::remove_if(a.entities.begin(), a.entities.end(), [&](const Entity &e) { return e.id == entityId; }),
-                     a.entities.end());
-    a.links.erase(std::remove_if(a.links.begin(), a.links.end(),
-                                 [&](const Link &l) { return l.from == entityId || l.to == entityId; }),
-                  a.links.end());
-    ++m_steps;
-    return true;
+    return counted(edits::deleteEntity(m_annotations, entityId));
 }
 
 bool MemoryEditor::addLink(const QString &fromEntity, const QString &toEntity)
 {
-    if (fromEntity == toEntity || !m_annotations.entity(fromEntity) || !m_annotations.entity(toEntity))
-        return false;
-    for (const Link &l : m_annotations.links)
-        if (l.from == fromEntity && l.to == toEntity)
-            return false;
-    Link l;
-    l.id = m_annotations.freshId(QStringLiteral("l"));
-    l.from = fromEntity;
-    l.to = toEntity;
-    m_annotations.links.push_back(l);
-    ++m_steps;
-    return true;
+    return counted(edits::addLink(m_annotations, fromEntity, toEntity));
 }
 
 bool MemoryEditor::deleteLink(const QString &linkId)
 {
-    auto &links = m_annotations.links;
-    const auto before = links.size();
-    links.erase(std::remove_if(links.begin(), links.end(), [&](const Link &l) { return l.id == linkId; }), links.end());
-    if (links.size() == before)
-        return false;
-    ++m_steps;
-    return true;
+    return counted(edits::deleteLink(m_annotations, linkId));
 }
 
 bool MemoryEditor::rejectLink(const QString &linkId)
 {
-    for (Link &l : m_annotations.links)
-        if (l.id == linkId) {
-            if (l.state != ReviewState::Suggested)
-                return false;
-            l.state = ReviewState::Rejected;
-            ++m_steps;
-            return true;
-        }
-    return false;
+    return counted(edits::rejectLink(m_annotations, linkId));
 }
 
 bool MemoryEditor::acceptLink(const QString &linkId)
 {
-    for (Link &l : m_annotations.links)
-        if (l.id == linkId) {
-            if (l.state != ReviewState::Suggested)
-                return false;
-            l.state = ReviewState::Accepted;
-            for (const QString &end : {l.from, l.to})
-                if (Entity *e = findEntity(m_annotations, end); e && e->state == ReviewState::Suggested)
-                    e->state = ReviewState::Accepted;
-            ++m_steps;
-            return true;
-        }
-    return false;
+    return counted(edits::acceptLink(m_annotations, linkId));
 }
 
 bool MemoryEditor::acceptAllSuggestions()
 {
-    int n = 0;
-    for (Entity &e : m_annotations.entities)
-        if (e.state == ReviewState::Suggested) {
-            e.state = ReviewState::Accepted;
-            ++n;
-        }
-    if (n == 0)
-        return false;
-    for (Link &l : m_annotations.links)
-        if (l.state == ReviewState::Suggested)
-            l.state = ReviewState::Accepted;
-    ++m_steps;
-    return true;
+    return counted(edits::acceptAllSuggestions(m_annotations) > 0);
 }
 
 Annotations labellingTarget(const Document &document, const Annotations &gold, const QStringList &labels)

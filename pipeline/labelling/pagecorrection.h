@@ -79,7 +79,7 @@ public:
     bool acceptAllSuggestions() override;
 
 private:
-    QStringList inReadingOrder(QStringList ids) const;
+    bool counted(bool applied);
     const Document &m_document;
     Annotations m_annotations;
     int m_steps = 0;

@@ -1,15 +1,14 @@
 #include "ui/annotation/annotationsession.h"
 
+#include "document/annotationedits.h"
 #include "document/qstree.h"
 
 #include "ui/commands/annotationcommands.h"
 
-#include <QHash>
-#include <QSet>
 #include <QUndoCommand>
 #include <QUndoStack>
 
-#include <algorithm>
+#include <utility>
 
 namespace folio {
 
@@ -136,159 +135,44 @@ void AnnotationSession::setCurrentEntity(const QString &entityId)
     Q_EMIT currentEntityChanged(entityId);
 }
 
-// Removes words from every entity; entities left empty go, with their links.
-static void releaseWords(Annotations &a, const QSet<QString> &words)
-{
-    QSet<QString> gone;
-    for (Entity &e : a.entities) {
-        QStringList kept;
-        for (const QString &w : e.wordIds)
-            if (!words.contains(w))
-                kept << w;
-        e.wordIds = kept;
-        if (kept.isEmpty())
-            gone.insert(e.id);
-    }
-    a.entities.erase(std::remove_if(a.entities.begin(), a.entities.end(),
-                                    [&](const Entity &e) { return gone.contains(e.id); }),
-                     a.entities.end());
-    a.links.erase(std::remove_if(a.links.begin(), a.links.end(),
-                                 [&](const Link &l) { return gone.contains(l.from) || gone.contains(l.to); }),
-                  a.links.end());
-}
-
-static Entity *findEntity(Annotations &a, const QString &id)
-{
-    for (Entity &e : a.entities)
-        if (e.id == id)
-            return &e;
-    return nullptr;
-}
-
-// Word ids in reading order.
-static QStringList inReadingOrder(const Document &doc, QStringList ids)
-{
-    QHash<QString, int> index;
-    for (int i = 0; i < int(doc.words.size()); ++i)
-        index.insert(doc.words[size_t(i)].id, i);
-    ids.erase(std::remove_if(ids.begin(), ids.end(), [&](const QString &w) { return !index.contains(w); }), ids.end());
-    std::sort(ids.begin(), ids.end(), [&](const QString &a, const QString &b) { return index[a] < index[b]; });
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    return ids;
-}
-
 bool AnnotationSession::assignLabel(const QString &label)
 {
-    const QStringList words = inReadingOrder(m_document, m_selectedWords);
+    const QStringList words = edits::inReadingOrder(m_document, m_selectedWords);
     if (m_docId < 0 || words.isEmpty() || label.isEmpty())
         return false;
     Annotations after = m_annotations;
-    // Relabelling exactly one existing entity keeps its id (and its links).
-    for (Entity &e : after.entities)
-        if (inReadingOrder(m_document, e.wordIds) == words) {
-            e.label = label;
-            e.source = AnnotationSource();
-            e.confidence = 1.0;
-            e.state = ReviewState::Accepted;
-            const QString id = e.id;
-            const bool ok = push(QStringLiteral("Label %1 word(s) %2").arg(words.size()).arg(label), after);
-            setCurrentEntity(id);
-            return ok;
-        }
-    releaseWords(after, QSet<QString>(words.begin(), words.end()));
-    Entity e;
-    e.id = after.freshId(QStringLiteral("e"));
-    e.label = label;
-    e.wordIds = words;
-    after.entities.push_back(e);
+    QString id;
+    edits::labelWords(m_document, after, words, label, &id);
     const bool ok = push(QStringLiteral("Label %1 word(s) %2").arg(words.size()).arg(label), after);
-    setCurrentEntity(e.id);
+    setCurrentEntity(id);
     return ok;
 }
 
 bool AnnotationSession::mergeEntities(const QStringList &entityIds)
 {
-    if (entityIds.size() < 2)
-        return false;
     Annotations after = m_annotations;
-    Entity *first = findEntity(after, entityIds.first());
-    if (!first)
-        return false;
-    QStringList words = first->wordIds;
-    const QString label = first->label;
-    const QString keepId = first->id;
-    for (int i = 1; i < entityIds.size(); ++i) {
-        const Entity *e = m_annotations.entity(entityIds[i]);
-        if (!e)
-            return false;
-        words += e->wordIds;
-    }
-    // Links of the merged entities move to the kept one.
-    for (Link &l : after.links) {
-        if (entityIds.contains(l.from))
-            l.from = keepId;
-        if (entityIds.contains(l.to))
-            l.to = keepId;
-    }
-    after.links.erase(std::remove_if(after.links.begin(), after.links.end(), [](const Link &l) { return l.from == l.to; }),
-                      after.links.end());
-    after.entities.erase(std::remove_if(after.entities.begin(), after.entities.end(),
-                                        [&](const Entity &e) { return e.id != keepId && entityIds.contains(e.id); }),
-                         after.entities.end());
-    Entity *kept = findEntity(after, keepId);
-    kept->wordIds = inReadingOrder(m_document, words);
-    kept->label = label;
-    kept->source = AnnotationSource();
-    kept->state = ReviewState::Accepted;
-    kept->confidence = 1.0;
-    return push(QStringLiteral("Merge %1 entities").arg(entityIds.size()), after);
+    return edits::mergeEntities(m_document, after, entityIds)
+        && push(QStringLiteral("Merge %1 entities").arg(entityIds.size()), after);
 }
 
 bool AnnotationSession::splitEntity(const QString &entityId)
 {
-    const Entity *e = m_annotations.entity(entityId);
-    if (!e || e->wordIds.size() < 2)
-        return false;
     Annotations after = m_annotations;
-    Entity *target = findEntity(after, entityId);
-    const QStringList words = target->wordIds;
-    target->wordIds = {words.first()};
-    target->source = AnnotationSource();
-    target->state = ReviewState::Accepted;
-    for (int i = 1; i < words.size(); ++i) {
-        Entity part = *target;
-        part.id = after.freshId(QStringLiteral("e"));
-        part.wordIds = {words[i]};
-        after.entities.push_back(part);
-    }
-    return push(QStringLiteral("Split entity into %1").arg(words.size()), after);
+    const Entity *e = m_annotations.entity(entityId);
+    return edits::splitEntity(after, entityId) && push(QStringLiteral("Split entity into %1").arg(e->wordIds.size()), after);
 }
 
 bool AnnotationSession::relabel(const QString &entityId, const QString &label)
 {
-    const Entity *e = m_annotations.entity(entityId);
-    if (!e || label.isEmpty() || (e->label == label && e->state == ReviewState::Accepted))
-        return false;
     Annotations after = m_annotations;
-    Entity *t = findEntity(after, entityId);
-    t->label = label;
-    t->source = AnnotationSource();
-    t->state = ReviewState::Accepted;
-    t->confidence = 1.0;
-    return push(QStringLiteral("Relabel as %1").arg(label), after);
+    return edits::relabel(after, entityId, label) && push(QStringLiteral("Relabel as %1").arg(label), after);
 }
 
 bool AnnotationSession::deleteEntity(const QString &entityId)
 {
-    if (!m_annotations.entity(entityId))
-        return false;
     Annotations after = m_annotations;
-    after.entities.erase(std::remove_if(after.entities.begin(), after.entities.end(),
-                                        [&](const Entity &e) { return e.id == entityId; }),
-                         after.entities.end());
-    after.links.erase(std::remove_if(after.links.begin(), after.links.end(),
-                                     [&](const Link &l) { return l.from == entityId || l.to == entityId; }),
-                      after.links.end());
+    if (!edits::deleteEntity(after, entityId))
+        return false;
     if (m_currentEntity == entityId)
         setCurrentEntity(QString());
     return push(QStringLiteral("Delete entity"), after);
@@ -296,27 +180,14 @@ bool AnnotationSession::deleteEntity(const QString &entityId)
 
 bool AnnotationSession::addLink(const QString &fromEntity, const QString &toEntity)
 {
-    if (fromEntity == toEntity || !m_annotations.entity(fromEntity) || !m_annotations.entity(toEntity))
-        return false;
-    for (const Link &l : m_annotations.links)
-        if (l.from == fromEntity && l.to == toEntity)
-            return false;
     Annotations after = m_annotations;
-    Link l;
-    l.id = after.freshId(QStringLiteral("l"));
-    l.from = fromEntity;
-    l.to = toEntity;
-    after.links.push_back(l);
-    return push(QStringLiteral("Link"), after);
+    return edits::addLink(after, fromEntity, toEntity) && push(QStringLiteral("Link"), after);
 }
 
 bool AnnotationSession::deleteLink(const QString &linkId)
 {
     Annotations after = m_annotations;
-    const auto before = after.links.size();
-    after.links.erase(std::remove_if(after.links.begin(), after.links.end(), [&](const Link &l) { return l.id == linkId; }),
-                      after.links.end());
-    return after.links.size() != before && push(QStringLiteral("Delete link"), after);
+    return edits::deleteLink(after, linkId) && push(QStringLiteral("Delete link"), after);
 }
 
 bool AnnotationSession::editWordText(const QString &wordId, const QString &text)
@@ -330,57 +201,28 @@ bool AnnotationSession::editWordText(const QString &wordId, const QString &text)
 
 bool AnnotationSession::acceptSuggestion(const QString &entityId)
 {
-    const QString id = entityId.isEmpty() ? m_currentEntity : entityId;
-    const Entity *e = m_annotations.entity(id);
-    if (!e || e->state != ReviewState::Suggested)
-        return false;
     Annotations after = m_annotations;
-    findEntity(after, id)->state = ReviewState::Accepted; // keeps its model source and confidence
-    for (Link &l : after.links)
-        if ((l.from == id || l.to == id) && l.state == ReviewState::Suggested) {
-            const Entity *other = after.entity(l.from == id ? l.to : l.from);
-            if (other && other->state == ReviewState::Accepted)
-                l.state = ReviewState::Accepted;
-        }
-    return push(QStringLiteral("Accept suggestion"), after);
+    return edits::acceptSuggestion(after, entityId.isEmpty() ? m_currentEntity : entityId)
+        && push(QStringLiteral("Accept suggestion"), after);
 }
 
 bool AnnotationSession::rejectSuggestion(const QString &entityId)
 {
-    const QString id = entityId.isEmpty() ? m_currentEntity : entityId;
-    const Entity *e = m_annotations.entity(id);
-    if (!e || e->state != ReviewState::Suggested)
-        return false;
     Annotations after = m_annotations;
-    // Kept as Rejected (not deleted) so a re-run of the model can tell it was seen.
-    findEntity(after, id)->state = ReviewState::Rejected;
-    for (Link &l : after.links)
-        if (l.from == id || l.to == id)
-            l.state = ReviewState::Rejected;
-    return push(QStringLiteral("Reject suggestion"), after);
+    return edits::rejectSuggestion(after, entityId.isEmpty() ? m_currentEntity : entityId)
+        && push(QStringLiteral("Reject suggestion"), after);
 }
 
 bool AnnotationSession::acceptLink(const QString &linkId)
 {
     Annotations after = m_annotations;
-    const auto link = std::find_if(after.links.begin(), after.links.end(), [&](const Link &l) { return l.id == linkId; });
-    if (link == after.links.end() || link->state != ReviewState::Suggested)
-        return false;
-    link->state = ReviewState::Accepted;
-    for (const QString &end : {link->from, link->to})
-        if (Entity *e = findEntity(after, end); e && e->state == ReviewState::Suggested)
-            e->state = ReviewState::Accepted;
-    return push(QStringLiteral("Accept link"), after);
+    return edits::acceptLink(after, linkId) && push(QStringLiteral("Accept link"), after);
 }
 
 bool AnnotationSession::rejectLink(const QString &linkId)
 {
     Annotations after = m_annotations;
-    const auto link = std::find_if(after.links.begin(), after.links.end(), [&](const Link &l) { return l.id == linkId; });
-    if (link == after.links.end() || link->state != ReviewState::Suggested)
-        return false;
-    link->state = ReviewState::Rejected;
-    return push(QStringLiteral("Reject link"), after);
+    return edits::rejectLink(after, linkId) && push(QStringLiteral("Reject link"), after);
 }
 
 bool AnnotationSession::storedRevisionChanged() const
@@ -429,15 +271,7 @@ bool AnnotationSession::resolveConflict(const Annotations &merged, int storedRev
 bool AnnotationSession::acceptAllSuggestions()
 {
     Annotations after = m_annotations;
-    int n = 0;
-    for (Entity &e : after.entities)
-        if (e.state == ReviewState::Suggested) {
-            e.state = ReviewState::Accepted;
-            ++n;
-        }
-    for (Link &l : after.links)
-        if (l.state == ReviewState::Suggested)
-            l.state = ReviewState::Accepted;
+    const int n = edits::acceptAllSuggestions(after);
     return n > 0 && push(QStringLiteral("Accept %1 suggestions").arg(n), after);
 }
 
