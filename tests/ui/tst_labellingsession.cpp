@@ -8,6 +8,7 @@
 #include "pipeline/labelling/pagecorrection.h"
 #include "ui/annotation/annotationsession.h"
 #include "tests/common/testdata.h"
+#include "tests/common/wordrowdocument.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -21,30 +22,7 @@ namespace {
 
 Document lineDocument(int words)
 {
-    Document doc;
-    doc.sourcePath = QStringLiteral("form.png");
-    doc.kind = SourceKind::Image;
-    Page page;
-    page.size = QSizeF(1000, 1000);
-    doc.pages.push_back(page);
-    Node root;
-    root.kind = NodeKind::Root;
-    root.id = QStringLiteral("root");
-    doc.addNode(root, -1);
-    for (int i = 1; i <= words; ++i) {
-        Word w;
-        w.id = QStringLiteral("w%1").arg(i);
-        w.text = QStringLiteral("word%1").arg(i);
-        w.box = QRectF(10 + 100 * i, 10, 90, 30);
-        Node n;
-        n.id = w.id;
-        n.kind = NodeKind::Word;
-        n.text = w.text;
-        w.node = doc.addNode(n, 0);
-        doc.words.push_back(w);
-    }
-    doc.normaliseWordBoxes();
-    return doc;
+    return testing::wordRowDocument(QStringLiteral("form.png"), words, 1);
 }
 
 Entity entity(const QString &id, const QString &label, const QStringList &words, ReviewState state)
