@@ -7,10 +7,14 @@
 // better. Blocking (run it off the GUI thread); reads the project read-only, so the user's edits are
 // never touched; no exception leaves.
 
+#include "pipeline/labelling/labellingsimulation.h"
+
 #include <QString>
 #include <QStringList>
 
 #include <atomic>
+#include <utility>
+#include <vector>
 
 namespace folio::labelling {
 
@@ -39,8 +43,29 @@ struct ProjectRetrainOutcome
     QStringList grownLabels;   // project labels the current model had never seen
     QString error;
     QString message;           // the status line: "model updated: F1 61.2 → 66.8 on 8 held-out pages"
+    // When the new model took over: 1 - mean confidence of its suggestions on each page of
+    // RetrainPages::unlabelled (the "most uncertain first" order), by page id; pages it could not
+    // label are left out.
+    std::vector<std::pair<QString, double>> uncertainties;
 };
 
 ProjectRetrainOutcome retrainFromProject(const QString &projectPath, const ProjectRetrainConfig &config);
+
+// What one retraining reads, already in memory (the GUI's snapshot of a project, taken on its own
+// thread: the run never touches the project, so edits and deletions during it cannot disturb it).
+struct RetrainPages
+{
+    QString source;                      // named in the checkpoint's data description
+    std::vector<SimulationPage> train;   // accepted pages it learns from
+    std::vector<SimulationPage> heldOut; // accepted pages that only score the current and the new model
+    std::vector<SimulationPage> unlabelled; // pages not yet accepted: their uncertainty under a new model
+    QStringList labels;                  // entity labels (labelsOfPages(train) when empty)
+};
+
+// The accepted (or edited) entity labels of `pages`, sorted, "other" left out.
+QStringList labelsOfPages(const std::vector<SimulationPage> &pages);
+
+// retrainFromProject on pages in memory. Needs kMinPoolPages to train on and kMinHeldOutPages held out.
+ProjectRetrainOutcome retrainOnPages(const RetrainPages &pages, const ProjectRetrainConfig &config);
 
 } // namespace folio::labelling
