@@ -3,6 +3,7 @@
 #include "document/formats/datasetformat.h"
 #include "pipeline/shippedmodels.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -79,7 +80,7 @@ QStringList prepareSampleDocuments(const QString &folder, QString *error)
     const QString samples = pipeline::shippedSamplesDir();
     const QString readme = pipeline::folioReadmePath();
     if (samples.isEmpty() || readme.isEmpty()) {
-        *error = QStringLiteral("the bundled samples are not installed (share/folio/samples and share/doc/folio/README.md)");
+        *error = QCoreApplication::translate("folio::SampleProject", "the bundled samples are not installed (share/folio/samples and share/doc/folio/README.md)");
         return {};
     }
     if (!QDir().mkpath(folder)) {

@@ -1,5 +1,6 @@
 #include "ui/shortcutsdialog.h"
 
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -11,7 +12,8 @@ namespace folio {
 
 QList<ShortcutEntry> keyboardShortcuts()
 {
-    const auto tr = [](const char *s) { return ShortcutsDialog::tr(s); };
+    // lupdate files these under the context "folio" (a free function in the namespace): so does this.
+    const auto tr = [](const char *s) { return QCoreApplication::translate("folio", s); };
     const QString anywhere = tr("Anywhere"), page = tr("Page"), entities = tr("Entity list"), links = tr("Link list"),
                   sections = tr("Sections tab"), questions = tr("Questions dock"), heatmap = tr("Attention heatmap");
     return {
@@ -32,12 +34,12 @@ QList<ShortcutEntry> keyboardShortcuts()
         {QStringLiteral("Ctrl+E"), anywhere, tr("Extract Fields")},
         {QStringLiteral("Ctrl+Shift+G"), anywhere, tr("Generate the question-summary hierarchy")},
         // The page
-        {QStringLiteral("Ctrl+wheel"), page, tr("Zoom")},
+        {tr("Ctrl+wheel"), page, tr("Zoom")},
         {QStringLiteral("+ / -"), page, tr("Zoom in / out")},
-        {QStringLiteral("F or 0"), page, tr("Fit the page to the window")},
-        {QStringLiteral("Click / Shift-click / drag"), page, tr("Select words")},
+        {tr("F or 0"), page, tr("Fit the page to the window")},
+        {tr("Click / Shift-click / drag"), page, tr("Select words")},
         {QStringLiteral("1-9"), page, tr("Label the selected words with the palette's label of that number")},
-        {QStringLiteral("F2 or double-click"), page, tr("Fix the selected word's text")},
+        {tr("F2 or double-click"), page, tr("Fix the selected word's text")},
         {QStringLiteral("Esc"), page, tr("Leave the region tool")},
         // Entities and links
         {QStringLiteral("A"), entities, tr("Accept the suggestion")},

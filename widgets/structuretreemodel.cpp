@@ -86,7 +86,7 @@ static QString nodeLabel(const Node &n)
     if (n.kind == NodeKind::Element)
         return QStringLiteral("<%1>").arg(n.tag);
     if (n.kind == NodeKind::Page)
-        return QStringLiteral("page %1").arg(n.page + 1);
+        return StructureTreeModel::tr("page %1").arg(n.page + 1);
     return nodeKindName(n.kind);
 }
 

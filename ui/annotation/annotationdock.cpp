@@ -64,7 +64,7 @@ void AnnotationDock::refresh()
         }
         QString t = QStringLiteral("%1: %2").arg(e.label, words.join(QLatin1Char(' ')));
         if (e.state == ReviewState::Suggested)
-            t += QStringLiteral("  [suggested %1%]").arg(qRound(e.confidence * 100));
+            t += AnnotationDock::tr("  [suggested %1%]").arg(qRound(e.confidence * 100));
         return t;
     };
     for (const Entity &e : a.entities) {

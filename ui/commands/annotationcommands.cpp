@@ -2,6 +2,8 @@
 
 #include "ui/annotation/annotationsession.h"
 
+#include <QCoreApplication>
+
 namespace folio {
 
 AnnotationEditCommand::AnnotationEditCommand(AnnotationSession *session, const QString &text, Annotations before,
@@ -18,7 +20,7 @@ WordTextCommand::WordTextCommand(AnnotationSession *session, const QString &word
                                  const QString &after)
     : m_session(session), m_wordId(wordId), m_before(before), m_after(after)
 {
-    setText(QStringLiteral("Edit word text"));
+    setText(QCoreApplication::translate("folio::AnnotationSession", "Edit word text"));
 }
 
 void WordTextCommand::undo() { m_session->applyWordText(m_wordId, m_before); }

@@ -6,7 +6,7 @@ namespace folio {
 
 static QString tr(const char *text)
 {
-    return QCoreApplication::translate("WebLoadStatus", text);
+    return QCoreApplication::translate("folio", text); // the context lupdate gives a free tr() in the namespace
 }
 
 // Chromium's error in plain words where we know it, its own string otherwise.

@@ -170,33 +170,33 @@ QString webResourceTypeName(int type, int n)
     const bool one = n == 1;
     switch (QWebEngineUrlRequestInfo::ResourceType(type)) {
     case QWebEngineUrlRequestInfo::ResourceTypeMainFrame:
-        return one ? QStringLiteral("page") : QStringLiteral("pages");
+        return one ? QCoreApplication::translate("folio::WebPage", "page") : QCoreApplication::translate("folio::WebPage", "pages");
     case QWebEngineUrlRequestInfo::ResourceTypeSubFrame:
-        return one ? QStringLiteral("frame") : QStringLiteral("frames");
+        return one ? QCoreApplication::translate("folio::WebPage", "frame") : QCoreApplication::translate("folio::WebPage", "frames");
     case QWebEngineUrlRequestInfo::ResourceTypeStylesheet:
-        return one ? QStringLiteral("style sheet") : QStringLiteral("style sheets");
+        return one ? QCoreApplication::translate("folio::WebPage", "style sheet") : QCoreApplication::translate("folio::WebPage", "style sheets");
     case QWebEngineUrlRequestInfo::ResourceTypeScript:
-        return one ? QStringLiteral("script") : QStringLiteral("scripts");
+        return one ? QCoreApplication::translate("folio::WebPage", "script") : QCoreApplication::translate("folio::WebPage", "scripts");
     case QWebEngineUrlRequestInfo::ResourceTypeImage:
     case QWebEngineUrlRequestInfo::ResourceTypeFavicon:
-        return one ? QStringLiteral("image") : QStringLiteral("images");
+        return one ? QCoreApplication::translate("folio::WebPage", "image") : QCoreApplication::translate("folio::WebPage", "images");
     case QWebEngineUrlRequestInfo::ResourceTypeFontResource:
-        return one ? QStringLiteral("font") : QStringLiteral("fonts");
+        return one ? QCoreApplication::translate("folio::WebPage", "font") : QCoreApplication::translate("folio::WebPage", "fonts");
     case QWebEngineUrlRequestInfo::ResourceTypeMedia:
-        return one ? QStringLiteral("media file") : QStringLiteral("media files");
+        return one ? QCoreApplication::translate("folio::WebPage", "media file") : QCoreApplication::translate("folio::WebPage", "media files");
     case QWebEngineUrlRequestInfo::ResourceTypeXhr:
-        return one ? QStringLiteral("script fetch") : QStringLiteral("script fetches");
+        return one ? QCoreApplication::translate("folio::WebPage", "script fetch") : QCoreApplication::translate("folio::WebPage", "script fetches");
     case QWebEngineUrlRequestInfo::ResourceTypePing:
     case QWebEngineUrlRequestInfo::ResourceTypeCspReport:
-        return one ? QStringLiteral("tracking ping") : QStringLiteral("tracking pings");
+        return one ? QCoreApplication::translate("folio::WebPage", "tracking ping") : QCoreApplication::translate("folio::WebPage", "tracking pings");
     case QWebEngineUrlRequestInfo::ResourceTypePrefetch:
-        return one ? QStringLiteral("prefetch") : QStringLiteral("prefetches");
+        return one ? QCoreApplication::translate("folio::WebPage", "prefetch") : QCoreApplication::translate("folio::WebPage", "prefetches");
     case QWebEngineUrlRequestInfo::ResourceTypeWorker:
     case QWebEngineUrlRequestInfo::ResourceTypeSharedWorker:
     case QWebEngineUrlRequestInfo::ResourceTypeServiceWorker:
-        return one ? QStringLiteral("worker") : QStringLiteral("workers");
+        return one ? QCoreApplication::translate("folio::WebPage", "worker") : QCoreApplication::translate("folio::WebPage", "workers");
     default:
-        return one ? QStringLiteral("other request") : QStringLiteral("other requests");
+        return one ? QCoreApplication::translate("folio::WebPage", "other request") : QCoreApplication::translate("folio::WebPage", "other requests");
     }
 }
 

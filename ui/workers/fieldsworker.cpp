@@ -95,7 +95,7 @@ bool FieldsWorker::train(const inference::WebFormerTrainOptions &options, pipeli
         try {
             *outcome = pipeline::trainFieldExtractor(options, data, report, cancelFlag.get());
         } catch (const std::exception &e) {
-            outcome->error = QStringLiteral("field extractor training failed: %1").arg(QString::fromUtf8(e.what()));
+            outcome->error = tr("field extractor training failed: %1").arg(QString::fromUtf8(e.what()));
         }
     }));
     return true;
