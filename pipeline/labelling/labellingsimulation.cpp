@@ -100,8 +100,8 @@ bool loadPages(const QString &path, const QString &funsdSplit, std::vector<Simul
         SimulationPage p;
         p.document = std::move(xfund[i].document);
         p.gold = std::move(xfund[i].annotations);
-        p.id = p.document.sourcePath.isEmpty() ? QStringLiteral("%1#%2").arg(info.fileName()).arg(i + 1)
-                                               : QFileInfo(p.document.sourcePath).fileName();
+        // The XFUND document id ("de_train_12"); every page of a file shares its sourcePath.
+        p.id = !p.document.title.isEmpty() ? p.document.title : QStringLiteral("%1#%2").arg(info.fileName()).arg(i + 1);
         pages->push_back(std::move(p));
     }
     return true;

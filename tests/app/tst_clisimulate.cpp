@@ -15,6 +15,7 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QSet>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -254,6 +255,28 @@ private Q_SLOTS:
         // What it suggested is wrong everywhere: every suggestion costs an edit on top of the fields.
         const QJsonObject page = jsonLines(run.out)[0];
         QVERIFY(page.value("edits").toInt() >= page.value("edits_without_model").toInt());
+    }
+
+    void xfundPagesAreNamedByTheirDocumentIds()
+    {
+        const QString dir = folio::test::sharedPath(QStringLiteral("data/xfund-de"));
+        const QString train = QDir(dir).filePath(QStringLiteral("de.train.json"));
+        const QString val = QDir(dir).filePath(QStringLiteral("de.val.json"));
+        FOLIO_REQUIRE_DATA(train);
+        FOLIO_REQUIRE_DATA(val);
+        FOLIO_REQUIRE_DATA(shippedModel(QStringLiteral("funsd-layout")) + QStringLiteral("/config.json"));
+        QFile f(train);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray docs = QJsonDocument::fromJson(f.readAll()).object().value("documents").toArray();
+        QVERIFY(docs.size() >= 2);
+        const auto run = runCli({"simulate-labelling", "--data", train, "--test", val, "--start",
+                                 shippedModel(QStringLiteral("funsd-layout")), "--order", "document", "--retrain-every", "0",
+                                 "--pages", "2"});
+        QVERIFY2(run.code == 0, run.err.constData());
+        const std::vector<QJsonObject> lines = jsonLines(run.out);
+        QCOMPARE(int(lines.size()), 3);
+        for (int i = 0; i < 2; ++i)
+            QCOMPARE(lines[size_t(i)].value("page_id").toString(), docs[i].toObject().value("id").toString());
     }
 
     void badInputs()
