@@ -4,6 +4,7 @@
 
 #include "inference/checkpoint/detail/jsonfile.h"
 #include "inference/errors.h"
+#include "inference/tokenizers/tokenizerjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -96,6 +97,13 @@ HfLayoutTokenizerConfig HfLayoutTokenizerConfig::fromDirectory(const std::string
             c.kind = Kind::WordPiece;
         else if (!fs::exists(d / "vocab.json") && fs::exists(d / "sentencepiece.bpe.model"))
             c.kind = Kind::XlmSentencePiece;
+        else if (!fs::exists(d / "vocab.json") && fs::exists(d / "tokenizer.json")) { // only the fast tokenizer's file
+            const std::string model = tokenizerJsonModelType((d / "tokenizer.json").string());
+            if (model == "WordPiece")
+                c.kind = Kind::WordPiece;
+            else if (model == "Unigram")
+                c.kind = Kind::XlmSentencePiece;
+        }
     }
     if (c.kind == Kind::WordPiece) {
         c.clsToken = "[CLS]";
@@ -154,24 +162,54 @@ HfLayoutTokenizer HfLayoutTokenizer::fromDirectory(const std::string &dir)
     return fromDirectory(dir, HfLayoutTokenizerConfig::fromDirectory(dir));
 }
 
+namespace {
+
+// The folder's tokenizer.json (used when the slow tokenizer's files are not there): its model must
+// be the one the config's kind needs; the post-processor names the specials around a sequence.
+HfLayoutTokenizer fromTokenizerJson(const fs::path &d, const HfLayoutTokenizerConfig &config)
+{
+    const std::string file = (d / "tokenizer.json").string();
+    TokenizerJsonInfo info;
+    std::unique_ptr<Tokenizer> tok = makeTokenizerFromJson(file, &info);
+    const char *want = config.kind == HfLayoutTokenizerConfig::Kind::WordPiece ? "WordPiece"
+                       : config.kind == HfLayoutTokenizerConfig::Kind::XlmSentencePiece ? "Unigram" : "BPE";
+    if (info.modelType != want)
+        throw InferenceError(file + ": a " + info.modelType + " model, but " +
+                             (config.tokenizerClass.empty() ? std::string("the folder") : config.tokenizerClass) +
+                             " needs a " + want + " tokenizer");
+    HfLayoutTokenizerConfig c = config;
+    if (!info.clsToken.empty()) c.clsToken = info.clsToken;
+    if (!info.sepToken.empty()) c.sepToken = info.sepToken;
+    return HfLayoutTokenizer(std::move(tok), c);
+}
+
+} // namespace
+
 HfLayoutTokenizer HfLayoutTokenizer::fromDirectory(const std::string &dir, const HfLayoutTokenizerConfig &config)
 {
     const fs::path d(dir);
+    const bool json = fs::exists(d / "tokenizer.json");
     if (config.kind == HfLayoutTokenizerConfig::Kind::WordPiece) {
+        if (!fs::exists(d / "vocab.txt") && json)
+            return fromTokenizerJson(d, config);
         if (!fs::exists(d / "vocab.txt"))
             throw InferenceError(dir + ": no vocab.txt (a " + (config.tokenizerClass.empty() ? std::string("WordPiece") : config.tokenizerClass) +
                                  " tokenizer needs its BERT WordPiece vocabulary)");
         return HfLayoutTokenizer(makeBertWordPieceTokenizer((d / "vocab.txt").string(), config.doLowerCase, config.stripAccents), config);
     }
     if (config.kind == HfLayoutTokenizerConfig::Kind::XlmSentencePiece) {
+        if (!fs::exists(d / "sentencepiece.bpe.model") && json)
+            return fromTokenizerJson(d, config);
         if (!fs::exists(d / "sentencepiece.bpe.model"))
             throw InferenceError(dir + ": no sentencepiece.bpe.model (a " + (config.tokenizerClass.empty() ? std::string("XLM-R") : config.tokenizerClass) +
                                  " tokenizer needs its SentencePiece model)");
         return HfLayoutTokenizer(makeXlmRobertaTokenizer((d / "sentencepiece.bpe.model").string()), config);
     }
+    if (json && (!fs::exists(d / "vocab.json") || !fs::exists(d / "merges.txt")))
+        return fromTokenizerJson(d, config);
     for (const char *needed : {"vocab.json", "merges.txt"})
         if (!fs::exists(d / needed))
-            throw InferenceError(dir + ": no " + needed + " (a LayoutLMv3 tokenizer needs vocab.json and merges.txt)");
+            throw InferenceError(dir + ": no " + needed + " (a LayoutLMv3 tokenizer needs vocab.json and merges.txt, or tokenizer.json)");
     BpeOptions options;
     options.addPrefixSpace = config.addPrefixSpace;
     options.addedTokensGiven = !config.addedTokens.empty();

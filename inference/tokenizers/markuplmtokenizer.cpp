@@ -65,9 +65,10 @@ MarkupLMTokenizerConfig MarkupLMTokenizerConfig::fromDirectory(const std::string
 MarkupLMTokenizer MarkupLMTokenizer::fromDirectory(const std::string &dir)
 {
     const fs::path d(dir);
-    for (const char *needed : {"vocab.json", "merges.txt"})
-        if (!fs::exists(d / needed))
-            throw InferenceError((d / needed).string() + ": missing (a MarkupLM tokenizer needs vocab.json and merges.txt)");
+    if (!fs::exists(d / "tokenizer.json")) // the fast tokenizer's file stands for both
+        for (const char *needed : {"vocab.json", "merges.txt"})
+            if (!fs::exists(d / needed))
+                throw InferenceError((d / needed).string() + ": missing (a MarkupLM tokenizer needs vocab.json and merges.txt, or tokenizer.json)");
     return fromDirectory(dir, MarkupLMTokenizerConfig::fromDirectory(dir));
 }
 

@@ -4,6 +4,7 @@
 #include "inference/errors.h"
 #include "common/regularfile.h"
 #include "inference/tokenizers/hflayouttokenizer.h"
+#include "inference/tokenizers/tokenizerjson.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -29,8 +30,15 @@ std::unique_ptr<Tokenizer> Tokenizer::fromDirectory(const std::string &dir)
     // pathExists, not fs::exists: a FIFO or a link loop is "there" and refused by name when its
     // reader opens it (common/regularfile.h; fs::exists throws on a loop, issue 51).
     const auto there = [&d](const char *name) { return pathExists((d / name).string()); };
-    if (there("tokenizer.json"))
-        return makeBpeTokenizerFromJson((d / "tokenizer.json").string());
+    if (there("tokenizer.json")) {
+        // A file the `tokenizers` library wrote (it always lists added_tokens) is applied as that
+        // library applies it; a minimal byte-level BPE file without the list keeps the slow-tokenizer
+        // reading (the vocabulary's RoBERTa specials as added tokens).
+        const std::string file = (d / "tokenizer.json").string();
+        if (tokenizerJsonHasAddedTokens(file))
+            return makeTokenizerFromJson(file);
+        return makeBpeTokenizerFromJson(file);
+    }
     if (there("vocab.json") && there("merges.txt")) {
         // tokenizer_config.json (when there) says add_prefix_space and the added tokens.
         const HfLayoutTokenizerConfig config = HfLayoutTokenizerConfig::fromDirectory(dir);
