@@ -4,6 +4,7 @@
 
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/errors.h"
+#include "inference/training/hf/hfarchitectures.h"
 #include "inference/training/hf/hffinetuner.h"
 #include "inference/training/metrics.h"
 #include "pipeline/pagepixels.h"
@@ -121,7 +122,7 @@ TensorMap hfBatch(const std::vector<const HfEncodedWindow *> &windows, int padId
     out["bbox"] = Tensor::fromInt64({b, t, 4}, bbox);
     if (!pixels.empty() && pixels.size() == windows.size() && pixels.front()) {
         Tensor pv;
-        pv.dtype = inference::DType::F32;
+        pv.dtype = pixels.front()->dtype; // float32 pixel_values; LayoutLMv2's image is uint8
         pv.shape = pixels.front()->shape;
         pv.shape[0] = b;
         for (const Tensor *p : pixels)
@@ -201,17 +202,36 @@ std::vector<const Tensor *> batchPixels(const Prepared &p, const std::vector<con
     return out;
 }
 
+// hfBatch under the model's own name for the image input: LayoutLMv2 takes `image` (uint8 BGR)
+// and, for a batch without page images, visual_tokens = 0 (text + layout only, as Folio runs such
+// a checkpoint without an image).
+TensorMap modelBatch(const std::vector<const HfEncodedWindow *> &windows, int padId, const std::vector<const Tensor *> &pixels,
+                     const std::string &imageInput)
+{
+    TensorMap batch = hfBatch(windows, padId, pixels);
+    if (imageInput != "image")
+        return batch;
+    const auto it = batch.find("pixel_values");
+    if (it == batch.end()) {
+        batch["visual_tokens"] = Tensor::fromInt64({1}, {0});
+    } else {
+        batch["image"] = std::move(it->second);
+        batch.erase(it);
+    }
+    return batch;
+}
+
 // Entity F1 (seqeval semantics) of the model on the pages, each word predicted from its first
 // sub-token in the window that owns it.
 double devF1(const inference::HfFineTuner &tuner, const Prepared &p, const std::vector<HfTrainPage> &pages,
-             const std::vector<std::string> &labels, int padId)
+             const std::vector<std::string> &labels, int padId, const std::string &imageInput)
 {
     std::vector<std::vector<std::string>> predicted(pages.size());
     for (std::size_t i = 0; i < pages.size(); ++i)
         predicted[i].assign(pages[i].page.words.size(), "O");
     for (const HfEncodedWindow &w : p.windows) {
         const std::vector<const HfEncodedWindow *> one{&w};
-        const inference::RunResult r = tuner.forward(hfBatch(one, padId, batchPixels(p, one)));
+        const inference::RunResult r = tuner.forward(modelBatch(one, padId, batchPixels(p, one), imageInput));
         if (!r.ok)
             throw inference::InferenceError(r.error);
         const Tensor &logits = r.outputs.at("logits");
@@ -337,15 +357,17 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
             throw inference::InferenceError(err);
         const inference::HfLayoutTokenizer tokenizer = inference::HfLayoutTokenizer::fromDirectory(cfg.initDir.toStdString());
         const inference::ModelConfig config = inference::ModelConfig::fromDirectory(cfg.initDir.toStdString());
-        const long long positions = config.getInt("max_position_embeddings", 514);
-        int maxTokens = int(std::min<long long>(tokenizer.config().modelMaxLength, std::max(3LL, positions - 2)));
+        const long long positions = inference::hfMaxTextPositions(config);
+        int maxTokens = int(std::min<long long>(tokenizer.config().modelMaxLength, std::max(3LL, positions)));
         if (cfg.maxTokens > 0)
             maxTokens = std::min(maxTokens, cfg.maxTokens);
         ImageProcessing image;
         QString imageError;
         if (!readImageProcessing(cfg.initDir, &image, &imageError))
             throw inference::InferenceError(imageError.toStdString());
-        const bool visual = tuner.modelType() == "layoutlmv3" && image.visual;
+        // LayoutLMv3 with visual_embed: pixel_values; LayoutLMv2 / LayoutXLM with backbone weights: image.
+        const std::string imageInput = tuner.imageInputName();
+        const bool visual = !imageInput.empty() && (imageInput == "image" || image.visual);
         const Prepared trainData = prepare(train, tokenizer, cfg.labels, maxTokens, visual ? &image : nullptr, &o.pagesWithoutImage);
         const Prepared devData = prepare(dev, tokenizer, cfg.labels, maxTokens, visual ? &image : nullptr, &o.pagesWithoutImage);
         o.trainWindows = int(trainData.windows.size());
@@ -441,7 +463,7 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
                 std::vector<TensorMap> shards;
                 for (const auto &part : parts)
                     if (!part.empty())
-                        shards.push_back(hfBatch(part, tokenizer.padId(), batchPixels(trainData, part)));
+                        shards.push_back(modelBatch(part, tokenizer.padId(), batchPixels(trainData, part), imageInput));
                 const auto s0 = std::chrono::steady_clock::now();
                 const inference::HfStepResult r = tuner.step(shards);
                 if (!r.ok) {
@@ -468,7 +490,7 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
                 }
             }
             o.lossPerEpoch.push_back(lossCount ? lossSum / double(lossCount) : 0.0);
-            double f1 = devData.windows.empty() ? -1.0 : writes ? devF1(tuner, devData, dev, cfg.labels, tokenizer.padId()) : 0.0;
+            double f1 = devData.windows.empty() ? -1.0 : writes ? devF1(tuner, devData, dev, cfg.labels, tokenizer.padId(), imageInput) : 0.0;
             if (tuner.isDistributed() && !devData.windows.empty())
                 f1 = tuner.sumOverRanks(f1); // rank 0's score, on every rank (the others add 0)
             o.devF1PerEpoch.push_back(f1);

@@ -1,5 +1,6 @@
 #pragma once
-// Fine-tuning a user's Hugging Face token classifier (LayoutLMv3 with the page image, LiLT) on
+// Fine-tuning a user's Hugging Face token classifier (LayoutLMv3 with the page image, LiLT,
+// LayoutLMv2 / LayoutXLM with its visual backbone as the reference trains it) on
 // labelled pages, as `folio-cli train --init HFDIR` does (issue 46): the data's BIO label set (a new
 // head when it differs from the checkpoint's), the word label on each word's first sub-token and
 // -100 elsewhere (the reference's examples), sliding windows of whole words for pages longer than
@@ -99,7 +100,8 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
                                             const std::function<void(const HfFineTuneProgress &)> &progress,
                                             std::atomic<bool> *cancel);
 
-// True when `dir` holds a config.json whose model_type HfFineTuner fine-tunes (layoutlmv3, lilt).
+// True when `dir` holds a config.json whose model_type HfFineTuner fine-tunes (layoutlmv3, lilt,
+// layoutlmv2 / LayoutXLM).
 bool isHfFineTunableFolder(const QString &dir);
 // The page image of a FUNSD page id under a FUNSD root (training_data or testing_data images), "" when none.
 QString funsdPageImage(const QString &funsdRoot, const std::string &pageId);

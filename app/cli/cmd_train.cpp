@@ -109,7 +109,7 @@ void registerTrainCommand(CLI::App &app)
             const QString type = pipeline::checkpointModelType(QString::fromStdString(o->cfg.initDir));
             if (!type.isEmpty() && type != QLatin1String("folio-formtagger"))
                 throw CliError("--init " + o->cfg.initDir + ": config.json's model_type \"" + type.toStdString()
-                               + "\" cannot be fine-tuned yet (layoutlmv3 and lilt can; a folio-cli pretrain folder starts the tagger)");
+                               + "\" cannot be fine-tuned yet (layoutlmv3, lilt and layoutlmv2 / LayoutXLM can; a folio-cli pretrain folder starts the tagger)");
         }
         if (!o->cfg.initDir.empty() && pipeline::isHfFineTunableFolder(QString::fromStdString(o->cfg.initDir))) {
             // A Hugging Face token classifier: the Trainer's fine-tuning (cmd_train_hf.cpp, issue 46).

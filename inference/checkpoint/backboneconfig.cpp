@@ -154,7 +154,7 @@ ResNetFpnOptions resNetFpnOptionsFromConfig(const ModelConfig &c)
                 a.fail("MODEL.RESNETS.DEFORM_ON_PER_STAGE", "turns on deformable convolution, which Folio does not port");
     }
     a.integer("MODEL.RESNETS.RES5_DILATION", 1, 1, 1); // dilation 2 is not ported
-    a.integer("MODEL.BACKBONE.FREEZE_AT", 2, 0, 5);     // training only
+    const int freezeAt = int(a.integer("MODEL.BACKBONE.FREEZE_AT", 2, 0, 5)); // fine-tuning only
     const std::string fpnNorm = a.string("MODEL.FPN.NORM", "");
     if (!fpnNorm.empty())
         a.fail("MODEL.FPN.NORM", "is '" + fpnNorm + "': only the FPN without norm is supported");
@@ -181,6 +181,7 @@ ResNetFpnOptions resNetFpnOptionsFromConfig(const ModelConfig &c)
     o.res2Out = a.integer("MODEL.RESNETS.RES2_OUT_CHANNELS", 256, 1, 4096);
     o.fpnOut = a.integer("MODEL.FPN.OUT_CHANNELS", 256, 1, 4096);
     o.strideIn1x1 = a.boolean("MODEL.RESNETS.STRIDE_IN_1X1", true);
+    o.freezeAt = freezeAt;
     o.pixelMean = a.triple("MODEL.PIXEL_MEAN", o.pixelMean);
     o.pixelStd = a.triple("MODEL.PIXEL_STD", o.pixelStd);
     for (double s : o.pixelStd)

@@ -12,6 +12,7 @@
 #include "inference/layers/detail/resnetfpn.h"
 #include "inference/models/detail/model.h"
 #include "inference/checkpoint/detail/paramstore.h"
+#include "inference/training/hf/detail/hfoptim.h" // TrainingDropout
 #include "inference/errors.h"
 
 #include <nlohmann/json.hpp>
@@ -191,6 +192,12 @@ public:
         at::Tensor e = at::embedding(m_word, ids) + at::embedding(m_pos, pos);
         e = e + spatial(bbox);
         e = m_embLn(e + at::embedding(m_type, types));
+        // HfFineTuner's training forward (zero otherwise): the reference's dropout after the text
+        // embeddings' LayerNorm, after the visual ones' (visual_dropout) and before the classifier,
+        // all hidden_dropout_prob.
+        const TrainingDropout &drop = currentTrainingDropout();
+        if (drop.hidden > 0)
+            e = at::dropout(e, drop.hidden, true);
 
         at::Tensor boxes = bbox, positions = pos, keyMask = mask;
         // visual_tokens = 0 (a caller without a page image, e.g. HfTokenClassifier): text + layout only.
@@ -215,6 +222,8 @@ public:
             if (m_segment.defined())
                 v = v + m_segment;
             v = m_visualLn(v);
+            if (drop.hidden > 0)
+                v = at::dropout(v, drop.hidden, true);
             e = at::cat({e, v}, 1);
             boxes = at::cat({bbox, vbox}, 1);
             positions = at::cat({pos, vpos}, 1);
@@ -238,7 +247,7 @@ public:
         if (m_pooler.weight.defined())
             out["pooler_output"] = at::tanh(m_pooler(hs.select(1, 0)));
         if (m_classifier.weight.defined())
-            out["logits"] = m_classifier(hs.narrow(1, 0, t));
+            out["logits"] = m_classifier(drop.hidden > 0 ? at::dropout(hs.narrow(1, 0, t), drop.hidden, true) : hs.narrow(1, 0, t));
         return out;
     }
 

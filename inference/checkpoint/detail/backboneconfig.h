@@ -22,6 +22,9 @@ struct ResNetFpnOptions
     std::int64_t res2Out = 256;    // MODEL.RESNETS.RES2_OUT_CHANNELS
     std::int64_t fpnOut = 256;     // MODEL.FPN.OUT_CHANNELS
     bool strideIn1x1 = true;       // MODEL.RESNETS.STRIDE_IN_1X1
+    // MODEL.BACKBONE.FREEZE_AT: while fine-tuning, the stem (1) and res2..res<k> (k >= 2) take no
+    // gradient (detectron2's ResNet.freeze); inference ignores it.
+    int freezeAt = 2;
     // MODEL.PIXEL_MEAN (detectron2's default: LayoutLMv2's config.json usually omits it) and
     // MODEL.PIXEL_STD (detectron2's default is 1; HF's default args set [57.375, 57.12, 58.395]).
     std::array<double, 3> pixelMean{103.530, 116.280, 123.675};

@@ -10,6 +10,7 @@
 #include "inference/models/detail/model.h"
 #include "inference/training/detail/processgroup.h"
 #include "inference/training/detail/trainkit.h"
+#include "inference/training/hf/hfarchitectures.h"
 #include "inference/training/hf/detail/hfoptim.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -68,8 +69,15 @@ struct HfFineTuner::Impl
     }
     void ensureOptimiser()
     {
-        if (!optim)
-            optim = std::make_unique<detail::HfAdamW>(params, toOptim(options));
+        if (optim)
+            return;
+        // The reference's optimiser holds only parameters that require grad (a LayoutLMv2
+        // backbone's frozen part is left out: hfarchitectures.h).
+        std::map<std::string, at::Tensor> trainable;
+        for (const auto &[name, t] : params)
+            if (t.requires_grad())
+                trainable.emplace(name, t);
+        optim = std::make_unique<detail::HfAdamW>(trainable, toOptim(options));
     }
     static detail::HfOptimOptions toOptim(const HfFineTuneOptions &o)
     {
@@ -93,16 +101,12 @@ HfFineTuner &HfFineTuner::operator=(HfFineTuner &&) noexcept = default;
 
 std::string HfFineTuner::tokenClassificationArchitecture(const std::string &modelType)
 {
-    if (modelType == "layoutlmv3")
-        return "LayoutLMv3ForTokenClassification";
-    if (modelType == "lilt")
-        return "LiltForTokenClassification";
-    return {};
+    return hfTokenClassificationArchitecture(modelType);
 }
 
 std::vector<std::string> HfFineTuner::supportedModelTypes()
 {
-    return {"layoutlmv3", "lilt"};
+    return hfFineTunableModelTypes();
 }
 
 std::vector<std::string> HfFineTuner::processorFiles()
@@ -121,7 +125,7 @@ bool HfFineTuner::load(const std::string &dir, std::string *error)
         const auto types = supportedModelTypes();
         if (std::find(types.begin(), types.end(), impl->modelType) == types.end())
             throw InferenceError(dir + "/config.json: model_type \"" + impl->modelType
-                                 + "\" cannot be fine-tuned yet (supported: layoutlmv3, lilt)");
+                                 + "\" cannot be fine-tuned yet (supported: layoutlmv3, lilt, layoutlmv2)");
         impl->prefix = impl->modelType + ".";
         impl->config = config.json();
         // Every tensor the model takes, under the reference's names (a base model's keys get the
@@ -138,6 +142,12 @@ bool HfFineTuner::load(const std::string &dir, std::string *error)
             leaf.set_requires_grad(true);
             impl->params[keep ? name : impl->prefix + name] = leaf;
         }
+        // What the reference keeps fixed (a LayoutLMv2 backbone's FrozenBN and FREEZE_AT stages).
+        std::vector<std::string> names;
+        for (const auto &kv : impl->params)
+            names.push_back(kv.first);
+        for (const std::string &name : hfFrozenParameters(config, names))
+            impl->params.at(name).set_requires_grad(false);
         const std::vector<std::string> labels = impl->labels();
         if (impl->hasHead() && labels.empty())
             throw InferenceError(dir + "/config.json: the checkpoint has a classifier but no id2label");
@@ -330,7 +340,7 @@ HfStepResult HfFineTuner::step(const std::vector<TensorMap> &shards)
             std::size_t k = 0;
             for (auto &kv : m_impl->params) {
                 at::Tensor &p = kv.second;
-                const bool none = haveLocal ? !hadGradient[k] : p.grad().abs().max().item<double>() == 0.0;
+                const bool none = !p.requires_grad() || (haveLocal ? !hadGradient[k] : p.grad().abs().max().item<double>() == 0.0);
                 if (none)
                     p.mutable_grad() = at::Tensor();
                 ++k;
@@ -402,9 +412,29 @@ std::vector<std::string> HfFineTuner::noDecayParameters() const
     if (!m_impl)
         return out;
     for (const auto &kv : m_impl->params)
-        if (!detail::hfDecays(kv.first))
+        if (kv.second.requires_grad() && !detail::hfDecays(kv.first))
             out.push_back(kv.first);
     return out;
+}
+
+std::vector<std::string> HfFineTuner::frozenParameters() const
+{
+    std::vector<std::string> out;
+    if (m_impl)
+        for (const auto &kv : m_impl->params)
+            if (!kv.second.requires_grad())
+                out.push_back(kv.first);
+    return out;
+}
+
+std::string HfFineTuner::imageInputName() const
+{
+    if (!m_impl)
+        return {};
+    std::vector<std::string> names;
+    for (const auto &kv : m_impl->params)
+        names.push_back(kv.first);
+    return hfImageInputName(ModelConfig::fromJson(m_impl->config, m_impl->dir + "/config.json"), names);
 }
 
 TensorMap HfFineTuner::parameters() const

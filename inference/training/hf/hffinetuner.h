@@ -52,7 +52,7 @@ public:
     HfFineTuner(HfFineTuner &&) noexcept;
     HfFineTuner &operator=(HfFineTuner &&) noexcept;
 
-    // A checkpoint folder: config.json (model_type layoutlmv3 or lilt) and model.safetensors /
+    // A checkpoint folder: config.json (model_type layoutlmv3, lilt or layoutlmv2) and model.safetensors /
     // pytorch_model.bin, with or without a token-classification head. False + *error naming the
     // file and the problem; this object is then unchanged.
     bool load(const std::string &dir, std::string *error);
@@ -97,6 +97,11 @@ public:
     std::vector<std::string> parametersWithoutGradient() const;
     std::vector<std::string> noDecayParameters() const; // the optimiser's no-weight-decay group, sorted
 
+    // Parameters fine-tuning keeps fixed as the reference does (requires_grad off: a LayoutLMv2
+    // backbone's FrozenBN buffers and its FREEZE_AT stages, hfarchitectures.h), sorted.
+    std::vector<std::string> frozenParameters() const;
+    // The input that takes the page image: "pixel_values", "image" (LayoutLMv2, uint8 BGR) or "".
+    std::string imageInputName() const;
     TensorMap parameters() const; // the current weights by reference name
     // Forward without autograd (logits [B, T, C], last_hidden_state).
     RunResult forward(const TensorMap &inputs) const;
@@ -111,9 +116,10 @@ public:
     bool saveOptimiserState(const std::string &path, std::string *error) const;
     bool loadOptimiserState(const std::string &path, std::string *error);
 
-    // "LayoutLMv3ForTokenClassification" / "LiltForTokenClassification" for a model type ("" otherwise).
+    // "LayoutLMv3ForTokenClassification" / "LiltForTokenClassification" /
+    // "LayoutLMv2ForTokenClassification" for a model type ("" otherwise).
     static std::string tokenClassificationArchitecture(const std::string &modelType);
-    static std::vector<std::string> supportedModelTypes(); // layoutlmv3, lilt
+    static std::vector<std::string> supportedModelTypes(); // layoutlmv3, lilt, layoutlmv2 (LayoutXLM)
     // The tokenizer / preprocessor files saveFolder() copies when present.
     static std::vector<std::string> processorFiles();
 
