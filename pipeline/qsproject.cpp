@@ -1,24 +1,9 @@
 #include "pipeline/qsproject.h"
 
 #include "document/project/project.h"
+#include "pipeline/qs/qstrees.h"
 
 namespace folio::pipeline {
-
-namespace {
-
-void addNodes(const std::vector<QsNode> &nodes, int depth, inference::QsHierarchy *tree)
-{
-    for (const QsNode &n : nodes) {
-        inference::QsItem item;
-        item.question = n.question.simplified().toStdString();
-        item.summary = n.summary.simplified().toStdString();
-        item.depth = depth;
-        tree->items.push_back(item);
-        addNodes(n.children, depth + 1, tree);
-    }
-}
-
-} // namespace
 
 bool readQsProject(const QString &path, std::vector<QmsumMeeting> *samples, QString *error)
 {
@@ -42,8 +27,7 @@ bool readQsProject(const QString &path, std::vector<QmsumMeeting> *samples, QStr
         m.id = d.name;
         m.input = qsInputFromDocument(doc);
         m.input.id = d.name;
-        m.reference.rootSummary = ann.qsSummary.simplified().toStdString();
-        addNodes(ann.qsRoots, 1, &m.reference);
+        m.reference = qsHierarchyFromNodes(ann.qsSummary, ann.qsRoots);
         m.evidence.resize(m.reference.items.size());
         samples->push_back(std::move(m));
     }

@@ -10,7 +10,6 @@
 #include "app/cli/qsdraftcli.h"
 #include "inference/models/modelrunner.h"
 #include "inference/qs/qsmetrics.h"
-#include "inference/qs/seq2seq.h"
 #include "pipeline/documentsource.h"
 #include "pipeline/qmsum.h"
 #include "pipeline/qsbaselines.h"
@@ -50,38 +49,16 @@ void addGenOptions(CLI::App *cmd, GenOpts *g)
                                      "layers (weights int8 per output channel; BENCHMARKS.md, issue 35)");
 }
 
-inference::GenerationSettings settingsFrom(const inference::Seq2seqGenerator &gen, const GenOpts &g)
+// The seq2seq options and the drafter's as one run's settings (unset: the model's own).
+pipeline::QsSettings settingsFrom(const GenOpts &g, const DraftCliOptions &d)
 {
-    inference::GenerationSettings s = gen.defaultSettings();
-    if (g.beams > 0)
-        s.numBeams = g.beams;
-    if (g.maxLength > 0)
-        s.maxLength = g.maxLength;
-    if (g.minLength >= 0)
-        s.minLength = g.minLength;
-    if (g.noRepeat >= 0)
-        s.noRepeatNgramSize = g.noRepeat;
-    if (g.lengthPenalty >= 0)
-        s.lengthPenalty = g.lengthPenalty;
+    pipeline::QsSettings s = draftSettings(d);
+    s.beams = g.beams;
+    s.maxLength = g.maxLength;
+    s.minLength = g.minLength;
+    s.noRepeatNgram = g.noRepeat;
+    s.lengthPenalty = g.lengthPenalty;
     return s;
-}
-
-struct LoadedModel
-{
-    inference::Seq2seqGenerator generator;
-    pipeline::QsVocabulary vocab;
-};
-
-void loadModel(const std::string &dir, bool int8, LoadedModel *m)
-{
-    std::string err;
-    if (!m->generator.load(dir, &err))
-        throw CliError(err);
-    if (int8 && !m->generator.quantizeDynamicInt8(&err))
-        throw CliError(dir + ": " + err);
-    QString error;
-    if (!pipeline::loadQsVocabulary(QString::fromStdString(dir), &m->vocab, &error))
-        throw CliError(error.toStdString());
 }
 
 nlohmann::json hierarchyJson(const inference::QsHierarchy &h)
@@ -120,43 +97,26 @@ struct GenerateOpts
     BatchOptions batch;
 };
 
-nlohmann::json generateOne(const LoadedModel &model, const inference::GenerationSettings &settings, const QString &path,
+// One file -> its hierarchy JSON: the drafter's (draftFile, with evidence and checks) or a seq2seq
+// model's (the linearised text and the parser's repairs).
+nlohmann::json generateOne(const pipeline::QsSummarizer &qs, const pipeline::QsSettings &settings, const QString &path,
                            const std::string &argument, bool showProgress)
 {
-    pipeline::QsInput input;
-    QStringList warnings;
-    if (pipeline::looksLikeQmsum(path)) {
-        pipeline::QmsumMeeting m;
-        QString error;
-        if (!pipeline::readQmsumMeeting(path, &m, &error))
-            throw CliError(error.toStdString());
-        input = m.input;
-    } else {
-        const pipeline::LoadedDocument d = pipeline::loadDocumentFile(path);
-        if (!d.ok)
-            throw CliError(d.error.toStdString());
-        warnings += d.warnings;
-        input = pipeline::qsInputFromDocument(d.document);
-        input.id = path;
-    }
-    if (input.text().trimmed().isEmpty())
+    if (qs.isDrafter())
+        return draftFile(qs, settings, path, argument, showProgress);
+    QsFile file;
+    readQsFile(path, argument, &file);
+    if (file.text.input.text().trimmed().isEmpty())
         throw CliError(argument + ": no text to summarise");
-    const pipeline::QsGenerated g = pipeline::generateQs(model.generator, model.vocab, {input}, settings,
-                                                         [showProgress](const inference::GenerationStep &s) {
-                                                             if (showProgress)
-                                                                 reportProgress("generate", s.step, s.maxSteps);
-                                                             return !cancelRequested();
-                                                         });
-    if (!g.ok)
-        throw CliError(argument + ": " + g.error.toStdString(), g.cancelled ? ExitCancelled : ExitFailure);
-    const pipeline::QsGeneratedTree &t = g.trees.front();
+    const pipeline::QsResult r = runQsFile(qs, settings, file, argument, showProgress);
+    const pipeline::QsGeneratedTree &t = r.generated;
     nlohmann::json j = hierarchyJson(t.parse.tree);
     j["file"] = QString::fromUtf8(QByteArray::fromStdString(argument)).toStdString();
-    j["sections"] = input.sections.size();
+    j["sections"] = file.text.input.sections.size();
     j["linearised"] = t.text.toStdString();
     j["repairs"] = t.parse.repairs;
     nlohmann::json w = nlohmann::json::array();
-    for (const QString &s : warnings + t.warnings)
+    for (const QString &s : file.warnings + t.warnings)
         w.push_back(s.toStdString());
     j["warnings"] = w;
     return j;
@@ -179,35 +139,22 @@ void registerGenerate(CLI::App *qs)
     cmd->callback([o]() {
         if (o->batch.inputs.empty() && o->batch.filesFrom.empty() && !o->batch.worker && !joinsQueue(o->batch))
             throw CliError("qs generate: a FILE (or folder, @list.txt, --files-from) is required", ExitUsage);
-        if (o->checkpoint.empty() || pipeline::QsDrafter::isDrafterFolder(QString::fromStdString(o->checkpoint))) {
-            if (o->gen.int8)
-                throw CliError("qs generate: --int8 needs a seq2seq --checkpoint (the drafter has no Linear layers to quantize)",
-                               ExitUsage);
-            pipeline::QsDrafter drafter = loadDrafter(o->checkpoint);
-            useQuestionOptions(&drafter, o->draft);
-            const pipeline::DraftOptions options = draftOptions(drafter, o->draft);
-            const CancelScope scope;
-            if (isBatch(o->batch)) {
-                runBatch("qs generate", o->batch, pipeline::documentFileSuffixes(),
-                         [&](const QString &path, const std::string &arg) { return draftFile(drafter, options, path, arg, false); });
-                return;
-            }
-            const std::string &file = o->batch.inputs.front();
-            std::cout << draftFile(drafter, options, inputPath(file), file, true).dump(2) << std::endl;
-            return;
-        }
-        inference::configureThreads(batchThreads(o->batch, o->gen.threads));
-        LoadedModel model;
-        loadModel(o->checkpoint, o->gen.int8, &model);
-        const inference::GenerationSettings settings = settingsFrom(model.generator, o->gen);
+        const bool drafter = o->checkpoint.empty() || pipeline::QsDrafter::isDrafterFolder(QString::fromStdString(o->checkpoint));
+        if (drafter && o->gen.int8)
+            throw CliError("qs generate: --int8 needs a seq2seq --checkpoint (the drafter has no Linear layers to quantize)", ExitUsage);
+        if (!drafter)
+            inference::configureThreads(batchThreads(o->batch, o->gen.threads));
+        pipeline::QsSummarizer qs;
+        loadQsSummarizer(o->checkpoint, o->gen.int8, o->draft, &qs);
+        const pipeline::QsSettings settings = settingsFrom(o->gen, o->draft);
         const CancelScope scope;
         if (isBatch(o->batch)) {
             runBatch("qs generate", o->batch, pipeline::documentFileSuffixes(),
-                     [&](const QString &path, const std::string &arg) { return generateOne(model, settings, path, arg, false); });
+                     [&](const QString &path, const std::string &arg) { return generateOne(qs, settings, path, arg, false); });
             return;
         }
         const std::string &file = o->batch.inputs.front();
-        std::cout << generateOne(model, settings, inputPath(file), file, true).dump(2) << std::endl;
+        std::cout << generateOne(qs, settings, inputPath(file), file, true).dump(2) << std::endl;
     });
 }
 
@@ -236,14 +183,12 @@ void registerEval(CLI::App *qs)
         if (pipeline::looksLikeFairytaleQa(QString::fromStdString(o->data))) {
             if (o->gen.int8)
                 throw CliError("qs eval: --int8 is for seq2seq checkpoints on QMSum; FairytaleQA scores the drafter", ExitUsage);
-            std::unique_ptr<pipeline::QsDrafter> drafter;
+            pipeline::QsSummarizer drafter;
             if (!o->noDrafter)
-                drafter = std::make_unique<pipeline::QsDrafter>(loadDrafter(o->checkpoint.empty() ? o->drafter : o->checkpoint));
-            if (drafter)
-                useQuestionOptions(drafter.get(), o->draft);
-            nlohmann::json j = evalSectionedStories(o->data, o->split, o->limit, drafter.get(),
-                                                    drafter ? draftOptions(*drafter, o->draft) : pipeline::DraftOptions{});
-            if (drafter)
+                loadQsSummarizer(o->checkpoint.empty() ? o->drafter : o->checkpoint, false, o->draft, &drafter, true);
+            nlohmann::json j = evalSectionedStories(o->data, o->split, o->limit, drafter.drafter(),
+                                                    drafter.isLoaded() ? drafter.draftOptions(draftSettings(o->draft)) : pipeline::DraftOptions{});
+            if (drafter.isLoaded())
                 j["drafter"]["questions"] = o->draft.questions;
             std::cout << j.dump(2) << std::endl;
             return;
@@ -253,7 +198,8 @@ void registerEval(CLI::App *qs)
         if (!pipeline::readQmsumSplit(QString::fromStdString(o->data), QString::fromStdString(o->split), &meetings,
                                       &error, o->limit))
             throw CliError(error.toStdString());
-        std::unique_ptr<LoadedModel> model;
+        const pipeline::QsSettings runSettings = settingsFrom(o->gen, o->draft);
+        std::unique_ptr<pipeline::QsSummarizer> model;
         inference::GenerationSettings settings;
         if (!o->checkpoint.empty() && pipeline::QsDrafter::isDrafterFolder(QString::fromStdString(o->checkpoint))) {
             o->drafter = o->checkpoint; // a drafter folder given as the checkpoint is scored as the drafter
@@ -264,16 +210,16 @@ void registerEval(CLI::App *qs)
                            ExitUsage);
         if (!o->checkpoint.empty()) {
             inference::configureThreads(o->gen.threads);
-            model = std::make_unique<LoadedModel>();
-            loadModel(o->checkpoint, o->gen.int8, model.get());
-            settings = settingsFrom(model->generator, o->gen);
+            model = std::make_unique<pipeline::QsSummarizer>();
+            loadQsSummarizer(o->checkpoint, o->gen.int8, o->draft, model.get());
+            settings = model->generationSettings(runSettings);
         }
-        std::unique_ptr<pipeline::QsDrafter> drafter;
+        std::unique_ptr<pipeline::QsSummarizer> drafter;
         pipeline::DraftOptions draftOpts;
         if (!o->noDrafter) {
-            drafter = std::make_unique<pipeline::QsDrafter>(loadDrafter(o->drafter));
-            useQuestionOptions(drafter.get(), o->draft);
-            draftOpts = draftOptions(*drafter, o->draft);
+            drafter = std::make_unique<pipeline::QsSummarizer>();
+            loadQsSummarizer(o->drafter, false, o->draft, drafter.get(), true);
+            draftOpts = drafter->draftOptions(runSettings);
         }
         pipeline::QsScoreMean lead, oracle, system, drafted;
         nlohmann::json warnings = nlohmann::json::array();
@@ -282,31 +228,30 @@ void registerEval(CLI::App *qs)
         const auto t0 = std::chrono::steady_clock::now();
         for (std::size_t i = 0; i < meetings.size(); ++i) {
             const pipeline::QmsumMeeting &m = meetings[i];
+            const pipeline::QsText text = pipeline::qsTextOfMeeting(m);
             const std::string target = inference::linearizeQsTarget(m.reference);
             lead.add(inference::scoreQs(target, inference::linearizeQsTarget(pipeline::leadBaseline(m.input))));
             oracle.add(inference::scoreQs(target, inference::linearizeQsTarget(pipeline::oracleShapeBaseline(m))));
             if (drafter) {
-                const pipeline::DraftSource src = pipeline::draftSourceFromMeeting(m);
-                const pipeline::QsDraft d = drafter->draft(src, draftOpts);
+                const pipeline::QsResult d = drafter->generate(text, runSettings);
                 if (!d.ok)
                     throw CliError(m.id.toStdString() + ": " + d.error.toStdString());
-                drafted.add(inference::scoreQs(target, inference::linearizeQsTarget(d.hierarchy())));
-                const pipeline::DraftCheck c = pipeline::checkDraft(src, d);
+                drafted.add(inference::scoreQs(target, inference::linearizeQsTarget(d.draft.hierarchy())));
+                const pipeline::DraftCheck c = pipeline::checkDraft(text.draft, d.draft);
                 draftQuestions += c.questions;
                 draftGrounded += c.groundedQuestions;
                 draftDuplicates += c.duplicateQuestions;
-                for (const pipeline::DraftItem &item : d.items)
-                    draftFromWriter += item.questionFromWriter ? 1 : 0;
+                draftFromWriter += d.questionsWritten;
             }
             if (model) {
                 const auto g0 = std::chrono::steady_clock::now();
                 const std::clock_t c0 = std::clock();
-                const pipeline::QsGenerated g = pipeline::generateQs(model->generator, model->vocab, {m.input}, settings);
+                const pipeline::QsResult g = model->generate(text, runSettings);
                 modelSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - g0).count();
                 modelCpuSeconds += double(std::clock() - c0) / CLOCKS_PER_SEC; // process CPU time: less moved by load
                 if (!g.ok)
                     throw CliError(m.id.toStdString() + ": " + g.error.toStdString());
-                const pipeline::QsGeneratedTree &t = g.trees.front();
+                const pipeline::QsGeneratedTree &t = g.generated;
                 for (const QString &w : t.warnings)
                     warnings.push_back(w.toStdString());
                 repairs += long(t.parse.repairs.size());
@@ -336,7 +281,7 @@ void registerEval(CLI::App *qs)
             j["model"]["parser_repairs"] = repairs;
             j["model"]["beams"] = settings.numBeams;
             j["model"]["max_length"] = settings.maxLength;
-            j["model"]["int8"] = model->generator.isInt8();
+            j["model"]["int8"] = model->generator()->isInt8();
             j["model"]["seconds"] = modelSeconds;
             j["model"]["cpu_seconds"] = modelCpuSeconds;
             j["warnings"] = warnings;

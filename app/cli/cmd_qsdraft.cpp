@@ -11,13 +11,13 @@
 #include "pipeline/qmsum.h"
 #include "pipeline/qsdraft/draftchecks.h"
 #include "pipeline/qsdraft/draftcorrections.h"
-#include "pipeline/qsdraft/questiongen.h"
 #include "pipeline/qsdraft/saliencedata.h"
 #include "pipeline/shippedmodels.h"
 
 #include <QDir>
 #include <QFileInfo>
 
+#include <atomic>
 #include <chrono>
 #include <iostream>
 
@@ -36,32 +36,13 @@ void addDraftOptions(CLI::App *cmd, DraftCliOptions *o)
                     "Drafter: question generator folder for --questions neural (default: the shipped qs-questions)");
 }
 
-void useQuestionOptions(pipeline::QsDrafter *drafter, const DraftCliOptions &o)
+pipeline::QsSettings draftSettings(const DraftCliOptions &o)
 {
-    if (o.questions != "neural")
-        return;
-    QString dir = QString::fromStdString(o.questionModel);
-    if (dir.isEmpty())
-        dir = pipeline::shippedQsQuestionsDir();
-    if (dir.isEmpty())
-        throw CliError("qs: --questions neural needs --question-model DIR (no shipped resources/models/qs-questions)");
-    auto gen = std::make_shared<pipeline::QuestionGenerator>();
-    QString error;
-    if (!gen->load(dir, &error))
-        throw CliError(error.toStdString());
-    drafter->questionWriter = [gen](const QString &answer, const QStringList &evidence) { return gen->generate(answer, evidence); };
-}
-
-pipeline::DraftOptions draftOptions(const pipeline::QsDrafter &drafter, const DraftCliOptions &o)
-{
-    pipeline::DraftOptions d = drafter.defaults;
-    if (o.maxItems > 0)
-        d.maxItems = o.maxItems;
-    if (o.maxDepth > 0)
-        d.maxDepth = o.maxDepth;
-    if (o.summaryWords > 0)
-        d.summaryWords = o.summaryWords;
-    return d;
+    pipeline::QsSettings s;
+    s.maxItems = o.maxItems;
+    s.maxDepth = o.maxDepth;
+    s.summaryWords = o.summaryWords;
+    return s;
 }
 
 pipeline::QsDrafter loadDrafter(const std::string &dir)
@@ -79,26 +60,73 @@ pipeline::QsDrafter loadDrafter(const std::string &dir)
     return d;
 }
 
-namespace {
+void loadQsSummarizer(const std::string &checkpoint, bool int8, const DraftCliOptions &o, pipeline::QsSummarizer *qs, bool drafterOnly)
+{
+    QString folder = QString::fromStdString(checkpoint), error;
+    if (folder.isEmpty()) {
+        folder = pipeline::shippedQsDrafterDir();
+        if (folder.isEmpty())
+            throw CliError("qs: the shipped drafter resources/models/qs-drafter/drafter.json is missing (give --checkpoint DIR)");
+    }
+    if (drafterOnly && !pipeline::QsDrafter::isDrafterFolder(folder)) {
+        pipeline::QsDrafter d; // no drafter.json: its own message names the file
+        if (!d.load(folder, &error))
+            throw CliError(error.toStdString());
+    }
+    if (!qs->load(folder, &error, int8))
+        throw CliError(error.toStdString());
+    if (!qs->isDrafter() || o.questions != "neural")
+        return;
+    QString dir = QString::fromStdString(o.questionModel);
+    if (dir.isEmpty())
+        dir = pipeline::shippedQsQuestionsDir();
+    if (dir.isEmpty())
+        throw CliError("qs: --questions neural needs --question-model DIR (no shipped resources/models/qs-questions)");
+    if (!qs->setQuestionModel(dir, &error))
+        throw CliError(error.toStdString());
+}
 
-pipeline::DraftSource sourceOf(const QString &path, const std::string &argument, QStringList *warnings)
+void readQsFile(const QString &path, const std::string &argument, QsFile *file)
 {
     if (pipeline::looksLikeQmsum(path)) {
         pipeline::QmsumMeeting m;
         QString error;
         if (!pipeline::readQmsumMeeting(path, &m, &error))
             throw CliError(error.toStdString());
-        return pipeline::draftSourceFromMeeting(m);
+        file->text = pipeline::qsTextOfMeeting(m);
+        return;
     }
-    const pipeline::LoadedDocument d = pipeline::loadDocumentFile(path);
-    if (!d.ok)
-        throw CliError(d.error.toStdString());
-    *warnings += d.warnings;
-    pipeline::DraftSource src = pipeline::draftSourceFromDocument(d.document);
-    if (src.title.isEmpty())
-        src.title = QString::fromStdString(argument);
-    return src;
+    file->loaded = pipeline::loadDocumentFile(path);
+    if (!file->loaded.ok)
+        throw CliError(file->loaded.error.toStdString());
+    file->warnings += file->loaded.warnings;
+    pipeline::QsInput input = pipeline::qsInputFromDocument(file->loaded.document);
+    input.id = path;
+    file->text = pipeline::qsTextOfDocument(file->loaded.document, input);
+    if (file->text.draft.title.isEmpty())
+        file->text.draft.title = QString::fromStdString(argument);
 }
+
+pipeline::QsResult runQsFile(const pipeline::QsSummarizer &qs, const pipeline::QsSettings &settings, const QsFile &file,
+                             const std::string &argument, bool showProgress)
+{
+    std::atomic_bool stop{false};
+    const std::string label = qs.isDrafter() ? "draft" : "generate";
+    pipeline::QsResult r = qs.generate(
+        file.text, settings,
+        [&](int done, int total) {
+            if (showProgress)
+                reportProgress(label, done, total);
+            if (cancelRequested())
+                stop = true;
+        },
+        &stop);
+    if (!r.ok)
+        throw CliError(argument + ": " + r.error.toStdString(), r.cancelled ? ExitCancelled : ExitFailure);
+    return r;
+}
+
+namespace {
 
 nlohmann::json refsJson(const pipeline::DraftSource &src, const std::vector<std::pair<int, int>> &refs)
 {
@@ -126,18 +154,15 @@ nlohmann::json checkJson(const pipeline::DraftCheck &c)
 
 } // namespace
 
-nlohmann::json draftFile(const pipeline::QsDrafter &drafter, const pipeline::DraftOptions &options, const QString &path,
+nlohmann::json draftFile(const pipeline::QsSummarizer &qs, const pipeline::QsSettings &settings, const QString &path,
                          const std::string &argument, bool showProgress)
 {
-    QStringList warnings;
-    const pipeline::DraftSource src = sourceOf(path, argument, &warnings);
-    const pipeline::QsDraft draft = drafter.draft(src, options, [showProgress](int done, int total) {
-        if (showProgress)
-            reportProgress("draft", done, total);
-        return !cancelRequested();
-    });
-    if (!draft.ok)
-        throw CliError(argument + ": " + draft.error.toStdString(), draft.cancelled ? ExitCancelled : ExitFailure);
+    QsFile file;
+    readQsFile(path, argument, &file);
+    const pipeline::QsResult result = runQsFile(qs, settings, file, argument, showProgress);
+    const pipeline::DraftSource &src = file.text.draft;
+    const pipeline::QsDraft &draft = result.draft;
+    const QStringList &warnings = file.warnings;
     // Nested items from the pre-order depths.
     nlohmann::json roots = nlohmann::json::array();
     std::vector<nlohmann::json *> open; // open[d-1]: the last item at depth d
@@ -372,9 +397,9 @@ void registerCheck(CLI::App *qs)
     cmd->add_option("file", o->batch.inputs, "Documents")->required();
     addDraftOptions(cmd, &o->draft);
     cmd->callback([o]() {
-        pipeline::QsDrafter drafter = loadDrafter(o->checkpoint);
-        useQuestionOptions(&drafter, o->draft);
-        const pipeline::DraftOptions options = draftOptions(drafter, o->draft);
+        pipeline::QsSummarizer drafter;
+        loadQsSummarizer(o->checkpoint, false, o->draft, &drafter, true);
+        const pipeline::QsSettings settings = draftSettings(o->draft);
         nlohmann::json rows = nlohmann::json::array();
         pipeline::DraftCheck total;
         bool failed = false;
@@ -382,7 +407,7 @@ void registerCheck(CLI::App *qs)
             const auto t0 = std::chrono::steady_clock::now();
             nlohmann::json j;
             try {
-                j = draftFile(drafter, options, inputPath(file), file, false);
+                j = draftFile(drafter, settings, inputPath(file), file, false);
             } catch (const CliError &e) { // one unreadable document is a row, not the end of the check
                 if (e.code() == ExitCancelled)
                     throw;

@@ -1,6 +1,8 @@
 #pragma once
 // The drafter in folio-cli (cmd_qsdraft.cpp): options shared by `qs generate` and `qs eval`, one
 // document -> JSON with evidence, and the `qs train-drafter` / `qs check` subcommands.
+#include "pipeline/documentsource.h"
+#include "pipeline/qs/qssummarizer.h"
 #include "pipeline/qsdraft/drafter.h"
 
 #include <CLI/CLI.hpp>
@@ -20,15 +22,36 @@ struct DraftCliOptions
 };
 
 void addDraftOptions(CLI::App *cmd, DraftCliOptions *o);
-pipeline::DraftOptions draftOptions(const pipeline::QsDrafter &drafter, const DraftCliOptions &o);
+// The drafter's --max-items / --max-depth / --summary-words as summarizer settings (unset: the drafter's).
+pipeline::QsSettings draftSettings(const DraftCliOptions &o);
 // Loads `dir` (empty: the shipped drafter); CliError naming the folder when it cannot.
 pipeline::QsDrafter loadDrafter(const std::string &dir);
-// --questions neural: loads the question generator and sets drafter->questionWriter (CliError naming
-// the folder when it cannot); templates: nothing.
-void useQuestionOptions(pipeline::QsDrafter *drafter, const DraftCliOptions &o);
-// A document (scan, PDF, HTML, Folio JSON) or a QMSum meeting file -> the hierarchy JSON
-// (summary, nested items with question / summary / confidence / evidence, notes, checks).
-nlohmann::json draftFile(const pipeline::QsDrafter &drafter, const pipeline::DraftOptions &options, const QString &path,
+// Loads `checkpoint` into *qs: a drafter folder (empty: the shipped drafter) with --questions neural's
+// question generator, or (unless `drafterOnly`) a seq2seq checkpoint, `int8` as QsSummarizer::load.
+// CliError naming the folder when it cannot.
+void loadQsSummarizer(const std::string &checkpoint, bool int8, const DraftCliOptions &o, pipeline::QsSummarizer *qs,
+                      bool drafterOnly = false);
+
+// A document (scan, PDF, HTML, Folio JSON) or a QMSum meeting file read for the summarizer; the
+// loaded document stays here for the text's evidence.
+struct QsFile
+{
+    pipeline::LoadedDocument loaded;
+    pipeline::QsText text;
+    QStringList warnings; // from loading the document
+    QsFile() = default;
+    QsFile(const QsFile &) = delete;
+    QsFile &operator=(const QsFile &) = delete;
+};
+// CliError naming the file when it cannot be read. `argument` titles an untitled document.
+void readQsFile(const QString &path, const std::string &argument, QsFile *file);
+// The summarizer on a file's text with progress on stderr ("draft" / "generate") and cancel on
+// SIGINT; CliError "<argument>: <why>" (ExitCancelled when cancelled) when it fails.
+pipeline::QsResult runQsFile(const pipeline::QsSummarizer &qs, const pipeline::QsSettings &settings, const QsFile &file,
+                             const std::string &argument, bool showProgress);
+// A drafter run on one file -> the hierarchy JSON (summary, nested items with question / summary /
+// confidence / evidence, notes, checks).
+nlohmann::json draftFile(const pipeline::QsSummarizer &qs, const pipeline::QsSettings &settings, const QString &path,
                          const std::string &argument, bool showProgress);
 
 // qs eval on FairytaleQA (cmd_qsevalstories.cpp): section summaries against the answers and questions

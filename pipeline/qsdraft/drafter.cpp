@@ -2,6 +2,7 @@
 
 #include "document/formats/datasetformat.h"
 #include "document/layoutsections.h"
+#include "pipeline/qs/qstrees.h"
 #include "pipeline/qsdraft/questiondata.h"
 #include "pipeline/qsdraft/topicsegments.h"
 
@@ -18,14 +19,7 @@
 
 namespace folio::pipeline {
 
-inference::QsHierarchy QsDraft::hierarchy() const
-{
-    inference::QsHierarchy h;
-    h.rootSummary = rootSummary.toStdString();
-    for (const DraftItem &i : items)
-        h.items.push_back({i.question.toStdString(), i.summary.toStdString(), i.depth});
-    return h;
-}
+inference::QsHierarchy QsDraft::hierarchy() const { return qsHierarchyFromDraft(*this); }
 
 // ---- drafter.json ----
 

@@ -7,12 +7,13 @@
 //   worker->generate(QsWorker::shippedCheckpoint(), qsWorkerInput(doc, annotations, belowId), belowId);
 //   worker->cancel();   // stops after the current decoding step; cancelled() follows
 //
-// A drafter folder (drafter.json, the shipped default: pipeline/qsdraft) reads the whole document
-// section by section and attaches each item's evidence (its section and sentence word spans);
-// progress counts sections; its questions come from templates, or from the neural question
-// writer (setQuestionModel). A seq2seq checkpoint (folio_pipeline's generateQs over inference/qs)
-// lives in the worker's single pool thread (QtConcurrent::run on a private one-thread pool), loaded
-// once per checkpoint folder. Results come back in the GUI thread (the run's QFutureWatcher) as plain
+// The generation itself is pipeline::QsSummarizer's (pipeline/qs/qssummarizer.h, the one copy
+// folio-cli uses too): a drafter folder (drafter.json, the shipped default: pipeline/qsdraft) reads
+// the whole document section by section and attaches each item's evidence (its section and sentence
+// word spans); progress counts sections; its questions come from templates, or from the neural
+// question writer (setQuestionModel); a seq2seq checkpoint reads the sections as one source. The
+// summarizer lives in the worker's single pool thread (QtConcurrent::run on a private one-thread
+// pool), loaded once per checkpoint folder. Results come back in the GUI thread (the run's QFutureWatcher) as plain
 // QsNode trees (no ids, no state: qsedit::mergeGenerated makes them suggestions). Failures (no
 // checkpoint, nothing to summarise, a broken model) come as failed(message); nothing throws.
 #include "document/annotations.h"
