@@ -56,6 +56,8 @@ set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "tesseract-ocr-eng, libopenblas0-pthread, libqt6sql6-sqlite, libqt6svg6, qt6-qpa-plugins, qt6-image-formats-plugins, libqt6webenginecore6-bin, fonts-dejavu-core")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libqt6sql6-psql, tesseract-ocr-deu")
+# qt6-translations-l10n: Qt's own strings (dialog buttons, file dialogs) in the interface language;
+# Folio's catalogues are in the program (:/i18n, ui/i18n/CMakeLists.txt).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libqt6sql6-psql, tesseract-ocr-deu, qt6-translations-l10n")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 include(CPack)
