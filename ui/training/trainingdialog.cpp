@@ -2,6 +2,7 @@
 
 #include "document/project/project.h"
 #include "pipeline/projecttraining.h"
+#include "ui/sessionrecovery.h"
 #include "ui/fields/fieldtrainingdialog.h"
 #include "ui/workers/hffinetuneworker.h"
 #include "ui/workers/trainworker.h"
@@ -180,7 +181,10 @@ void TrainingDialog::startTraining()
     }
     config.command = "folio (GUI): Model > Train on Project";
     config.dataDescription = QStringLiteral("%1 documents of project %2").arg(documents).arg(m_project->path()).toStdString();
+    config.resume = m_resume; // Resume Training after a crash (issue 50)
+    m_resume = false;
     QDir().mkpath(m_output->text());
+    sessionstate::noteTrainingStarted(folioRunDescription()); // a killed run is offered for resuming
     m_log->appendPlainText(extraSources().isEmpty()
                                ? tr("Training on %1 pages…").arg(pages.size())
                                : tr("Training on %1 pages of this project and %2 further sources…").arg(pages.size()).arg(extraSources().size()));
@@ -206,6 +210,7 @@ QStringList TrainingDialog::extraSources() const
 
 void TrainingDialog::onFinished(const TrainOutcome &outcome)
 {
+    sessionstate::noteTrainingEnded();
     if (outcome.cancelled) {
         m_log->appendPlainText(tr("Cancelled."));
         return;

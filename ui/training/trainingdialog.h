@@ -5,6 +5,7 @@
 //   folio::TrainingDialog dialog(project, this);
 //   if (dialog.exec() == QDialog::Accepted) useModel(dialog.checkpointDir());
 #include <QDialog>
+#include <QJsonObject>
 #include <QStringList>
 
 #include <functional>
@@ -62,6 +63,12 @@ public:
     QTableWidget *guardTable() const { return m_guard; }
     // At most this many optimizer steps for a Hugging Face run (0: every epoch); tests keep runs short.
     void setHfMaxSteps(long steps) { m_hfMaxSteps = steps; }
+    // Crash survival (issue 50, trainingdialog_resume.cpp): the Folio tagger run the dialog is set
+    // up for (out, epochs, architecture, order, init, extra), recorded in the session state while it
+    // trains; startFolioRun sets the dialog up from such a description and starts it, continuing
+    // from <out>/last/ when `resume` (false when nothing could start).
+    QJsonObject folioRunDescription() const;
+    bool startFolioRun(const QJsonObject &run, bool resume);
 
 public Q_SLOTS:
     void startTraining();
@@ -85,6 +92,7 @@ private:
     HfFineTuneWorker *m_hfWorker = nullptr;
     QTableWidget *m_guard = nullptr;
     long m_hfMaxSteps = 0;
+    bool m_resume = false; // the next Folio tagger run continues from <out>/last/
     QString m_currentModel;
     QPushButton *m_start = nullptr;
     QPushButton *m_useNew = nullptr, *m_keepOld = nullptr;

@@ -1,0 +1,180 @@
+#include "testscript.h"
+
+#include "document/project/project.h"
+#include "document/qstree.h"
+#include "ui/annotation/annotationsession.h"
+#include "ui/commands/fieldcommands.h"
+#include "ui/commands/qscommands.h"
+#include "ui/documents/scanpanel.h"
+#include "ui/mainwindow.h"
+#include "ui/sessionrecovery.h"
+#include "ui/training/trainingdialog.h"
+
+#include <QDockWidget>
+#include <QEventLoop>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPointer>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace folio {
+
+TestScript::TestScript(MainWindow *window, SessionRecovery *recovery, QObject *parent)
+    : QObject(parent), m_window(window), m_recovery(recovery)
+{
+    // A save that did not reach the disk fails the action it belongs to (it is not acknowledged).
+    connect(window->session(), &AnnotationSession::failed, this, [this](const QString &message) {
+        m_failed = true;
+        say(QStringLiteral("failed %1").arg(message));
+    });
+}
+
+bool TestScript::load(const QString &path, QString *error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot read the test script (%2)").arg(path, f.errorString());
+        return false;
+    }
+    const QJsonDocument doc = QJsonDocument::fromJson(f.read(16 * 1024 * 1024));
+    if (!doc.isObject() || !doc.object().value(QStringLiteral("actions")).isArray()) {
+        *error = QStringLiteral("%1: not a test script (an object with an \"actions\" array)").arg(path);
+        return false;
+    }
+    m_actions = doc.object().value(QStringLiteral("actions")).toArray();
+    m_interval = qBound(0, doc.object().value(QStringLiteral("interval")).toInt(15), 10000);
+    return true;
+}
+
+void TestScript::say(const QString &line)
+{
+    std::printf("folio-script %s\n", line.toUtf8().constData());
+    std::fflush(stdout);
+}
+
+void TestScript::start()
+{
+    if (!m_recovery->recoveredMessage().isEmpty())
+        say(QStringLiteral("recovered ") + QString(m_recovery->recoveredMessage()).replace(QLatin1Char('\n'), QLatin1Char(' ')));
+    say(QStringLiteral("ready"));
+    QTimer::singleShot(m_interval, this, &TestScript::step);
+}
+
+void TestScript::step()
+{
+    if (m_next >= m_actions.size()) {
+        say(QStringLiteral("done"));
+        return;
+    }
+    const QJsonObject action = m_actions.at(m_next).toObject();
+    QString why;
+    m_failed = false;
+    const bool ok = run(action, &why);
+    if (!ok && why.isEmpty()) { // waiting for something (a training run)
+        QTimer::singleShot(100, this, &TestScript::step);
+        return;
+    }
+    if (ok && !m_failed) {
+        m_recovery->flush();
+        say(QStringLiteral("ack %1 %2").arg(m_next).arg(action.value(QStringLiteral("do")).toString()));
+    } else {
+        say(QStringLiteral("error %1 %2").arg(m_next).arg(why.isEmpty() ? QStringLiteral("the save failed") : why));
+    }
+    ++m_next;
+    QTimer::singleShot(m_interval, this, &TestScript::step);
+}
+
+bool TestScript::run(const QJsonObject &a, QString *why)
+{
+    AnnotationSession *session = m_window->session();
+    const QString what = a.value(QStringLiteral("do")).toString();
+    const auto words = [&a] { return a.value(QStringLiteral("words")).toVariant().toStringList(); };
+    const auto refuse = [why](const QString &text) {
+        *why = text;
+        return false;
+    };
+    if (what == QLatin1String("label")) {
+        session->setSelectedWords(words());
+        return session->assignLabel(a.value(QStringLiteral("label")).toString()) || refuse(QStringLiteral("label refused"));
+    }
+    if (what == QLatin1String("qs")) {
+        const QString q = a.value(QStringLiteral("question")).toString(), s = a.value(QStringLiteral("summary")).toString();
+        return pushQsEdit(session, QStringLiteral("Add question"), [&](Annotations &ann) { return !qsedit::addChild(ann, {}, q, s).isEmpty(); })
+               || refuse(QStringLiteral("qs edit refused"));
+    }
+    if (what == QLatin1String("field")) {
+        Annotations after = session->annotations();
+        const QString field = a.value(QStringLiteral("field")).toString();
+        return (fieldedits::setValue(after, session->document(), field, words())
+                && fieldedits::pushFieldEdit(session, QStringLiteral("Correct %1").arg(field), after))
+               || refuse(QStringLiteral("field edit refused"));
+    }
+    if (what == QLatin1String("word"))
+        return session->editWordText(a.value(QStringLiteral("word")).toString(), a.value(QStringLiteral("text")).toString())
+               || refuse(QStringLiteral("word edit refused"));
+    if (what == QLatin1String("open"))
+        return session->openDocumentAt(a.value(QStringLiteral("row")).toInt()) || refuse(QStringLiteral("no such document"));
+    if (what == QLatin1String("page")) {
+        auto *scan = m_window->findChild<ScanPanel *>();
+        const int page = a.value(QStringLiteral("page")).toInt();
+        if (!scan || page < 0 || page >= int(session->document().pages.size()))
+            return refuse(QStringLiteral("no page %1").arg(page));
+        scan->showPage(page);
+        return true;
+    }
+    if (what == QLatin1String("dock")) {
+        auto *dock = m_window->findChild<QDockWidget *>(a.value(QStringLiteral("name")).toString());
+        if (!dock)
+            return refuse(QStringLiteral("no dock %1").arg(a.value(QStringLiteral("name")).toString()));
+        dock->setVisible(a.value(QStringLiteral("visible")).toBool());
+        return true;
+    }
+    if (what == QLatin1String("train")) {
+        QPointer<MainWindow> window = m_window;
+        auto *dialog = TrainingDialog::openBeside(m_window->project(), m_window->modelDirectory(), m_window->projects(), m_window,
+                                                  [window](const QString &dir) {
+                                                      if (window)
+                                                          window->setModelDirectory(dir);
+                                                  });
+        QJsonObject run = dialog->folioRunDescription();
+        run.insert(QStringLiteral("out"), a.value(QStringLiteral("out")).toString());
+        run.insert(QStringLiteral("epochs"), a.value(QStringLiteral("epochs")).toInt(1));
+        return dialog->startFolioRun(run, false) || refuse(QStringLiteral("training did not start"));
+    }
+    if (what == QLatin1String("resume"))
+        return m_recovery->resumeTraining() || refuse(QStringLiteral("nothing to resume"));
+    if (what == QLatin1String("waittrain"))
+        return m_window->modelDirectory() == a.value(QStringLiteral("out")).toString(); // polled until accepted
+    if (what == QLatin1String("sleep")) {
+        const int ms = qBound(0, a.value(QStringLiteral("ms")).toInt(), 600000);
+        QEventLoop loop;
+        QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+        loop.exec();
+        return true;
+    }
+    if (what == QLatin1String("report")) {
+        QJsonObject state;
+        state.insert(QStringLiteral("project"), m_window->project() ? m_window->project()->path() : QString());
+        state.insert(QStringLiteral("document"), session->currentDocumentId());
+        auto *scan = m_window->findChild<ScanPanel *>();
+        state.insert(QStringLiteral("page"), scan ? scan->currentPage() : -1);
+        QJsonObject docks;
+        for (QDockWidget *dock : m_window->findChildren<QDockWidget *>())
+            if (!dock->objectName().isEmpty())
+                docks.insert(dock->objectName(), !dock->isHidden()); // open (a tab behind another counts)
+        state.insert(QStringLiteral("docks"), docks);
+        state.insert(QStringLiteral("banner"), m_recovery->banner() != nullptr);
+        say(QStringLiteral("state ") + QString::fromUtf8(QJsonDocument(state).toJson(QJsonDocument::Compact)));
+        return true;
+    }
+    if (what == QLatin1String("quit")) {
+        QTimer::singleShot(0, m_window, [w = m_window] { w->close(); });
+        return true;
+    }
+    return refuse(QStringLiteral("unknown action \"%1\"").arg(what));
+}
+
+} // namespace folio

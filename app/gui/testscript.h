@@ -1,0 +1,55 @@
+#pragma once
+// Test-only automation of the real folio binary (issue 50's kill -9 test, tests/app/tst_crashsurvival):
+// with FOLIO_TEST_SCRIPT=<file.json> set, main() runs its actions one after another on the event
+// loop, through the same session / controller calls the panels make, and prints one line per
+// step on stdout (flushed), so that a test can SIGKILL the process at a known point:
+//
+//   folio-script ready                    the window is up (after any recovery)
+//   folio-script recovered <message>      what the start recovered (SessionRecovery)
+//   folio-script ack <n> <do>             action n done and saved (an edit: its transaction returned)
+//   folio-script state <json>             {"project", "document", "page", "docks": {name: visible}}
+//   folio-script error <n> <why>          action n could not be done
+//   folio-script done                     every action ran
+//
+// {"interval": 15, "actions": [
+//    {"do": "label", "words": ["w1", "w2"], "label": "QUESTION"},   // select + assign (Edit > Label)
+//    {"do": "qs", "question": "Q?", "summary": "S."},               // Questions dock: a new top-level item
+//    {"do": "field", "field": "date", "words": ["w7"]},             // Fields: a corrected value
+//    {"do": "word", "word": "w3", "text": "Total"},                 // a word's text corrected
+//    {"do": "open", "row": 1}, {"do": "page", "page": 0},           // a document, a page (0-based)
+//    {"do": "dock", "name": "attentionDock", "visible": true},
+//    {"do": "train", "out": "/tmp/m", "epochs": 2},                 // Train on Project (Folio tagger)
+//    {"do": "resume"}, {"do": "waittrain", "out": "/tmp/m"},        // Resume Training; until accepted
+//    {"do": "report"}, {"do": "sleep", "ms": 100}, {"do": "quit"}]} // quit: a clean exit
+// Nothing of this runs without the variable.
+#include <QJsonArray>
+#include <QObject>
+#include <QString>
+
+namespace folio {
+
+class MainWindow;
+class SessionRecovery;
+
+class TestScript : public QObject // no signals or slots of its own: no Q_OBJECT
+{
+public:
+    TestScript(MainWindow *window, SessionRecovery *recovery, QObject *parent = nullptr);
+    // False + *error when the file cannot be read or is not a script.
+    bool load(const QString &path, QString *error);
+    void start();
+
+private:
+    void step();
+    bool run(const QJsonObject &action, QString *why); // false: error; *why empty: not done yet (poll again)
+    void say(const QString &line);
+
+    MainWindow *m_window;
+    SessionRecovery *m_recovery;
+    QJsonArray m_actions;
+    int m_interval = 15;
+    int m_next = 0;
+    bool m_failed = false;
+};
+
+} // namespace folio

@@ -1,0 +1,200 @@
+// The session state behind crash survival (issue 50, ui/sessionrecovery.h), in process: the file
+// follows the window (project, document, page, docks, edits, a training run), a clean exit removes
+// it, a crashed one is recovered into a new window (banner and status message naming what came
+// back, Resume Training offered for an interrupted run), and a damaged state file is refused with
+// a message naming it (not JSON, too large, another version, bad base64, a "training" that is no
+// object) without recovering anything.
+#include "document/project/project.h"
+#include "tests/common/testdata.h"
+#include "ui/annotation/annotationsession.h"
+#include "ui/documents/scanpanel.h"
+#include "ui/mainwindow.h"
+#include "ui/sessionrecovery.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QDockWidget>
+#include <QFile>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolBar>
+
+using namespace folio;
+
+namespace {
+
+Document pagesDocument(const QString &source, int pages, int words)
+{
+    Document doc;
+    doc.sourcePath = source;
+    doc.kind = SourceKind::Image;
+    Node root;
+    root.kind = NodeKind::Root;
+    root.id = QStringLiteral("root");
+    doc.addNode(root, -1);
+    for (int p = 0; p < pages; ++p) {
+        Page page;
+        page.size = QSizeF(1000, 1000);
+        doc.pages.push_back(page);
+    }
+    for (int i = 0; i < words; ++i) {
+        Word w;
+        w.id = QStringLiteral("w%1").arg(i);
+        w.text = QStringLiteral("word%1").arg(i);
+        w.page = i % pages;
+        w.box = QRectF(10 + 60 * (i / pages), 10, 50, 30);
+        Node n;
+        n.id = w.id;
+        n.kind = NodeKind::Word;
+        n.text = w.text;
+        w.node = doc.addNode(n, 0);
+        doc.words.push_back(w);
+    }
+    doc.normaliseWordBoxes();
+    return doc;
+}
+
+SessionState readState()
+{
+    SessionState s;
+    QString error;
+    if (!sessionstate::read(sessionstate::markerPath(), &s, &error))
+        qWarning("%s", qPrintable(error.isEmpty() ? QStringLiteral("no session state") : error));
+    return s;
+}
+
+} // namespace
+
+class TestSessionRecovery : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_project;
+    QList<qint64> m_ids;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        qputenv("FOLIO_NO_DIALOGS", "1");
+        QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_sessionrecovery"));
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        m_project = m_dir.filePath(QStringLiteral("p.folio"));
+        QString error;
+        auto project = Project::create(m_project, &error);
+        QVERIFY2(project, qPrintable(error));
+        for (int i = 0; i < 2; ++i) {
+            const qint64 id = project->addDocument(pagesDocument(m_dir.filePath(QStringLiteral("d%1.png").arg(i)), 3, 12), Annotations(), &error);
+            QVERIFY2(id > 0, qPrintable(error));
+            m_ids << id;
+        }
+    }
+
+    void init() { QFile::remove(sessionstate::markerPath()); }
+
+    void stateFollowsTheWindowAndACrashIsRecovered()
+    {
+        {
+            MainWindow window;
+            SessionRecovery recovery(&window);
+            QVERIFY(!recovery.previousWasCrash());
+            QVERIFY(!recovery.recoverIfCrashed());
+            window.show();
+            QVERIFY(window.openProject(m_project));
+            QVERIFY(window.session()->openDocument(m_ids.at(1)));
+            window.findChild<ScanPanel *>()->showPage(2);
+            window.session()->setSelectedWords({QStringLiteral("w0"), QStringLiteral("w3")});
+            QVERIFY(window.session()->assignLabel(QStringLiteral("QUESTION")));
+            QVERIFY(window.session()->editWordText(QStringLiteral("w6"), QStringLiteral("Total")));
+            window.findChild<QDockWidget *>(QStringLiteral("attentionDock"))->show();
+            recovery.flush();
+            sessionstate::noteTrainingStarted({{QStringLiteral("kind"), QStringLiteral("folio-tagger")},
+                                               {QStringLiteral("out"), m_dir.filePath(QStringLiteral("model"))},
+                                               {QStringLiteral("epochs"), 4}});
+            const SessionState s = readState();
+            QVERIFY(!s.cleanExit);
+            QCOMPARE(QFileInfo(s.project).absoluteFilePath(), QFileInfo(m_project).absoluteFilePath());
+            QCOMPARE(s.document, m_ids.at(1));
+            QCOMPARE(s.documentName, QStringLiteral("d1.png"));
+            QCOMPARE(s.page, 2);
+            QCOMPARE(s.edits, 2);
+            QVERIFY2(s.lastEdit.contains(QStringLiteral("Total")) || s.lastEdit.contains(QStringLiteral("text")), qPrintable(s.lastEdit));
+            QVERIFY(!s.windowState.isEmpty());
+            QCOMPARE(s.training.value(QStringLiteral("epochs")).toInt(), 4);
+            // Killed here: the file stays as it is (a copy, since the window's end removes it).
+            QVERIFY(QFile::copy(sessionstate::markerPath(), m_dir.filePath(QStringLiteral("crashed.json"))));
+        }
+        QVERIFY2(!QFile::exists(sessionstate::markerPath()), "a clean end leaves no session state");
+        QVERIFY(QFile::copy(m_dir.filePath(QStringLiteral("crashed.json")), sessionstate::markerPath()));
+
+        MainWindow window;
+        SessionRecovery recovery(&window);
+        QVERIFY(recovery.previousWasCrash());
+        window.show();
+        QVERIFY(recovery.recoverIfCrashed());
+        QCOMPARE(window.session()->currentDocumentId(), m_ids.at(1));
+        QCOMPARE(window.findChild<ScanPanel *>()->currentPage(), 2);
+        QVERIFY(!window.findChild<QDockWidget *>(QStringLiteral("attentionDock"))->isHidden());
+        const QString text = recovery.recoveredMessage();
+        for (const QString &part : {QStringLiteral("p.folio"), QStringLiteral("d1.png"), QStringLiteral("page 3"), QStringLiteral("window layout"),
+                                    QStringLiteral("2 edit"), QStringLiteral("Resume Training")})
+            QVERIFY2(text.contains(part), qPrintable(part + QStringLiteral(" missing from: ") + text));
+        // Shown without a modal dialog: a banner at the top and the status bar.
+        QVERIFY(recovery.banner());
+        QCOMPARE(recovery.banner()->findChild<QLabel *>(QStringLiteral("recoveryMessage"))->text(), text);
+        QVERIFY(recovery.banner()->findChild<QAction *>(QStringLiteral("resumeTrainingAction")));
+        QCOMPARE(window.statusBar()->currentMessage(), text);
+        QVERIFY(!QApplication::activeModalWidget());
+        QCOMPARE(recovery.interruptedTraining().value(QStringLiteral("epochs")).toInt(), 4);
+        // Recovered once: the new session's state is its own (not a crash until it is one).
+        QVERIFY(!recovery.recoverIfCrashed());
+        QVERIFY(!readState().cleanExit);
+        QVERIFY(readState().training.isEmpty());
+    }
+
+    void damagedStateIsRefusedByName_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("not json") << QByteArray("{\"version\": 1, ") << QStringLiteral("not JSON");
+        QTest::newRow("array") << QByteArray("[1]") << QStringLiteral("not a JSON object");
+        QTest::newRow("other version") << QByteArray("{\"version\": 9}") << QStringLiteral("version 9");
+        QTest::newRow("bad base64") << QByteArray("{\"version\": 1, \"windowState\": \"%%%\"}") << QStringLiteral("base64");
+        QTest::newRow("training not an object") << QByteArray("{\"version\": 1, \"training\": 3}") << QStringLiteral("\"training\"");
+        QTest::newRow("page out of range") << QByteArray("{\"version\": 1, \"page\": -4}") << QStringLiteral("out of range");
+        QTest::newRow("too large") << QByteArray("{\"version\": 1, \"lastEdit\": \"") + QByteArray(5 * 1024 * 1024, 'x') + QByteArray("\"}")
+                                   << QStringLiteral("more than a session state holds");
+    }
+
+    void damagedStateIsRefusedByName()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, problem);
+        const QString path = sessionstate::markerPath();
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+        f.close();
+        SessionState s;
+        QString error;
+        QVERIFY(!sessionstate::read(path, &s, &error));
+        QVERIFY2(error.contains(path) && error.contains(problem), qPrintable(error));
+        MainWindow window;
+        SessionRecovery recovery(&window);
+        QVERIFY(!recovery.previousWasCrash());
+        QVERIFY(!recovery.recoverIfCrashed());
+        QVERIFY(!recovery.banner());
+    }
+};
+
+FOLIO_TEST_MAIN(TestSessionRecovery)
+#include "tst_sessionrecovery.moc"

@@ -1,0 +1,415 @@
+#include "ui/sessionrecovery.h"
+
+#include "document/project/project.h"
+#include "ui/annotation/annotationsession.h"
+#include "ui/documents/scanpanel.h"
+#include "ui/mainwindow.h"
+#include "ui/team/projectservice.h"
+#include "ui/training/trainingdialog.h"
+#include "ui/windowlayout.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QEvent>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QLabel>
+#include <QSaveFile>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
+#include <QUndoStack>
+
+namespace folio {
+
+namespace {
+
+constexpr int kVersion = 1;
+SessionRecovery *g_running = nullptr; // the session the training runs report to
+
+QString b64(const QByteArray &bytes) { return QString::fromLatin1(bytes.toBase64()); }
+
+bool fromB64(const QJsonValue &v, QByteArray *out)
+{
+    if (v.isUndefined() || v.isNull()) {
+        out->clear();
+        return true;
+    }
+    if (!v.isString())
+        return false;
+    const auto decoded = QByteArray::fromBase64Encoding(v.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded)
+        return false;
+    *out = *decoded;
+    return true;
+}
+
+} // namespace
+
+QJsonObject SessionState::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("version"), kVersion);
+    o.insert(QStringLiteral("cleanExit"), cleanExit);
+    o.insert(QStringLiteral("pid"), pid);
+    o.insert(QStringLiteral("project"), project);
+    o.insert(QStringLiteral("document"), document);
+    o.insert(QStringLiteral("documentName"), documentName);
+    o.insert(QStringLiteral("page"), page);
+    o.insert(QStringLiteral("edits"), edits);
+    o.insert(QStringLiteral("lastEdit"), lastEdit);
+    o.insert(QStringLiteral("geometry"), b64(geometry));
+    o.insert(QStringLiteral("windowState"), b64(windowState));
+    QJsonObject split;
+    for (auto it = splitters.cbegin(); it != splitters.cend(); ++it)
+        split.insert(it.key(), b64(it.value()));
+    o.insert(QStringLiteral("splitters"), split);
+    if (!training.isEmpty())
+        o.insert(QStringLiteral("training"), training);
+    return o;
+}
+
+bool SessionState::fromJson(const QByteArray &bytes, const QString &path, SessionState *state, QString *error)
+{
+    const auto fail = [&](const QString &why) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(path, why);
+        return false;
+    };
+    if (bytes.size() > kMaxBytes)
+        return fail(QStringLiteral("%1 bytes, more than a session state holds (%2)").arg(bytes.size()).arg(kMaxBytes));
+    QJsonParseError parse;
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parse);
+    if (parse.error != QJsonParseError::NoError)
+        return fail(QStringLiteral("not JSON (%1 at byte %2)").arg(parse.errorString()).arg(parse.offset));
+    if (!doc.isObject())
+        return fail(QStringLiteral("not a JSON object"));
+    const QJsonObject o = doc.object();
+    if (o.value(QStringLiteral("version")).toInt() != kVersion)
+        return fail(QStringLiteral("version %1, this Folio reads %2").arg(o.value(QStringLiteral("version")).toVariant().toString()).arg(kVersion));
+    SessionState s;
+    s.cleanExit = o.value(QStringLiteral("cleanExit")).toBool();
+    s.pid = qint64(o.value(QStringLiteral("pid")).toDouble());
+    s.project = o.value(QStringLiteral("project")).toString();
+    s.document = qint64(o.value(QStringLiteral("document")).toDouble(-1));
+    s.documentName = o.value(QStringLiteral("documentName")).toString();
+    s.page = o.value(QStringLiteral("page")).toInt();
+    s.edits = o.value(QStringLiteral("edits")).toInt();
+    s.lastEdit = o.value(QStringLiteral("lastEdit")).toString();
+    if (s.page < 0 || s.page > 100000 || s.edits < 0)
+        return fail(QStringLiteral("page %1 / edits %2 out of range").arg(s.page).arg(s.edits));
+    if (!fromB64(o.value(QStringLiteral("geometry")), &s.geometry) || !fromB64(o.value(QStringLiteral("windowState")), &s.windowState))
+        return fail(QStringLiteral("geometry / windowState is not base64"));
+    const QJsonObject split = o.value(QStringLiteral("splitters")).toObject();
+    for (auto it = split.begin(); it != split.end(); ++it) {
+        QByteArray st;
+        if (!fromB64(it.value(), &st))
+            return fail(QStringLiteral("splitter %1 is not base64").arg(it.key()));
+        s.splitters.insert(it.key(), st);
+    }
+    const QJsonValue training = o.value(QStringLiteral("training"));
+    if (!training.isUndefined() && !training.isObject())
+        return fail(QStringLiteral("\"training\" is not an object"));
+    s.training = training.toObject();
+    *state = s;
+    return true;
+}
+
+namespace sessionstate {
+
+QString markerPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + QStringLiteral("/session.json");
+}
+
+bool write(const QString &path, const SessionState &state, QString *error)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QSaveFile out(path); // written beside, then renamed over the old one: never half a file
+    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(state.toJson()).toJson(QJsonDocument::Compact)) < 0
+        || !out.commit()) {
+        if (error)
+            *error = QStringLiteral("%1: cannot write the session state (%2)").arg(path, out.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool read(const QString &path, SessionState *state, QString *error)
+{
+    if (error)
+        error->clear();
+    QFile f(path);
+    if (!f.exists())
+        return false;
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("%1: cannot read (%2)").arg(path, f.errorString());
+        return false;
+    }
+    return SessionState::fromJson(f.read(SessionState::kMaxBytes + 1), path, state, error);
+}
+
+void noteTrainingStarted(const QJsonObject &run)
+{
+    if (!g_running)
+        return;
+    g_running->m_state.training = run;
+    g_running->changed(true);
+}
+
+void noteTrainingEnded()
+{
+    if (!g_running || g_running->m_state.training.isEmpty())
+        return;
+    g_running->m_state.training = QJsonObject();
+    g_running->changed(true);
+}
+
+} // namespace sessionstate
+
+SessionRecovery::SessionRecovery(MainWindow *window)
+    : QObject(window), m_window(window), m_path(sessionstate::markerPath()), m_pending(new QTimer(this))
+{
+    QString error;
+    if (sessionstate::read(m_path, &m_previous, &error))
+        m_previousCrashed = !m_previous.cleanExit;
+    else if (!error.isEmpty())
+        qWarning("%s", qPrintable(error)); // an unreadable state: nothing to recover
+    m_state.pid = QCoreApplication::applicationPid();
+    g_running = this;
+
+    m_pending->setSingleShot(true);
+    m_pending->setInterval(0);
+    connect(m_pending, &QTimer::timeout, this, &SessionRecovery::writeNow);
+
+    ProjectService *projects = window->projects();
+    AnnotationSession *session = window->session();
+    connect(projects, &ProjectService::projectOpened, this, [this] { changed(true); });
+    connect(projects, &ProjectService::projectClosed, this, [this] { changed(true); });
+    connect(session, &AnnotationSession::documentOpened, this, [this] { changed(true); });
+    const auto edited = [this] {
+        ++m_state.edits;
+        changed(true);
+    };
+    connect(session, &AnnotationSession::saved, this, edited);
+    connect(session, &AnnotationSession::documentChanged, this, edited); // a word's text
+    // The undo text of the last edit (the stack's index moves after the edit has been saved).
+    connect(session->undoStack(), &QUndoStack::indexChanged, this, [this, session] {
+        m_state.lastEdit = session->undoStack()->undoText();
+        changed(false);
+    });
+    if (auto *scan = window->findChild<ScanPanel *>())
+        if (auto *pageBox = scan->findChild<QSpinBox *>())
+            connect(pageBox, &QSpinBox::valueChanged, this, [this] { changed(true); });
+    watchDocks();
+    connect(qApp, &QCoreApplication::aboutToQuit, this, &SessionRecovery::markCleanExit);
+}
+
+SessionRecovery::~SessionRecovery()
+{
+    markCleanExit();
+    if (g_running == this)
+        g_running = nullptr;
+}
+
+void SessionRecovery::watchDocks()
+{
+    for (QDockWidget *dock : m_window->findChildren<QDockWidget *>()) {
+        connect(dock, &QDockWidget::visibilityChanged, this, [this] { changed(false); });
+        connect(dock, &QDockWidget::topLevelChanged, this, [this] { changed(false); });
+        connect(dock, &QDockWidget::dockLocationChanged, this, [this] { changed(false); });
+    }
+    for (QSplitter *split : m_window->findChildren<QSplitter *>())
+        connect(split, &QSplitter::splitterMoved, this, [this] { changed(false); });
+}
+
+void SessionRecovery::capture()
+{
+    if (!m_window)
+        return;
+    Project *project = m_window->project();
+    AnnotationSession *session = m_window->session();
+    m_state.project = project ? project->path() : QString();
+    m_state.document = project ? session->currentDocumentId() : -1;
+    m_state.documentName = m_state.document >= 0 ? QFileInfo(session->document().sourcePath).fileName() : QString();
+    auto *scan = m_window->findChild<ScanPanel *>();
+    m_state.page = scan && m_state.document >= 0 && session->document().kind != SourceKind::Html ? qMax(0, scan->currentPage()) : 0;
+    m_state.geometry = m_window->saveGeometry();
+    m_state.windowState = m_window->saveState(windowlayout::kStateVersion);
+    m_state.splitters.clear();
+    for (const QSplitter *split : m_window->findChildren<QSplitter *>())
+        m_state.splitters.insert(windowlayout::splitterKey(split, m_window), split->saveState());
+}
+
+void SessionRecovery::changed(bool now)
+{
+    if (m_clean)
+        return;
+    if (now)
+        writeNow();
+    else if (!m_pending->isActive())
+        m_pending->start();
+}
+
+void SessionRecovery::flush()
+{
+    if (m_pending->isActive()) {
+        m_pending->stop();
+        writeNow();
+    }
+}
+
+void SessionRecovery::writeNow()
+{
+    m_pending->stop();
+    if (m_clean)
+        return;
+    capture();
+    QString error;
+    if (!sessionstate::write(m_path, m_state, &error))
+        qWarning("%s", qPrintable(error));
+}
+
+void SessionRecovery::markCleanExit()
+{
+    if (m_clean)
+        return;
+    m_clean = true;
+    m_pending->stop();
+    QFile::remove(m_path);
+}
+
+bool SessionRecovery::recoverIfCrashed()
+{
+    if (!m_previousCrashed || !m_window)
+        return false;
+    const SessionState last = m_previous;
+    m_previousCrashed = false;
+    QStringList parts;
+    bool reopened = false;
+    if (!last.project.isEmpty()) {
+        if (!m_window->openProject(last.project)) {
+            parts << tr("the project %1 could not be reopened").arg(last.project);
+        } else {
+            reopened = true;
+            parts << tr("project %1").arg(QFileInfo(last.project).fileName());
+            AnnotationSession *session = m_window->session();
+            if (last.document >= 0 && session->documentIds().contains(last.document)) {
+                if (session->currentDocumentId() != last.document)
+                    session->openDocument(last.document);
+                QString where = tr("document %1").arg(last.documentName.isEmpty() ? QString::number(last.document) : last.documentName);
+                auto *scan = m_window->findChild<ScanPanel *>();
+                if (scan && last.page > 0 && last.page < int(session->document().pages.size())) {
+                    scan->showPage(last.page);
+                    where += tr(", page %1").arg(last.page + 1);
+                }
+                parts << where;
+            } else if (last.document >= 0) {
+                parts << tr("document %1 is no longer in the project").arg(last.documentName);
+            }
+        }
+    }
+    // The layout of the killed session (docks, splitters, geometry) over the one saved at the last clean exit.
+    if (!last.windowState.isEmpty()) {
+        if (!last.geometry.isEmpty())
+            m_window->restoreGeometry(last.geometry);
+        m_window->restoreState(last.windowState, windowlayout::kStateVersion);
+        for (QSplitter *split : m_window->findChildren<QSplitter *>()) {
+            const QByteArray st = last.splitters.value(windowlayout::splitterKey(split, m_window));
+            if (!st.isEmpty())
+                split->restoreState(st);
+        }
+        parts << tr("the window layout");
+    }
+    QString text = tr("Folio was not closed properly last time. Recovered: %1.").arg(parts.join(QStringLiteral("; ")));
+    if (reopened && last.edits > 0)
+        text += QLatin1Char(' ') + tr("All %n edit(s) saved in that session are in the project", nullptr, last.edits)
+                + (last.lastEdit.isEmpty() ? QString() : tr(" (the last: %1)").arg(last.lastEdit)) + QLatin1Char('.');
+    bool offerTraining = false;
+    if (!last.training.isEmpty()) {
+        m_interrupted = last.training;
+        const QString out = last.training.value(QStringLiteral("out")).toString();
+        QFile state(out + QStringLiteral("/last/state.json"));
+        int epoch = 0;
+        if (state.size() < (1 << 20) && state.open(QIODevice::ReadOnly))
+            epoch = QJsonDocument::fromJson(state.readAll()).object().value(QStringLiteral("epoch")).toInt();
+        const int epochs = last.training.value(QStringLiteral("epochs")).toInt();
+        text += QLatin1Char(' ')
+                + (epoch > 0 ? tr("A training run into %1 was interrupted after epoch %2 of %3: Resume Training continues it.")
+                                   .arg(QDir(out).dirName()).arg(epoch).arg(epochs)
+                             : tr("A training run into %1 was interrupted before its first epoch was saved: Resume Training starts it again.")
+                                   .arg(QDir(out).dirName()));
+        offerTraining = true;
+        // The run is not going on in this session: the next state says so unless it is resumed.
+    }
+    m_message = text;
+    changed(true);
+    showBanner(text, offerTraining);
+    Q_EMIT recovered(text);
+    return true;
+}
+
+void SessionRecovery::showBanner(const QString &text, bool offerTraining)
+{
+    delete m_banner;
+    m_banner = new QToolBar(tr("Recovered session"), m_window);
+    m_banner->setObjectName(QStringLiteral("recoveryBanner"));
+    m_banner->setMovable(false);
+    m_banner->setFloatable(false);
+    auto *label = new QLabel(text, m_banner);
+    label->setObjectName(QStringLiteral("recoveryMessage"));
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setAccessibleName(tr("Recovered session"));
+    m_banner->addWidget(label);
+    if (offerTraining) {
+        QAction *resume = m_banner->addAction(tr("Resume Training"));
+        resume->setObjectName(QStringLiteral("resumeTrainingAction"));
+        connect(resume, &QAction::triggered, this, [this] { resumeTraining(); });
+    }
+    QAction *dismiss = m_banner->addAction(tr("Dismiss"));
+    dismiss->setObjectName(QStringLiteral("dismissRecoveryAction"));
+    connect(dismiss, &QAction::triggered, this, [this] {
+        if (m_banner)
+            m_banner->deleteLater();
+        m_banner = nullptr;
+    });
+    m_window->addToolBar(Qt::TopToolBarArea, m_banner);
+    m_window->statusBar()->showMessage(text, 20000);
+}
+
+bool SessionRecovery::resumeTraining()
+{
+    if (m_interrupted.isEmpty() || !m_window || !m_window->project()) {
+        if (m_window)
+            m_window->statusBar()->showMessage(tr("Nothing to resume: open the project the training ran on"), 8000);
+        return false;
+    }
+    QPointer<MainWindow> window = m_window;
+    TrainingDialog *dialog = TrainingDialog::openBeside(m_window->project(), m_window->modelDirectory(), m_window->projects(), m_window,
+                                                        [window](const QString &checkpointDir) {
+                                                            if (window)
+                                                                window->setModelDirectory(checkpointDir);
+                                                        });
+    if (!dialog || !dialog->startFolioRun(m_interrupted, true))
+        return false;
+    const QString out = m_interrupted.value(QStringLiteral("out")).toString();
+    m_interrupted = QJsonObject();
+    if (m_banner) {
+        if (QAction *resume = m_banner->findChild<QAction *>(QStringLiteral("resumeTrainingAction")))
+            resume->setEnabled(false);
+    }
+    Q_EMIT trainingResumed(out);
+    return true;
+}
+
+} // namespace folio
