@@ -227,7 +227,7 @@ QString PageCanvas::toolTipFor(int wordIndex) const
         return QString();
     QString tip = b->text;
     if (b->confidence >= 0)
-        tip += QStringLiteral("\nconfidence %1").arg(b->confidence, 0, 'f', 1);
+        tip += tr("\nconfidence %1").arg(b->confidence, 0, 'f', 1);
     if (m_labels.contains(wordIndex))
         tip += QStringLiteral("\n") + m_labels.value(wordIndex);
     return tip;

@@ -87,6 +87,15 @@ static QString nodeLabel(const Node &n)
         return QStringLiteral("<%1>").arg(n.tag);
     if (n.kind == NodeKind::Page)
         return StructureTreeModel::tr("page %1").arg(n.page + 1);
+    switch (n.kind) { // the document's own names (nodeKindName) in the interface language
+    case NodeKind::Root: return StructureTreeModel::tr("root");
+    case NodeKind::Text: return StructureTreeModel::tr("text");
+    case NodeKind::Block: return StructureTreeModel::tr("block");
+    case NodeKind::Paragraph: return StructureTreeModel::tr("paragraph");
+    case NodeKind::Line: return StructureTreeModel::tr("line");
+    case NodeKind::Word: return StructureTreeModel::tr("word");
+    default: break;
+    }
     return nodeKindName(n.kind);
 }
 
@@ -107,9 +116,9 @@ QVariant StructureTreeModel::data(const QModelIndex &index, int role) const
         const QString xpath = xpathOf(m_nodes, nodeIndex);
         QString tip = xpath.isEmpty() ? n.id : xpath;
         if (!n.box.isNull())
-            tip += QStringLiteral("\nbox %1,%2 %3×%4").arg(n.box.x()).arg(n.box.y()).arg(n.box.width()).arg(n.box.height());
+            tip += tr("\nbox %1,%2 %3×%4").arg(n.box.x()).arg(n.box.y()).arg(n.box.width()).arg(n.box.height());
         if (n.confidence >= 0)
-            tip += QStringLiteral("\nconfidence %1").arg(n.confidence, 0, 'f', 1);
+            tip += tr("\nconfidence %1").arg(n.confidence, 0, 'f', 1);
         return tip;
     }
     case NodeIndexRole: return nodeIndex;

@@ -12,8 +12,12 @@
         <translation>Nichts zusammenzufassen: Das Dokument hat keine Wörter.</translation>
     </message>
     <message>
-        <source>%1 of %2 questions written by the question generator %3 (templates for the rest)</source>
-        <translation>%1 von %2 Fragen vom Fragengenerator %3 geschrieben (Vorlagen für den Rest)</translation>
+        <source>Head Grid</source>
+        <translation>Kopfraster</translation>
+    </message>
+    <message>
+        <source>Image Patches</source>
+        <translation>Bildfelder</translation>
     </message>
 </context>
 <context>
@@ -891,6 +895,14 @@ Model uncertainty %2</source>
         <translation>%1
 Modellunsicherheit %2</translation>
     </message>
+    <message>
+        <source>Random order</source>
+        <translation>Zufällige Reihenfolge</translation>
+    </message>
+    <message>
+        <source>The order of the list and of Next / Previous document: the project&apos;s pages, the current model&apos;s most uncertain first (refreshed when the background retraining updates the model), or at random (the same shuffle each time)</source>
+        <translation>Die Reihenfolge der Liste und von Nächstes / Vorheriges Dokument: die Seiten des Projekts, die unsichersten des aktuellen Modells zuerst (aufgefrischt, wenn das Neutraining im Hintergrund das Modell aktualisiert) oder zufällig (jedes Mal dieselbe Mischung)</translation>
+    </message>
 </context>
 <context>
     <name>folio::DomTreeModel</name>
@@ -1060,7 +1072,7 @@ Modellunsicherheit %2</translation>
     </message>
     <message>
         <source>Export &amp;Fields…</source>
-        <translation>Felder ex&amp;portieren…</translation>
+        <translation>Felder e&amp;xportieren…</translation>
     </message>
     <message>
         <source>Open a project first</source>
@@ -1539,6 +1551,56 @@ wird gelesen als %2: %3</translation>
     </message>
 </context>
 <context>
+    <name>folio::ImagePatchCanvas</name>
+    <message>
+        <source>no page image</source>
+        <translation>kein Seitenbild</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ImagePatchPanel</name>
+    <message>
+        <source>Run Model &gt; Show Attention with a checkpoint that has an image branch (LayoutLMv3, LayoutLMv2), then click a word.</source>
+        <translation>Führen Sie Modell &gt; Aufmerksamkeit anzeigen mit einem Checkpoint aus, der einen Bildzweig hat (LayoutLMv3, LayoutLMv2), und klicken Sie dann ein Wort an.</translation>
+    </message>
+    <message>
+        <source>%1: %2 × %3 image patches%4 in window %5 of %6. Click a word for its attention to the image, a cell for the image&apos;s attention to the words.</source>
+        <translation>%1: %2 × %3 Bildfelder%4 in Fenster %5 von %6. Klicken Sie ein Wort für seine Aufmerksamkeit auf das Bild an, eine Zelle für die Aufmerksamkeit des Bildes auf die Wörter.</translation>
+    </message>
+    <message>
+        <source> after a visual [CLS]</source>
+        <translation> nach einem visuellen [CLS]</translation>
+    </message>
+    <message>
+        <source>No attention trace: run Model &gt; Show Attention first.</source>
+        <translation>Keine Aufmerksamkeitsspur: Führen Sie zuerst Modell &gt; Aufmerksamkeit anzeigen aus.</translation>
+    </message>
+    <message>
+        <source>Word %1: the model saw no token of it in a window with image tokens.</source>
+        <translation>Wort %1: Das Modell sah kein Token davon in einem Fenster mit Bild-Tokens.</translation>
+    </message>
+    <message>
+        <source>avg</source>
+        <translation>Mittel</translation>
+    </message>
+    <message>
+        <source>Word %1 &apos;%2&apos; → image, layer %3, head %4: %5 of its attention on the %6 patches; most on row %7, column %8.</source>
+        <translation>Wort %1 „%2“ → Bild, Schicht %3, Kopf %4: %5 seiner Aufmerksamkeit auf den %6 Feldern; am meisten auf Zeile %7, Spalte %8.</translation>
+    </message>
+    <message>
+        <source>Image cell %1: the grid has %2 cells.</source>
+        <translation>Bildzelle %1: Das Raster hat %2 Zellen.</translation>
+    </message>
+    <message>
+        <source>Image cell row %1, column %2 → words, layer %3, head %4: %5 words attended%6.</source>
+        <translation>Bildzelle Zeile %1, Spalte %2 → Wörter, Schicht %3, Kopf %4: %5 Wörter beachtet%6.</translation>
+    </message>
+    <message>
+        <source>, most &apos;%1&apos; (%2)</source>
+        <translation>, am meisten „%1“ (%2)</translation>
+    </message>
+</context>
+<context>
     <name>folio::LabellingLoop</name>
     <message>
         <source>Suggestions refreshed with the new model (%1 suggestions; Ctrl+Z undoes them)</source>
@@ -1550,7 +1612,7 @@ wird gelesen als %2: %3</translation>
     </message>
     <message>
         <source>Retrain in the &amp;Background</source>
-        <translation>Im &amp;Hintergrund neu trainieren</translation>
+        <translation>Im Hinter&amp;grund neu trainieren</translation>
     </message>
     <message>
         <source>A project setting: while you label, the tagger retrains after every N pages you mark done, and takes over only when it scores better on the project&apos;s held-out pages</source>
@@ -2122,6 +2184,15 @@ Das vorherige Modell bleibt ausgewählt: %1</translation>
     </message>
 </context>
 <context>
+    <name>folio::PageCanvas</name>
+    <message>
+        <source>
+confidence %1</source>
+        <translation>
+Konfidenz %1</translation>
+    </message>
+</context>
+<context>
     <name>folio::ProjectService</name>
     <message>
         <source>Cannot open project</source>
@@ -2187,7 +2258,7 @@ Das vorherige Modell bleibt ausgewählt: %1</translation>
     </message>
     <message>
         <source>Generate &amp;Question-Summary Hierarchy</source>
-        <translation>&amp;Fragen-Zusammenfassungs-Hierarchie erzeugen</translation>
+        <translation>Fragen-Zusammenfassungs-Hie&amp;rarchie erzeugen</translation>
     </message>
     <message>
         <source>Ctrl+Shift+G</source>
@@ -2806,6 +2877,42 @@ Das vorherige Modell bleibt ausgewählt: %1</translation>
         <source>page %1</source>
         <translation>Seite %1</translation>
     </message>
+    <message>
+        <source>root</source>
+        <translation>Dokument</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>Text</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>Block</translation>
+    </message>
+    <message>
+        <source>paragraph</source>
+        <translation>Absatz</translation>
+    </message>
+    <message>
+        <source>line</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>word</source>
+        <translation>Wort</translation>
+    </message>
+    <message>
+        <source>
+box %1,%2 %3×%4</source>
+        <translation>
+Rahmen %1,%2 %3×%4</translation>
+    </message>
+    <message>
+        <source>
+confidence %1</source>
+        <translation>
+Konfidenz %1</translation>
+    </message>
 </context>
 <context>
     <name>folio::TeamController</name>
@@ -3085,16 +3192,8 @@ Das vorherige Modell bleibt ausgewählt: %1</translation>
         <translation>Folios eigener Tagger (von Grund auf oder ein vortrainierter Encoder)</translation>
     </message>
     <message>
-        <source>A Hugging Face token classifier folder (LayoutLMv3, LiLT)</source>
-        <translation>Ein Hugging-Face-Token-Classifier-Ordner (LayoutLMv3, LiLT)</translation>
-    </message>
-    <message>
         <source>A checkpoint in the Hugging Face cache</source>
         <translation>Ein Checkpoint im Hugging-Face-Cache</translation>
-    </message>
-    <message>
-        <source>No LayoutLMv3 / LiLT token classifier in the Hugging Face cache</source>
-        <translation>Kein LayoutLMv3- / LiLT-Token-Classifier im Hugging-Face-Cache</translation>
     </message>
     <message>
         <source>Start from</source>
@@ -3107,10 +3206,6 @@ Das vorherige Modell bleibt ausgewählt: %1</translation>
     <message>
         <source>Cached checkpoint</source>
         <translation>Checkpoint im Cache</translation>
-    </message>
-    <message>
-        <source>A LayoutLMv3 or LiLT token-classification folder (config.json, weights, tokenizer)</source>
-        <translation>Ein LayoutLMv3- oder LiLT-Token-Classification-Ordner (config.json, Gewichte, Tokenizer)</translation>
     </message>
     <message>
         <source>%1 labelled pages: %2 are held out for the regression guard, the rest train.</source>
@@ -3135,10 +3230,6 @@ Das vorherige Modell bleibt ausgewählt: %1</translation>
     <message>
         <source>%1: no readable config.json with a model_type</source>
         <translation>%1: keine lesbare config.json mit einem model_type</translation>
-    </message>
-    <message>
-        <source>%1: model_type &quot;%2&quot; cannot be fine-tuned here (LayoutLMv3 and LiLT can)</source>
-        <translation>%1: model_type „%2“ kann hier nicht feinabgestimmt werden (LayoutLMv3 und LiLT können es)</translation>
     </message>
     <message>
         <source>%1: the folder training starts from; write the new model to another folder</source>
@@ -3215,6 +3306,22 @@ Das vorherige Modell bleibt ausgewählt: %1</translation>
     <message>
         <source>Resuming the interrupted run into %1…</source>
         <translation>Der unterbrochene Lauf nach %1 wird fortgesetzt…</translation>
+    </message>
+    <message>
+        <source>A Hugging Face token classifier folder (LayoutLMv3, LiLT, LayoutLMv2 / LayoutXLM)</source>
+        <translation>Ein Hugging-Face-Token-Classifier-Ordner (LayoutLMv3, LiLT, LayoutLMv2 / LayoutXLM)</translation>
+    </message>
+    <message>
+        <source>No LayoutLMv3 / LiLT / LayoutLMv2 token classifier in the Hugging Face cache</source>
+        <translation>Kein LayoutLMv3- / LiLT- / LayoutLMv2-Token-Classifier im Hugging-Face-Cache</translation>
+    </message>
+    <message>
+        <source>A LayoutLMv3, LiLT or LayoutLMv2 / LayoutXLM token-classification folder (config.json, weights, tokenizer)</source>
+        <translation>Ein LayoutLMv3-, LiLT- oder LayoutLMv2- / LayoutXLM-Token-Classification-Ordner (config.json, Gewichte, Tokenizer)</translation>
+    </message>
+    <message>
+        <source>%1: model_type &quot;%2&quot; cannot be fine-tuned here (LayoutLMv3, LiLT and LayoutLMv2 / LayoutXLM can)</source>
+        <translation>%1: model_type „%2“ kann hier nicht feinabgestimmt werden (LayoutLMv3, LiLT und LayoutLMv2 / LayoutXLM können es)</translation>
     </message>
 </context>
 <context>
