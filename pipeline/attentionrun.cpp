@@ -325,8 +325,9 @@ AttentionRunResult runMarkupLMOnDocument(const QString &checkpointDir, const Doc
 
 bool isHfTokenizerFolder(const QString &dir)
 {
-    return QFileInfo::exists(QDir(dir).filePath(QStringLiteral("vocab.json"))) &&
-           QFileInfo::exists(QDir(dir).filePath(QStringLiteral("merges.txt")));
+    return (QFileInfo::exists(QDir(dir).filePath(QStringLiteral("vocab.json"))) &&
+            QFileInfo::exists(QDir(dir).filePath(QStringLiteral("merges.txt")))) ||
+           QFileInfo::exists(QDir(dir).filePath(QStringLiteral("tokenizer.json"))); // the Hub's fast tokenizer alone (issue 46)
 }
 
 // The checkpoint's model_type ("" when config.json is unreadable: the ModelRunner path reports it).

@@ -54,7 +54,7 @@ const inference::HfMarkupLM *cachedMarkupLM(const QString &dir, std::string *err
     static QString key;
     QString stamp = QFileInfo(dir).canonicalFilePath();
     for (const char *file : {"config.json", "model.safetensors", "pytorch_model.bin", "vocab.json", "merges.txt",
-                             "tokenizer_config.json"}) {
+                             "tokenizer.json", "tokenizer_config.json"}) {
         const QFileInfo info(QDir(dir).filePath(QLatin1String(file)));
         stamp += QStringLiteral("|%1:%2").arg(info.size()).arg(info.lastModified().toMSecsSinceEpoch());
     }

@@ -160,7 +160,8 @@ std::vector<std::u32string> gpt2Split(const std::u32string &t)
 
 // ---- pre-tokenisers -------------------------------------------------------------------------------
 
-using PreTokenizer = std::function<std::vector<std::u32string>(const std::u32string &)>;
+// atStart: the text begins the word (the library's offsets_original().0 == 0; Metaspace's "first").
+using PreTokenizer = std::function<std::vector<std::u32string>(const std::u32string &, bool atStart)>;
 
 std::string specType(const nlohmann::json &spec, const std::string &file, const char *what)
 {
@@ -181,7 +182,7 @@ bool boolField(const nlohmann::json &spec, const char *key, bool fallback, const
 PreTokenizer makePreTokenizer(const nlohmann::json &spec, const std::string &file)
 {
     if (spec.is_null())
-        return [](const std::u32string &t) { return std::vector<std::u32string>{t}; };
+        return [](const std::u32string &t, bool) { return std::vector<std::u32string>{t}; };
     const std::string type = specType(spec, file, "the pre_tokenizer");
     if (type == "Sequence") {
         if (!spec.contains("pretokenizers") || !spec["pretokenizers"].is_array())
@@ -189,13 +190,16 @@ PreTokenizer makePreTokenizer(const nlohmann::json &spec, const std::string &fil
         std::vector<PreTokenizer> parts;
         for (const auto &p : spec["pretokenizers"])
             parts.push_back(makePreTokenizer(p, file));
-        return [parts](const std::u32string &t) {
+        return [parts](const std::u32string &t, bool atStart) {
             std::vector<std::u32string> pieces{t};
             for (const PreTokenizer &p : parts) {
                 std::vector<std::u32string> next;
-                for (const std::u32string &piece : pieces)
-                    for (std::u32string &s : p(piece))
+                for (std::size_t k = 0; k < pieces.size(); ++k) {
+                    // Only a first piece that still begins the text begins the word.
+                    const bool start = atStart && k == 0 && t.compare(0, pieces[k].size(), pieces[k]) == 0;
+                    for (std::u32string &s : p(pieces[k], start))
                         next.push_back(std::move(s));
+                }
                 pieces = std::move(next);
             }
             return pieces;
@@ -203,7 +207,7 @@ PreTokenizer makePreTokenizer(const nlohmann::json &spec, const std::string &fil
     }
     if (type == "ByteLevel") {
         const bool prefix = boolField(spec, "add_prefix_space", true, file), regex = boolField(spec, "use_regex", true, file);
-        return [prefix, regex](const std::u32string &t) {
+        return [prefix, regex](const std::u32string &t, bool) {
             std::u32string s = t;
             if (prefix && (s.empty() || s.front() != U' '))
                 s.insert(s.begin(), U' ');
@@ -218,7 +222,7 @@ PreTokenizer makePreTokenizer(const nlohmann::json &spec, const std::string &fil
         };
     }
     if (type == "BertPreTokenizer")
-        return [](const std::u32string &t) {
+        return [](const std::u32string &t, bool) {
             std::vector<std::u32string> out;
             for (const std::u32string &w : splitBy(t, isWhitespace, Behavior::Removed))
                 for (std::u32string &p : splitBy(w, isBertPunctuation, Behavior::Isolated))
@@ -226,9 +230,9 @@ PreTokenizer makePreTokenizer(const nlohmann::json &spec, const std::string &fil
             return out;
         };
     if (type == "WhitespaceSplit")
-        return [](const std::u32string &t) { return splitBy(t, isWhitespace, Behavior::Removed); };
+        return [](const std::u32string &t, bool) { return splitBy(t, isWhitespace, Behavior::Removed); };
     if (type == "Whitespace") // \w+|[^\w\s]+
-        return [](const std::u32string &t) {
+        return [](const std::u32string &t, bool) {
             std::vector<std::u32string> out;
             for (std::size_t i = 0; i < t.size();) {
                 if (isWhitespace(t[i]) && !isWordChar(t[i])) {
@@ -245,11 +249,11 @@ PreTokenizer makePreTokenizer(const nlohmann::json &spec, const std::string &fil
         };
     if (type == "Punctuation") {
         const Behavior b = behaviorOf(spec, "behavior", Behavior::Isolated, file);
-        return [b](const std::u32string &t) { return splitBy(t, isBertPunctuation, b); };
+        return [b](const std::u32string &t, bool) { return splitBy(t, isBertPunctuation, b); };
     }
     if (type == "Digits") {
         const bool individual = boolField(spec, "individual_digits", false, file);
-        return [individual](const std::u32string &t) {
+        return [individual](const std::u32string &t, bool) {
             return splitBy(t, isNumeric, individual ? Behavior::Isolated : Behavior::Contiguous);
         };
     }
@@ -269,12 +273,13 @@ PreTokenizer makePreTokenizer(const nlohmann::json &spec, const std::string &fil
             throw InferenceError(file + ": Metaspace prepend_scheme \"" + scheme + "\" is not always, first or never");
         const bool split = boolField(spec, "split", true, file);
         const char32_t r = rep[0];
-        // Each word here is a sequence of its own, so "first" prepends as "always" does.
-        const bool prepend = scheme != "never";
-        return [r, prepend, split](const std::u32string &t) {
+        // Each word is a sequence of its own: "first" prepends to the text that begins the word
+        // (not to the text after an added token inside it).
+        const bool always = scheme == "always", first = scheme == "first";
+        return [r, always, first, split](const std::u32string &t, bool atStart) {
             std::u32string s = t;
             std::replace(s.begin(), s.end(), U' ', r);
-            if (prepend && (s.empty() || s.front() != r))
+            if ((always || (first && atStart)) && (s.empty() || s.front() != r))
                 s.insert(s.begin(), r);
             if (!split)
                 return std::vector<std::u32string>{s};
@@ -297,7 +302,8 @@ struct Added
 struct Segment
 {
     std::u32string text;
-    int addedId = -1; // >= 0: an added token, not split further
+    int addedId = -1;      // >= 0: an added token, not split further
+    std::size_t start = 0; // where the text began in what was split
 };
 
 // The library's AddedVocabulary::split_with_indices: leftmost-longest matches, single_word
@@ -334,12 +340,12 @@ std::vector<Segment> splitAdded(const std::u32string &t, const std::vector<const
         if (hit->rstrip)
             while (stop < t.size() && isWhitespace(t[stop])) ++stop;
         if (startOffset < start)
-            out.push_back(Segment{t.substr(startOffset, start - startOffset), -1});
-        out.push_back(Segment{std::u32string(), hit->id});
+            out.push_back(Segment{t.substr(startOffset, start - startOffset), -1, startOffset});
+        out.push_back(Segment{std::u32string(), hit->id, start});
         startOffset = stop;
     }
     if (startOffset < t.size())
-        out.push_back(Segment{t.substr(startOffset), -1});
+        out.push_back(Segment{t.substr(startOffset), -1, startOffset});
     return out;
 }
 
@@ -413,19 +419,23 @@ public:
         std::vector<int> ids;
         if (word.empty())
             return ids;
+        bool atStart = true; // nothing of the word before this text
         for (Segment &raw : splitAdded(fromUtf8(word), m_rawAdded)) {
             if (raw.addedId >= 0) {
                 ids.push_back(raw.addedId);
+                atStart = false;
                 continue;
             }
             m_normalizer(raw.text);
             for (const Segment &seg : splitAdded(raw.text, m_normalizedAdded)) {
                 if (seg.addedId >= 0) {
                     ids.push_back(seg.addedId);
+                    atStart = false;
                     continue;
                 }
-                for (const std::u32string &piece : m_preTokenizer(seg.text))
+                for (const std::u32string &piece : m_preTokenizer(seg.text, atStart && raw.start == 0))
                     encodePiece(piece, &ids);
+                atStart = false;
             }
         }
         return ids;

@@ -117,7 +117,7 @@ void TestTokenizerJson::matchesReference_data()
 {
     QTest::addColumn<QString>("name");
     for (const char *c : {"roberta_bpe", "markuplm_bpe", "bert_wordpiece", "bert_wordpiece_cased", "xlmr_unigram",
-                          "generic_wordpiece", "generic_bpe_unk"})
+                          "generic_wordpiece", "generic_bpe_unk", "generic_unigram_first"})
         QTest::newRow(c) << QString::fromLatin1(c);
 }
 

@@ -225,5 +225,15 @@ bu.model.unk_token = '<unk>';
 bu.model.fuse_unk = true;
 await buildCase('generic_bpe_unk', bu, common.concat(robertaSpecials), {},
                 'BPE with unk_token and fuse_unk behind Strip and Whitespace (the LayoutLMv3 vocabulary, no byte-level mapping)');
+// Unigram behind NFKC + Lowercase and Metaspace with prepend_scheme "first" and no split, and added
+// tokens that are normalised (matched after lower-casing), single_word, or rstrip.
+const uf = xlmrSpec(path.join(repo, 'tests/data/tokenizers/layoutxlm/sentencepiece.bpe.model'));
+uf.normalizer = { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Lowercase' }] };
+uf.pre_tokenizer = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'first', split: false };
+uf.added_tokens[2].rstrip = true;
+uf.added_tokens.push(special(uf.model.vocab.length, 'Zoll', { normalized: true, single_word: true, special: false }));
+await buildCase('generic_unigram_first', uf,
+                common.concat(robertaSpecials).concat([['ZOLL', 'Zollamt', 'a Zoll b', 'Zoll<mask>Zoll', '</s>   x', 'x<mask> y', 'x</s> y', '_Zoll_', 'zoll.']]),
+                {}, 'Unigram behind NFKC + Lowercase, Metaspace prepend_scheme first without split, normalised / single_word / rstrip added tokens');
 console.log('done');
 })().catch((e) => { console.error(e); process.exit(1); });
