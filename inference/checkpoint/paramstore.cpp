@@ -8,6 +8,7 @@
 #include "inference/checkpoint/shardedsafetensors.h"
 #include "inference/checkpoint/torchpickle.h"
 
+#include <cmath>
 #include <filesystem>
 
 namespace folio::inference::detail {
@@ -113,7 +114,14 @@ at::Tensor ParamStore::take(const std::string &key, const std::vector<std::int64
     }
     // Non-finite weights (a file, pytorch_model.bin or tensors in memory) are refused, never run
     // silently (issue 18): NaN/Inf reach every output and would pass for a model that predicts badly.
-    if (!m_fresh && t.is_floating_point()) {
+    // One read-only pass first (no boolean copy; this runs for every weight of every model built,
+    // a fine-tuning step's included): NaN or Inf anywhere makes the sum NaN or Inf, so a finite sum
+    // clears the tensor; only a non-finite one (which finite values can also give, by overflow) is counted.
+    const auto sumIsFinite = [](const at::Tensor &x) {
+        at::NoGradGuard noGrad;
+        return std::isfinite(x.sum().item<double>());
+    };
+    if (!m_fresh && t.is_floating_point() && !sumIsFinite(t)) {
         const std::int64_t bad = t.numel() - at::isfinite(t).sum().item<std::int64_t>();
         if (bad > 0)
             throw InferenceError(m_path + ": tensor '" + key + "': " + std::to_string(bad) + " of "

@@ -2,6 +2,8 @@
 
 #include "inference/layers/buckets.h"
 
+#include <torch/csrc/autograd/custom_function.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -90,11 +92,117 @@ at::Tensor fusedRelativeBias(const std::vector<RelativeTerm> &terms, double divi
     return out;
 }
 
+namespace {
+
+// The fused score term under autograd (training: HfFineTuner, Folio's layout tagger): the forward is
+// fusedRelativeBias itself (the values of the dense gather below, bit for bit: the same float sum
+// (t0 + (t1 + t2)) / divisor + mask), and the backward sums the incoming [B, H, L, L] gradient / divisor
+// into each [H, 2R+1] distance table by distance, heads in parallel, in double. The dense form it
+// replaces materialised an [H, B*L*L] gather per term and took its gradient through index_select's
+// backward, an index_add_ of one [H] slice per (b, i, j) — one ATen call per pair, on one thread.
+// Tables: up to three (1-D, x, y), an empty tensor for a term left out (range -1).
+struct FusedLayoutBias : public torch::autograd::Function<FusedLayoutBias>
+{
+    static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &t0, const at::Tensor &p0,
+                              const at::Tensor &t1, const at::Tensor &p1, const at::Tensor &t2, const at::Tensor &p2,
+                              const at::Tensor &mask, double divisor, std::int64_t r0, std::int64_t r1, std::int64_t r2)
+    {
+        std::vector<RelativeTerm> terms;
+        const at::Tensor *tables[3] = {&t0, &t1, &t2};
+        const at::Tensor *poss[3] = {&p0, &p1, &p2};
+        const std::int64_t ranges[3] = {r0, r1, r2};
+        for (int t = 0; t < 3; ++t)
+            if (ranges[t] >= 0)
+                terms.push_back({*tables[t], *poss[t], ranges[t]});
+        ctx->save_for_backward({p0, p1, p2});
+        ctx->saved_data["divisor"] = divisor;
+        ctx->saved_data["r0"] = r0;
+        ctx->saved_data["r1"] = r1;
+        ctx->saved_data["r2"] = r2;
+        ctx->saved_data["heads"] = terms.front().table.size(0);
+        return fusedRelativeBias(terms, divisor, mask);
+    }
+
+    static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
+                                                   torch::autograd::variable_list grads)
+    {
+        const auto saved = ctx->get_saved_variables();
+        const double divisor = ctx->saved_data["divisor"].toDouble();
+        const std::int64_t ranges[3] = {ctx->saved_data["r0"].toInt(), ctx->saved_data["r1"].toInt(),
+                                        ctx->saved_data["r2"].toInt()};
+        const std::int64_t h = ctx->saved_data["heads"].toInt();
+        const at::Tensor g = grads[0].contiguous().to(at::kFloat); // [B, H, L, L]
+        const std::int64_t b = g.size(0), l = g.size(2);
+        std::vector<at::Tensor> pos(3), out(3);
+        for (int t = 0; t < 3; ++t)
+            if (ranges[t] >= 0) {
+                pos[t] = saved[std::size_t(t)].contiguous().to(at::kLong);
+                out[t] = at::zeros({h, 2 * ranges[t] + 1}, at::kFloat);
+            }
+        const float div = static_cast<float>(divisor);
+        const float *gp = g.data_ptr<float>();
+        at::parallel_for(0, h, 1, [&](std::int64_t begin, std::int64_t end) {
+            std::vector<double> acc[3];
+            for (std::int64_t hh = begin; hh < end; ++hh) {
+                for (int t = 0; t < 3; ++t)
+                    if (ranges[t] >= 0)
+                        acc[t].assign(std::size_t(2 * ranges[t] + 1), 0.0);
+                for (std::int64_t bi = 0; bi < b; ++bi) {
+                    const std::int64_t *pp[3] = {nullptr, nullptr, nullptr};
+                    for (int t = 0; t < 3; ++t)
+                        if (ranges[t] >= 0)
+                            pp[t] = pos[std::size_t(t)].data_ptr<std::int64_t>() + bi * l;
+                    const float *row = gp + (bi * h + hh) * l * l;
+                    for (std::int64_t i = 0; i < l; ++i, row += l) {
+                        for (int t = 0; t < 3; ++t) {
+                            if (!pp[t])
+                                continue;
+                            const std::int64_t r = ranges[t], pi = pp[t][i];
+                            double *a = acc[t].data() + r;
+                            for (std::int64_t j = 0; j < l; ++j)
+                                a[std::clamp(pp[t][j] - pi, -r, r)] += double(row[j] / div);
+                        }
+                    }
+                }
+                for (int t = 0; t < 3; ++t)
+                    if (ranges[t] >= 0) {
+                        float *o = out[std::size_t(t)].data_ptr<float>() + hh * (2 * ranges[t] + 1);
+                        for (std::size_t k = 0; k < acc[t].size(); ++k)
+                            o[k] = static_cast<float>(acc[t][k]);
+                    }
+            }
+        });
+        // One gradient per forward input: the three tables, then none for positions, mask and scalars.
+        return {out[0], at::Tensor(), out[1], at::Tensor(), out[2], at::Tensor(), at::Tensor(), at::Tensor(),
+                at::Tensor(), at::Tensor(), at::Tensor()};
+    }
+};
+
+} // namespace
+
 at::Tensor layoutBiasScores(const RelativeBucketBias *rel1d, const at::Tensor &pos, const RelativeBucketBias *relX,
                             const at::Tensor &xs, const RelativeBucketBias *relY, const at::Tensor &ys, double divisor,
                             const at::Tensor &maskAdd)
 {
     const bool use2d = relX && relY;
+    if (at::GradMode::is_enabled() && (rel1d || use2d) && maskAdd.defined()) {
+        // Every table's gradient by distance without the dense [B, H, L, L] gathers (FusedLayoutBias).
+        const auto rows = [&](const at::Tensor &p) {
+            return (p.size(0) == maskAdd.size(0) ? p : p.expand({maskAdd.size(0), p.size(1)})).contiguous().to(at::kLong);
+        };
+        const at::Tensor none = at::empty({0}, at::kFloat), nonePos = at::empty({0}, at::kLong);
+        const RelativeBucketBias *terms[3] = {rel1d, use2d ? relX : nullptr, use2d ? relY : nullptr};
+        const at::Tensor *poss[3] = {&pos, &xs, &ys};
+        at::Tensor t[3], p[3];
+        std::int64_t r[3];
+        for (int k = 0; k < 3; ++k) {
+            t[k] = terms[k] ? terms[k]->distanceTable().contiguous() : none;
+            p[k] = terms[k] ? rows(*poss[k]) : nonePos;
+            r[k] = terms[k] ? terms[k]->range() : -1;
+        }
+        return FusedLayoutBias::apply(t[0], p[0], t[1], p[1], t[2], p[2], maskAdd.contiguous().to(at::kFloat), divisor,
+                                      r[0], r[1], r[2]);
+    }
     if (at::GradMode::is_enabled()) {
         at::Tensor sum;
         if (rel1d)

@@ -378,6 +378,51 @@ private Q_SLOTS:
                           mask.view({B, 1, 1, L}).expand({B, 1, L, L})));
     }
 
+    // Under autograd the score term is one fused node (relbias.cpp, issue 46): its gradients reach the
+    // [H, buckets] weights as the dense gather's do (the form the reference differentiates), for
+    // per-batch rows, a [1, L] row shared by the batch, and the 1-D term alone.
+    void layoutBiasScoresGradient()
+    {
+        const long B = 2, L = 37;
+        const at::Tensor xs = at::randint(0, 1001, {B, L}, at::kLong), ys = at::randint(0, 1001, {B, L}, at::kLong);
+        at::Tensor mask = at::zeros({B, L});
+        mask.select(0, 1).narrow(0, 30, 7).fill_(-1e4);
+        const at::Tensor upstream = at::randn({B, 3, L, L});
+        for (const at::Tensor &pos : {at::arange(L, at::kLong).unsqueeze(0), at::randint(0, 300, {B, L}, at::kLong)}) {
+            for (const bool with2d : {true, false}) {
+                const at::Tensor w1 = at::randn({3, 32}), wx = at::randn({3, 64}), wy = at::randn({3, 64});
+                std::vector<at::Tensor> fusedGrads, denseGrads;
+                for (const bool fused : {true, false}) {
+                    std::vector<at::Tensor> ws{w1.clone().requires_grad_(), wx.clone().requires_grad_(), wy.clone().requires_grad_()};
+                    RelativeBucketBias r1(ws[0], 32, 128), rx(ws[1], 64, 256), ry(ws[2], 64, 256);
+                    at::Tensor scores;
+                    if (fused) {
+                        scores = layoutBiasScores(&r1, pos, with2d ? &rx : nullptr, xs, with2d ? &ry : nullptr, ys, 8.0, mask);
+                    } else {
+                        at::Tensor sum = r1.dense(pos);
+                        if (with2d)
+                            sum = sum + (rx.dense(xs) + ry.dense(ys));
+                        scores = sum / 8.0 + mask.unsqueeze(1).unsqueeze(2);
+                    }
+                    QCOMPARE(scores.sizes().vec(), (std::vector<std::int64_t>{B, 3, L, L}));
+                    (scores * upstream).sum().backward();
+                    for (int k = 0; k < (with2d ? 3 : 1); ++k)
+                        (fused ? fusedGrads : denseGrads).push_back(ws[std::size_t(k)].grad());
+                    if (!with2d) {
+                        QVERIFY(!ws[1].grad().defined());
+                        QVERIFY(!ws[2].grad().defined());
+                    }
+                }
+                for (std::size_t k = 0; k < fusedGrads.size(); ++k) {
+                    const double scale = denseGrads[k].abs().max().item<double>();
+                    const double diff = (fusedGrads[k] - denseGrads[k]).abs().max().item<double>();
+                    QVERIFY2(diff <= 1e-5 * std::max(1.0, scale), qPrintable(QStringLiteral("table %1: max diff %2 of %3")
+                                                                                     .arg(k).arg(diff).arg(scale)));
+                }
+            }
+        }
+    }
+
     // The tagger's attention (now SelfAttentionW + scaledAttention + layoutBiasScores) and logits
     // equal a literal computation of the formula the shipped checkpoints were trained with:
     // probs = softmax(q k^T * d^-1/2 + W1d[bucket(j - i)] + Wx[bucket(x0_j - x0_i)] + Wy[...] - 1e9 * pad_j),

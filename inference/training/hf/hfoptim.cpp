@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <set>
 
 namespace folio::inference::detail {
@@ -114,12 +115,86 @@ double HfAdamW::currentLr() const
     return m_options.lr * hfLinearScheduleFactor(m_step, m_options.warmupSteps, m_options.totalSteps);
 }
 
+namespace {
+
+// torch::optim::AdamW's update of one parameter (v1.13, amsgrad off), fused into one pass over the
+// parameter, its gradient and both moments instead of seven whole-tensor operations with two
+// temporaries (exp_avg_sq.sqrt() and the denominator): per element the same float operations in
+// the same order — p *= 1 - lr·wd; m = fma(g, 1 - β1, m·β1) (ATen's vectorised add with alpha);
+// v = v·β2 + ((1 - β2)·g)·g (addcmul); p += (-lr / bc1 · m) / (sqrt(v) / sqrt(bc2) + eps)
+// (addcdiv) — with the scalars rounded to float as ATen rounds them.
+void fusedAdamWUpdate(at::Tensor &p, const at::Tensor &gradIn, at::Tensor &expAvg, at::Tensor &expAvgSq, double lr,
+                      double weightDecay, double beta1, double beta2, double eps, std::int64_t step)
+{
+    const at::Tensor grad = gradIn.contiguous();
+    TORCH_CHECK(p.is_contiguous() && expAvg.is_contiguous() && expAvgSq.is_contiguous() && p.scalar_type() == at::kFloat
+                    && grad.scalar_type() == at::kFloat,
+                "fused AdamW: float32 contiguous tensors expected");
+    const bool decay = weightDecay != 0.0;
+    const float decayFactor = static_cast<float>(1.0 - lr * weightDecay);
+    const float b1 = static_cast<float>(beta1), c1 = static_cast<float>(1.0 - beta1);
+    const float b2 = static_cast<float>(beta2), c2 = static_cast<float>(1.0 - beta2);
+    const double bc1 = 1.0 - std::pow(beta1, double(step)), bc2 = 1.0 - std::pow(beta2, double(step));
+    const float sqrtBc2 = static_cast<float>(std::sqrt(bc2));
+    const float epsF = static_cast<float>(eps);
+    const float negStep = static_cast<float>(-(lr / bc1));
+    float *pp = p.data_ptr<float>();
+    float *mp = expAvg.data_ptr<float>();
+    float *vp = expAvgSq.data_ptr<float>();
+    const float *gp = grad.data_ptr<float>();
+    at::parallel_for(0, p.numel(), 1 << 15, [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t i = begin; i < end; ++i) {
+            float w = pp[i];
+            if (decay)
+                w = w * decayFactor;
+            const float g = gp[i];
+            const float m = std::fma(g, c1, mp[i] * b1);
+            const float v = vp[i] * b2 + (c2 * g) * g;
+            const float denom = std::sqrt(v) / sqrtBc2 + epsF;
+            pp[i] = w + (negStep * m) / denom;
+            mp[i] = m;
+            vp[i] = v;
+        }
+    });
+}
+
+} // namespace
+
 double HfAdamW::step()
 {
     const double lr = currentLr();
-    for (auto &g : m_impl->adam->param_groups())
-        static_cast<torch::optim::AdamWOptions &>(g.options()).lr(lr);
-    m_impl->adam->step();
+    at::NoGradGuard noGrad;
+    auto &groups = m_impl->adam->param_groups();
+    auto &states = m_impl->adam->state();
+    for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+        auto &options = static_cast<torch::optim::AdamWOptions &>(groups[gi].options());
+        options.lr(lr);
+        for (at::Tensor &p : groups[gi].params()) {
+            if (!p.grad().defined())
+                continue; // as torch.optim.AdamW: no gradient, no decay, no moment update
+            const std::string key = c10::guts::to_string(p.unsafeGetTensorImpl());
+            auto it = states.find(key);
+            if (it == states.end()) {
+                auto fresh = std::make_unique<torch::optim::AdamWParamState>();
+                fresh->step(0);
+                fresh->exp_avg(at::zeros_like(p, at::MemoryFormat::Contiguous));
+                fresh->exp_avg_sq(at::zeros_like(p, at::MemoryFormat::Contiguous));
+                it = states.emplace(key, std::move(fresh)).first;
+            }
+            auto &st = static_cast<torch::optim::AdamWParamState &>(*it->second);
+            st.step(st.step() + 1);
+            at::Tensor m = st.exp_avg(), v = st.exp_avg_sq();
+            if (!m.is_contiguous() || !v.is_contiguous()) { // a loaded state is contiguous; be safe
+                m = m.contiguous();
+                v = v.contiguous();
+                st.exp_avg(m);
+                st.exp_avg_sq(v);
+            }
+            at::Tensor data = p.detach();
+            fusedAdamWUpdate(data, p.grad(), m, v, lr, options.weight_decay(), std::get<0>(options.betas()),
+                             std::get<1>(options.betas()), options.eps(), st.step());
+        }
+    }
     ++m_step;
     zeroGrad();
     return lr;
