@@ -69,7 +69,7 @@ void registerTrainCommand(CLI::App &app)
     cmd->add_option("--tokenizer", o->cfg.tokenizerDir, "Folder with a tokenizer (default: train SentencePiece on the train words)");
     cmd->add_option("--init", o->cfg.initDir,
                     "Start from a pretrained encoder (folio-cli pretrain --out DIR): its sizes, vocabulary and weights; or "
-                    "fine-tune a Hugging Face LayoutLMv3 / LiLT folder (config.json + weights + tokenizer) into a Hugging Face "
+                    "fine-tune a Hugging Face LayoutLMv3 / LiLT / LayoutLMv2 / LayoutXLM folder (config.json + weights + tokenizer) into a Hugging Face "
                     "folder at --out (defaults then: --epochs 3 --batch 2 --lr 5e-5 --weight-decay 0 --warmup 0 --seed 42)");
     cmd->add_option("--vocab-size", o->cfg.vocabSize, "SentencePiece vocabulary size when training one");
     cmd->add_option("--epochs", o->cfg.epochs, "Epochs");

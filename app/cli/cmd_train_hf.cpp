@@ -1,4 +1,4 @@
-// folio-cli train --init HFDIR: a Hugging Face LayoutLMv3 / LiLT token classifier fine-tuned on
+// folio-cli train --init HFDIR: a Hugging Face LayoutLMv3 / LiLT / LayoutLMv2 (LayoutXLM) token classifier fine-tuned on
 // FUNSD, XFUND, SROIE or a project's accepted labels, written back as a Hugging Face folder
 // (pipeline/hffinetuning.h).
 #include "app/cli/cmd_train_hf.h"
