@@ -1,6 +1,7 @@
 #include "attention/headgrid.h"
 
 #include "attention/heatmaprender.h"
+#include "document/document.h"
 
 #include <QFileInfo>
 #include <QFont>
@@ -105,6 +106,7 @@ std::vector<HeadStatistics> headStatistics(const AttentionTrace &trace, int wind
             HeadStatistics s;
             s.layer = l;
             s.head = h;
+            s.meanTreeDistance = std::numeric_limits<double>::quiet_NaN();
             double dist = 0, ent = 0;
             int queries = 0, boxed = 0;
             for (int q = 0; q < L; ++q) {
@@ -136,6 +138,239 @@ std::vector<HeadStatistics> headStatistics(const AttentionTrace &trace, int wind
     return out;
 }
 
+std::vector<int> sortedHeadOrder(const std::vector<HeadStatistics> &stats, int layer, int headCount, HeadSort sort)
+{
+    std::vector<int> order(std::size_t(std::max(0, headCount)));
+    for (int h = 0; h < headCount; ++h)
+        order[std::size_t(h)] = h;
+    if (sort == HeadSort::None || layer < 0 || std::size_t((layer + 1) * headCount) > stats.size())
+        return order;
+    const auto key = [&](int h) {
+        const HeadStatistics &s = stats[std::size_t(layer * headCount + h)];
+        const double v = sort == HeadSort::Distance ? s.meanDistance : sort == HeadSort::Entropy ? s.entropy : s.meanTreeDistance;
+        return std::isnan(v) ? std::numeric_limits<double>::infinity() : v;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
+    return order;
+}
+
+void addTreeDistances(std::vector<HeadStatistics> *stats, const AttentionTrace &trace, int window,
+                      const std::vector<int> &tokenNode, const std::vector<int> &parent)
+{
+    if (!stats || window < 0 || window >= int(trace.windows.size()))
+        return;
+    const AttentionWindow &w = trace.windows[std::size_t(window)];
+    const int L = w.length;
+    const int n = int(parent.size());
+    const auto nodeOf = [&](int local) {
+        const int g = w.firstToken + local;
+        const int v = g < int(tokenNode.size()) ? tokenNode[std::size_t(g)] : -1;
+        return v >= 0 && v < n ? v : -1;
+    };
+    // Depths (bounded walk: a cyclic parent array counts as a root).
+    std::vector<int> depth(std::size_t(n), -1);
+    for (int v = 0; v < n; ++v) {
+        int d = 0, u = v;
+        while (u >= 0 && u < n && parent[std::size_t(u)] >= 0 && d <= n) {
+            u = parent[std::size_t(u)];
+            ++d;
+        }
+        depth[std::size_t(v)] = d > n ? 0 : d;
+    }
+    const auto distance = [&](int a, int b) {
+        int d = 0, guard = 0;
+        while (a != b && guard++ < 2 * n + 2) {
+            if (depth[std::size_t(a)] >= depth[std::size_t(b)]) {
+                const int p = parent[std::size_t(a)];
+                if (p < 0 || p >= n)
+                    break;
+                a = p;
+            } else {
+                const int p = parent[std::size_t(b)];
+                if (p < 0 || p >= n)
+                    break;
+                b = p;
+            }
+            ++d;
+        }
+        return a == b ? double(d) : std::numeric_limits<double>::quiet_NaN();
+    };
+    // Pairwise distances of the window's tokens, once for every head.
+    std::vector<float> pair(std::size_t(L) * std::size_t(L), std::numeric_limits<float>::quiet_NaN());
+    for (int q = 0; q < L; ++q) {
+        const int a = nodeOf(q);
+        if (a < 0)
+            continue;
+        for (int k = 0; k < L; ++k) {
+            const int b = nodeOf(k);
+            if (b >= 0)
+                pair[std::size_t(q) * std::size_t(L) + std::size_t(k)] = float(distance(a, b));
+        }
+    }
+    for (HeadStatistics &s : *stats) {
+        const float *data = trace.layerData(window, s.layer);
+        if (!data)
+            continue;
+        double sum = 0;
+        int queries = 0;
+        for (int q = 0; q < L; ++q) {
+            if (nodeOf(q) < 0)
+                continue;
+            const float *row = data + (std::size_t(s.head) * std::size_t(L) + std::size_t(q)) * std::size_t(L);
+            double d = 0;
+            for (int k = 0; k < L; ++k) {
+                const float pd = pair[std::size_t(q) * std::size_t(L) + std::size_t(k)];
+                if (!std::isnan(pd))
+                    d += double(row[k]) * pd;
+            }
+            sum += d;
+            ++queries;
+        }
+        s.meanTreeDistance = queries ? sum / queries : std::numeric_limits<double>::quiet_NaN();
+    }
+}
+
+std::vector<HeadGridRow> headGridRows(const AttentionTrace &trace, int window, bool biasRows)
+{
+    std::vector<HeadGridRow> rows;
+    if (window < 0 || window >= int(trace.windows.size()))
+        return rows;
+    const AttentionWindow &w = trace.windows[std::size_t(window)];
+    for (int l = 0; l < trace.layerCount; ++l) {
+        HeadGridRow r;
+        r.name = QStringLiteral("layer %1").arg(l);
+        r.layer = l;
+        r.block = trace.layerData(window, l);
+        if (r.block)
+            rows.push_back(r);
+    }
+    if (biasRows)
+        for (const auto &[name, values] : w.biasTerms) {
+            if (values.size() != std::size_t(trace.headCount) * std::size_t(w.length) * std::size_t(w.length))
+                continue;
+            HeadGridRow r;
+            r.name = name;
+            r.biasTerm = name;
+            r.block = values.data();
+            r.signedTerm = true;
+            rows.push_back(r);
+        }
+    return rows;
+}
+
+HeatmapScale headGridRowScale(const HeadGridRow &row, int headCount, int length)
+{
+    return scaleOf(row.block, std::size_t(headCount) * std::size_t(length) * std::size_t(length), row.signedTerm);
+}
+
+QImage headThumbnail(const AttentionTrace &trace, int window, const HeadGridRow &row, int head, int selectedToken,
+                     const std::vector<QRectF> &tokenBoxes, const HeatmapScale &scale, int side)
+{
+    if (window < 0 || window >= int(trace.windows.size()) || !row.block || head < 0 || head >= trace.headCount || side < 4)
+        return QImage();
+    const AttentionWindow &w = trace.windows[std::size_t(window)];
+    if (selectedToken >= 0 && (selectedToken < w.firstToken || selectedToken >= w.firstToken + w.length))
+        selectedToken = -1;
+    QImage img(side, side, QImage::Format_ARGB32);
+    img.fill(Qt::white);
+    QPainter p(&img);
+    paintThumb(p, QRectF(0, 0, side - 1, side - 1), Thumb{QString(), row.block, head}, w.length, w.firstToken, selectedToken,
+               tokenBoxes, scale);
+    return img;
+}
+
+std::vector<QRectF> headGridTokenBoxes(const AttentionTrace &trace, const Document *document)
+{
+    std::vector<QRectF> boxes(std::size_t(trace.tokenCount()));
+    if (document)
+        for (std::size_t t = 0; t < boxes.size() && t < trace.tokenWord.size(); ++t) {
+            const int w = trace.tokenWord[t];
+            if (w >= 0 && w < int(document->words.size())) {
+                const NormBox &b = document->words[std::size_t(w)].norm;
+                boxes[t] = QRectF(QPointF(b.x0, b.y0), QPointF(std::max(b.x1, b.x0 + 1), std::max(b.y1, b.y0 + 1)));
+            }
+        }
+    return boxes;
+}
+
+bool headGridTokenOfWord(const AttentionTrace &trace, int word, int *token, int *window)
+{
+    const auto it = std::find(trace.tokenWord.begin(), trace.tokenWord.end(), word);
+    if (word < 0 || it == trace.tokenWord.end())
+        return false;
+    const int t = int(it - trace.tokenWord.begin());
+    if (token)
+        *token = t;
+    if (window) {
+        *window = 0;
+        for (std::size_t w = 0; w < trace.windows.size(); ++w)
+            if (t >= trace.windows[w].firstToken && t < trace.windows[w].firstToken + trace.windows[w].length) {
+                *window = int(w);
+                break;
+            }
+    }
+    return true;
+}
+
+qint64 attentionTraceBytes(const AttentionTrace &trace)
+{
+    qint64 bytes = 0;
+    for (const AttentionWindow &w : trace.windows) {
+        for (const std::vector<float> &l : w.layers)
+            bytes += qint64(l.size()) * qint64(sizeof(float));
+        for (const auto &kv : w.biasTerms)
+            bytes += qint64(kv.second.size()) * qint64(sizeof(float));
+    }
+    return bytes;
+}
+
+AttentionTrace cropAttentionWindow(const AttentionTrace &trace, int window, int first, int count)
+{
+    AttentionTrace out;
+    if (window < 0 || window >= int(trace.windows.size()))
+        return out;
+    const AttentionWindow &w = trace.windows[std::size_t(window)];
+    first = std::clamp(first, 0, w.length);
+    count = std::clamp(count, 0, w.length - first);
+    if (count == 0)
+        return out;
+    out.modelType = trace.modelType;
+    out.checkpoint = trace.checkpoint;
+    out.documentId = trace.documentId;
+    out.modelWindow = trace.modelWindow;
+    out.disabledBiases = trace.disabledBiases;
+    out.layerCount = trace.layerCount;
+    out.headCount = trace.headCount;
+    const std::size_t H = std::size_t(trace.headCount), L = std::size_t(w.length), n = std::size_t(count);
+    const auto crop = [&](const std::vector<float> &block) {
+        std::vector<float> c(H * n * n);
+        if (block.size() != H * L * L)
+            return std::vector<float>();
+        for (std::size_t h = 0; h < H; ++h)
+            for (std::size_t q = 0; q < n; ++q)
+                std::copy_n(block.begin() + std::ptrdiff_t((h * L + std::size_t(first) + q) * L + std::size_t(first)), n,
+                            c.begin() + std::ptrdiff_t((h * n + q) * n));
+        return c;
+    };
+    AttentionWindow cw;
+    cw.firstToken = 0;
+    cw.length = count;
+    for (const std::vector<float> &l : w.layers)
+        cw.layers.push_back(crop(l));
+    for (const auto &[name, values] : w.biasTerms) {
+        std::vector<float> c = crop(values);
+        if (!c.empty())
+            cw.biasTerms[name] = std::move(c);
+    }
+    out.windows.push_back(std::move(cw));
+    for (int t = 0; t < count; ++t) {
+        const int g = w.firstToken + first + t;
+        out.tokenWord.push_back(g < int(trace.tokenWord.size()) ? trace.tokenWord[std::size_t(g)] : -1);
+        out.tokenText << (g < trace.tokenText.size() ? trace.tokenText.at(g) : QString());
+    }
+    return out;
+}
+
 bool saveHeadGrid(const AttentionTrace &trace, const std::vector<QRectF> &tokenBoxes, const HeadGridOptions &o,
                   const QString &path, QString *error)
 {
@@ -157,40 +392,23 @@ bool saveHeadGrid(const AttentionTrace &trace, const std::vector<QRectF> &tokenB
         return fail(QStringLiteral("grid size %1x%2: between 100 and 20000").arg(o.size.width()).arg(o.size.height()));
 
     // Rows: the layers, then each bias term; head order per row from the statistics.
+    std::vector<HeadStatistics> stats = headStatistics(trace, o.window, tokenBoxes);
+    if (o.sort == HeadSort::TreeDistance)
+        addTreeDistances(&stats, trace, o.window, o.tokenTreeNode, o.treeParent);
+    const std::vector<HeadGridRow> gridRows = headGridRows(trace, o.window, o.biasRows);
     std::vector<std::vector<Thumb>> rows;
     std::vector<QString> rowNames;
     std::vector<bool> rowSigned;
-    const std::vector<HeadStatistics> stats = headStatistics(trace, o.window, tokenBoxes);
-    for (int l = 0; l < trace.layerCount; ++l) {
-        std::vector<int> order(std::size_t(trace.headCount));
-        for (int h = 0; h < trace.headCount; ++h)
-            order[std::size_t(h)] = h;
-        if (o.sort != HeadSort::None) {
-            const auto key = [&](int h) {
-                const HeadStatistics &s = stats[std::size_t(l * trace.headCount + h)];
-                const double v = o.sort == HeadSort::Distance ? s.meanDistance : s.entropy;
-                return std::isnan(v) ? std::numeric_limits<double>::infinity() : v;
-            };
-            std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
-        }
+    for (const HeadGridRow &gr : gridRows) {
+        const std::vector<int> order = gr.layer >= 0 ? sortedHeadOrder(stats, gr.layer, trace.headCount, o.sort)
+                                                     : sortedHeadOrder(stats, -1, trace.headCount, HeadSort::None);
         std::vector<Thumb> row;
         for (int h : order)
-            row.push_back(Thumb{QStringLiteral("h%1").arg(h), trace.layerData(o.window, l), h});
+            row.push_back(Thumb{QStringLiteral("h%1").arg(h), gr.block, h});
         rows.push_back(row);
-        rowNames.push_back(QStringLiteral("layer %1").arg(l));
-        rowSigned.push_back(false);
+        rowNames.push_back(gr.name);
+        rowSigned.push_back(gr.signedTerm);
     }
-    if (o.biasRows)
-        for (const auto &[name, values] : w.biasTerms) {
-            if (values.size() != std::size_t(trace.headCount) * std::size_t(w.length) * std::size_t(w.length))
-                continue;
-            std::vector<Thumb> row;
-            for (int h = 0; h < trace.headCount; ++h)
-                row.push_back(Thumb{QStringLiteral("h%1").arg(h), values.data(), h});
-            rows.push_back(row);
-            rowNames.push_back(name);
-            rowSigned.push_back(true);
-        }
 
     const auto paint = [&](QPainter &p) {
         const QRectF all(QPointF(0, 0), QSizeF(o.size));

@@ -25,15 +25,7 @@ void writeAttentionGrid(const AttentionTrace &trace, const Document *document, c
         throw CliError("--sort: '" + a.sort.toStdString() + "' is not one of none, distance, entropy", ExitUsage);
 
     // Token boxes (0-1000) from the words the tokens belong to.
-    std::vector<QRectF> boxes(std::size_t(trace.tokenCount()));
-    if (document)
-        for (std::size_t t = 0; t < boxes.size() && t < trace.tokenWord.size(); ++t) {
-            const int w = trace.tokenWord[t];
-            if (w >= 0 && w < int(document->words.size())) {
-                const NormBox &b = document->words[std::size_t(w)].norm;
-                boxes[t] = QRectF(QPointF(b.x0, b.y0), QPointF(std::max(b.x1, b.x0 + 1), std::max(b.y1, b.y0 + 1)));
-            }
-        }
+    const std::vector<QRectF> boxes = headGridTokenBoxes(trace, document);
     QString what = QStringLiteral("the whole matrix");
     if (a.word >= 0) {
         if (!document)
@@ -42,15 +34,8 @@ void writeAttentionGrid(const AttentionTrace &trace, const Document *document, c
         if (a.word >= n)
             throw CliError("--word " + std::to_string(a.word) + ": the document has " + std::to_string(n) + " words (0.."
                                + std::to_string(n - 1) + ")", ExitUsage);
-        const auto it = std::find(trace.tokenWord.begin(), trace.tokenWord.end(), a.word);
-        if (it == trace.tokenWord.end())
+        if (!headGridTokenOfWord(trace, a.word, &o.selectedToken, &o.window))
             throw CliError("--word " + std::to_string(a.word) + ": the model saw no token of it (a blank word?)", ExitUsage);
-        o.selectedToken = int(it - trace.tokenWord.begin());
-        for (std::size_t w = 0; w < trace.windows.size(); ++w)
-            if (o.selectedToken >= trace.windows[w].firstToken && o.selectedToken < trace.windows[w].firstToken + trace.windows[w].length) {
-                o.window = int(w);
-                break;
-            }
         what = QStringLiteral("word %1 '%2'").arg(a.word).arg(document->words[std::size_t(a.word)].text);
     }
     o.title = QStringLiteral("%1: %2 layers x %3 heads, %4, window %5 of %6%7")
