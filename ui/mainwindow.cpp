@@ -1,4 +1,5 @@
 #include "ui/mainwindow.h"
+#include "ui/i18n/languagemenu.h"
 
 #include "document/project/project.h"
 #include "document/project/projectlocation.h"
@@ -9,6 +10,9 @@
 #include "ui/annotation/annotationpalette.h"
 #include "ui/annotation/annotationsession.h"
 #include "ui/attention/attentionpanel.h"
+#include "ui/attention/attentioninspectors.h"
+#include "ui/attention/headgridpanel.h"
+#include "ui/attention/imagepatchpanel.h"
 #include "ui/commands/keyboardcommands.h"
 #include "widgets/pagecanvas.h"
 #include "ui/documents/documentlistpanel.h"
@@ -32,6 +36,7 @@
 #include "ui/recentfiles.h"
 #include "ui/resultpresenter.h"
 #include "ui/sampleproject.h"
+#include "ui/training/labellingloop.h"
 #include "ui/training/modelhistory.h"
 #include "ui/training/trainingdialog.h"
 #include "ui/documents/webpagepanel.h"
@@ -302,6 +307,11 @@ void MainWindow::createDocks()
     m_attentionDock->setObjectName(QStringLiteral("attentionDock"));
     m_attentionDock->setWidget(m_attention);
     addDockWidget(Qt::BottomDockWidgetArea, m_attentionDock);
+    // Head Grid and Image Patches (issue 48): tabbed with the Attention dock, following its trace.
+    const AttentionInspectors inspectors = installAttentionInspectors(this, m_attention, m_attentionDock, m_scanPanel->canvas());
+    connect(inspectors.patches, &ImagePatchPanel::wordColorsChanged, m_scanPanel, &ScanPanel::setOverlayColors);
+    connect(inspectors.grid, &HeadGridPanel::message, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
+    connect(inspectors.patches, &ImagePatchPanel::message, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
 
     m_fields = new FieldsController(this, m_session, m_projects, m_webPanel, m_domPanel, [this] { return m_modelDir; });
     m_fieldsDock = new QDockWidget(tr("Fields"), this);
@@ -446,6 +456,14 @@ void MainWindow::createActions()
         });
     });
     model->addAction(history->goBackAction());
+    // The labelling loop (issue 47): retrains in the background every N accepted pages; a better model takes over.
+    auto *loop = new LabellingLoop(this, m_session, m_projects,
+                                   {[this] { return m_modelDir; }, [history](const QString &dir) { history->replace(dir); },
+                                    [this](const QString &text, int ms) { statusBar()->showMessage(text, ms); }});
+    loop->setObjectName(QStringLiteral("labellingLoop"));
+    loop->addMenu(model);
+    statusBar()->addPermanentWidget(loop->statusLabel());
+    connect(loop, &LabellingLoop::uncertaintiesUpdated, m_documentList, &DocumentListPanel::reorder);
     m_fields->addModelActions(model);
     m_qs->addModelActions(model);
     m_team->addMenu(menuBar());
@@ -455,6 +473,9 @@ void MainWindow::createActions()
     view->addAction(m_structureDock->toggleViewAction());
     view->addAction(m_annotationsDock->toggleViewAction());
     view->addAction(m_attentionDock->toggleViewAction());
+    for (const char *name : {"headGridDock", "imagePatchDock"}) // issue 48 (ui/attention/attentioninspectors.h)
+        if (auto *dock = findChild<QDockWidget *>(QLatin1String(name)))
+            view->addAction(dock->toggleViewAction());
     // Opened from the View menu: the same room as Show Attention gives it.
     connect(m_attentionDock->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
         if (on)
@@ -473,6 +494,7 @@ void MainWindow::createActions()
     help->addAction(tr("Open &Sample Project"), this, &MainWindow::openSampleProject)->setObjectName(QStringLiteral("sampleProjectAction"));
     help->addAction(tr("&About Folio"), this, &MainWindow::showAbout)->setObjectName(QStringLiteral("aboutAction"));
     installKeyboardCommands(this, help); // Settings > Keyboard Shortcuts, Help > Find Action, the saved keys
+    installLanguageMenu(this); // Settings > Language (issue 50)
 }
 
 void MainWindow::rebuildRecentMenu()

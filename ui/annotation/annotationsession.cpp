@@ -8,6 +8,7 @@
 #include <QUndoCommand>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <utility>
 
 namespace folio {
@@ -55,7 +56,25 @@ void AnnotationSession::setProject(Project *project)
 void AnnotationSession::setDocumentOrder(DocumentOrder order)
 {
     m_orderKind = order;
+    m_randomSeed = 0;
     reloadOrder();
+}
+
+void AnnotationSession::setRandomOrder(quint32 seed)
+{
+    m_orderKind = DocumentOrder::Position;
+    m_randomSeed = seed == 0 ? 1 : seed;
+    reloadOrder();
+}
+
+// A document's place in a random order: a fixed mix of its id and the seed (splitmix64), so the
+// order survives reloads and a new document does not move the others.
+static quint64 randomRank(qint64 id, quint32 seed)
+{
+    quint64 z = quint64(id) + quint64(seed) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
 }
 
 void AnnotationSession::reloadOrder()
@@ -66,6 +85,9 @@ void AnnotationSession::reloadOrder()
     QString error;
     for (const ProjectDocument &d : m_project->documents(m_orderKind, &error))
         m_order << d.id;
+    if (m_randomSeed != 0)
+        std::stable_sort(m_order.begin(), m_order.end(),
+                         [seed = m_randomSeed](qint64 a, qint64 b) { return randomRank(a, seed) < randomRank(b, seed); });
     if (!error.isEmpty())
         Q_EMIT failed(error);
 }
@@ -143,7 +165,7 @@ bool AnnotationSession::assignLabel(const QString &label)
     Annotations after = m_annotations;
     QString id;
     edits::labelWords(m_document, after, words, label, &id);
-    const bool ok = push(QStringLiteral("Label %1 word(s) %2").arg(words.size()).arg(label), after);
+    const bool ok = push(tr("Label %1 word(s) %2").arg(words.size()).arg(label), after);
     setCurrentEntity(id);
     return ok;
 }
@@ -152,20 +174,20 @@ bool AnnotationSession::mergeEntities(const QStringList &entityIds)
 {
     Annotations after = m_annotations;
     return edits::mergeEntities(m_document, after, entityIds)
-        && push(QStringLiteral("Merge %1 entities").arg(entityIds.size()), after);
+        && push(tr("Merge %1 entities").arg(entityIds.size()), after);
 }
 
 bool AnnotationSession::splitEntity(const QString &entityId)
 {
     Annotations after = m_annotations;
     const Entity *e = m_annotations.entity(entityId);
-    return edits::splitEntity(after, entityId) && push(QStringLiteral("Split entity into %1").arg(e->wordIds.size()), after);
+    return edits::splitEntity(after, entityId) && push(tr("Split entity into %1").arg(e->wordIds.size()), after);
 }
 
 bool AnnotationSession::relabel(const QString &entityId, const QString &label)
 {
     Annotations after = m_annotations;
-    return edits::relabel(after, entityId, label) && push(QStringLiteral("Relabel as %1").arg(label), after);
+    return edits::relabel(after, entityId, label) && push(tr("Relabel as %1").arg(label), after);
 }
 
 bool AnnotationSession::deleteEntity(const QString &entityId)
@@ -175,19 +197,19 @@ bool AnnotationSession::deleteEntity(const QString &entityId)
         return false;
     if (m_currentEntity == entityId)
         setCurrentEntity(QString());
-    return push(QStringLiteral("Delete entity"), after);
+    return push(tr("Delete entity"), after);
 }
 
 bool AnnotationSession::addLink(const QString &fromEntity, const QString &toEntity)
 {
     Annotations after = m_annotations;
-    return edits::addLink(after, fromEntity, toEntity) && push(QStringLiteral("Link"), after);
+    return edits::addLink(after, fromEntity, toEntity) && push(tr("Link"), after);
 }
 
 bool AnnotationSession::deleteLink(const QString &linkId)
 {
     Annotations after = m_annotations;
-    return edits::deleteLink(after, linkId) && push(QStringLiteral("Delete link"), after);
+    return edits::deleteLink(after, linkId) && push(tr("Delete link"), after);
 }
 
 bool AnnotationSession::editWordText(const QString &wordId, const QString &text)
@@ -203,26 +225,26 @@ bool AnnotationSession::acceptSuggestion(const QString &entityId)
 {
     Annotations after = m_annotations;
     return edits::acceptSuggestion(after, entityId.isEmpty() ? m_currentEntity : entityId)
-        && push(QStringLiteral("Accept suggestion"), after);
+        && push(tr("Accept suggestion"), after);
 }
 
 bool AnnotationSession::rejectSuggestion(const QString &entityId)
 {
     Annotations after = m_annotations;
     return edits::rejectSuggestion(after, entityId.isEmpty() ? m_currentEntity : entityId)
-        && push(QStringLiteral("Reject suggestion"), after);
+        && push(tr("Reject suggestion"), after);
 }
 
 bool AnnotationSession::acceptLink(const QString &linkId)
 {
     Annotations after = m_annotations;
-    return edits::acceptLink(after, linkId) && push(QStringLiteral("Accept link"), after);
+    return edits::acceptLink(after, linkId) && push(tr("Accept link"), after);
 }
 
 bool AnnotationSession::rejectLink(const QString &linkId)
 {
     Annotations after = m_annotations;
-    return edits::rejectLink(after, linkId) && push(QStringLiteral("Reject link"), after);
+    return edits::rejectLink(after, linkId) && push(tr("Reject link"), after);
 }
 
 bool AnnotationSession::storedRevisionChanged() const
@@ -272,7 +294,7 @@ bool AnnotationSession::acceptAllSuggestions()
 {
     Annotations after = m_annotations;
     const int n = edits::acceptAllSuggestions(after);
-    return n > 0 && push(QStringLiteral("Accept %1 suggestions").arg(n), after);
+    return n > 0 && push(tr("Accept %1 suggestions").arg(n), after);
 }
 
 bool AnnotationSession::applyPredictions(const Annotations &predicted)

@@ -38,6 +38,9 @@ public:
     void setProject(Project *project); // nullptr closes; clears the undo stack
     Project *project() const { return m_project; }
     void setDocumentOrder(DocumentOrder order); // next/previous follow this order
+    // At random (issue 47's labelling loop): the documents shuffled by `seed`, the same seed giving
+    // the same order (documents added later fall in among them). setDocumentOrder ends it.
+    void setRandomOrder(quint32 seed);
 
     // ---- documents ----
     bool openDocument(qint64 id);
@@ -126,6 +129,7 @@ private:
     Project *m_project = nullptr;
     QUndoStack *m_undo = nullptr;
     DocumentOrder m_orderKind = DocumentOrder::Position;
+    quint32 m_randomSeed = 0; // 0: not at random
     QList<qint64> m_order;
     qint64 m_docId = -1;
     int m_revision = 0;

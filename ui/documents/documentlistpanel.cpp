@@ -9,6 +9,9 @@
 
 namespace folio {
 
+// One shuffle for every project: the same pages come in the same order each time the list is read.
+constexpr quint32 kRandomSeed = 47;
+
 static QString statusMark(DocumentStatus status)
 {
     switch (status) {
@@ -25,14 +28,16 @@ DocumentListPanel::DocumentListPanel(AnnotationSession *session, QWidget *parent
     m_list->setObjectName(QStringLiteral("documentList"));
     m_order->addItem(tr("Project order"));
     m_order->addItem(tr("Most uncertain first"));
+    m_order->addItem(tr("Random order"));
+    m_order->setToolTip(tr("The order of the list and of Next / Previous document: the project's pages, the current "
+                           "model's most uncertain first (refreshed when the background retraining updates the model), "
+                           "or at random (the same shuffle each time)"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_order);
     layout->addWidget(m_list);
-    connect(m_order, &QComboBox::currentIndexChanged, this, [this](int index) {
-        m_session->setDocumentOrder(index == 1 ? DocumentOrder::Uncertainty : DocumentOrder::Position);
-        refresh();
-    });
+    m_order->setObjectName(QStringLiteral("documentOrder"));
+    connect(m_order, &QComboBox::currentIndexChanged, this, &DocumentListPanel::reorder);
     connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
         if (!m_refreshing && row >= 0 && row < m_session->documentIds().size()
             && m_session->documentIds().at(row) != m_session->currentDocumentId())
@@ -41,6 +46,16 @@ DocumentListPanel::DocumentListPanel(AnnotationSession *session, QWidget *parent
     connect(session, &AnnotationSession::documentOpened, this, &DocumentListPanel::refresh);
     connect(session, &AnnotationSession::statusChanged, this, &DocumentListPanel::refresh);
     connect(session, &AnnotationSession::saved, this, &DocumentListPanel::refresh);
+}
+
+void DocumentListPanel::reorder()
+{
+    switch (m_order->currentIndex()) {
+    case 1: m_session->setDocumentOrder(DocumentOrder::Uncertainty); break;
+    case 2: m_session->setRandomOrder(kRandomSeed); break;
+    default: m_session->setDocumentOrder(DocumentOrder::Position); break;
+    }
+    refresh();
 }
 
 void DocumentListPanel::refresh()
@@ -63,7 +78,8 @@ void DocumentListPanel::refresh()
             if (info.suggestionCount > 0)
                 text += tr("  (%1 to review)").arg(info.suggestionCount);
             auto *item = new QListWidgetItem(text, m_list);
-            item->setToolTip(info.sourcePath);
+            item->setToolTip(info.uncertainty >= 0 ? tr("%1\nModel uncertainty %2").arg(info.sourcePath).arg(info.uncertainty, 0, 'f', 2)
+                                                   : info.sourcePath);
             if (id == m_session->currentDocumentId())
                 m_list->setCurrentItem(item);
         }

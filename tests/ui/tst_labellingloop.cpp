@@ -1,0 +1,370 @@
+// The labelling loop in the GUI (issue 47): Model > Retrain in the Background stored with the project
+// (old projects: off); after every N newly accepted pages (Mark Done) the tagger retrains off the GUI
+// thread on a snapshot, is scored on held-out pages chosen once there are enough (and remembered),
+// and takes over only when better, with the status line saying so; an edit made during the run and a
+// document deleted during it; a cancelled run; labels the model never saw; the Documents list by
+// uncertainty (refreshed by the new model), by page, at random; stale suggestions refreshed when opened.
+#include "document/formats/funsd.h"
+#include "document/project/project.h"
+#include "pipeline/labelling/loopsnapshot.h"
+#include "tests/common/testdata.h"
+#include "ui/annotation/annotationsession.h"
+#include "ui/documents/documentlistpanel.h"
+#include "ui/mainwindow.h"
+#include "ui/training/labellingloop.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenu>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace folio;
+
+namespace {
+
+QString funsdRoot() { return folio::test::sharedPath(QStringLiteral("data/funsd/dataset")); }
+QString shippedModel() { return QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/forms-en-de"); }
+
+// `n` FUNSD training pages as a project (their gold entities accepted, every page still to do).
+bool makeProject(const QString &path, int n, const QString &renameQuestion = QString())
+{
+    QString error;
+    auto project = Project::create(path, &error);
+    if (!project)
+        return false;
+    const QStringList files = funsdSplitFiles(funsdRoot(), QStringLiteral("train"));
+    for (int i = 0; i < n && i < files.size(); ++i) {
+        Document doc;
+        Annotations ann;
+        if (!importFunsdFile(files[i], FunsdWordOrder::Annotation, &doc, &ann, &error))
+            return false;
+        if (!renameQuestion.isEmpty())
+            for (Entity &e : ann.entities)
+                if (e.label == QLatin1String("QUESTION"))
+                    e.label = renameQuestion;
+        if (project->addDocument(doc, ann, &error) < 0)
+            return false;
+    }
+    return true;
+}
+
+labelling::ProjectRetrainConfig tinyRun(int maxSteps = 4)
+{
+    labelling::ProjectRetrainConfig c;
+    c.epochs = 1;
+    c.maxSteps = maxSteps;
+    c.hidden = 32;
+    c.layers = 1;
+    c.threads = 1;
+    return c;
+}
+
+QList<qint64> idsInPositionOrder(Project *project)
+{
+    QList<qint64> ids;
+    for (const ProjectDocument &d : project->documents())
+        ids << d.id;
+    return ids;
+}
+
+bool accept(MainWindow &w, qint64 id)
+{
+    return w.session()->openDocument(id) && w.session()->markDone();
+}
+
+} // namespace
+
+class TestLabellingLoop : public QObject
+{
+    Q_OBJECT
+    QString m_shots = QStringLiteral(FOLIO_BINARY_DIR "/screenshots");
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        qputenv("FOLIO_NO_DIALOGS", "1");
+        QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_labellingloop"));
+        QStandardPaths::setTestModeEnabled(true);
+        QDir().mkpath(m_shots);
+    }
+
+    void init() { QSettings().clear(); }
+
+    void settingIsStoredWithTheProject()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.folio"));
+        QVERIFY(makeProject(path, 2));
+        {
+            MainWindow w;
+            QVERIFY(w.openProject(path));
+            auto *loop = w.findChild<LabellingLoop *>(QStringLiteral("labellingLoop"));
+            QVERIFY(loop);
+            QCOMPARE(loop->everyPages(), 0); // a project that never chose: off
+            auto *menu = w.findChild<QMenu *>(QStringLiteral("retrainInBackgroundMenu"));
+            QVERIFY(menu);
+            Q_EMIT menu->aboutToShow();
+            QVERIFY(w.findChild<QAction *>(QStringLiteral("retrainEvery0"))->isChecked());
+            QAction *every2 = w.findChild<QAction *>(QStringLiteral("retrainEvery2"));
+            QVERIFY(every2 && every2->isEnabled());
+            every2->trigger();
+            QCOMPARE(loop->everyPages(), 2);
+            QVERIFY2(loop->lastMessage().contains(QStringLiteral("every 2 accepted pages")), qPrintable(loop->lastMessage()));
+            QVERIFY(w.findChild<QAction *>(QStringLiteral("retrainEvery5"))->text().contains(QStringLiteral("suggested")));
+            w.show();
+            Q_EMIT menu->aboutToShow();
+            menu->popup(w.mapToGlobal(QPoint(200, 60)));
+            QVERIFY(QTest::qWaitForWindowExposed(menu));
+            QVERIFY(w.findChild<QAction *>(QStringLiteral("retrainEvery2"))->isChecked());
+            menu->grab().save(m_shots + QStringLiteral("/labelling-loop-setting.png"));
+            menu->hide();
+        }
+        QString error;
+        auto reopened = Project::open(path, &error);
+        QVERIFY2(reopened, qPrintable(error));
+        QCOMPARE(labelling::retrainEvery(*reopened), 2);
+        QVERIFY(labelling::setRetrainEvery(*reopened, 0, &error));
+        QCOMPARE(labelling::retrainEvery(*reopened), 0);
+    }
+
+    void retrainsInTheBackgroundEveryNAcceptedPages()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("loop.folio"));
+        QVERIFY(makeProject(path, 7));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(path));
+        auto *loop = w.findChild<LabellingLoop *>(QStringLiteral("labellingLoop"));
+        QVERIFY(loop);
+        loop->setTrainingOptions(tinyRun());
+        QVERIFY(loop->setEveryPages(2));
+        const QList<qint64> ids = idsInPositionOrder(w.project());
+        QCOMPARE(ids.size(), 7);
+        QSignalSpy started(loop, &LabellingLoop::started);
+        QSignalSpy finished(loop, &LabellingLoop::finished);
+
+        // Two accepted pages: too few to hold pages out; the status line says how many are needed.
+        QVERIFY(accept(w, ids[0]));
+        QVERIFY(accept(w, ids[1]));
+        QCOMPARE(started.count(), 0);
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("waits for 2 more accepted page(s): it needs 4")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(w.project()->setting(QString::fromLatin1(labelling::kHeldOutSetting)).isEmpty());
+        QVERIFY(accept(w, ids[2]));
+        QCOMPARE(started.count(), 0);
+        QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("waits for 1 more")));
+        QVERIFY(accept(w, ids[3])); // four: two held out (the newest), two to train on
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(started.at(0).at(0).toInt(), 2);
+        QCOMPARE(started.at(0).at(1).toInt(), 2);
+        QVERIFY(loop->isRunning());
+        QVERIFY(loop->statusLabel()->isVisibleTo(&w));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("held out 2 accepted page(s)")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QCOMPARE(w.project()->setting(QString::fromLatin1(labelling::kHeldOutSetting)),
+                 QStringLiteral("%1,%2").arg(ids[3]).arg(ids[2]));
+
+        // While it runs: the user edits another page and a document is deleted.
+        QVERIFY(w.session()->openDocument(ids[4]));
+        const Entity &first = w.session()->annotations().entities.front();
+        const QString entityId = first.id;
+        const QString newLabel = first.label == QLatin1String("HEADER") ? QStringLiteral("ANSWER") : QStringLiteral("HEADER");
+        QVERIFY(w.session()->relabel(entityId, newLabel));
+        QString error;
+        QVERIFY2(w.project()->removeDocument(ids[6], &error), qPrintable(error));
+        QCOMPARE(finished.count(), 0); // nothing of the run has reached the GUI yet
+        w.grab().save(m_shots + QStringLiteral("/labelling-loop-running.png"));
+
+        QVERIFY(finished.wait(300000));
+        const QString message = finished.at(0).at(0).toString();
+        QVERIFY2(message.startsWith(QStringLiteral("model updated: F1 – → ")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral(" on 2 held-out pages")), qPrintable(message));
+        QVERIFY(finished.at(0).at(1).toBool());
+        QCOMPARE(w.statusBar()->currentMessage(), message);
+        QVERIFY(!loop->statusLabel()->isVisibleTo(&w));
+        const QString model = w.modelDirectory();
+        QVERIFY2(model.contains(QStringLiteral("/models/loop-background/model-")), qPrintable(model));
+        QVERIFY(QFileInfo::exists(model + QStringLiteral("/model.safetensors")));
+        auto *goBack = w.findChild<QAction *>(QStringLiteral("goBackToPreviousModelAction"));
+        QVERIFY(goBack);
+        QVERIFY(!goBack->isEnabled()); // there was no model before the first one
+
+        // The edit made during the run is on screen and stored.
+        QCOMPARE(w.session()->currentDocumentId(), ids[4]);
+        QCOMPARE(w.session()->annotations().entity(entityId)->label, newLabel);
+        Annotations stored;
+        QVERIFY(w.project()->loadAnnotations(ids[4], &stored, &error));
+        QCOMPARE(stored.entity(entityId)->label, newLabel);
+
+        // The page not yet opened got the new model's uncertainty and stale suggestions; the open one did not.
+        ProjectDocument info;
+        QVERIFY(w.project()->documentInfo(ids[5], &info, &error));
+        QVERIFY(info.uncertainty >= 0 && info.uncertainty <= 1);
+        QVERIFY(loop->staleDocuments().contains(ids[5]));
+        QVERIFY(!loop->staleDocuments().contains(ids[4]));
+        QVERIFY(!loop->staleDocuments().contains(ids[6]));
+        QSignalSpy refreshed(loop, &LabellingLoop::staleRefreshed);
+        QVERIFY(w.session()->openDocument(ids[5]));
+        QVERIFY(refreshed.wait(60000));
+        QCOMPARE(refreshed.at(0).at(0).toLongLong(), ids[5]);
+        QVERIFY(!loop->staleDocuments().contains(ids[5]));
+        QVERIFY(w.statusBar()->currentMessage().startsWith(QStringLiteral("Suggestions refreshed with the new model")));
+
+        // Two more accepted pages: a second run from the new model, scored against it on the same held-out pages.
+        QVERIFY(accept(w, ids[4]));
+        QVERIFY(accept(w, ids[5]));
+        QCOMPARE(started.count(), 2);
+        QCOMPARE(started.at(1).at(0).toInt(), 4);
+        QCOMPARE(started.at(1).at(1).toInt(), 2);
+        QVERIFY(finished.wait(300000));
+        const QString second = finished.at(1).at(0).toString();
+        QVERIFY2(QRegularExpression(QStringLiteral("^model (updated|kept): F1 (\\d+\\.\\d|–) → \\d+\\.\\d on 2 held-out pages")).match(second).hasMatch(),
+                 qPrintable(second));
+        if (finished.at(1).at(1).toBool()) {
+            QVERIFY(w.modelDirectory() != model);
+            QVERIFY(goBack->isEnabled()); // one click back to the first model
+            goBack->trigger();
+            QCOMPARE(w.modelDirectory(), model);
+        } else {
+            QCOMPARE(w.modelDirectory(), model); // kept: the unused checkpoint is gone
+            QCOMPARE(QDir(QFileInfo(model).absolutePath()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
+        }
+        w.grab().save(m_shots + QStringLiteral("/labelling-loop-updated.png"));
+    }
+
+    void cancelledRunKeepsThePreviousModel()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        FOLIO_REQUIRE_DATA(shippedModel() + QStringLiteral("/config.json"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cancel.folio"));
+        QVERIFY(makeProject(path, 4));
+        MainWindow w;
+        QVERIFY(w.openProject(path));
+        w.setModelDirectory(shippedModel());
+        auto *loop = w.findChild<LabellingLoop *>(QStringLiteral("labellingLoop"));
+        loop->setTrainingOptions(tinyRun(0)); // a whole epoch: long enough to be cancelled
+        for (qint64 id : idsInPositionOrder(w.project()))
+            QVERIFY(accept(w, id));
+        QSignalSpy finished(loop, &LabellingLoop::finished);
+        QVERIFY(loop->retrainNow());
+        w.findChild<QAction *>(QStringLiteral("cancelRetrainAction"))->trigger();
+        QVERIFY(finished.wait(120000));
+        QVERIFY2(finished.at(0).at(0).toString().contains(QStringLiteral("cancelled; the previous model stays")),
+                 qPrintable(finished.at(0).at(0).toString()));
+        QVERIFY(!finished.at(0).at(1).toBool());
+        QCOMPARE(w.modelDirectory(), shippedModel());
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("models/cancel-background/model-1"))));
+    }
+
+    void labelsTheModelNeverSawAreNamed()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        FOLIO_REQUIRE_DATA(shippedModel() + QStringLiteral("/config.json"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("key.folio"));
+        QVERIFY(makeProject(path, 4, QStringLiteral("KEY")));
+        MainWindow w;
+        QVERIFY(w.openProject(path));
+        w.setModelDirectory(shippedModel());
+        auto *loop = w.findChild<LabellingLoop *>(QStringLiteral("labellingLoop"));
+        loop->setTrainingOptions(tinyRun(2));
+        QVERIFY(loop->setEveryPages(4));
+        QSignalSpy finished(loop, &LabellingLoop::finished);
+        for (qint64 id : idsInPositionOrder(w.project()))
+            QVERIFY(accept(w, id));
+        QVERIFY(finished.wait(300000));
+        const QString message = finished.at(0).at(0).toString();
+        QVERIFY2(message.contains(QStringLiteral("the model learnt labels it had never seen: KEY")), qPrintable(message));
+        QVERIFY(finished.at(0).at(1).toBool()); // the shipped model cannot label KEY at all
+        QVERIFY(w.modelDirectory() != shippedModel());
+    }
+
+    void aHuggingFaceModelIsNotRetrainedHere()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("hf.folio"));
+        QVERIFY(makeProject(path, 4));
+        const QString hf = dir.filePath(QStringLiteral("hf-model"));
+        QDir().mkpath(hf);
+        QFile config(hf + QStringLiteral("/config.json"));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(R"({"model_type": "layoutlmv3"})");
+        config.close();
+        MainWindow w;
+        QVERIFY(w.openProject(path));
+        w.setModelDirectory(hf);
+        auto *loop = w.findChild<LabellingLoop *>(QStringLiteral("labellingLoop"));
+        for (qint64 id : idsInPositionOrder(w.project()))
+            QVERIFY(accept(w, id));
+        QVERIFY(!loop->retrainNow());
+        QVERIFY2(loop->lastMessage().contains(QStringLiteral("Train on Project")), qPrintable(loop->lastMessage()));
+        QVERIFY(!loop->isRunning());
+        QCOMPARE(w.modelDirectory(), hf);
+    }
+
+    void documentListOrders()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("order.folio"));
+        QVERIFY(makeProject(path, 6));
+        MainWindow w;
+        QVERIFY(w.openProject(path));
+        auto *panel = w.findChild<DocumentListPanel *>();
+        QVERIFY(panel);
+        const QList<qint64> ids = idsInPositionOrder(w.project());
+        QString error;
+        // Uncertainties as a model run leaves them: 4 most uncertain, then 1, 5; the rest unscored.
+        QVERIFY(w.project()->setUncertainty(ids[4], 0.9, &error));
+        QVERIFY(w.project()->setUncertainty(ids[1], 0.5, &error));
+        QVERIFY(w.project()->setUncertainty(ids[5], 0.2, &error));
+        QComboBox *order = panel->orderBox();
+        QCOMPARE(order->count(), 3);
+        order->setCurrentIndex(1);
+        QCOMPARE(w.session()->documentIds(), (QList<qint64>{ids[4], ids[1], ids[5], ids[0], ids[2], ids[3]}));
+        QCOMPARE(panel->list()->count(), 6);
+        QVERIFY(panel->list()->item(0)->toolTip().contains(QStringLiteral("Model uncertainty 0.90")));
+        // A new model's uncertainties: reorder() reads them again (LabellingLoop::uncertaintiesUpdated).
+        QVERIFY(w.project()->setUncertainty(ids[0], 0.95, &error));
+        panel->reorder();
+        QCOMPARE(w.session()->documentIds().front(), ids[0]);
+        // By page.
+        order->setCurrentIndex(0);
+        QCOMPARE(w.session()->documentIds(), ids);
+        // At random: a permutation of all pages, not the page order, the same on every refresh,
+        // and Next follows it.
+        order->setCurrentIndex(2);
+        const QList<qint64> shuffled = w.session()->documentIds();
+        QCOMPARE(shuffled.size(), ids.size());
+        for (qint64 id : ids)
+            QVERIFY(shuffled.contains(id));
+        QVERIFY(shuffled != ids);
+        panel->reorder();
+        QCOMPARE(w.session()->documentIds(), shuffled);
+        QVERIFY(w.session()->openDocument(shuffled[0]));
+        QVERIFY(w.session()->nextDocument());
+        QCOMPARE(w.session()->currentDocumentId(), shuffled[1]);
+        QCOMPARE(panel->list()->currentRow(), 1);
+    }
+};
+
+FOLIO_TEST_MAIN(TestLabellingLoop)
+#include "tst_labellingloop.moc"

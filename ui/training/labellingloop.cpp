@@ -1,0 +1,316 @@
+#include "ui/training/labellingloop.h"
+
+#include "document/project/project.h"
+#include "pipeline/labelling/loopsnapshot.h"
+#include "ui/annotation/annotationsession.h"
+#include "ui/team/projectservice.h"
+#include "ui/workers/modelworker.h"
+#include "ui/workers/retrainworker.h"
+
+#include <QActionGroup>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMenu>
+#include <QStandardPaths>
+#include <QThread>
+
+namespace folio {
+
+namespace {
+
+// "folio-formtagger", "layoutlmv3", ...; empty when the folder has no readable config.json.
+QString modelType(const QString &dir)
+{
+    QFile f(QDir(dir).filePath(QStringLiteral("config.json")));
+    if (!f.open(QIODevice::ReadOnly) || f.size() > (1 << 20))
+        return QString();
+    return QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("model_type")).toString();
+}
+
+constexpr int kChoices[] = {0, 2, 5, 10, 20};
+
+} // namespace
+
+LabellingLoop::LabellingLoop(QObject *parent, AnnotationSession *session, ProjectService *projects, Hooks hooks)
+    : QObject(parent), m_session(session), m_projects(projects), m_hooks(std::move(hooks)),
+      m_worker(new RetrainWorker(this)), m_suggester(new ModelWorker(this)), m_label(new QLabel)
+{
+    m_label->setObjectName(QStringLiteral("backgroundRetrainLabel"));
+    m_label->hide();
+    m_options.epochs = 20;
+    m_options.threads = std::max(1, QThread::idealThreadCount() - 1); // a core left for the GUI and the user
+    connect(m_worker, &RetrainWorker::finished, this, &LabellingLoop::onFinished);
+    connect(m_projects, &ProjectService::projectOpened, this, &LabellingLoop::onProjectOpened);
+    connect(m_projects, &ProjectService::projectClosed, this, &LabellingLoop::onProjectClosed);
+    connect(m_session, &AnnotationSession::statusChanged, this, [this](qint64 id, DocumentStatus status) {
+        if (status == DocumentStatus::Done)
+            onAccepted(id);
+    });
+    connect(m_session, &AnnotationSession::documentOpened, this, &LabellingLoop::onDocumentOpened);
+    connect(m_suggester, &ModelWorker::predicted, this, [this](const Annotations &suggestions, const QStringList &) {
+        const qint64 id = m_suggesting;
+        m_suggesting = -1;
+        if (id < 0 || id != m_session->currentDocumentId())
+            return; // the user moved on: that page stays stale and is suggested again when opened
+        m_stale.remove(id);
+        m_session->applyPredictions(suggestions);
+        say(tr("Suggestions refreshed with the new model (%1 suggestions; Ctrl+Z undoes them)").arg(suggestions.entities.size()), 6000);
+        Q_EMIT staleRefreshed(id);
+    });
+    connect(m_suggester, &ModelWorker::failed, this, [this](const QString &message) {
+        m_suggesting = -1;
+        say(tr("The new model could not suggest labels for this page: %1").arg(message), 10000);
+    });
+}
+
+LabellingLoop::~LabellingLoop()
+{
+    if (m_label && !m_label->parent())
+        delete m_label.data();
+}
+
+QLabel *LabellingLoop::statusLabel() const { return m_label.data(); }
+
+QMenu *LabellingLoop::addMenu(QMenu *parent)
+{
+    m_menu = parent->addMenu(tr("Retrain in the &Background"));
+    m_menu->setObjectName(QStringLiteral("retrainInBackgroundMenu"));
+    m_menu->setToolTip(tr("A project setting: while you label, the tagger retrains after every N pages you mark done, "
+                          "and takes over only when it scores better on the project's held-out pages"));
+    m_menu->setToolTipsVisible(true);
+    m_everyGroup = new QActionGroup(m_menu);
+    for (int n : kChoices) {
+        const QString text = n == 0 ? tr("Off") : n == labelling::kDefaultRetrainEvery ? tr("Every %1 Accepted Pages (suggested)").arg(n)
+                                                                                      : tr("Every %1 Accepted Pages").arg(n);
+        QAction *a = m_menu->addAction(text);
+        a->setObjectName(QStringLiteral("retrainEvery%1").arg(n));
+        a->setCheckable(true);
+        a->setData(n);
+        m_everyGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, n] { setEveryPages(n); });
+    }
+    m_menu->addSeparator();
+    m_retrainNow = m_menu->addAction(tr("Retrain &Now"), this, [this] { retrainNow(); });
+    m_retrainNow->setObjectName(QStringLiteral("retrainNowAction"));
+    m_cancel = m_menu->addAction(tr("&Cancel Background Retraining"), this, &LabellingLoop::cancel);
+    m_cancel->setObjectName(QStringLiteral("cancelRetrainAction"));
+    connect(m_menu, &QMenu::aboutToShow, this, &LabellingLoop::updateMenu);
+    updateMenu();
+    return m_menu;
+}
+
+void LabellingLoop::updateMenu()
+{
+    if (!m_menu)
+        return;
+    Project *project = m_projects->project();
+    const int every = everyPages();
+    for (QAction *a : m_everyGroup->actions()) {
+        a->setEnabled(project != nullptr);
+        a->setChecked(project && a->data().toInt() == every);
+    }
+    m_retrainNow->setEnabled(project && !isRunning());
+    m_cancel->setEnabled(isRunning());
+}
+
+int LabellingLoop::everyPages() const
+{
+    Project *project = m_projects->project();
+    return project ? labelling::retrainEvery(*project) : 0;
+}
+
+bool LabellingLoop::setEveryPages(int pages)
+{
+    Project *project = m_projects->project();
+    if (!project)
+        return false;
+    QString error;
+    if (!labelling::setRetrainEvery(*project, pages, &error)) {
+        say(tr("The setting could not be stored: %1").arg(error), 10000);
+        updateMenu();
+        return false;
+    }
+    say(pages > 0 ? tr("Retraining in the background after every %1 accepted pages (Mark Done); %2 accepted so far")
+                        .arg(pages).arg(m_acceptedSince.size())
+                  : tr("Background retraining is off"), 8000);
+    updateMenu();
+    if (pages > 0 && int(m_acceptedSince.size()) >= pages && !isRunning())
+        retrainNow();
+    return true;
+}
+
+bool LabellingLoop::isRunning() const { return m_worker->isRunning(); }
+
+void LabellingLoop::onProjectOpened()
+{
+    // A run in flight for another project finishes (its model may still take over: the model is
+    // the window's, not the project's), but its uncertainties are not written into this project.
+    m_acceptedSince.clear();
+    m_counted.clear();
+    m_stale.clear();
+    m_pending = false;
+    updateMenu();
+}
+
+void LabellingLoop::onProjectClosed() { onProjectOpened(); }
+
+void LabellingLoop::onAccepted(qint64 id)
+{
+    if (m_counted.contains(id))
+        return; // accepted again: not a newly accepted page
+    m_counted.insert(id);
+    m_acceptedSince.insert(id);
+    const int every = everyPages();
+    if (every <= 0 || int(m_acceptedSince.size()) < every)
+        return;
+    if (isRunning()) {
+        m_pending = true;
+        return;
+    }
+    retrainNow();
+}
+
+QString LabellingLoop::outputFolder() const
+{
+    const QFileInfo info(m_projects->path());
+    QString base = info.isFile() ? info.absolutePath() + QStringLiteral("/models/") + info.completeBaseName() + QStringLiteral("-background")
+                                 : QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + QStringLiteral("/background-models");
+    const QString current = m_hooks.currentModel ? m_hooks.currentModel() : QString();
+    for (int k = 1;; ++k) {
+        const QString dir = QStringLiteral("%1/model-%2").arg(base).arg(k);
+        if (!QFileInfo::exists(dir) && QDir(dir) != QDir(current))
+            return dir;
+    }
+}
+
+bool LabellingLoop::retrainNow()
+{
+    Project *project = m_projects->project();
+    if (!project) {
+        say(tr("Open a project first"), 5000);
+        return false;
+    }
+    if (isRunning()) {
+        say(tr("A background retraining is already running"), 5000);
+        return false;
+    }
+    const QString current = m_hooks.currentModel ? m_hooks.currentModel() : QString();
+    if (!current.isEmpty() && modelType(current) != QLatin1String("folio-formtagger")) {
+        say(tr("Background retraining starts from Folio's own tagger; the current model (%1) is not one: fine-tune it "
+               "with Model > Train on Project, or choose a Folio tagger")
+                .arg(QDir(current).dirName()));
+        return false;
+    }
+    labelling::LoopSnapshot snapshot;
+    QString error;
+    if (!labelling::takeLoopSnapshot(*project, &snapshot, &error)) {
+        say(tr("Background retraining not started: %1").arg(error));
+        return false;
+    }
+    if (snapshot.needed > 0) {
+        say(snapshot.waitMessage);
+        return false;
+    }
+    labelling::ProjectRetrainConfig config = m_options;
+    config.currentModel = current;
+    config.outputDir = outputFolder();
+    config.cancel = nullptr;
+    const int train = int(snapshot.pages.train.size()), held = int(snapshot.pages.heldOut.size());
+    if (!m_worker->start(std::move(snapshot.pages), config))
+        return false;
+    m_runProject = m_projects->path();
+    m_runOutput = config.outputDir;
+    m_acceptedSince.clear();
+    m_pending = false;
+    if (m_label) {
+        m_label->setText(tr("Retraining in the background on %1 accepted pages…").arg(train));
+        m_label->show();
+    }
+    QString text = tr("Retraining in the background on %1 accepted pages (%2 held out to score it); keep labelling")
+                       .arg(train).arg(held);
+    if (!snapshot.note.isEmpty())
+        text += QStringLiteral("; ") + snapshot.note;
+    say(text, 10000);
+    updateMenu();
+    Q_EMIT started(train, held);
+    return true;
+}
+
+void LabellingLoop::cancel()
+{
+    if (isRunning()) {
+        m_worker->cancel();
+        if (m_label)
+            m_label->setText(tr("Cancelling the background retraining…"));
+    }
+}
+
+void LabellingLoop::onFinished(const labelling::ProjectRetrainOutcome &outcome)
+{
+    if (m_label)
+        m_label->hide();
+    const QString current = m_hooks.currentModel ? m_hooks.currentModel() : QString();
+    const bool sameProject = m_projects->project() && m_projects->path() == m_runProject;
+    QString message = outcome.message;
+    if (outcome.tookOver) {
+        if (m_hooks.useModel)
+            m_hooks.useModel(outcome.model);
+        if (!outcome.grownLabels.isEmpty())
+            message += tr("; the model learnt labels it had never seen: %1").arg(outcome.grownLabels.join(QStringLiteral(", ")));
+        if (sameProject) {
+            Project *project = m_projects->project();
+            for (const auto &[id, uncertainty] : outcome.uncertainties) {
+                QString ignored; // a document deleted during the run: nothing to rank
+                if (project->setUncertainty(id.toLongLong(), uncertainty, &ignored) && id.toLongLong() != m_session->currentDocumentId())
+                    m_stale.insert(id.toLongLong());
+            }
+            if (!outcome.uncertainties.empty()) {
+                message += tr("; %1 pages not yet accepted get its suggestions when opened").arg(outcome.uncertainties.size());
+                Q_EMIT uncertaintiesUpdated();
+            }
+        }
+    } else if (!m_runOutput.isEmpty() && QDir(m_runOutput) != QDir(current)) {
+        // Kept, failed or cancelled: the previous model stays; the unused checkpoint goes.
+        QDir(m_runOutput).removeRecursively();
+    }
+    m_runOutput.clear();
+    m_lastMessage = message;
+    say(message, 30000);
+    updateMenu();
+    Q_EMIT finished(message, outcome.tookOver);
+    const int every = everyPages();
+    if (sameProject && (m_pending || (every > 0 && int(m_acceptedSince.size()) >= every)))
+        retrainNow();
+}
+
+void LabellingLoop::onDocumentOpened(qint64 id)
+{
+    if (!m_stale.contains(id) || m_suggester->isBusy())
+        return;
+    const QString model = m_hooks.currentModel ? m_hooks.currentModel() : QString();
+    if (model.isEmpty())
+        return;
+    Project *project = m_projects->project();
+    ProjectDocument info;
+    QString error;
+    if (project && project->documentInfo(id, &info, &error) && info.status == DocumentStatus::Done) {
+        m_stale.remove(id);
+        return;
+    }
+    m_suggesting = id;
+    say(tr("Suggesting labels with the new model (this page's suggestions came from the previous one)…"), 5000);
+    m_suggester->predict(model, m_session->document(), m_session->annotations());
+}
+
+void LabellingLoop::say(const QString &message, int ms)
+{
+    m_lastMessage = message;
+    if (m_hooks.showMessage)
+        m_hooks.showMessage(message, ms);
+}
+
+} // namespace folio
