@@ -526,7 +526,7 @@
     </message>
     <message>
         <source>Re-run ablated</source>
-        <translation>Ohne Teile neu ausführen</translation>
+        <translation>Mit Abschaltung neu ausführen</translation>
     </message>
     <message>
         <source>Run the model again with the ticked bias families switched off and show which labels change</source>
@@ -2344,7 +2344,7 @@ Konfidenz %1</translation>
     </message>
     <message>
         <source>Sibling</source>
-        <translation>Geschwister</translation>
+        <translation>Nebenfrage</translation>
     </message>
     <message>
         <source>Insert</source>
@@ -2352,7 +2352,7 @@ Konfidenz %1</translation>
     </message>
     <message>
         <source>Child</source>
-        <translation>Kind</translation>
+        <translation>Unterfrage</translation>
     </message>
     <message>
         <source>Shift+Insert</source>
@@ -2763,6 +2763,10 @@ Konfidenz %1</translation>
     <message>
         <source>Nothing to resume: open the project the training ran on</source>
         <translation>Nichts fortzusetzen: Öffnen Sie das Projekt, auf dem das Training lief</translation>
+    </message>
+    <message>
+        <source>Text being typed in the Questions dock was not saved yet; here it is to copy back: “%1”.</source>
+        <translation>Im Fragen-Dock eingegebener Text war noch nicht gespeichert; hier ist er zum Zurückkopieren: „%1“.</translation>
     </message>
 </context>
 <context>

@@ -167,6 +167,13 @@ QStringList clashingAccelerators(QMenu *menu)
     for (auto it = byKey.cbegin(); it != byKey.cend(); ++it)
         if (it.value().size() > 1)
             clashes << QStringLiteral("%1 in %2: %3").arg(it.key(), menu->title(), it.value().join(QLatin1String(", ")));
+    if (!clashes.isEmpty()) { // the whole menu, to choose a free letter
+        QStringList all;
+        for (QAction *a : menu->actions())
+            if (!a->isSeparator() && a->isVisible())
+                all << a->text();
+        clashes << QStringLiteral("  (%1 holds: %2)").arg(menu->title(), all.join(QLatin1String(" | ")));
+    }
     return clashes;
 }
 
@@ -318,9 +325,9 @@ private Q_SLOTS:
         QCOMPARE(t.translate("folio::MainWindow", "&Help"), QStringLiteral("&Hilfe"));
         // %n forms: German has two.
         QCOMPARE(t.translate("folio::QsController", "%n suggestion(s) added; accept with A, reject with R.", nullptr, 1)
-                     .startsWith(QLatin1String("%n Vorschlag ")), true);
+                     .startsWith(QStringLiteral("%n Vorschlag ")), true);
         QVERIFY(t.translate("folio::QsController", "%n suggestion(s) added; accept with A, reject with R.", nullptr, 3)
-                    .startsWith(QLatin1String("%n Vorschläge ")));
+                    .startsWith(QStringLiteral("%n Vorschläge ")));
     }
 
     void languageChoice()
@@ -393,7 +400,7 @@ private Q_SLOTS:
             QCOMPARE(QSettings().value(uiLanguageSettingsKey()).toString(), QStringLiteral("de"));
             QVERIFY(language->actions().at(2)->isChecked());
             QVERIFY(!language->actions().at(0)->isChecked());
-            QVERIFY2(w.statusBar()->currentMessage().contains(QLatin1String("nächsten Start")), qPrintable(w.statusBar()->currentMessage()));
+            QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("nächsten Start")), qPrintable(w.statusBar()->currentMessage()));
             language->actions().at(1)->trigger();
             QCOMPARE(storedUiLanguage(), UiLanguage::English);
             language->actions().at(0)->trigger();
