@@ -3,6 +3,7 @@
 #include "inference/tokenizers/tokenizerjson.h"
 
 #include "inference/checkpoint/jsonlimits.h"
+#include "common/regularfile.h"
 #include "inference/errors.h"
 #include "inference/tokenizers/tokenizerjson_text.h"
 
@@ -11,6 +12,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <queue>
 #include <unordered_map>
@@ -563,7 +566,10 @@ private:
             m_vocab[piece] = int(i);
             m_scores.push_back(score);
             m_minScore = std::min(m_minScore, score);
-            m_maxPieceChars = std::max(m_maxPieceChars, fromUtf8(piece).size());
+            std::size_t chars = 0; // UTF-8 lead bytes
+            for (const char ch : piece)
+                chars += (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
+            m_maxPieceChars = std::max(m_maxPieceChars, chars);
         }
         if (m.contains("unk_id") && !m["unk_id"].is_null()) {
             if (!m["unk_id"].is_number_unsigned() || m["unk_id"].get<std::uint64_t>() >= v.size())
@@ -867,21 +873,86 @@ std::unique_ptr<Tokenizer> makeTokenizerFromJson(const std::string &tokenizerJso
     return std::make_unique<JsonTokenizer>(tokenizerJson, readTokenizerJson(tokenizerJson), info);
 }
 
+namespace {
+
+// What tokenizerJsonModelType / tokenizerJsonHasAddedTokens need, read by nlohmann's SAX interface
+// (no tree built; stops as soon as both are known; depth bounded as readJsonFileBounded bounds it).
+struct Peek final : nlohmann::json_sax<nlohmann::json>
+{
+    std::string file;
+    int depth = 0;
+    std::vector<std::string> keys{std::string()}; // the key being read at each depth
+    bool hasAdded = false, modelSeen = false, hasMerges = false;
+    std::string modelType;
+
+    bool done() const { return hasAdded && !modelType.empty(); }
+    bool inModel() const { return depth == 2 && keys[1] == "model"; }
+    bool value() { return !done(); }
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t &) override { return value(); }
+    bool binary(binary_t &) override { return value(); }
+    bool string(string_t &v) override
+    {
+        if (inModel() && keys[2] == "type")
+            modelType = v;
+        return value();
+    }
+    bool open()
+    {
+        if (++depth > 128)
+            throw InferenceError(file + ": nested deeper than 128 levels");
+        keys.resize(std::size_t(depth) + 1);
+        return true;
+    }
+    bool start_object(std::size_t) override { return open(); }
+    bool start_array(std::size_t) override { return open(); }
+    bool end_object() override { --depth; return value(); }
+    bool end_array() override { --depth; return value(); }
+    bool key(string_t &k) override
+    {
+        keys[std::size_t(depth)] = k;
+        if (depth == 1 && k == "added_tokens") hasAdded = true;
+        if (depth == 1 && k == "model") modelSeen = true;
+        if (inModel() && k == "merges") hasMerges = true;
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &e) override
+    {
+        throw InferenceError(file + ": invalid JSON: " + e.what());
+    }
+};
+
+Peek peekTokenizerJson(const std::string &file)
+{
+    std::string notAFile;
+    if (regularFileSize(file, FileLimits::tokenizerJson, "this JSON file", &notAFile) < 0)
+        throw InferenceError(notAFile);
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        throw InferenceError(file + ": cannot open");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    Peek peek;
+    peek.file = file;
+    nlohmann::json::sax_parse(text, &peek);
+    return peek;
+}
+
+} // namespace
+
 std::string tokenizerJsonModelType(const std::string &tokenizerJson)
 {
-    const nlohmann::json j = readTokenizerJson(tokenizerJson);
-    if (!j.is_object() || !j.contains("model") || !j["model"].is_object())
-        return {};
-    const nlohmann::json &m = j["model"];
-    if (m.contains("type") && m["type"].is_string())
-        return m["type"].get<std::string>();
-    return m.contains("merges") ? "BPE" : "";
+    const Peek p = peekTokenizerJson(tokenizerJson);
+    if (!p.modelType.empty())
+        return p.modelType;
+    return p.hasMerges ? "BPE" : "";
 }
 
 bool tokenizerJsonHasAddedTokens(const std::string &tokenizerJson)
 {
-    const nlohmann::json j = readTokenizerJson(tokenizerJson);
-    return j.is_object() && j.contains("added_tokens");
+    return peekTokenizerJson(tokenizerJson).hasAdded;
 }
 
 } // namespace folio::inference
