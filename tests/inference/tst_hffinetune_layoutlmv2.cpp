@@ -95,6 +95,24 @@ TensorMap batch(bool withImage = true)
     return b;
 }
 
+// Row `row` of every [B, ...] tensor of a batch ([1] tensors as they are), as a batch of one.
+TensorMap rowOf(const TensorMap &batch, std::int64_t row)
+{
+    TensorMap out;
+    for (const auto &[name, t] : batch) {
+        if (t.shape.size() < 2) {
+            out[name] = t;
+            continue;
+        }
+        Tensor r = t;
+        r.shape[0] = 1;
+        const std::size_t bytes = t.bytes.size() / std::size_t(t.shape[0]);
+        r.bytes.assign(t.bytes.begin() + long(bytes * std::size_t(row)), t.bytes.begin() + long(bytes * std::size_t(row + 1)));
+        out[name] = std::move(r);
+    }
+    return out;
+}
+
 HfFineTuner loaded(const QString &dir, double lr)
 {
     HfFineTuner t;
@@ -255,6 +273,37 @@ private Q_SLOTS:
             qInfo("%s", qPrintable(what));
             QVERIFY2(std::fabs(fd - norm) <= 0.02 * norm + 1e-5, qPrintable(what));
         }
+    }
+
+    // The data-parallel arithmetic (--gradient-shards / --nproc): two one-page shards average their
+    // gradients; the frozen part stays out of it.
+    void shardsAverageTheirGradients()
+    {
+        QTemporaryDir tmp;
+        makeFolder(tmp.path() + "/base");
+        std::vector<HfFineTuner> t;
+        for (int i = 0; i < 3; ++i) {
+            t.push_back(loaded(tmp.path() + "/base", 0.0));
+            t.back().setKeepGradients(true);
+        }
+        const TensorMap b = batch();
+        QVERIFY(t[0].step(rowOf(b, 0)).ok);
+        QVERIFY(t[1].step(rowOf(b, 1)).ok);
+        const HfStepResult both = t[2].step(std::vector<TensorMap>{rowOf(b, 0), rowOf(b, 1)});
+        QVERIFY2(both.ok, both.error.c_str());
+        QCOMPARE(t[2].parametersWithoutGradient(), t[0].parametersWithoutGradient());
+        int compared = 0;
+        for (const auto &[name, g] : t[2].lastGradients()) {
+            const Tensor &g0 = t[0].lastGradients().at(name), &g1 = t[1].lastGradients().at(name);
+            std::vector<float> mean(std::size_t(g.numel()));
+            for (std::size_t i = 0; i < mean.size(); ++i)
+                mean[i] = 0.5f * (g0.data<float>()[i] + g1.data<float>()[i]);
+            const auto diff = compareTensors(g, Tensor::fromFloats(g.shape, mean), 1e-7, 1e-5);
+            QVERIFY2(diff.ok, (name + ": " + diff.message).c_str());
+            ++compared;
+        }
+        QVERIFY2(compared > 60, qPrintable(QString::number(compared)));
+        QVERIFY(!t[2].lastGradients().count(kBottomUp + "stem.conv1.weight"));
     }
 
     void folderLoadsBackWithTheSameLogits()
