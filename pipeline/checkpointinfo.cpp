@@ -14,8 +14,8 @@
 #include "inference/models/modelrunner.h"
 #include "inference/tokenizers/tokenizer.h"
 #include "pipeline/pagepixels.h"
-#include "pipeline/qsdraft/drafter.h"
-#include "pipeline/qsinputs.h"
+#include "pipeline/qs/draft/drafter.h"
+#include "pipeline/qs/qsinputs.h"
 
 #include <QDir>
 #include <QFile>

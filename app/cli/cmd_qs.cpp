@@ -11,11 +11,11 @@
 #include "inference/models/modelrunner.h"
 #include "inference/qs/qsmetrics.h"
 #include "pipeline/documentsource.h"
-#include "pipeline/qmsum.h"
-#include "pipeline/qsbaselines.h"
-#include "pipeline/qsdraft/draftchecks.h"
-#include "pipeline/qsdraft/saliencedata.h"
-#include "pipeline/qsinputs.h"
+#include "pipeline/qs/qmsum.h"
+#include "pipeline/qs/qsbaselines.h"
+#include "pipeline/qs/draft/draftchecks.h"
+#include "pipeline/qs/draft/saliencedata.h"
+#include "pipeline/qs/qsinputs.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -8,10 +8,10 @@
 #include "app/cli/commands.h"
 #include "app/cli/qsdraftcli.h"
 #include "pipeline/documentsource.h"
-#include "pipeline/qmsum.h"
-#include "pipeline/qsdraft/draftchecks.h"
-#include "pipeline/qsdraft/draftcorrections.h"
-#include "pipeline/qsdraft/saliencedata.h"
+#include "pipeline/qs/qmsum.h"
+#include "pipeline/qs/draft/draftchecks.h"
+#include "pipeline/qs/draft/draftcorrections.h"
+#include "pipeline/qs/draft/saliencedata.h"
 #include "pipeline/shippedmodels.h"
 
 #include <QDir>

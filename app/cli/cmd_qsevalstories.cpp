@@ -12,10 +12,10 @@
 #include "app/cli/commands.h"
 #include "app/cli/qsdraftcli.h"
 #include "inference/qs/qsmetrics.h"
-#include "pipeline/qsbaselines.h"
-#include "pipeline/qsdraft/draftchecks.h"
-#include "pipeline/qsdraft/saliencedata.h"
-#include "pipeline/qsdraft/topicsegments.h"
+#include "pipeline/qs/qsbaselines.h"
+#include "pipeline/qs/draft/draftchecks.h"
+#include "pipeline/qs/draft/saliencedata.h"
+#include "pipeline/qs/draft/topicsegments.h"
 
 #include <chrono>
 #include <cmath>

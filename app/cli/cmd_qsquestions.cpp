@@ -16,8 +16,8 @@
 #include "inference/qs/qsmetrics.h"
 #include "inference/qs/qstrain.h"
 #include "inference/tokenizers/tokenizer.h"
-#include "pipeline/qsdraft/questiondata.h"
-#include "pipeline/qsdraft/topicsegments.h"
+#include "pipeline/qs/draft/questiondata.h"
+#include "pipeline/qs/draft/topicsegments.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

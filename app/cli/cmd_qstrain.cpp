@@ -16,9 +16,9 @@
 #include "inference/models/modelrunner.h"
 #include "inference/qs/qstrain.h"
 #include "inference/tokenizers/tokenizer.h"
-#include "pipeline/qmsum.h"
-#include "pipeline/qsinputs.h"
-#include "pipeline/qsproject.h"
+#include "pipeline/qs/qmsum.h"
+#include "pipeline/qs/qsinputs.h"
+#include "pipeline/qs/qsproject.h"
 
 #include <CLI/CLI.hpp>
 

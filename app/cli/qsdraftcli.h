@@ -3,7 +3,7 @@
 // document -> JSON with evidence, and the `qs train-drafter` / `qs check` subcommands.
 #include "pipeline/documentsource.h"
 #include "pipeline/qs/qssummarizer.h"
-#include "pipeline/qsdraft/drafter.h"
+#include "pipeline/qs/draft/drafter.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

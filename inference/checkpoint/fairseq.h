@@ -20,7 +20,7 @@
 //    the architecture (cfg.model.hf_model_name names the Hugging Face model, e.g.
 //    allenai/led-large-16384), so the folder needs that model's config.json.
 // Tokenizer: the folder's Hugging Face files (vocab.json + merges.txt), else fairseq's dict.txt +
-// encoder.json + vocab.bpe (tokenizers/fairseqdictionary.h, pipeline/qsinputs.h); the weights and
+// encoder.json + vocab.bpe (tokenizers/fairseqdictionary.h, pipeline/qs/qsinputs.h); the weights and
 // config need none.
 
 #include "inference/checkpoint/tensor.h"

@@ -2,7 +2,7 @@
 
 #include "document/qstree.h"
 #include "pipeline/qs/qstrees.h"
-#include "pipeline/qsdraft/questiongen.h"
+#include "pipeline/qs/draft/questiongen.h"
 
 #include <QDir>
 #include <QObject>

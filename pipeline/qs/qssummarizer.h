@@ -9,8 +9,8 @@
 //   const folio::pipeline::QsResult r = qs.generate(document, annotations, belowId, settings, progress, &cancel);
 //   if (!r.ok) fail(r.error);        // r.rootSummary, r.roots: the tree the editor shows, with its evidence
 //
-// A folder is either the drafter (drafter.json: pipeline/qsdraft/drafter.h, the shipped default) or a
-// seq2seq checkpoint (pipeline/qsinputs.h over inference/qs, optionally with dynamic int8 Linear
+// A folder is either the drafter (drafter.json: pipeline/qs/draft/drafter.h, the shipped default) or a
+// seq2seq checkpoint (pipeline/qs/qsinputs.h over inference/qs, optionally with dynamic int8 Linear
 // layers). The drafter reads the document section by section and attaches each item's evidence (its
 // section and one word span per summary sentence); progress counts sections, and its questions come
 // from templates or from the neural question writer (setQuestionModel). A seq2seq model reads the
@@ -20,10 +20,10 @@
 #include "document/annotations.h"
 #include "document/document.h"
 #include "inference/qs/seq2seq.h"
-#include "pipeline/qmsum.h"
-#include "pipeline/qsdraft/drafter.h"
-#include "pipeline/qsdraft/draftsource.h"
-#include "pipeline/qsinputs.h"
+#include "pipeline/qs/qmsum.h"
+#include "pipeline/qs/draft/drafter.h"
+#include "pipeline/qs/draft/draftsource.h"
+#include "pipeline/qs/qsinputs.h"
 
 #include <QString>
 #include <QStringList>
@@ -105,7 +105,7 @@ public:
     QString checkpointName() const; // the folder's name
 
     // The drafter's question writer: a question generator folder (config folio_questions,
-    // pipeline/qsdraft/questiongen.h) writes each item's question from its summary and evidence,
+    // pipeline/qs/draft/questiongen.h) writes each item's question from its summary and evidence,
     // templates where it gives nothing new; empty: templates only. Loaded once per folder; kept across
     // load(). False + *error naming the folder when it does not load (the previous writer stays).
     bool setQuestionModel(const QString &dir, QString *error);

@@ -16,8 +16,8 @@
 #include "document/annotations.h"
 #include "document/document.h"
 #include "inference/qs/qslinearize.h"
-#include "pipeline/qsdraft/drafter.h"
-#include "pipeline/qsdraft/draftsource.h"
+#include "pipeline/qs/draft/drafter.h"
+#include "pipeline/qs/draft/draftsource.h"
 
 #include <QString>
 

@@ -8,8 +8,8 @@
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/qs/detail/seq2seqmodel.h"
 #include "inference/qs/seq2seq.h"
-#include "pipeline/qmsum.h"
-#include "pipeline/qsinputs.h"
+#include "pipeline/qs/qmsum.h"
+#include "pipeline/qs/qsinputs.h"
 #include "tests/common/int8engine.h"
 #include "tests/common/testdata.h"
 

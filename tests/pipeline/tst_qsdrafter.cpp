@@ -11,11 +11,11 @@
 // balanced merging of fitters; with the shared data, a few stories and papers of each.
 #include "document/project/project.h"
 #include "document/qstree.h"
-#include "pipeline/qsdraft/draftchecks.h"
-#include "pipeline/qsdraft/draftcorrections.h"
-#include "pipeline/qsdraft/drafter.h"
-#include "pipeline/qsdraft/saliencedata.h"
-#include "pipeline/qsdraft/topicsegments.h"
+#include "pipeline/qs/draft/draftchecks.h"
+#include "pipeline/qs/draft/draftcorrections.h"
+#include "pipeline/qs/draft/drafter.h"
+#include "pipeline/qs/draft/saliencedata.h"
+#include "pipeline/qs/draft/topicsegments.h"
 #include "tests/common/testdata.h"
 
 #include <QElapsedTimer>

@@ -7,7 +7,7 @@
 // flag; malformed or missing files are refused naming the file.
 #include "inference/tokenizers/fairseqdictionary.h"
 #include "pipeline/checkpointinfo.h"
-#include "pipeline/qsinputs.h"
+#include "pipeline/qs/qsinputs.h"
 #include "tests/common/testdata.h"
 
 #include <QDir>

@@ -2,10 +2,10 @@
 // the QMSum reader (topics as sections, general answer as root, specific queries as children with
 // evidence; malformed files refused naming the file), the lead / oracle-shape baselines, score
 // averaging, samples from a .folio project, and qsSource's per-section token quota with a real SentencePiece vocabulary.
-#include "pipeline/qmsum.h"
-#include "pipeline/qsbaselines.h"
-#include "pipeline/qsinputs.h"
-#include "pipeline/qsproject.h"
+#include "pipeline/qs/qmsum.h"
+#include "pipeline/qs/qsbaselines.h"
+#include "pipeline/qs/qsinputs.h"
+#include "pipeline/qs/qsproject.h"
 #include "document/project/project.h"
 #include "tests/common/testdata.h"
 

@@ -5,9 +5,9 @@
 #include "inference/models/modelrunner.h"
 #include "inference/qs/qstrain.h"
 #include "inference/tokenizers/tokenizer.h"
-#include "pipeline/qsdraft/drafter.h"
-#include "pipeline/qsdraft/questiondata.h"
-#include "pipeline/qsdraft/questiongen.h"
+#include "pipeline/qs/draft/drafter.h"
+#include "pipeline/qs/draft/questiondata.h"
+#include "pipeline/qs/draft/questiongen.h"
 #include "tests/common/testdata.h"
 
 #include <QDir>

@@ -8,7 +8,7 @@
 //   worker->cancel();   // stops after the current decoding step; cancelled() follows
 //
 // The generation itself is pipeline::QsSummarizer's (pipeline/qs/qssummarizer.h, the one copy
-// folio-cli uses too): a drafter folder (drafter.json, the shipped default: pipeline/qsdraft) reads
+// folio-cli uses too): a drafter folder (drafter.json, the shipped default: pipeline/qs/draft) reads
 // the whole document section by section and attaches each item's evidence (its section and sentence
 // word spans); progress counts sections; its questions come from templates, or from the neural
 // question writer (setQuestionModel); a seq2seq checkpoint reads the sections as one source. The
@@ -18,7 +18,7 @@
 // checkpoint, nothing to summarise, a broken model) come as failed(message); nothing throws.
 #include "document/annotations.h"
 #include "document/document.h"
-#include "pipeline/qsinputs.h"
+#include "pipeline/qs/qsinputs.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -70,7 +70,7 @@ public:
     void cancel();
     bool isBusy() const { return m_busy; }
     // The drafter's question writer for the next runs: a question generator folder (config
-    // folio_questions, pipeline/qsdraft/questiongen.h; the shipped resources/models/qs-questions)
+    // folio_questions, pipeline/qs/draft/questiongen.h; the shipped resources/models/qs-questions)
     // writes each item's question from its summary and evidence, templates where it gives nothing
     // new; empty: templates only. Seq2seq checkpoints ignore it. A folder that does not load fails
     // the run with its name.

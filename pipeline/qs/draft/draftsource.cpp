@@ -1,7 +1,7 @@
-#include "pipeline/qsdraft/draftsource.h"
+#include "pipeline/qs/draft/draftsource.h"
 
 #include "document/layoutsections.h"
-#include "pipeline/qsdraft/topicsegments.h"
+#include "pipeline/qs/draft/topicsegments.h"
 
 #include <QRegularExpression>
 #include <QSet>

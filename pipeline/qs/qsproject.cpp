@@ -1,4 +1,4 @@
-#include "pipeline/qsproject.h"
+#include "pipeline/qs/qsproject.h"
 
 #include "document/project/project.h"
 #include "pipeline/qs/qstrees.h"

@@ -1,9 +1,9 @@
-#include "pipeline/qsdraft/draftcorrections.h"
+#include "pipeline/qs/draft/draftcorrections.h"
 
 #include "document/layoutsections.h"
 #include "document/project/project.h"
 #include "document/qstree.h"
-#include "pipeline/qsdraft/topicsegments.h"
+#include "pipeline/qs/draft/topicsegments.h"
 
 #include <QSet>
 

@@ -11,7 +11,7 @@
 //
 //   QuestionGenerator g;  g.load(dir, &error);
 //   QString q = g.generate(summary, evidenceSentences, &error);   // empty when nothing usable came out
-#include "pipeline/qsinputs.h"
+#include "pipeline/qs/qsinputs.h"
 
 #include <QSet>
 #include <QString>

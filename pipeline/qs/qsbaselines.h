@@ -7,8 +7,8 @@
 //    its evidence turns (the section's when it has none). An upper bound on shape, not on content.
 
 #include "inference/qs/qsmetrics.h"
-#include "pipeline/qmsum.h"
-#include "pipeline/qsinputs.h"
+#include "pipeline/qs/qmsum.h"
+#include "pipeline/qs/qsinputs.h"
 
 namespace folio::pipeline {
 

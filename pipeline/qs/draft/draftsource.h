@@ -10,7 +10,7 @@
 // lines and TextTiling-style topic segmentation (topicsegments.h) for documents whose headings are
 // not marked up.
 #include "document/document.h"
-#include "pipeline/qmsum.h"
+#include "pipeline/qs/qmsum.h"
 
 #include <QString>
 #include <QStringList>

@@ -11,7 +11,7 @@
 //   std::vector<ReferencedDocument> docs;
 //   readFairytaleQaDocuments(dir, "train", &docs, &error);
 //   fitter.addDocument(docs[0].source, docs[0].references);
-#include "pipeline/qsdraft/draftsource.h"
+#include "pipeline/qs/draft/draftsource.h"
 
 #include <QString>
 #include <QStringList>

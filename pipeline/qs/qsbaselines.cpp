@@ -1,4 +1,4 @@
-#include "pipeline/qsbaselines.h"
+#include "pipeline/qs/qsbaselines.h"
 
 #include <QRegularExpression>
 

@@ -1,6 +1,6 @@
-#include "pipeline/qsdraft/salience.h"
+#include "pipeline/qs/draft/salience.h"
 
-#include "pipeline/qsdraft/topicsegments.h"
+#include "pipeline/qs/draft/topicsegments.h"
 
 #include <QHash>
 #include <QSet>

@@ -9,7 +9,7 @@
 // refused with the file named.
 
 #include "inference/qs/qslinearize.h"
-#include "pipeline/qsinputs.h"
+#include "pipeline/qs/qsinputs.h"
 
 #include <QString>
 

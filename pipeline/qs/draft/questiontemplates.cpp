@@ -1,4 +1,4 @@
-#include "pipeline/qsdraft/questiontemplates.h"
+#include "pipeline/qs/draft/questiontemplates.h"
 
 #include <QHash>
 #include <QSet>

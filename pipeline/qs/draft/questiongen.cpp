@@ -1,7 +1,7 @@
-#include "pipeline/qsdraft/questiongen.h"
+#include "pipeline/qs/draft/questiongen.h"
 
 #include "document/formats/datasetformat.h"
-#include "pipeline/qsdraft/topicsegments.h"
+#include "pipeline/qs/draft/topicsegments.h"
 
 #include <QDir>
 #include <QJsonDocument>

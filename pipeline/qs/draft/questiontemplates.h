@@ -10,7 +10,7 @@
 // seen at least `minCount` times are kept, most frequent first: `section` ({topic} only) and
 // `speaker` ({speaker} and {topic}). Written documents (no speakers) use `written` templates,
 // {topic} filled with the section title or, for parts found by topic segmentation, its key terms.
-#include "pipeline/qmsum.h"
+#include "pipeline/qs/qmsum.h"
 
 #include <QList>
 #include <QPair>

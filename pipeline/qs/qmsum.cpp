@@ -1,4 +1,4 @@
-#include "pipeline/qmsum.h"
+#include "pipeline/qs/qmsum.h"
 
 #include "common/regularfile.h"
 #include "document/formats/datasetlimits.h"

@@ -13,8 +13,8 @@
 //  - questions of accepted / edited / user items whose text contains their section's title
 //    (numbering dropped) become written-document templates ({topic} in place of the title).
 // Suggestions nobody reviewed teach nothing. Documents without a hierarchy are skipped.
-#include "pipeline/qsdraft/questiontemplates.h"
-#include "pipeline/qsdraft/salience.h"
+#include "pipeline/qs/draft/questiontemplates.h"
+#include "pipeline/qs/draft/salience.h"
 
 #include <QHash>
 #include <QString>

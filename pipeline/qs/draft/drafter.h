@@ -23,9 +23,9 @@
 // Progress is reported once per section; returning false cancels; `itemDrafted` sees each item as it
 // is drafted. Linear in the document.
 #include "inference/qs/qslinearize.h"
-#include "pipeline/qsdraft/draftsource.h"
-#include "pipeline/qsdraft/questiontemplates.h"
-#include "pipeline/qsdraft/salience.h"
+#include "pipeline/qs/draft/draftsource.h"
+#include "pipeline/qs/draft/questiontemplates.h"
+#include "pipeline/qs/draft/salience.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,7 +1,7 @@
-#include "pipeline/qsdraft/saliencedata.h"
+#include "pipeline/qs/draft/saliencedata.h"
 
 #include "document/formats/datasetformat.h"
-#include "pipeline/qsdraft/questiondata.h"
+#include "pipeline/qs/draft/questiondata.h"
 
 #include <QDir>
 #include <QDirIterator>

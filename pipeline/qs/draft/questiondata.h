@@ -5,11 +5,11 @@
 //    (question, answer1, cor_section "3" or "7,8") with `section-stories/<split>/<story>-story.csv`
 //    (section, text). Evidence: the sentences of the answering section(s), those sharing content
 //    words with the answer first (in order), then the rest;
-//  - QMSum (pipeline/qmsum.h): every specific query with evidence -> its answer and the evidence turns.
+//  - QMSum (pipeline/qs/qmsum.h): every specific query with evidence -> its answer and the evidence turns.
 // Bounded: CSV files over 16 MiB, fields over 1 MiB, rows over 64 fields and unterminated quotes are
 // refused with the file named.
-#include "pipeline/qmsum.h"
-#include "pipeline/qsdraft/questiongen.h"
+#include "pipeline/qs/qmsum.h"
+#include "pipeline/qs/draft/questiongen.h"
 
 #include <QString>
 

@@ -1,8 +1,8 @@
-#include "pipeline/qsdraft/questiondata.h"
+#include "pipeline/qs/draft/questiondata.h"
 
 #include "document/formats/datasetformat.h"
 #include "inference/qs/qsmetrics.h"
-#include "pipeline/qsdraft/topicsegments.h"
+#include "pipeline/qs/draft/topicsegments.h"
 
 #include <QDir>
 #include <QHash>

@@ -1,10 +1,10 @@
-#include "pipeline/qsdraft/drafter.h"
+#include "pipeline/qs/draft/drafter.h"
 
 #include "document/formats/datasetformat.h"
 #include "document/layoutsections.h"
 #include "pipeline/qs/qstrees.h"
-#include "pipeline/qsdraft/questiondata.h"
-#include "pipeline/qsdraft/topicsegments.h"
+#include "pipeline/qs/draft/questiondata.h"
+#include "pipeline/qs/draft/topicsegments.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -13,8 +13,8 @@
 // speakers), ends with '?', fewer than 5 words, min(words, 40) / 40, mean idf of its content
 // words. Idf is computed over the document's own sentences, so no vocabulary is stored and any
 // language with spaces between words works.
-#include "pipeline/qmsum.h"
-#include "pipeline/qsdraft/draftsource.h"
+#include "pipeline/qs/qmsum.h"
+#include "pipeline/qs/draft/draftsource.h"
 
 #include <QSet>
 #include <QString>

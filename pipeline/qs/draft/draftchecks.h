@@ -8,7 +8,7 @@
 //  - key terms: a question's key terms are its content words that are not in the template; the
 //    question is grounded when all of them occur in its section's title or text;
 //  - duplicates: questions equal after lower-casing and dropping punctuation.
-#include "pipeline/qsdraft/drafter.h"
+#include "pipeline/qs/draft/drafter.h"
 
 namespace folio::pipeline {
 

@@ -1,4 +1,4 @@
-#include "pipeline/qsinputs.h"
+#include "pipeline/qs/qsinputs.h"
 
 #include "common/regularfile.h"
 #include "inference/checkpoint/fairseq.h"

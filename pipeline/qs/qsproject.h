@@ -3,7 +3,7 @@
 // hierarchy (Annotations::qsSummary / qsRoots) becomes a sample, its sections the source, its tree
 // (pre-order, depth 1 = child of the root) the reference. Documents without one are skipped.
 
-#include "pipeline/qmsum.h"
+#include "pipeline/qs/qmsum.h"
 
 #include <QString>
 

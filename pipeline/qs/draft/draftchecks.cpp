@@ -1,6 +1,6 @@
-#include "pipeline/qsdraft/draftchecks.h"
+#include "pipeline/qs/draft/draftchecks.h"
 
-#include "pipeline/qsdraft/topicsegments.h"
+#include "pipeline/qs/draft/topicsegments.h"
 
 #include <QSet>
 
