@@ -263,15 +263,18 @@ void LabellingLoop::onFinished(const labelling::ProjectRetrainOutcome &outcome)
             message += tr("; the model learnt labels it had never seen: %1").arg(outcome.grownLabels.join(QStringLiteral(", ")));
         if (sameProject) {
             Project *project = m_projects->project();
+            int stale = 0;
             for (const auto &[id, uncertainty] : outcome.uncertainties) {
                 QString ignored; // a document deleted during the run: nothing to rank
-                if (project->setUncertainty(id.toLongLong(), uncertainty, &ignored) && id.toLongLong() != m_session->currentDocumentId())
+                if (project->setUncertainty(id.toLongLong(), uncertainty, &ignored) && id.toLongLong() != m_session->currentDocumentId()) {
                     m_stale.insert(id.toLongLong());
+                    ++stale;
+                }
             }
-            if (!outcome.uncertainties.empty()) {
-                message += tr("; %1 pages not yet accepted get its suggestions when opened").arg(outcome.uncertainties.size());
+            if (stale > 0)
+                message += tr("; %n page(s) not yet accepted get its suggestions when you open them", nullptr, stale);
+            if (!outcome.uncertainties.empty())
                 Q_EMIT uncertaintiesUpdated();
-            }
         }
     } else if (!m_runOutput.isEmpty() && QDir(m_runOutput) != QDir(current)) {
         // Kept, failed or cancelled: the previous model stays; the unused checkpoint goes.
