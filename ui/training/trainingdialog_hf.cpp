@@ -1,4 +1,4 @@
-// TrainingDialog's Hugging Face path (issue 46): "Start from" a LayoutLMv3 / LiLT token classifier
+// TrainingDialog's Hugging Face path (issue 46): "Start from" a LayoutLMv3 / LiLT / LayoutLMv2 token classifier
 // (a folder or a Hub cache checkpoint), fine-tuned in an HfFineTuneWorker on the project's pages
 // less its held-out ones, then the regression guard: F1 per label of the start model and the new
 // one on the held-out pages, and the new model is taken only when the user says so.
@@ -38,7 +38,7 @@ void TrainingDialog::buildStartFrom(QFormLayout *form, QHBoxLayout *folderRow)
     m_startKind = new QComboBox(this);
     m_startKind->setObjectName(QStringLiteral("startKind"));
     m_startKind->addItem(tr("Folio's own tagger (from scratch or a pretrained encoder)"));
-    m_startKind->addItem(tr("A Hugging Face token classifier folder (LayoutLMv3, LiLT)"));
+    m_startKind->addItem(tr("A Hugging Face token classifier folder (LayoutLMv3, LiLT, LayoutLMv2 / LayoutXLM)"));
     m_startKind->addItem(tr("A checkpoint in the Hugging Face cache"));
     m_hubCheckpoint = new QComboBox(this);
     m_hubCheckpoint->setObjectName(QStringLiteral("hubCheckpoint"));
@@ -46,7 +46,7 @@ void TrainingDialog::buildStartFrom(QFormLayout *form, QHBoxLayout *folderRow)
         if (c.head == QLatin1String("token-classification") && pipeline::isHfFineTunableFolder(c.snapshotDir))
             m_hubCheckpoint->addItem(c.label(), c.snapshotDir);
     if (m_hubCheckpoint->count() == 0)
-        m_hubCheckpoint->setPlaceholderText(tr("No LayoutLMv3 / LiLT token classifier in the Hugging Face cache"));
+        m_hubCheckpoint->setPlaceholderText(tr("No LayoutLMv3 / LiLT / LayoutLMv2 token classifier in the Hugging Face cache"));
     form->addRow(tr("Start from"), m_startKind);
     form->addRow(tr("Folder"), folderRow);
     form->addRow(tr("Cached checkpoint"), m_hubCheckpoint);
@@ -55,7 +55,7 @@ void TrainingDialog::buildStartFrom(QFormLayout *form, QHBoxLayout *folderRow)
         form->setRowVisible(m_hubCheckpoint, kind == HfCache);
         form->setRowVisible(folderRow, kind != HfCache);
         m_init->setPlaceholderText(kind == FolioTagger ? tr("From scratch (or a pretrained encoder folder from folio-cli pretrain)")
-                                                       : tr("A LayoutLMv3 or LiLT token-classification folder (config.json, weights, tokenizer)"));
+                                                       : tr("A LayoutLMv3, LiLT or LayoutLMv2 / LayoutXLM token-classification folder (config.json, weights, tokenizer)"));
         // Folio's architecture and word order describe its own tagger only.
         m_arch->setEnabled(kind == FolioTagger);
         m_order->setEnabled(kind == FolioTagger);
@@ -144,7 +144,7 @@ void TrainingDialog::startHfTraining()
     if (!pipeline::isHfFineTunableFolder(init)) {
         const QString type = pipeline::checkpointModelType(init);
         fail(type.isEmpty() ? tr("%1: no readable config.json with a model_type").arg(init)
-                            : tr("%1: model_type \"%2\" cannot be fine-tuned here (LayoutLMv3 and LiLT can)").arg(init, type));
+                            : tr("%1: model_type \"%2\" cannot be fine-tuned here (LayoutLMv3, LiLT and LayoutLMv2 / LayoutXLM can)").arg(init, type));
         return;
     }
     const QString out = m_output->text().trimmed();
