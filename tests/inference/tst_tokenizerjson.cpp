@@ -119,7 +119,8 @@ void TestTokenizerJson::matchesReference_data()
 {
     QTest::addColumn<QString>("name");
     for (const char *c : {"roberta_bpe", "markuplm_bpe", "bert_wordpiece", "bert_wordpiece_cased", "xlmr_unigram",
-                          "generic_wordpiece", "generic_bpe_unk", "generic_unigram_first"})
+                          "generic_wordpiece", "generic_bpe_unk", "generic_unigram_first", "trained_bpe", "trained_wordpiece",
+                          "trained_unigram"})
         QTest::newRow(c) << QString::fromLatin1(c);
 }
 

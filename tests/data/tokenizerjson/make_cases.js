@@ -235,5 +235,69 @@ uf.added_tokens.push(special(uf.model.vocab.length, 'Zoll', { normalized: true, 
 await buildCase('generic_unigram_first', uf,
                 common.concat(robertaSpecials).concat([['ZOLL', 'Zollamt', 'a Zoll b', 'Zoll<mask>Zoll', '</s>   x', 'x<mask> y', 'x</s> y', '_Zoll_', 'zoll.']]),
                 {}, 'Unigram behind NFKC + Lowercase, Metaspace prepend_scheme first without split, normalised / single_word / rstrip added tokens');
+// Larger vocabularies trained by the library itself (its default trainers) on the FUNSD training
+// words (one a line, the 149 training pages' annotation files in sorted order), so that merges,
+// continuations and Unigram paths are exercised beyond the tiny fixtures; the architecture's
+// specials are appended after the trained ids. WordPiece and Unigram training is not reproducible
+// byte for byte (the library's hash maps are seeded at random), so a folder that already holds its
+// trained tokenizer.json keeps it (its cases are recomputed); `--retrain` trains again.
+const retrain = process.argv.includes('--retrain');
+const trainDir = path.resolve(repo, '../shared/data/funsd/dataset/training_data/annotations');
+function trained(model, setup) {
+    const corpus = path.join(require('os').tmpdir(), 'folio_tokenizerjson_corpus.txt');
+    const trainWords = [];
+    for (const f of fs.readdirSync(trainDir).sort())
+        for (const form of JSON.parse(fs.readFileSync(path.join(trainDir, f), 'utf8')).form)
+            for (const w of form.words) trainWords.push(w.text);
+    fs.writeFileSync(corpus, trainWords.join('\n'));
+    const t = new tk.Tokenizer(model);
+    setup(t);
+    t.train([corpus]);
+    const file = path.join(require('os').tmpdir(), 'folio_tokenizerjson_trained.json');
+    t.save(file);
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+async function trainedCase(name, makeSpec, words, note) {
+    const file = path.join(here, name, 'tokenizer.json');
+    const spec = !retrain && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : makeSpec();
+    await buildCase(name, spec, words, {}, note);
+}
+await trainedCase('trained_bpe', () => {
+    const tb = trained(tk.BPE.empty(), (t) => t.setPreTokenizer(tk.byteLevelPreTokenizer(true, true)));
+    const spec = robertaSpec(v3, true);
+    spec.model.vocab = tb.model.vocab;
+    spec.model.merges = tb.model.merges;
+    const n = Object.keys(tb.model.vocab).length;
+    spec.added_tokens = [special(n, '<s>'), special(n + 1, '<pad>'), special(n + 2, '</s>'), special(n + 3, '<unk>'),
+                         special(n + 4, '<mask>', { lstrip: true })];
+    spec.post_processor.cls = ['<s>', n];
+    spec.post_processor.sep = ['</s>', n + 2];
+    return spec;
+}, common.concat(robertaSpecials), 'byte-level BPE trained by the library on FUNSD training words (RoBERTa specials after the trained ids)');
+await trainedCase('trained_wordpiece', () => {
+    const tw = trained(tk.WordPiece.empty(), (t) => { t.setNormalizer(tk.bertNormalizer({ lowercase: true })); t.setPreTokenizer(tk.bertPreTokenizer()); });
+    const vocab = tw.model.vocab;
+    let n = Object.keys(vocab).length;
+    for (const sp of ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]']) if (!(sp in vocab)) vocab[sp] = n++;
+    const spec = bertSpec(path.join(repo, 'tests/data/tokenizers/layoutlmv2/vocab.txt'), true, null);
+    spec.model.vocab = vocab;
+    spec.added_tokens = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'].map((t) => special(vocab[t], t));
+    spec.post_processor.special_tokens['[CLS]'].ids = [vocab['[CLS]']];
+    spec.post_processor.special_tokens['[SEP]'].ids = [vocab['[SEP]']];
+    return spec;
+}, common.concat(bertSpecials), 'WordPiece trained by the library on FUNSD training words (BERT normaliser and pre-tokeniser, specials after the trained ids)');
+await trainedCase('trained_unigram', () => {
+    const tu = trained(tk.Unigram.empty(), (t) => t.setPreTokenizer(tk.metaspacePreTokenizer('\u2581', 'always', true)));
+    const spec = xlmrSpec(path.join(repo, 'tests/data/tokenizers/layoutxlm/sentencepiece.bpe.model'));
+    const vocab = tu.model.vocab.filter((p) => !['<s>', '<pad>', '</s>', '<unk>', '<mask>'].includes(p[0]));
+    const n = vocab.length;
+    spec.model.vocab = vocab.concat([['<s>', 0], ['<pad>', 0], ['</s>', 0], ['<unk>', 0], ['<mask>', 0]]);
+    spec.model.unk_id = n + 3;
+    spec.added_tokens = [special(n, '<s>'), special(n + 1, '<pad>'), special(n + 2, '</s>'), special(n + 3, '<unk>'),
+                         special(n + 4, '<mask>', { lstrip: true })];
+    spec.post_processor.special_tokens['<s>'].ids = [n];
+    spec.post_processor.special_tokens['</s>'].ids = [n + 2];
+    return spec;
+}, common.concat(robertaSpecials), 'Unigram trained by the library on FUNSD training words, behind the layoutxlm Precompiled normaliser and Metaspace');
 console.log('done');
 })().catch((e) => { console.error(e); process.exit(1); });
