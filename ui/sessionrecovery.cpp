@@ -4,10 +4,12 @@
 #include "ui/annotation/annotationsession.h"
 #include "ui/documents/scanpanel.h"
 #include "ui/mainwindow.h"
+#include "ui/qs/qspanel.h"
 #include "ui/team/projectservice.h"
 #include "ui/training/trainingdialog.h"
 #include "ui/windowlayout.h"
 
+#include <QTreeView>
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -18,6 +20,7 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSaveFile>
 #include <QSpinBox>
 #include <QSplitter>
@@ -74,6 +77,8 @@ QJsonObject SessionState::toJson() const
     o.insert(QStringLiteral("splitters"), split);
     if (!training.isEmpty())
         o.insert(QStringLiteral("training"), training);
+    if (!draft.isEmpty())
+        o.insert(QStringLiteral("draft"), draft);
     return o;
 }
 
@@ -119,6 +124,10 @@ bool SessionState::fromJson(const QByteArray &bytes, const QString &path, Sessio
     if (!training.isUndefined() && !training.isObject())
         return fail(QStringLiteral("\"training\" is not an object"));
     s.training = training.toObject();
+    const QJsonValue draft = o.value(QStringLiteral("draft"));
+    if (!draft.isUndefined() && (!draft.isObject() || !draft.toObject().value(QStringLiteral("text")).isString()))
+        return fail(QStringLiteral("\"draft\" is not an object with a text"));
+    s.draft = draft.toObject();
     *state = s;
     return true;
 }
@@ -210,7 +219,25 @@ SessionRecovery::SessionRecovery(MainWindow *window)
     if (auto *scan = window->findChild<ScanPanel *>())
         if (auto *pageBox = scan->findChild<QSpinBox *>())
             connect(pageBox, &QSpinBox::valueChanged, this, [this] { changed(true); });
+    // Pages shown by other paths (the evidence of a question, PageDown) set the page box without its
+    // signal: the page is also looked at four times a second.
+    auto *pageWatch = new QTimer(this);
+    pageWatch->setInterval(250);
+    connect(pageWatch, &QTimer::timeout, this, [this] {
+        if (pageMoved())
+            changed(true);
+    });
+    pageWatch->start();
     watchDocks();
+    m_draftWrite = new QTimer(this);
+    m_draftWrite->setSingleShot(true);
+    m_draftWrite->setInterval(300);
+    connect(m_draftWrite, &QTimer::timeout, this, [this] { changed(true); });
+    if (auto *qs = window->findChild<QsPanel *>()) {
+        qs->view()->viewport()->installEventFilter(this); // item editors
+        for (QLineEdit *edit : qs->findChildren<QLineEdit *>()) // the document's summary line
+            watchDraft(edit);
+    }
     connect(qApp, &QCoreApplication::aboutToQuit, this, &SessionRecovery::markCleanExit);
 }
 
@@ -230,6 +257,37 @@ void SessionRecovery::watchDocks()
     }
     for (QSplitter *split : m_window->findChildren<QSplitter *>())
         connect(split, &QSplitter::splitterMoved, this, [this] { changed(false); });
+}
+
+bool SessionRecovery::eventFilter(QObject *watched, QEvent *event)
+{
+    // An item editor of the Questions dock's tree: a child of its viewport, polished when shown.
+    if (event->type() == QEvent::ChildPolished)
+        if (auto *edit = qobject_cast<QLineEdit *>(static_cast<QChildEvent *>(event)->child()))
+            watchDraft(edit);
+    return QObject::eventFilter(watched, event);
+}
+
+void SessionRecovery::watchDraft(QLineEdit *edit)
+{
+    auto *qs = m_window ? m_window->findChild<QsPanel *>() : nullptr;
+    if (!edit || !qs || edit->property("folioDraftWatched").toBool())
+        return;
+    edit->setProperty("folioDraftWatched", true);
+    // Keys typed (textEdited: not the text the editor was given) are a draft until committed.
+    connect(edit, &QLineEdit::textEdited, this, [this, qs](const QString &text) {
+        m_state.draft = QJsonObject{{QStringLiteral("item"), qs->currentId()}, {QStringLiteral("text"), text.left(100000)}};
+        m_draftWrite->start();
+    });
+    const auto finished = [this] { // committed (an edit, saved) or dropped
+        m_draftWrite->stop();
+        if (!m_state.draft.isEmpty()) {
+            m_state.draft = QJsonObject();
+            changed(false);
+        }
+    };
+    connect(edit, &QLineEdit::editingFinished, this, finished);
+    connect(edit, &QObject::destroyed, this, finished);
 }
 
 void SessionRecovery::capture()
@@ -260,9 +318,17 @@ void SessionRecovery::changed(bool now)
         m_pending->start();
 }
 
+bool SessionRecovery::pageMoved() const
+{
+    if (!m_window || m_clean || m_state.document < 0 || m_window->session()->currentDocumentId() != m_state.document)
+        return false;
+    auto *scan = m_window->findChild<ScanPanel *>();
+    return scan && m_window->session()->document().kind != SourceKind::Html && qMax(0, scan->currentPage()) != m_state.page;
+}
+
 void SessionRecovery::flush()
 {
-    if (m_pending->isActive()) {
+    if (m_pending->isActive() || pageMoved()) {
         m_pending->stop();
         writeNow();
     }
@@ -351,6 +417,9 @@ bool SessionRecovery::recoverIfCrashed()
         offerTraining = true;
         // The run is not going on in this session: the next state says so unless it is resumed.
     }
+    const QString draft = last.draft.value(QStringLiteral("text")).toString();
+    if (!draft.isEmpty())
+        text += QLatin1Char(' ') + tr("Text being typed in the Questions dock was not saved yet; here it is to copy back: “%1”.").arg(draft);
     m_message = text;
     changed(true);
     showBanner(text, offerTraining);

@@ -6,7 +6,7 @@
 //   { "version": 1, "cleanExit": false, "pid": 1234, "project": "/p/a.folio", "document": 3,
 //     "documentName": "form.png", "page": 1, "edits": 12, "lastEdit": "Label QUESTION",
 //     "geometry": "<base64>", "windowState": "<base64>", "splitters": {key: "<base64>"},
-//     "training": { "out": "/p/models/a", "epochs": 30, ... } }
+//     "training": { "out": "/p/models/a", "epochs": 30, ... }, "draft": { "item": "q3", "text": "Wh" } }
 //
 // The annotations themselves are not in it: every edit is one SQLite transaction in the project
 // (AnnotationSession), so what was acknowledged on screen is on disk. The file only says which
@@ -19,7 +19,9 @@
 // recoverIfCrashed(): when the previous run did not exit cleanly, reopens its project, document
 // and page, restores its layout and shows what it recovered in a banner at the top of the window
 // (not modal) and the status bar; an interrupted training run (a "training" entry) is offered for
-// resuming there (Resume Training: the same run continued from its checkpoint's last/ state).
+// resuming there (Resume Training: the same run continued from its checkpoint's last/ state). A
+// question or summary being typed in the Questions dock (not committed, so not an edit yet) is kept
+// in the file 300 ms after the last key and shown in the banner to copy back.
 // Two Folio processes at once share the file: the last one to write wins.
 #include <QByteArray>
 #include <QHash>
@@ -28,6 +30,7 @@
 #include <QPointer>
 #include <QString>
 
+class QLineEdit;
 class QTimer;
 class QToolBar;
 
@@ -47,7 +50,9 @@ struct SessionState
     QString lastEdit;         // its last edit's undo text
     QByteArray geometry, windowState;
     QHash<QString, QByteArray> splitters; // windowlayout::splitterKey -> QSplitter::saveState
-    QJsonObject training;     // the training run going on (TrainingDialog::runDescription); empty: none
+    QJsonObject training;     // the training run going on (TrainingDialog::folioRunDescription); empty: none
+    // Text being typed in the Questions dock and not committed yet: {"item": id, "text": ...}; empty: none.
+    QJsonObject draft;
 
     QJsonObject toJson() const;
     // Bounded: at most kMaxBytes, an object of the known shape. False + *error naming `path`.
@@ -88,6 +93,9 @@ public:
     void flush();
     void markCleanExit();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 public Q_SLOTS:
     // Resume Training in the banner: the interrupted run continues in a Train on Project dialog.
     bool resumeTraining();
@@ -100,8 +108,10 @@ private:
     void capture();        // where the user is, from the window
     void changed(bool now); // now: written at once; else at the end of this event-loop turn
     void writeNow();
+    bool pageMoved() const; // the page shown is not the one written
     void showBanner(const QString &text, bool offerTraining);
     void watchDocks();
+    void watchDraft(QLineEdit *edit); // a question / summary editor in the Questions dock
     friend void sessionstate::noteTrainingStarted(const QJsonObject &);
     friend void sessionstate::noteTrainingEnded();
 
@@ -113,6 +123,7 @@ private:
     QString m_message;
     QJsonObject m_interrupted;
     QTimer *m_pending = nullptr;
+    QTimer *m_draftWrite = nullptr; // typing: written 300 ms after the last key
     QToolBar *m_banner = nullptr;
     bool m_clean = false;
 };

@@ -6,11 +6,18 @@
 #include "ui/commands/fieldcommands.h"
 #include "ui/commands/qscommands.h"
 #include "ui/documents/scanpanel.h"
+#include "ui/qs/qscontroller.h"
+#include "ui/qs/qspanel.h"
+#include "ui/qs/qstreemodel.h"
 #include "ui/mainwindow.h"
 #include "ui/sessionrecovery.h"
 #include "ui/training/trainingdialog.h"
 
+#include <QTreeView>
+#include <QCoreApplication>
 #include <QDockWidget>
+#include <QKeyEvent>
+#include <QLineEdit>
 #include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
@@ -111,6 +118,29 @@ bool TestScript::run(const QJsonObject &a, QString *why)
         return (fieldedits::setValue(after, session->document(), field, words())
                 && fieldedits::pushFieldEdit(session, QStringLiteral("Correct %1").arg(field), after))
                || refuse(QStringLiteral("field edit refused"));
+    }
+    if (what == QLatin1String("qsdraft")) {
+        // The Questions dock to the front, the first item's question opened for editing, keys typed
+        // into the editor (not committed: no edit yet, only a draft).
+        m_window->qs()->dock()->show();
+        m_window->qs()->dock()->raise();
+        QAbstractItemView *view = m_window->qs()->panel()->view();
+        const QModelIndex index = view->model()->index(0, QsTreeModel::QuestionColumn);
+        if (!index.isValid())
+            return refuse(QStringLiteral("no question to edit"));
+        view->setCurrentIndex(index);
+        view->edit(index);
+        const QList<QLineEdit *> editors = view->viewport()->findChildren<QLineEdit *>();
+        if (editors.isEmpty())
+            return refuse(QStringLiteral("no editor opened"));
+        QLineEdit *editor = editors.last();
+        editor->selectAll();
+        for (const QChar c : a.value(QStringLiteral("text")).toString()) {
+            const int key = c == QLatin1Char(' ') ? int(Qt::Key_Space) : int(c.toUpper().unicode());
+            QKeyEvent press(QEvent::KeyPress, key, Qt::NoModifier, QString(c));
+            QCoreApplication::sendEvent(editor, &press);
+        }
+        return editor->text() == a.value(QStringLiteral("text")).toString() || refuse(QStringLiteral("typed, but the editor holds \"%1\"").arg(editor->text()));
     }
     if (what == QLatin1String("word"))
         return session->editWordText(a.value(QStringLiteral("word")).toString(), a.value(QStringLiteral("text")).toString())

@@ -16,6 +16,7 @@
 //    {"do": "qs", "question": "Q?", "summary": "S."},               // Questions dock: a new top-level item
 //    {"do": "field", "field": "date", "words": ["w7"]},             // Fields: a corrected value
 //    {"do": "word", "word": "w3", "text": "Total"},                 // a word's text corrected
+//    {"do": "qsdraft", "text": "Who signs"},                        // typed into the first question, not committed
 //    {"do": "open", "row": 1}, {"do": "page", "page": 0},           // a document, a page (0-based)
 //    {"do": "dock", "name": "attentionDock", "visible": true},
 //    {"do": "train", "out": "/tmp/m", "epochs": 2},                 // Train on Project (Folio tagger)

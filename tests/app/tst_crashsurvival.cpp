@@ -8,8 +8,9 @@
 //     every document loads), nothing else changed what the acknowledged edits made;
 //   - it reopens the project, the document and page of the last acknowledged move, the layout
 //     (the Attention dock open or closed as left), and says so ("recovered ..." names them);
+//   - text typed into a question and not committed is shown after the kill (to copy back);
 //   - a Train on Project run killed after its first epoch is offered for resuming; Resume Training
-//     finishes it (config.json, model.safetensors written);
+//     continues it (epoch 1 in the final history is the killed run's) and finishes it;
 //   - a clean quit leaves nothing to recover.
 // The seeded kill list and what each round did are printed (RELIABILITY.md has a run's numbers).
 #include "document/formats/funsd.h"
@@ -380,6 +381,11 @@ private Q_SLOTS:
         m_words.insert(formId, formWords);
         m_pages.insert(formId, 2);
         m_currentDoc = m_ids.first();
+        // Not the first start of this user: no sample project when there is nothing to recover.
+        QDir().mkpath(m_dir.filePath(QStringLiteral("home/config/Folio")));
+        QFile conf(m_dir.filePath(QStringLiteral("home/config/Folio/Folio.conf")));
+        QVERIFY(conf.open(QIODevice::WriteOnly));
+        conf.write("[help]\nsampleProjectShown=true\n");
     }
 
     void cleanupTestCase()
@@ -487,6 +493,35 @@ private Q_SLOTS:
               rounds, int(m_acked.size()), killedMidEdit, total.elapsed());
     }
 
+    // Keys typed into a question of the Questions dock, not committed: shown after the kill to copy back.
+    void unsavedQuestionTextIsShownAfterTheKill()
+    {
+        const QString typed = QStringLiteral("Who signs the form");
+        const QJsonObject base{{QStringLiteral("do"), QStringLiteral("qs")}, {QStringLiteral("question"), QStringLiteral("Draft base?")},
+                               {QStringLiteral("summary"), QStringLiteral("Base.")}};
+        QElapsedTimer sinceTyped;
+        bool done = false;
+        const Run run = runFolio({QStringLiteral("--project"), m_project},
+                                 QJsonArray{QJsonObject{{QStringLiteral("do"), QStringLiteral("report")}}, base,
+                                                QJsonObject{{QStringLiteral("do"), QStringLiteral("qsdraft")}, {QStringLiteral("text"), typed}}},
+                                 10, [&](const Run &r) {
+                                     if (!done && r.acks >= 3) {
+                                         done = true;
+                                         sinceTyped.start();
+                                     }
+                                     return done && sinceTyped.elapsed() >= 600; // the draft is written 300 ms after the last key
+                                 });
+        QVERIFY2(run.killed && run.acks == 3, qPrintable(run.lines.join(QLatin1Char('\n')) + QLatin1Char('\n') + run.output.right(3000)));
+        m_acked << Edit{base, qint64(lastState(run.lines).value(QStringLiteral("document")).toDouble())};
+        const Run after = runFolio({}, QJsonArray{QJsonObject{{QStringLiteral("do"), QStringLiteral("report")}},
+                                                 QJsonObject{{QStringLiteral("do"), QStringLiteral("quit")}}},
+                                   10, [](const Run &) { return false; });
+        const QString recovered = recoveredLine(after.lines);
+        QVERIFY2(recovered.contains(QStringLiteral("\u201c") + typed + QStringLiteral("\u201d")), qPrintable(after.output));
+        QString why;
+        QVERIFY2(projectHoldsEdits(&why), qPrintable(why));
+    }
+
     // Train on Project killed after its first epoch: the next start offers to resume it; resumed, it finishes.
     void interruptedTrainingIsOfferedAndResumes()
     {
@@ -499,6 +534,10 @@ private Q_SLOTS:
                                       10, [&](const Run &) { return QFile::exists(out + QStringLiteral("/last/state.json")); }, 240000);
         QVERIFY2(training.killed, qPrintable(training.output));
         const qint64 killedAt = total.elapsed();
+        QFile killedState(out + QStringLiteral("/last/state.json"));
+        QVERIFY(killedState.open(QIODevice::ReadOnly));
+        const QJsonArray killedHistory = QJsonDocument::fromJson(killedState.readAll()).object().value(QStringLiteral("history")).toArray();
+        QCOMPARE(killedHistory.size(), 1);
         QVERIFY(!QFile::exists(out + QStringLiteral("/config.json")) || QFile::exists(out + QStringLiteral("/last/state.json")));
         const Run resumed = runFolio({}, QJsonArray{QJsonObject{{QStringLiteral("do"), QStringLiteral("report")}},
                                                    QJsonObject{{QStringLiteral("do"), QStringLiteral("resume")}},
@@ -515,6 +554,11 @@ private Q_SLOTS:
         QFile folioJson(out + QStringLiteral("/folio.json"));
         QVERIFY(folioJson.open(QIODevice::ReadOnly));
         const QJsonObject card = QJsonDocument::fromJson(folioJson.readAll()).object();
+        // Resumed, not started again: epoch 1 is the killed run's (same loss, same seconds), 2 and 3 follow.
+        const QJsonArray history = card.value(QStringLiteral("history")).toArray();
+        QCOMPARE(history.size(), 3);
+        QCOMPARE(history.at(0).toObject(), killedHistory.at(0).toObject());
+        QCOMPARE(history.at(2).toObject().value(QStringLiteral("epoch")).toInt(), 3);
         qInfo("training killed after epoch 1 at %lld ms, resumed and finished at %lld ms; folio.json history: %s", killedAt,
               total.elapsed(), QJsonDocument(card.value(QStringLiteral("history")).toArray()).toJson(QJsonDocument::Compact).constData());
         QString why;

@@ -1,5 +1,5 @@
 // The session state behind crash survival (issue 50, ui/sessionrecovery.h), in process: the file
-// follows the window (project, document, page, docks, edits, a training run), a clean exit removes
+// follows the window (project, document, page, docks, edits, a training run, a question being typed), a clean exit removes
 // it, a crashed one is recovered into a new window (banner and status message naming what came
 // back, Resume Training offered for an interrupted run), and a damaged state file is refused with
 // a message naming it (not JSON, too large, another version, bad base64, a "training" that is no
@@ -9,6 +9,11 @@
 #include "ui/annotation/annotationsession.h"
 #include "ui/documents/scanpanel.h"
 #include "ui/mainwindow.h"
+#include "ui/commands/qscommands.h"
+#include "ui/qs/qscontroller.h"
+#include "ui/qs/qspanel.h"
+#include "ui/qs/qstreemodel.h"
+#include "document/qstree.h"
 #include "ui/sessionrecovery.h"
 
 #include <QAction>
@@ -19,6 +24,8 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLineEdit>
+#include <QTreeView>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -116,6 +123,22 @@ private Q_SLOTS:
             QVERIFY(window.session()->editWordText(QStringLiteral("w6"), QStringLiteral("Total")));
             window.findChild<QDockWidget *>(QStringLiteral("attentionDock"))->show();
             recovery.flush();
+            // A question being typed (keys into the item editor, not committed): the state keeps it.
+            QVERIFY(pushQsEdit(window.session(), QStringLiteral("Add"), [](Annotations &a) {
+                return !qsedit::addChild(a, {}, QStringLiteral("Who?"), QStringLiteral("Someone.")).isEmpty();
+            }));
+            window.qs()->dock()->show();
+            window.qs()->dock()->raise();
+            QTreeView *view = window.qs()->panel()->view();
+            const QModelIndex question = view->model()->index(0, QsTreeModel::QuestionColumn);
+            QVERIFY(question.isValid());
+            view->setCurrentIndex(question);
+            view->edit(question);
+            QVERIFY(QTest::qWaitFor([&] { return !view->viewport()->findChildren<QLineEdit *>().isEmpty(); }, 2000));
+            QLineEdit *editor = view->viewport()->findChildren<QLineEdit *>().last();
+            editor->selectAll();
+            QTest::keyClicks(editor, QStringLiteral("Who pays"));
+            QVERIFY(QTest::qWaitFor([] { return readState().draft.value(QStringLiteral("text")).toString() == QLatin1String("Who pays"); }, 3000));
             sessionstate::noteTrainingStarted({{QStringLiteral("kind"), QStringLiteral("folio-tagger")},
                                                {QStringLiteral("out"), m_dir.filePath(QStringLiteral("model"))},
                                                {QStringLiteral("epochs"), 4}});
@@ -125,8 +148,9 @@ private Q_SLOTS:
             QCOMPARE(s.document, m_ids.at(1));
             QCOMPARE(s.documentName, QStringLiteral("d1.png"));
             QCOMPARE(s.page, 2);
-            QCOMPARE(s.edits, 2);
-            QVERIFY2(s.lastEdit.contains(QStringLiteral("Total")) || s.lastEdit.contains(QStringLiteral("text")), qPrintable(s.lastEdit));
+            QCOMPARE(s.edits, 3);
+            QCOMPARE(s.lastEdit, QStringLiteral("Add")); // the undo text of the last edit
+            QCOMPARE(s.draft.value(QStringLiteral("text")).toString(), QStringLiteral("Who pays"));
             QVERIFY(!s.windowState.isEmpty());
             QCOMPARE(s.training.value(QStringLiteral("epochs")).toInt(), 4);
             // Killed here: the file stays as it is (a copy, since the window's end removes it).
@@ -145,7 +169,7 @@ private Q_SLOTS:
         QVERIFY(!window.findChild<QDockWidget *>(QStringLiteral("attentionDock"))->isHidden());
         const QString text = recovery.recoveredMessage();
         for (const QString &part : {QStringLiteral("p.folio"), QStringLiteral("d1.png"), QStringLiteral("page 3"), QStringLiteral("window layout"),
-                                    QStringLiteral("2 edit"), QStringLiteral("Resume Training")})
+                                    QStringLiteral("3 edit"), QStringLiteral("Resume Training"), QStringLiteral("“Who pays”")})
             QVERIFY2(text.contains(part), qPrintable(part + QStringLiteral(" missing from: ") + text));
         // Shown without a modal dialog: a banner at the top and the status bar.
         QVERIFY(recovery.banner());
