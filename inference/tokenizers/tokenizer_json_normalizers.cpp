@@ -17,15 +17,55 @@
 
 namespace folio::inference::tokjson {
 
+// Decoded here, not through QString::fromUtf8 / fromUcs4, whose decoders drop a byte-order mark
+// (U+FEFF), which the library keeps as a character. Malformed bytes become U+FFFD.
 std::u32string fromUtf8(const std::string &utf8)
 {
-    const QList<uint> ucs4 = QString::fromUtf8(utf8.data(), qsizetype(utf8.size())).toUcs4();
-    return std::u32string(ucs4.begin(), ucs4.end());
+    std::u32string out;
+    out.reserve(utf8.size());
+    const auto *p = reinterpret_cast<const unsigned char *>(utf8.data());
+    const std::size_t n = utf8.size();
+    for (std::size_t i = 0; i < n;) {
+        const unsigned char b = p[i];
+        int len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+        char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+        bool ok = len > 0 && i + std::size_t(len) <= n;
+        for (int k = 1; ok && k < len; ++k) {
+            if ((p[i + std::size_t(k)] & 0xC0) != 0x80)
+                ok = false;
+            else
+                cp = (cp << 6) | (p[i + std::size_t(k)] & 0x3F);
+        }
+        static const char32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (ok && (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)))
+            ok = false;
+        if (!ok) {
+            out += char32_t(0xFFFD);
+            ++i;
+            continue;
+        }
+        out += cp;
+        i += std::size_t(len);
+    }
+    return out;
 }
 
 namespace {
 
-QString toQString(const std::u32string &t) { return QString::fromUcs4(t.data(), qsizetype(t.size())); }
+QString toQString(const std::u32string &t)
+{
+    QString s;
+    s.reserve(qsizetype(t.size()));
+    for (const char32_t c : t) {
+        if (QChar::requiresSurrogates(c)) {
+            s += QChar(QChar::highSurrogate(c));
+            s += QChar(QChar::lowSurrogate(c));
+        } else {
+            s += QChar(char16_t(c));
+        }
+    }
+    return s;
+}
 std::u32string fromQString(const QString &s)
 {
     const QList<uint> ucs4 = s.toUcs4();
@@ -101,7 +141,7 @@ std::u32string lowercase(const std::u32string &text)
             out += (c >= 'A' && c <= 'Z') ? char32_t(c + 32) : c;
             continue;
         }
-        out += fromQString(QString::fromUcs4(&c, 1).toLower());
+        out += fromQString(toQString(std::u32string(1, c)).toLower());
     }
     return out;
 }
@@ -228,10 +268,12 @@ void bertNormalize(std::u32string &t, bool cleanText, bool chinese, bool stripAc
         for (const char32_t c : t) {
             if (c == 0 || c == 0xFFFD)
                 continue;
-            const bool ws = c == '\t' || c == '\n' || c == '\r' || isWhitespace(c);
-            if (!ws && isControl(c))
+            // Control characters go first (U+0085 is both Cc and White_Space: dropped), then white space
+            // becomes ' '; tab, newline and carriage return count as white space, not control.
+            const bool tabOrNewline = c == '\t' || c == '\n' || c == '\r';
+            if (!tabOrNewline && isControl(c))
                 continue;
-            out += ws ? char32_t(' ') : c;
+            out += (tabOrNewline || isWhitespace(c)) ? char32_t(' ') : c;
         }
         t = std::move(out);
     }

@@ -123,7 +123,7 @@ const common = [
     ['Café', 'naïve', 'cafe\u0301', 'résumé', 'São', 'Paulo', 'İstanbul', 'ΣΟΦΙΑΣ'],
     ['東京都', '日本語テキスト', '北京', '한국어', 'ไทย', 'русский'],
     ['😀', '👍🏽', '👨\u200d👩\u200d👧', 'a😀b', '🇩🇪', '✓', '€5', '£', '¥100'],
-    ['a  b', '  leading', 'trailing  ', '\t', '  ', 'x\ty', 'a\u00a0b', 'zero\u200bwidth', 'ctl\u0007x', 'new\nline', ''],
+    ['a  b', '  leading', 'trailing  ', '\t', '  ', 'x\ty', 'a\u00a0b', 'zero\u200bwidth', 'ctl\u0007x', 'new\nline', '', 'nel\u0085x', 'fs\u001cx', 'ls\u2028x', 'cr\r\nlf', 'soft\u00adhyphen', 'bom\ufeffx', '\ufeffstart'],
     ['Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichen', 'supercalifragilisticexpialidocious',
      'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'],
     ['1234567.89', '$3,000.00', '-42', '10%', '½', '①', 'Ⅻ', '１２３', 'x²', '0x1F'],
