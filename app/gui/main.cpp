@@ -1,7 +1,10 @@
 // folio: the desktop studio. Usage: folio [FILE...]  (opens each file; see folio --help)
 #include "autorun.h"
+#include "testscript.h"
 #include "renderingchoice.h"
 #include "ui/mainwindow.h"
+#include "ui/sessionrecovery.h"
+#include "ui/i18n/language.h"
 #include "ui/documents/webpagepanel.h"
 #include "inference/openmpenv.h"
 #include "widgets/stallsampler.h"
@@ -69,6 +72,14 @@ int main(int argc, char **argv)
     QCommandLineOption maximized(QStringLiteral("maximized"), QStringLiteral("Start with the window maximised"));
     parser.addOption(maximized);
     parser.process(app);
+    // The interface language (issue 50), after --help (which stays English): the system locale, or
+    // Settings > Language's choice (read once: a change applies at the next start).
+    {
+        const QLocale locale = folio::uiLocale(folio::storedUiLanguage());
+        if (folio::storedUiLanguage() != folio::UiLanguage::System)
+            QLocale::setDefault(locale);
+        folio::installUiTranslations(&app, locale);
+    }
 
     // FOLIO_STALL_REPORT=<file>: the GUI thread's longest stall (a 10 ms ticker), per phase, and the
     // launch / open timings, written as JSON at exit (tests/app/tst_guixvfb reads it).
@@ -88,6 +99,8 @@ int main(int argc, char **argv)
         sampler = std::make_unique<folio::StallSampler>(&watchdog);
 
     folio::MainWindow window;
+    // Crash survival (issue 50): the state the last run left, before this one writes its own.
+    folio::SessionRecovery recovery(&window);
     if (parser.isSet(maximized)) {
         // Without a window manager (a bare X server) maximising is only a hint: take the screen too.
         if (QScreen *screen = QGuiApplication::primaryScreen())
@@ -153,11 +166,25 @@ int main(int argc, char **argv)
 
     // The first start with nothing to open: the sample project (a form, a PDF manual, a product
     // page), once; Help > Open Sample Project brings it back.
+    // Nothing to open and the last run was killed: its project, document, page and layout again.
+    const bool recovered = parser.positionalArguments().isEmpty() && !parser.isSet(project) && !parser.isSet(screenshot)
+                           && recovery.recoverIfCrashed();
     QSettings settings;
-    if (parser.positionalArguments().isEmpty() && !parser.isSet(project) && !parser.isSet(screenshot)
+    if (parser.positionalArguments().isEmpty() && !parser.isSet(project) && !parser.isSet(screenshot) && !recovered
         && !settings.value(QStringLiteral("help/sampleProjectShown")).toBool()) {
         settings.setValue(QStringLiteral("help/sampleProjectShown"), true);
         QTimer::singleShot(0, &window, &folio::MainWindow::openSampleProject);
+    }
+    // FOLIO_TEST_SCRIPT=<file.json>: test-only actions on the live window (app/gui/testscript.h).
+    std::unique_ptr<folio::TestScript> testScript;
+    if (const QString script = qEnvironmentVariable("FOLIO_TEST_SCRIPT"); !script.isEmpty()) {
+        testScript = std::make_unique<folio::TestScript>(&window, &recovery);
+        QString error;
+        if (!testScript->load(script, &error)) {
+            qCritical("%s", qPrintable(error));
+            return 2;
+        }
+        testScript->start();
     }
     std::unique_ptr<folio::AutoRun> autoRun;
     if (parser.isSet(screenshot)) {
