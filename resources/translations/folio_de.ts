@@ -1683,12 +1683,15 @@ wird gelesen als %2: %3</translation>
         <translation>; das Modell hat Labels gelernt, die es nie gesehen hatte: %1</translation>
     </message>
     <message>
-        <source>; %1 pages not yet accepted get its suggestions when opened</source>
-        <translation>; %1 noch nicht angenommene Seiten erhalten beim Öffnen seine Vorschläge</translation>
-    </message>
-    <message>
         <source>Suggesting labels with the new model (this page&apos;s suggestions came from the previous one)…</source>
         <translation>Labels werden mit dem neuen Modell vorgeschlagen (die Vorschläge dieser Seite kamen vom vorherigen)…</translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n page(s) not yet accepted get its suggestions when you open them</source>
+        <translation>
+            <numerusform>; %n noch nicht angenommene Seite erhält seine Vorschläge, wenn Sie sie öffnen</numerusform>
+            <numerusform>; %n noch nicht angenommene Seiten erhalten seine Vorschläge, wenn Sie sie öffnen</numerusform>
+        </translation>
     </message>
 </context>
 <context>
