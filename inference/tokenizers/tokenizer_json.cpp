@@ -329,7 +329,7 @@ std::vector<Segment> splitAdded(const std::u32string &t, const std::vector<const
         std::size_t start = i, stop = i + hit->content.size();
         i = stop;
         if (hit->singleWord) {
-            const auto word = [](char32_t c) { return isAlphanumeric(c) || c == U'_'; };
+            const auto word = isWordChar; // the library's \w (ZWJ / ZWNJ included)
             const bool startSpace = start == 0 || !word(t[start - 1]);
             const bool stopSpace = stop == t.size() || !word(t[stop]);
             if (!startSpace || !stopSpace)

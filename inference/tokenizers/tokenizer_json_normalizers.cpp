@@ -236,6 +236,10 @@ public:
         std::string out;
         qsizetype from = 0;
         for (qsizetype to = graphemes.toNextBoundary(); to != -1; to = graphemes.toNextBoundary()) {
+            // Qt 6.4 may report a boundary inside a surrogate pair (seen after a Devanagari letter
+            // followed by an emoji modifier); a grapheme never splits a character.
+            if (to < s.size() && s.at(to).isLowSurrogate() && s.at(to - 1).isHighSurrogate())
+                continue;
             const QString g = s.mid(from, to - from);
             from = to;
             const QByteArray utf8 = g.toUtf8();

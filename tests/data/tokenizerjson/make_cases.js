@@ -130,6 +130,34 @@ const common = [
     ['(c)', '...', '—', '–', '"quoted"', '«guillemets»', 'don\'t', 'it\'s', 'O\'Neil', '@user', '#tag', 'a/b\\c', '<b>', '[x]', 'ﬁne', 'ＡＢＣ'],
     ['HELLO', 'Hello', 'hELLo', 'MiXeD123case', 'e.g.', 'U.S.A.'],
 ];
+// Words that once differed (a Devanagari letter + emoji modifier, where Qt 6.4 reported a grapheme
+// boundary inside the surrogate pair; a zero-width joiner after a single_word token) and three
+// lists of 25 random words drawn from mixed scripts, marks, emoji, compatibility forms, white space,
+// control characters and special-token texts (a fixed linear congruential generator, seed 7).
+common.push(['\u0939\u{1F3FD}', '\u0926\u{1F3FD}\u0937', 'a\u0939\u{1F3FD}\u0939\u{1F3FD}', 'Zoll\u200d[MASK]', 'Zoll\u200c', '\u200dZoll']);
+{
+    let seed = 7;
+    const rnd = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    const pools = ['abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', '.,;:!?\'"()[]{}<>-_/\\@#$%^&*+=~`|',
+        'äöüßÄÖÜéèêëàâçñÿøåæœÆŒİıŞşĞğ', '\u0301\u0308\u0327\u0300\u20dd\u0489', 'αβγδΣσςΩωАБВгдежЖЁё',
+        '東京都日本語北京中文字漢字ひらがなカタカナ', '한국어가각\u1100\u1161\u11a8', 'ابتثجحخ\u064b\u0651', 'हिन्दीक्षत्र',
+        'ไทยภาษา\u0e31\u0e34', '😀👍🏽👨\u200d👩\u200d👧🇩🇪✓❤\ufe0f\u200d', 'ＡＢＣａｂｃ１２３！？ﬁﬂ①②ⅫⅣ½¼²³㎏㍿',
+        ' \t\n\r\u00a0\u2000\u2003\u3000\u200b\u2028\u0085\u001c\ufeff\u00ad', '\u0000\u0007\u001b\u007f\ue000\ufffd'];
+    const specials = ['<mask>', '<s>', '</s>', '<unk>', '<pad>', '[MASK]', '[CLS]', '[SEP]', '[UNK]', 'Zoll', 'zoll'];
+    for (let list = 0; list < 3; ++list) {
+        const ws = [];
+        for (let k = 0; k < 25; ++k) {
+            let w = '';
+            for (let i = 1 + rnd(10); i > 0; --i) {
+                if (rnd(12) === 0) { w += specials[rnd(specials.length)]; continue; }
+                const p = [...pools[rnd(pools.length)]];
+                w += p[rnd(p.length)];
+            }
+            ws.push(w);
+        }
+        common.push(ws);
+    }
+}
 // Every word of the first four FUNSD test pages (sorted file names), 60 words a list: real form
 // text for the merges, WordPiece continuations and Unigram paths (kept in cases.json as data).
 const funsdDir = path.resolve(repo, '../shared/data/funsd/dataset/testing_data/annotations');
