@@ -1,7 +1,10 @@
 // libFuzzer target: the tokenizer files (inference/tokenizers), picked at compile time by
 // FOLIO_FUZZ_TOKENIZER:
 //   bpe           vocab.json, kFileSeparator, merges.txt (byte-level BPE, RoBERTa / LayoutLMv3)
-//   bpejson       tokenizer.json (Hugging Face fast-tokenizer file)
+//   bpejson       tokenizer.json (Hugging Face fast-tokenizer file) through the byte-level BPE reader
+//   tokenizerjson tokenizer.json through makeTokenizerFromJson (BPE / WordPiece / Unigram, issue 46);
+//                 as the library, it may give no ids for a word (characters no piece covers and no
+//                 unknown token, or text the normaliser removes), but every id is below vocabSize()
 //   wordpiece     vocab.txt (BERT)
 //   sentencepiece a .model file (protobuf ModelProto, read without libsentencepiece)
 //   fairseqbpe    dict.txt, kFileSeparator, encoder.json, kFileSeparator, vocab.bpe (fairseq's GPT-2 BPE)
@@ -13,6 +16,7 @@
 #include "inference/errors.h"
 #include "inference/tokenizers/fairseqdictionary.h"
 #include "inference/tokenizers/tokenizer.h"
+#include "inference/tokenizers/tokenizerjson.h"
 
 #include <QFileInfo>
 
@@ -33,6 +37,9 @@ std::unique_ptr<folio::inference::Tokenizer> loadTokenizer(const QByteArray &inp
     }
     if (std::strcmp(kind, "bpejson") == 0)
         return inference::makeBpeTokenizerFromJson(
+            fuzz::writeScratchFile(QStringLiteral("tokenizer.json"), input).toStdString());
+    if (std::strcmp(kind, "tokenizerjson") == 0)
+        return inference::makeTokenizerFromJson(
             fuzz::writeScratchFile(QStringLiteral("tokenizer.json"), input).toStdString());
     if (std::strcmp(kind, "wordpiece") == 0)
         return inference::makeWordPieceTokenizer(fuzz::writeScratchFile(QStringLiteral("vocab.txt"), input).toStdString());
@@ -69,10 +76,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     try {
         for (std::size_t w = 0; w < words.size(); ++w) {
             const std::vector<int> ids = tok->encodeWord(words[w], w == 0);
-            if (ids.empty())
+            const bool jsonKind = std::strcmp(FOLIO_FUZZ_TOKENIZER, "tokenizerjson") == 0;
+            if (ids.empty() && !jsonKind)
                 fuzz::invariantFailed(QStringLiteral("no ids for the word '%1'").arg(QString::fromStdString(words[w])));
-            for (int id : ids)
+            for (int id : ids) {
+                if (jsonKind && (id < 0 || id >= tok->vocabSize()))
+                    fuzz::invariantFailed(QStringLiteral("id %1 outside 0..%2").arg(id).arg(tok->vocabSize() - 1));
                 (void)tok->idToPiece(id);
+            }
         }
         const inference::Encoding e = inference::encodeWords(*tok, words, boxes, 4);
         if (e.ids.size() != e.boxes.size() || e.wordStart.size() != words.size())

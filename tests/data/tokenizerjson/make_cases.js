@@ -253,6 +253,25 @@ bu.model.unk_token = '<unk>';
 bu.model.fuse_unk = true;
 await buildCase('generic_bpe_unk', bu, common.concat(robertaSpecials), {},
                 'BPE with unk_token and fuse_unk behind Strip and Whitespace (the LayoutLMv3 vocabulary, no byte-level mapping)');
+// BPE with a continuing-subword prefix, an end-of-word suffix, ignore_merges and a fused unk, behind
+// Lowercase and Whitespace + Digits + Punctuation (MergedWithPrevious): a small hand-made vocabulary.
+await buildCase('generic_bpe_affixes', {
+    version: '1.0', truncation: null, padding: null,
+    added_tokens: [special(0, '<unk>'), special(11, '<s>'), special(12, '</s>'), special(21, '<pad>')],
+    normalizer: { type: 'Lowercase' },
+    pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'Whitespace' }, { type: 'Digits', individual_digits: false },
+                                                      { type: 'Punctuation', behavior: 'MergedWithPrevious' }] },
+    post_processor: { type: 'RobertaProcessing', sep: ['</s>', 12], cls: ['<s>', 11], trim_offsets: true, add_prefix_space: false },
+    decoder: null,
+    model: { type: 'BPE', dropout: null, unk_token: '<unk>', continuing_subword_prefix: '##', end_of_word_suffix: '</w>',
+             fuse_unk: true, byte_fallback: false, ignore_merges: true,
+             vocab: { '<unk>': 0, h: 1, '##e': 2, '##l': 3, '##o': 4, '##o</w>': 5, he: 6, hel: 7, '##l</w>': 8, w: 9, 'hello</w>': 10,
+                      '1': 13, '##2': 14, '##2</w>': 15, '.': 16, '.</w>': 17, '##.</w>': 18, 'h</w>': 19, '##ll': 20,
+                      '<s>': 11, '</s>': 12, '<pad>': 21 },
+             merges: [['h', '##e'], ['he', '##l'], ['##l', '##l']] },
+}, [['hello', 'HELLO', 'hell', 'hel', 'help', 'hhh', 'w', 'world', 'he.', 'hello.', '12', '122', '1.2', 'a1b2', 'h', 'xyz', 'héllo'],
+    ['<s>hello</s>', 'hello world', 'HeLLo!!', '12.12', '...', 'ell', 'llll']], {},
+   'BPE with continuing_subword_prefix, end_of_word_suffix, ignore_merges, unk_token and fuse_unk behind Lowercase, Whitespace, Digits, Punctuation');
 // Unigram behind NFKC + Lowercase and Metaspace with prepend_scheme "first" and no split, and added
 // tokens that are normalised (matched after lower-casing), single_word, or rstrip.
 const uf = xlmrSpec(path.join(repo, 'tests/data/tokenizers/layoutxlm/sentencepiece.bpe.model'));
