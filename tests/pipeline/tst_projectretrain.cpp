@@ -3,6 +3,7 @@
 // to hold pages out, a cancelled run leaving the previous model, labels the current model never saw.
 #include "document/formats/funsd.h"
 #include "document/project/project.h"
+#include "pipeline/labelling/loopsnapshot.h"
 #include "pipeline/labelling/projectretrain.h"
 #include "tests/common/testdata.h"
 
@@ -142,6 +143,75 @@ private Q_SLOTS:
         QVERIFY2(o.message.contains(QStringLiteral("at least 4")) && o.message.contains(QStringLiteral("2 held out")),
                  qPrintable(o.message));
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("m5/model.safetensors"))));
+    }
+
+    // The GUI loop's snapshot (loopsnapshot.h): accepted = done pages; held-out pages chosen once there
+    // are 4, remembered, replaced when one is reopened or deleted; never among the pages it trains on.
+    void loopSnapshotHoldsOutPagesOnceAndKeepsThem()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.folio"));
+        QVERIFY(makeProject(path, 7));
+        QString error;
+        auto project = Project::open(path, &error);
+        QVERIFY2(project, qPrintable(error));
+        QCOMPARE(labelling::retrainEvery(*project), 0); // never set: off
+        QList<qint64> ids;
+        for (const ProjectDocument &d : project->documents())
+            ids << d.id;
+        const auto idsOf = [](const std::vector<SimulationPage> &pages) {
+            QList<qint64> out;
+            for (const SimulationPage &p : pages)
+                out << p.id.toLongLong();
+            return out;
+        };
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(project->setStatus(ids[i], DocumentStatus::Done, &error));
+        LoopSnapshot s;
+        QVERIFY(takeLoopSnapshot(*project, &s, &error));
+        QCOMPARE(s.accepted, 3);
+        QCOMPARE(s.needed, 1);
+        QVERIFY2(s.waitMessage.contains(QStringLiteral("1 more accepted page(s): it needs 4")), qPrintable(s.waitMessage));
+        QVERIFY(s.pages.train.empty() && s.pages.heldOut.empty());
+        QVERIFY(project->setting(QString::fromLatin1(kHeldOutSetting)).isEmpty());
+
+        QVERIFY(project->setStatus(ids[3], DocumentStatus::Done, &error));
+        QVERIFY(takeLoopSnapshot(*project, &s, &error));
+        QCOMPARE(s.needed, 0);
+        QCOMPARE(s.heldOutIds, (QList<qint64>{ids[3], ids[2]}));
+        QCOMPARE(idsOf(s.pages.train), (QList<qint64>{ids[0], ids[1]}));
+        QCOMPARE(idsOf(s.pages.unlabelled), (QList<qint64>{ids[4], ids[5], ids[6]}));
+        QVERIFY2(s.note.startsWith(QStringLiteral("held out 2 accepted page(s)")), qPrintable(s.note));
+
+        // More pages accepted: the same held-out pages, no new note; the new pages train.
+        QVERIFY(project->setStatus(ids[4], DocumentStatus::Done, &error));
+        QVERIFY(project->setStatus(ids[5], DocumentStatus::Done, &error));
+        QVERIFY(takeLoopSnapshot(*project, &s, &error));
+        QCOMPARE(s.heldOutIds, (QList<qint64>{ids[3], ids[2]}));
+        QCOMPARE(idsOf(s.pages.train), (QList<qint64>{ids[0], ids[1], ids[4], ids[5]}));
+        QVERIFY(s.note.isEmpty());
+
+        // A held-out page reopened, another deleted: replaced by the newest accepted pages.
+        QVERIFY(project->setStatus(ids[3], DocumentStatus::InProgress, &error));
+        QVERIFY(project->removeDocument(ids[2], &error));
+        QVERIFY(takeLoopSnapshot(*project, &s, &error));
+        QCOMPARE(s.accepted, 4);
+        QCOMPARE(s.heldOutIds, (QList<qint64>{ids[5], ids[4]}));
+        QCOMPARE(idsOf(s.pages.train), (QList<qint64>{ids[0], ids[1]}));
+        QCOMPARE(project->setting(QString::fromLatin1(kHeldOutSetting)), QStringLiteral("%1,%2").arg(ids[5]).arg(ids[4]));
+        for (const SimulationPage &p : s.pages.train)
+            QVERIFY(!s.heldOutIds.contains(p.id.toLongLong()));
+
+        // The snapshot trains: the model is scored on the held-out pages only.
+        RetrainPages pages = s.pages;
+        pages.unlabelled.resize(1);
+        const ProjectRetrainOutcome o = retrainOnPages(pages, tiny(dir.filePath(QStringLiteral("m6"))));
+        QVERIFY2(o.ok && o.tookOver, qPrintable(o.message));
+        QCOMPARE(o.heldOutPages, 2);
+        QCOMPARE(o.trainPages, 2);
+        QCOMPARE(int(o.uncertainties.size()), 1);
+        QVERIFY(o.uncertainties.front().second >= 0 && o.uncertainties.front().second <= 1);
     }
 };
 
