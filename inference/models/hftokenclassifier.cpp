@@ -102,10 +102,18 @@ std::unique_ptr<HfLayoutTokenizer> folderTokenizer(const std::string &dir, const
     if (!std::filesystem::exists(dir + "/vocab.json") && std::filesystem::exists(dir + "/sentencepiece.bpe.model"))
         throw InferenceError(dir + "/sentencepiece.bpe.model: an XLM-R SentencePiece tokenizer (LayoutXLM); Folio runs " +
                              config.modelType() + " with a byte-level BPE tokenizer (vocab.json + merges.txt) only");
+    const bool onlyFastFile = !std::filesystem::exists(dir + "/vocab.json") && !std::filesystem::exists(dir + "/vocab.txt")
+                              && std::filesystem::exists(dir + "/tokenizer.json");
+    if (onlyFastFile && tc.kind != HfLayoutTokenizerConfig::Kind::Bpe) // issue 46: the Hub's tokenizer.json alone
+        throw InferenceError(dir + "/tokenizer.json: a " +
+                             std::string(tc.kind == HfLayoutTokenizerConfig::Kind::WordPiece ? "WordPiece" : "Unigram") +
+                             " tokenizer; Folio runs " + config.modelType() + " with a byte-level BPE tokenizer only");
     auto tokenizer = std::make_unique<HfLayoutTokenizer>(HfLayoutTokenizer::fromDirectory(dir, tc));
     const long long rows = config.getInt("vocab_size", -1);
+    const std::vector<std::string> tokenizerFiles = tokenizer->tokenizer().files();
     if (rows > 0 && tokenizer->tokenizer().vocabSize() > rows)
-        throw InferenceError(dir + "/vocab.json: the tokenizer has " + std::to_string(tokenizer->tokenizer().vocabSize()) +
+        throw InferenceError((tokenizerFiles.empty() ? dir : tokenizerFiles.front()) + ": the tokenizer has " +
+                             std::to_string(tokenizer->tokenizer().vocabSize()) +
                              " ids but " + config.source() + " says vocab_size " + std::to_string(rows) +
                              ": the tokenizer does not belong to this model");
     return tokenizer;

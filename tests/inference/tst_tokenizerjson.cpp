@@ -110,6 +110,7 @@ private Q_SLOTS:
     void onlyTokenizerJsonPredicts_data();
     void onlyTokenizerJsonPredicts();
     void markupLMOnlyTokenizerJsonPredicts();
+    void wrongTokenizerJsonRefused();
     void unsupportedFeaturesNamed_data();
     void unsupportedFeaturesNamed();
     void xlmRobertaSizedFileLoads();
@@ -262,6 +263,24 @@ void TestTokenizerJson::markupLMOnlyTokenizerJsonPredicts()
     const inf::MarkupNodeLabelling out = model.label(nodes, xpaths);
     QVERIFY2(out.ok, out.error.c_str());
     QCOMPARE(out.nodes.size(), nodes.size());
+}
+
+// A LayoutLMv3 folder whose tokenizer.json is WordPiece, or has more ids than the model's rows, is
+// refused before any weight is read, naming tokenizer.json.
+void TestTokenizerJson::wrongTokenizerJsonRefused()
+{
+    const QString src = test::sharedPath(QStringLiteral("fixtures/parity/layoutlmv3_tokcls"));
+    FOLIO_REQUIRE_DATA(src + "/model.safetensors");
+    QTemporaryDir tmp;
+    const QString dir = tmp.filePath(QStringLiteral("model"));
+    test::copyFolderFiles(src, dir, {QStringLiteral("inputs.safetensors"), QStringLiteral("outputs.safetensors")});
+    QVERIFY(onlyTokenizerJson(dir, QStringLiteral("bert_wordpiece")));
+    std::string why;
+    QVERIFY(!inf::HfTokenClassifier::checkFolder(dir.toStdString(), &why));
+    QVERIFY2(why.find("tokenizer.json: a WordPiece tokenizer") != std::string::npos, why.c_str());
+    QVERIFY(onlyTokenizerJson(dir, QStringLiteral("roberta_bpe"))); // 1060 ids, the model has 500 rows
+    QVERIFY(!inf::HfTokenClassifier::checkFolder(dir.toStdString(), &why));
+    QVERIFY2(why.find("tokenizer.json: the tokenizer has 1060 ids") != std::string::npos, why.c_str());
 }
 
 void TestTokenizerJson::unsupportedFeaturesNamed_data()
