@@ -1659,10 +1659,6 @@ wird gelesen als %2: %3</translation>
         <translation>Ein Neutraining im Hintergrund läuft bereits</translation>
     </message>
     <message>
-        <source>Background retraining starts from Folio&apos;s own tagger; the current model (%1) is not one: fine-tune it with Model &gt; Train on Project, or choose a Folio tagger</source>
-        <translation>Das Neutraining im Hintergrund startet von Folios eigenem Tagger; das aktuelle Modell (%1) ist keiner: Stimmen Sie es mit Modell &gt; Auf Projekt trainieren fein ab oder wählen Sie einen Folio-Tagger</translation>
-    </message>
-    <message>
         <source>Background retraining not started: %1</source>
         <translation>Neutraining im Hintergrund nicht gestartet: %1</translation>
     </message>
@@ -1692,6 +1688,14 @@ wird gelesen als %2: %3</translation>
             <numerusform>; %n noch nicht angenommene Seite erhält seine Vorschläge, wenn Sie sie öffnen</numerusform>
             <numerusform>; %n noch nicht angenommene Seiten erhalten seine Vorschläge, wenn Sie sie öffnen</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Background retraining starts from Folio&apos;s own tagger or a LayoutLMv3 / LiLT / LayoutLMv2 token classifier; the current model (%1, %2) is neither: use Model &gt; Train on Project, or choose another model</source>
+        <translation>Das Neutraining im Hintergrund startet von Folios eigenem Tagger oder einem LayoutLMv3- / LiLT- / LayoutLMv2-Token-Classifier; das aktuelle Modell (%1, %2) ist keins davon: Verwenden Sie Modell &gt; Auf Projekt trainieren oder wählen Sie ein anderes Modell</translation>
+    </message>
+    <message>
+        <source>no model type</source>
+        <translation>kein Modelltyp</translation>
     </message>
 </context>
 <context>
