@@ -21,8 +21,8 @@ schedule with 1 warm-up step over 100 (so the first step has learning rate 0, as
 model.zero_grad(). Same thread count on both sides (torch.set_num_threads / configureThreads).
 
 Timing: one warm-up step each, then `repeats` pairs, the order alternating in each pair; the minimum of
-each side. Peak resident memory per side: this process's ru_maxrss (the reference's) and the Folio
-process's own. Prints one JSON line (also the first steps' losses and gradient norms of both sides).
+each side. Peak resident memory per side over the steps (both processes' VmHWM reset after loading,
+read after the last step), and each process's ru_maxrss with the loading. Prints one JSON line (also the first steps' losses and gradient norms of both sides).
 """
 import argparse
 import json
@@ -233,12 +233,29 @@ def main():
         folio_loss.append(l)
         folio_norm.append(n)
 
+    # Peak memory of the steps, not of the loading: both processes' high-water marks are reset here
+    # (Linux: "5" to /proc/PID/clear_refs) and read back after the last step (VmHWM); ru_maxrss
+    # (loading included) is printed beside them.
+    def reset_peak(pid):
+        with open("/proc/%d/clear_refs" % pid, "w") as f:
+            f.write("5")
+
+    def peak_mib(pid):
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+        return float("nan")
+
+    reset_peak(os.getpid())
+    reset_peak(folio.pid)
     run_ref()  # warm-up round (learning rate 0 on both sides)
     run_folio()
     sides = [run_ref, run_folio]
     for i in range(a.repeats):
         for side in (sides if i % 2 == 0 else sides[::-1]):
             side()
+    ref_step_peak, folio_step_peak = peak_mib(os.getpid()), peak_mib(folio.pid)
     folio_rss = float(ask("rss")[1])
     folio.stdin.write("quit\n")
     folio.stdin.close()
@@ -250,7 +267,8 @@ def main():
         "params_m": round(sum(p.numel() for p in params) / 1e6, 1),
         "reference_min_s": min(ref_t[1:]), "folio_min_s": min(folio_t[1:]), "speedup": min(ref_t[1:]) / min(folio_t[1:]),
         "reference_s": ref_t, "folio_s": folio_t,
-        "reference_peak_rss_mib": ref_rss, "folio_peak_rss_mib": folio_rss,
+        "reference_steps_peak_rss_mib": ref_step_peak, "folio_steps_peak_rss_mib": folio_step_peak,
+        "reference_peak_rss_mib_with_loading": ref_rss, "folio_peak_rss_mib_with_loading": folio_rss,
         "reference_loss": ref_loss, "folio_loss": folio_loss,
         "reference_grad_norm": ref_norm, "folio_grad_norm": folio_norm,
         "load_avg": os.getloadavg(), "torch": torch.__version__,
