@@ -14,7 +14,7 @@ std::u32string fromUtf8(const std::string &utf8);
 std::string toUtf8(const std::u32string &text);
 
 bool isWhitespace(char32_t c);   // Rust char::is_whitespace (White_Space)
-bool isControl(char32_t c);      // unicode_categories is_other (C*)
+bool isControl(char32_t c);      // unicode_categories is_other (Cc, Cf, Co, Cs; not Cn)
 bool isPunctuation(char32_t c);  // unicode_categories is_punctuation (P*)
 bool isBertPunctuation(char32_t c); // ASCII punctuation or P*
 bool isNumeric(char32_t c);      // Rust char::is_numeric (Nd, Nl, No)
