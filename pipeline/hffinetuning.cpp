@@ -340,6 +340,10 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
             throw inference::InferenceError("no label set");
         if (cfg.epochs < 1 || cfg.batchSize < 1)
             throw inference::InferenceError("epochs and batch size must be at least 1");
+        // HfFineTuner also steps MarkupLM, which no page pipeline feeds: only the layout models here.
+        if (QFileInfo::exists(cfg.initDir + QStringLiteral("/config.json")) && !isHfFineTunableFolder(cfg.initDir))
+            throw inference::InferenceError(cfg.initDir.toStdString() + "/config.json: its model_type cannot be fine-tuned on "
+                                            "pages (layoutlmv3, lilt and layoutlmv2 / LayoutXLM can)");
         const QString lastDir = cfg.outDir + QStringLiteral("/last");
         const bool resuming = cfg.resume && QFileInfo::exists(lastDir + QStringLiteral("/trainer_state.json"));
         if (cfg.resume && !resuming)

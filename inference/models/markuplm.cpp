@@ -8,8 +8,10 @@
 #include "inference/layers/detail/layers.h"
 #include "inference/models/detail/model.h"
 #include "inference/checkpoint/detail/paramstore.h"
+#include "inference/training/hf/detail/hfoptim.h" // TrainingDropout
 #include "inference/errors.h"
 
+#include <cmath>
 #include <vector>
 
 namespace folio::inference::detail {
@@ -127,19 +129,38 @@ public:
         // XPath embedding [B, L, D]: per-depth tag and subscript rows concatenated (depth 0 first), added.
         const at::Tensor tagEmb = at::embedding(m_tagTable, tags + m_tagOffsets).view({b, l, -1});
         const at::Tensor subsEmb = at::embedding(m_subsTable, subs + m_subsOffsets).view({b, l, -1});
-        const at::Tensor xpath = m_xpOut(at::relu(m_xpInner(tagEmb + subsEmb)));
+        // HfFineTuner's training forward (zero otherwise): dropout where the reference applies it
+        // (XPathEmbeddings' inner activation, the embeddings after LayerNorm, the attention
+        // probabilities, both sub-layer outputs; MarkupLMForTokenClassification.forward never calls
+        // its dropout module, so nothing before the head).
+        const TrainingDropout &drop = currentTrainingDropout();
+        at::Tensor inner = at::relu(m_xpInner(tagEmb + subsEmb));
+        if (drop.hidden > 0)
+            inner = at::dropout(inner, drop.hidden, true);
+        const at::Tensor xpath = m_xpOut(inner);
         ctx.record("debug.xpath_embeddings", xpath);
         ctx.record("debug.position_ids", posIds);
 
         at::Tensor e = at::embedding(m_word, ids) + at::embedding(m_pos, posIds);
         e = e + at::embedding(m_type, types);
         e = m_embLn(e + xpath);
+        if (drop.hidden > 0)
+            e = at::dropout(e, drop.hidden, true);
         // (1 - mask) * -10000 on the keys, as MarkupLMModel.forward builds it (not finfo.min).
         const at::Tensor maskAdd = ((1.0 - mask.to(at::kFloat)) * -10000.0).view({b, 1, 1, l});
 
         at::Tensor hs = e;
         ctx.record("hidden_states.0", hs);
         for (std::size_t i = 0; i < m_layers.size(); ++i) {
+            if (drop.active()) {
+                const SelfAttentionW &a = m_layers[i].attention;
+                const at::Tensor q = splitHeads(a.query(hs), m_heads), k = splitHeads(a.key(hs), m_heads),
+                                 v = splitHeads(a.value(hs), m_heads);
+                const double sq = std::sqrt(static_cast<double>(q.size(-1)));
+                const at::Tensor p = at::dropout(at::softmax(at::matmul(q / sq, k.transpose(-1, -2)) + maskAdd, -1), drop.attention, true);
+                hs = m_layers[i].ffn(mergeHeads(at::matmul(p, v)), hs, drop.hidden, true);
+                continue;
+            }
             at::Tensor probs;
             const at::Tensor context = m_layers[i].attention(hs, maskAdd, ctx.tracing() ? &probs : nullptr);
             if (ctx.tracing())
@@ -151,7 +172,7 @@ public:
         AtMap out;
         out["last_hidden_state"] = hs;
         if (m_head.weight.defined()) {
-            const at::Tensor logits = m_head(hs);
+            const at::Tensor logits = m_head(hs); // the reference's token-classification head drops nothing
             out["logits"] = logits;
             if (m_qa) {
                 out["start_logits"] = logits.select(2, 0).contiguous();

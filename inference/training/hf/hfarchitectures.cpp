@@ -33,6 +33,23 @@ std::vector<std::string> hfFineTunableModelTypes()
     return {"layoutlmv3", "lilt", "layoutlmv2"};
 }
 
+std::vector<std::string> hfStepModelTypes()
+{
+    std::vector<std::string> out = hfFineTunableModelTypes();
+    out.push_back("markuplm");
+    return out;
+}
+
+std::vector<std::pair<std::string, std::vector<std::int64_t>>> hfCarriedTensors(const ModelConfig &config)
+{
+    if (config.modelType() != "markuplm")
+        return {};
+    const std::int64_t d = config.getInt("hidden_size", 768);
+    const std::int64_t in = config.getInt("max_depth", 50) * config.getInt("xpath_unit_hidden_size", 32);
+    const std::string xp = "markuplm.embeddings.xpath_embeddings.xpath_unitseq2_embeddings.";
+    return {{xp + "weight", {d, in}}, {xp + "bias", {d}}};
+}
+
 std::string hfTokenClassificationArchitecture(const std::string &modelType)
 {
     if (modelType == "layoutlmv3")
@@ -41,6 +58,8 @@ std::string hfTokenClassificationArchitecture(const std::string &modelType)
         return "LiltForTokenClassification";
     if (modelType == "layoutlmv2")
         return "LayoutLMv2ForTokenClassification";
+    if (modelType == "markuplm")
+        return "MarkupLMForTokenClassification";
     return {};
 }
 

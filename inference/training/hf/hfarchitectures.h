@@ -16,22 +16,34 @@
 
 #include "inference/checkpoint/modelconfig.h"
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace folio::inference {
 
-// layoutlmv3, lilt, layoutlmv2 (LayoutXLM is a layoutlmv2 folder with an XLM-R tokenizer).
+// layoutlmv3, lilt, layoutlmv2 (LayoutXLM is a layoutlmv2 folder with an XLM-R tokenizer): the
+// types `train --init` and Start from fine-tune on pages (pipeline/hffinetuning.h).
 std::vector<std::string> hfFineTunableModelTypes();
+// The types HfFineTuner takes a step for: the above and markuplm (MarkupLMForTokenClassification on
+// a batch of input_ids / xpath_tags_seq / xpath_subs_seq; no page pipeline feeds it yet).
+std::vector<std::string> hfStepModelTypes();
 
 // "LayoutLMv3ForTokenClassification", "LiltForTokenClassification",
-// "LayoutLMv2ForTokenClassification"; "" for another type.
+// "LayoutLMv2ForTokenClassification", "MarkupLMForTokenClassification"; "" for another type.
 std::string hfTokenClassificationArchitecture(const std::string &modelType);
 
 // The names among `names` (the checkpoint's tensors under the reference's names) that fine-tuning
 // keeps fixed as the reference does; empty for LayoutLMv3 and LiLT. Throws InferenceError naming
 // config.json when a LayoutLMv2 folder with a backbone has detectron2_config_args Folio refuses.
 std::vector<std::string> hfFrozenParameters(const ModelConfig &config, const std::vector<std::string> &names);
+
+// Tensors the reference saves but whose module its forward never runs, which Folio's model ignores:
+// carried through fine-tuning unchanged (fixed, no gradient, as in the reference) so the folder
+// written keeps them (MarkupLM's xpath_unitseq2_embeddings, [hidden_size, max_depth *
+// xpath_unit_hidden_size] and its bias). Name (reference name) and shape.
+std::vector<std::pair<std::string, std::vector<std::int64_t>>> hfCarriedTensors(const ModelConfig &config);
 
 // The model input that takes the page image: "pixel_values" (LayoutLMv3 with visual_embed), "image"
 // (LayoutLMv2 with visual.backbone weights: uint8 BGR), "" when the checkpoint has no image branch.

@@ -122,18 +122,24 @@ bool HfFineTuner::load(const std::string &dir, std::string *error)
         impl->dir = dir;
         const ModelConfig config = ModelConfig::fromDirectory(dir);
         impl->modelType = config.modelType();
-        const auto types = supportedModelTypes();
+        const auto types = hfStepModelTypes();
         if (std::find(types.begin(), types.end(), impl->modelType) == types.end())
             throw InferenceError(dir + "/config.json: model_type \"" + impl->modelType
-                                 + "\" cannot be fine-tuned yet (supported: layoutlmv3, lilt, layoutlmv2)");
+                                 + "\" cannot be fine-tuned yet (supported: layoutlmv3, lilt, layoutlmv2, markuplm)");
         impl->prefix = impl->modelType + ".";
         impl->config = config.json();
         // Every tensor the model takes, under the reference's names (a base model's keys get the
         // task model's prefix; the head keys stay as they are).
         detail::ParamStore store = detail::ParamStore::fromDirectory(dir);
+        std::map<std::string, at::Tensor> carried; // saved by the reference, never run (hfarchitectures.h)
         {
             at::NoGradGuard noGrad;
             auto model = detail::createModel(config, store);
+            for (const auto &[name, shape] : hfCarriedTensors(config)) {
+                const std::string key = store.has(name) ? name : name.substr(impl->prefix.size());
+                if (store.has(key))
+                    carried[name] = store.take(key, shape).detach().clone();
+            }
             store.finish();
         }
         for (const auto &[name, t] : store.parameters()) {
@@ -148,6 +154,8 @@ bool HfFineTuner::load(const std::string &dir, std::string *error)
             names.push_back(kv.first);
         for (const std::string &name : hfFrozenParameters(config, names))
             impl->params.at(name).set_requires_grad(false);
+        for (const auto &[name, t] : carried)
+            impl->params[name] = t; // requires_grad off: fixed, saved as read
         const std::vector<std::string> labels = impl->labels();
         if (impl->hasHead() && labels.empty())
             throw InferenceError(dir + "/config.json: the checkpoint has a classifier but no id2label");

@@ -52,7 +52,7 @@ public:
     HfFineTuner(HfFineTuner &&) noexcept;
     HfFineTuner &operator=(HfFineTuner &&) noexcept;
 
-    // A checkpoint folder: config.json (model_type layoutlmv3, lilt or layoutlmv2) and model.safetensors /
+    // A checkpoint folder: config.json (model_type layoutlmv3, lilt, layoutlmv2 or markuplm) and model.safetensors /
     // pytorch_model.bin, with or without a token-classification head. False + *error naming the
     // file and the problem; this object is then unchanged.
     bool load(const std::string &dir, std::string *error);
@@ -119,7 +119,9 @@ public:
     // "LayoutLMv3ForTokenClassification" / "LiltForTokenClassification" /
     // "LayoutLMv2ForTokenClassification" for a model type ("" otherwise).
     static std::string tokenClassificationArchitecture(const std::string &modelType);
-    static std::vector<std::string> supportedModelTypes(); // layoutlmv3, lilt, layoutlmv2 (LayoutXLM)
+    // The types fine-tuned on pages (layoutlmv3, lilt, layoutlmv2 / LayoutXLM); load() also takes
+    // markuplm, whose steps no page pipeline feeds yet (hfarchitectures.h).
+    static std::vector<std::string> supportedModelTypes();
     // The tokenizer / preprocessor files saveFolder() copies when present.
     static std::vector<std::string> processorFiles();
 
