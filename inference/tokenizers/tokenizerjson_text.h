@@ -1,12 +1,13 @@
 #pragma once
 // Internal to tokenizer_json*.cpp: code-point text, the character classes the Hugging Face
 // `tokenizers` library uses (Rust's char methods and the unicode_categories crate, through QChar),
-// and the normalisers of a tokenizer.json (tokenizerjson.h lists them).
+// and the normalisers and pre-tokenisers of a tokenizer.json (tokenizerjson.h lists them).
 
 #include <nlohmann/json.hpp>
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace folio::inference::tokjson {
 
@@ -28,5 +29,15 @@ std::u32string lowercase(const std::u32string &text); // char by char, full mapp
 // unsupported type or malformed field.
 using Normalizer = std::function<void(std::u32string &)>;
 Normalizer makeNormalizer(const nlohmann::json &spec, const std::string &file);
+
+// A pre-tokeniser of tokenizer.json (null: the text whole). atStart: the text begins the word (the
+// library's offsets_original().0 == 0; Metaspace's "first"). Throws as makeNormalizer does.
+using PreTokenizer = std::function<std::vector<std::u32string>(const std::u32string &, bool atStart)>;
+PreTokenizer makePreTokenizer(const nlohmann::json &spec, const std::string &file);
+
+// Fields of a tokenizer.json object: its "type" (InferenceError naming `what` when absent), and a
+// boolean that may be absent or null (fallback) but nothing else.
+std::string specType(const nlohmann::json &spec, const std::string &file, const char *what);
+bool boolField(const nlohmann::json &spec, const char *key, bool fallback, const std::string &file);
 
 } // namespace folio::inference::tokjson
