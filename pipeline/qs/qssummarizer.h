@@ -95,8 +95,8 @@ public:
     // Loads a drafter folder (drafter.json) or a seq2seq checkpoint (config.json, weights, tokenizer);
     // a folder already loaded with the same `int8` is kept. With `int8`, a seq2seq checkpoint's Linear
     // layers run dynamic int8 (Seq2seqGenerator::quantizeDynamicInt8; refused without a quantized
-    // engine); the drafter has none and ignores it. False + *error (naming the folder) on failure, and
-    // the previous model stays loaded.
+    // engine); the drafter has none and ignores it. False + *error (naming the folder) on failure: a
+    // loaded drafter stays, a loaded seq2seq checkpoint is released first (one model in memory).
     bool load(const QString &dir, QString *error, bool int8 = false);
     bool isLoaded() const;
     bool isDrafter() const;
