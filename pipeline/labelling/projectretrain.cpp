@@ -22,8 +22,8 @@ namespace {
 
 QString f1Text(double f1) { return f1 < 0 ? QStringLiteral("–") : QString::number(100 * f1, 'f', 1); }
 
-// 1 - mean confidence of the model's suggestions on each page, as AnnotationSession::applyPredictions
-// records it (the page's own accepted entities kept, the suggestions merged around them).
+} // namespace
+
 std::vector<std::pair<QString, double>> uncertaintiesOf(const QString &checkpoint, const std::vector<SimulationPage> &pages,
                                                        const std::atomic<bool> *cancel)
 {
@@ -54,7 +54,25 @@ std::vector<std::pair<QString, double>> uncertaintiesOf(const QString &checkpoin
     return out;
 }
 
-} // namespace
+void retrainTaggerPages(const RetrainPages &pages, const QStringList &labels, std::vector<inference::TaggerPage> *train,
+                        std::vector<inference::TaggerPage> *heldOut)
+{
+    for (const SimulationPage &p : pages.train) {
+        Annotations accepted;
+        for (const Entity &e : p.gold.entities)
+            if (e.state == ReviewState::Accepted || e.state == ReviewState::Edited)
+                accepted.entities.push_back(e);
+        inference::TaggerPage tp = pipeline::taggerPageFromDocument(p.document, &accepted, p.id.toStdString());
+        if (!tp.words.empty())
+            train->push_back(std::move(tp));
+    }
+    for (const SimulationPage &p : pages.heldOut) {
+        const Annotations target = labellingTarget(p.document, p.gold, labels);
+        inference::TaggerPage tp = pipeline::taggerPageFromDocument(p.document, &target, p.id.toStdString());
+        if (!tp.words.empty())
+            heldOut->push_back(std::move(tp));
+    }
+}
 
 QStringList labelsOfPages(const std::vector<SimulationPage> &pages)
 {
@@ -105,21 +123,7 @@ ProjectRetrainOutcome retrainOnPages(const RetrainPages &pages, const ProjectRet
         return o;
     }
     std::vector<inference::TaggerPage> train, heldOut;
-    for (const SimulationPage &p : pages.train) {
-        Annotations accepted;
-        for (const Entity &e : p.gold.entities)
-            if (e.state == ReviewState::Accepted || e.state == ReviewState::Edited)
-                accepted.entities.push_back(e);
-        inference::TaggerPage tp = pipeline::taggerPageFromDocument(p.document, &accepted, p.id.toStdString());
-        if (!tp.words.empty())
-            train.push_back(std::move(tp));
-    }
-    for (const SimulationPage &p : pages.heldOut) {
-        const Annotations target = labellingTarget(p.document, p.gold, labels);
-        inference::TaggerPage tp = pipeline::taggerPageFromDocument(p.document, &target, p.id.toStdString());
-        if (!tp.words.empty())
-            heldOut.push_back(std::move(tp));
-    }
+    retrainTaggerPages(pages, labels, &train, &heldOut);
     o.trainPages = int(train.size());
     o.heldOutPages = int(heldOut.size());
 
@@ -189,17 +193,23 @@ ProjectRetrainOutcome retrainOnPages(const RetrainPages &pages, const ProjectRet
         o.previousF1 = taggerF1On(config.currentModel, heldOut, &why);
     o.ok = true;
     o.tookOver = o.newF1 > o.previousF1;
-    const QString scores = QStringLiteral("F1 %1 → %2 on %3 held-out pages").arg(f1Text(o.previousF1), f1Text(o.newF1)).arg(o.heldOutPages);
     if (o.tookOver) {
         o.model = config.outputDir;
         o.uncertainties = uncertaintiesOf(config.outputDir, pages.unlabelled, config.cancel);
-        o.message = QStringLiteral("model updated: %1").arg(scores);
-        if (!o.grownLabels.isEmpty())
-            o.message += QStringLiteral(" (new labels: %1)").arg(o.grownLabels.join(QStringLiteral(", ")));
-    } else {
-        o.message = QStringLiteral("model kept: %1 (the new one is not better)").arg(scores);
     }
+    o.message = retrainStatusLine(o);
     return o;
+}
+
+QString retrainStatusLine(const ProjectRetrainOutcome &o)
+{
+    const QString scores = QStringLiteral("F1 %1 → %2 on %3 held-out pages").arg(f1Text(o.previousF1), f1Text(o.newF1)).arg(o.heldOutPages);
+    if (!o.tookOver)
+        return QStringLiteral("model kept: %1 (the new one is not better)").arg(scores);
+    QString line = QStringLiteral("model updated: %1").arg(scores);
+    if (!o.grownLabels.isEmpty())
+        line += QStringLiteral(" (new labels: %1)").arg(o.grownLabels.join(QStringLiteral(", ")));
+    return line;
 }
 
 } // namespace folio::labelling

@@ -236,6 +236,7 @@ private Q_SLOTS:
         QCOMPARE(started.at(1).at(1).toInt(), 2);
         QVERIFY(finished.wait(300000));
         const QString second = finished.at(1).at(0).toString();
+        qInfo().noquote() << "first run:" << message << "| second run:" << second;
         QVERIFY2(QRegularExpression(QStringLiteral("^model (updated|kept): F1 (\\d+\\.\\d|–) → \\d+\\.\\d on 2 held-out pages")).match(second).hasMatch(),
                  qPrintable(second));
         w.grab().save(m_shots + QStringLiteral("/labelling-loop-second-run.png"));
@@ -294,32 +295,85 @@ private Q_SLOTS:
         QVERIFY(finished.wait(300000));
         const QString message = finished.at(0).at(0).toString();
         QVERIFY2(message.contains(QStringLiteral("the model learnt labels it had never seen: KEY")), qPrintable(message));
+        QVERIFY2(!message.contains(QStringLiteral("new labels")), qPrintable(message)); // said once
         QVERIFY(finished.at(0).at(1).toBool()); // the shipped model cannot label KEY at all
         QVERIFY(w.modelDirectory() != shippedModel());
     }
 
-    void aHuggingFaceModelIsNotRetrainedHere()
+    // A Hugging Face token classifier retrains the same way (fine-tuned, scored on the held-out pages).
+    void startsFromAHuggingFaceTokenClassifier()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        const QString tiny = folio::test::sharedPath(QStringLiteral("fixtures/parity-next/layoutlmv3_pipeline/checkpoint"));
+        FOLIO_REQUIRE_DATA(tiny + QStringLiteral("/config.json"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("hf.folio"));
+        QVERIFY(makeProject(path, 5));
+        MainWindow w;
+        QVERIFY(w.openProject(path));
+        w.setModelDirectory(tiny);
+        auto *loop = w.findChild<LabellingLoop *>(QStringLiteral("labellingLoop"));
+        loop->setTrainingOptions(tinyRun(2));
+        for (qint64 id : idsInPositionOrder(w.project()))
+            QVERIFY(accept(w, id));
+        QSignalSpy finished(loop, &LabellingLoop::finished);
+        QVERIFY(loop->retrainNow());
+        QVERIFY(finished.wait(300000));
+        const QString message = finished.at(0).at(0).toString();
+        qInfo().noquote() << "Hugging Face start:" << message;
+        QVERIFY2(QRegularExpression(QStringLiteral("^model (updated|kept): F1 (\\d+\\.\\d|–) → \\d+\\.\\d on 2 held-out pages")).match(message).hasMatch(),
+                 qPrintable(message));
+        if (finished.at(0).at(1).toBool()) {
+            const QString model = w.modelDirectory();
+            QVERIFY(model != tiny);
+            QFile config(model + QStringLiteral("/config.json"));
+            QVERIFY(config.open(QIODevice::ReadOnly));
+            QVERIFY(config.readAll().contains("layoutlmv3"));
+        } else {
+            QCOMPARE(w.modelDirectory(), tiny);
+        }
+    }
+
+    // A folder that says it is a LayoutLMv3 but has no weights: the run fails, the model stays;
+    // a model type that cannot be retrained is refused before anything starts.
+    void brokenOrForeignModelsLeaveTheModel()
     {
         FOLIO_REQUIRE_DATA(funsdRoot());
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("hf.folio"));
+        const QString path = dir.filePath(QStringLiteral("broken.folio"));
         QVERIFY(makeProject(path, 4));
-        const QString hf = dir.filePath(QStringLiteral("hf-model"));
-        QDir().mkpath(hf);
-        QFile config(hf + QStringLiteral("/config.json"));
-        QVERIFY(config.open(QIODevice::WriteOnly));
-        config.write(R"({"model_type": "layoutlmv3"})");
-        config.close();
+        const auto writeConfig = [&](const QString &name, const QByteArray &json) {
+            const QString folder = dir.filePath(name);
+            QDir().mkpath(folder);
+            QFile config(folder + QStringLiteral("/config.json"));
+            config.open(QIODevice::WriteOnly);
+            config.write(json);
+            return folder;
+        };
+        const QString broken = writeConfig(QStringLiteral("broken-lmv3"), R"({"model_type": "layoutlmv3"})");
+        const QString foreign = writeConfig(QStringLiteral("markuplm"), R"({"model_type": "markuplm"})");
         MainWindow w;
         QVERIFY(w.openProject(path));
-        w.setModelDirectory(hf);
         auto *loop = w.findChild<LabellingLoop *>(QStringLiteral("labellingLoop"));
+        loop->setTrainingOptions(tinyRun(2));
         for (qint64 id : idsInPositionOrder(w.project()))
             QVERIFY(accept(w, id));
+
+        w.setModelDirectory(foreign);
         QVERIFY(!loop->retrainNow());
-        QVERIFY2(loop->lastMessage().contains(QStringLiteral("Train on Project")), qPrintable(loop->lastMessage()));
+        QVERIFY2(loop->lastMessage().contains(QStringLiteral("markuplm")) && loop->lastMessage().contains(QStringLiteral("Train on Project")),
+                 qPrintable(loop->lastMessage()));
         QVERIFY(!loop->isRunning());
-        QCOMPARE(w.modelDirectory(), hf);
+
+        w.setModelDirectory(broken);
+        QSignalSpy finished(loop, &LabellingLoop::finished);
+        QVERIFY(loop->retrainNow());
+        QVERIFY(finished.wait(120000));
+        const QString message = finished.at(0).at(0).toString();
+        QVERIFY2(message.contains(QStringLiteral("the previous model stays")), qPrintable(message));
+        QVERIFY(!finished.at(0).at(1).toBool());
+        QCOMPARE(w.modelDirectory(), broken);
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("models/broken-background/model-1"))));
     }
 
     void documentListOrders()

@@ -1,6 +1,7 @@
 #include "ui/training/labellingloop.h"
 
 #include "document/project/project.h"
+#include "pipeline/hffinetuning.h"
 #include "pipeline/labelling/loopsnapshot.h"
 #include "ui/annotation/annotationsession.h"
 #include "ui/team/projectservice.h"
@@ -199,10 +200,10 @@ bool LabellingLoop::retrainNow()
         return false;
     }
     const QString current = m_hooks.currentModel ? m_hooks.currentModel() : QString();
-    if (!current.isEmpty() && modelType(current) != QLatin1String("folio-formtagger")) {
-        say(tr("Background retraining starts from Folio's own tagger; the current model (%1) is not one: fine-tune it "
-               "with Model > Train on Project, or choose a Folio tagger")
-                .arg(QDir(current).dirName()));
+    if (!current.isEmpty() && modelType(current) != QLatin1String("folio-formtagger") && !pipeline::isHfFineTunableFolder(current)) {
+        say(tr("Background retraining starts from Folio's own tagger or a LayoutLMv3 / LiLT / LayoutLMv2 token classifier; "
+               "the current model (%1, %2) is neither: use Model > Train on Project, or choose another model")
+                .arg(QDir(current).dirName(), modelType(current).isEmpty() ? tr("no model type") : modelType(current)));
         return false;
     }
     labelling::LoopSnapshot snapshot;
@@ -259,8 +260,11 @@ void LabellingLoop::onFinished(const labelling::ProjectRetrainOutcome &outcome)
     if (outcome.tookOver) {
         if (m_hooks.useModel)
             m_hooks.useModel(outcome.model);
-        if (!outcome.grownLabels.isEmpty())
-            message += tr("; the model learnt labels it had never seen: %1").arg(outcome.grownLabels.join(QStringLiteral(", ")));
+        if (!outcome.grownLabels.isEmpty()) { // said once, in the user's language
+            const QString labels = outcome.grownLabels.join(QStringLiteral(", "));
+            message.remove(QStringLiteral(" (new labels: %1)").arg(labels));
+            message += tr("; the model learnt labels it had never seen: %1").arg(labels);
+        }
         if (sameProject) {
             Project *project = m_projects->project();
             int stale = 0;

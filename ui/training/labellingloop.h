@@ -2,7 +2,7 @@
 // LabellingLoop: the labelling loop in the GUI (issue 47). While the user labels a project, after
 // every N newly accepted pages (Mark Done; the project setting Model > Retrain in the Background,
 // off unless chosen, 5 suggested) the tagger retrains off the GUI thread (RetrainWorker) from the
-// current model on a snapshot of the accepted pages, is scored against the current one on the
+// current model (Folio's tagger, or a LayoutLMv3 / LiLT / LayoutLMv2 token classifier) on a snapshot of the accepted pages, is scored against the current one on the
 // project's held-out pages (chosen and remembered once there are enough, loopsnapshot.h) and takes
 // over only when it scores better, through ModelHistory (Go Back to Previous Model undoes it). The
 // status bar says what happened ("model updated: F1 61.2 → 66.8 on 8 held-out pages", "model kept:

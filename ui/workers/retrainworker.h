@@ -1,6 +1,8 @@
 #pragma once
 // RetrainWorker: one background retraining of the labelling loop (issue 47) off the GUI thread,
-// thread plumbing around labelling::retrainOnPages. It works on a snapshot in memory
+// thread plumbing around labelling::retrainOnPages (Folio's tagger), or, when the current model is a
+// Hugging Face token classifier (LayoutLMv3, LiLT, LayoutLMv2), its fine-tuning on the same pages
+// scored the same way (pipeline::fineTuneHfTokenClassifier, scoreHfFolderOnPages). It works on a snapshot in memory
 // (labelling::takeLoopSnapshot), so the user's edits, and documents deleted meanwhile, never meet it.
 //
 //   auto *worker = new folio::RetrainWorker(this);
