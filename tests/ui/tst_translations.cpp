@@ -5,6 +5,7 @@
 #include "ui/i18n/language.h"
 #include "ui/i18n/languagemenu.h"
 #include "ui/mainwindow.h"
+#include "ui/commands/shortcutsettings.h"
 #include "tests/common/testdata.h"
 
 #include <QAction>
@@ -353,9 +354,18 @@ private Q_SLOTS:
     }
 
     // The window with the German catalogues installed: German menu titles, unique accelerators in
-    // every menu, Settings > Language offers System / English / Deutsch and stores the choice.
+    // every menu, the same shortcut settings ids as in English, Settings > Language offers
+    // System / English / Deutsch and stores the choice.
     void germanWindow()
     {
+        QStringList englishIds;
+        {
+            MainWindow english;
+            for (QAction *a : ShortcutSettings::actions(&english))
+                englishIds << ShortcutSettings::id(a);
+            englishIds.sort();
+        }
+        QVERIFY(englishIds.size() > 40);
         const QStringList loaded = installUiTranslations(qApp, QLocale(QLocale::German, QLocale::Germany));
         QVERIFY2(loaded.contains(QStringLiteral(":/i18n/folio_de.qm")), qPrintable(loaded.join(QLatin1Char(' '))));
         auto removeTranslators = qScopeGuard([] {
@@ -388,6 +398,17 @@ private Q_SLOTS:
             QVERIFY2(menus.size() >= 6, qPrintable(QString::number(menus.size())));
             QVERIFY2(clashes.isEmpty(), qPrintable(QStringLiteral("accelerators used twice:\n") + clashes.join(QLatin1Char('\n'))));
 
+            // The keys a user chose stay with their actions in German: every action's settings id
+            // (the English text where it has no object name) is the one the English window has.
+            QStringList germanIds;
+            int unnamed = 0;
+            for (QAction *a : ShortcutSettings::actions(&w)) {
+                germanIds << ShortcutSettings::id(a);
+                unnamed += a->objectName().isEmpty() ? 1 : 0;
+            }
+            germanIds.sort();
+            QVERIFY(unnamed > 0); // else this compares nothing the translation could change
+            QCOMPARE(germanIds, englishIds);
             QMenu *language = w.findChild<QMenu *>(QStringLiteral("languageMenu"));
             QVERIFY(language);
             QCOMPARE(language->title(), QStringLiteral("&Sprache"));

@@ -1,5 +1,7 @@
 #include "ui/commands/shortcutsettings.h"
 
+#include "ui/i18n/language.h"
+
 #include <QAction>
 #include <QMainWindow>
 #include <QMenu>
@@ -14,6 +16,14 @@ namespace folio {
 namespace {
 
 const char kDefaultsProperty[] = "folioDefaultShortcuts";
+
+QString withoutAccelerators(QString text)
+{
+    text.replace(QLatin1String("&&"), QStringLiteral("\x01"));
+    text.remove(QLatin1Char('&'));
+    text.replace(QChar(1), QLatin1Char('&'));
+    return text;
+}
 const char kNoShortcutsProperty[] = "folioNoShortcuts";
 
 QString settingsKey(const QAction *action)
@@ -53,11 +63,7 @@ QList<QAction *> ShortcutSettings::actions(const QMainWindow *window)
 
 QString ShortcutSettings::displayText(const QAction *action)
 {
-    QString text = action->text();
-    text.replace(QLatin1String("&&"), QStringLiteral("\x01"));
-    text.remove(QLatin1Char('&'));
-    text.replace(QChar(1), QLatin1Char('&'));
-    return text;
+    return withoutAccelerators(action->text());
 }
 
 QString ShortcutSettings::menuPath(const QAction *action)
@@ -83,7 +89,8 @@ QString ShortcutSettings::id(const QAction *action)
 {
     QString name = action->objectName();
     if (name.isEmpty())
-        name = QStringLiteral("text:") + displayText(action).remove(QChar(0x2026)).trimmed();
+        // The English text (uiSourceText): the keys stay the action's in every interface language.
+        name = QStringLiteral("text:") + withoutAccelerators(uiSourceText(action->text())).remove(QChar(0x2026)).trimmed();
     // QSettings reads '/' and '\' as groups.
     name.replace(QLatin1Char('/'), QLatin1Char('_'));
     name.replace(QLatin1Char('\\'), QLatin1Char('_'));

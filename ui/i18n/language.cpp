@@ -1,11 +1,52 @@
 #include "ui/i18n/language.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QLibraryInfo>
+#include <QMutex>
 #include <QSettings>
 #include <QTranslator>
 
 namespace folio {
+
+namespace {
+
+// Translations handed out -> their sources (uiSourceText). translate() runs on worker threads too.
+struct SourceTexts {
+    QMutex mutex;
+    QHash<QString, QString> byTranslation;
+};
+SourceTexts &sourceTexts()
+{
+    static SourceTexts texts;
+    return texts;
+}
+
+// Folio's catalogue, remembering the source of each translation it gives.
+class RecordingTranslator : public QTranslator
+{
+public:
+    using QTranslator::QTranslator;
+    QString translate(const char *context, const char *sourceText, const char *disambiguation, int n) const override
+    {
+        QString translated = QTranslator::translate(context, sourceText, disambiguation, n);
+        if (!translated.isEmpty() && n < 0) {
+            SourceTexts &texts = sourceTexts();
+            QMutexLocker lock(&texts.mutex);
+            texts.byTranslation.insert(translated, QString::fromUtf8(sourceText));
+        }
+        return translated;
+    }
+};
+
+} // namespace
+
+QString uiSourceText(const QString &shown)
+{
+    SourceTexts &texts = sourceTexts();
+    QMutexLocker lock(&texts.mutex);
+    return texts.byTranslation.value(shown, shown);
+}
 
 QString uiLanguageSettingsKey()
 {
@@ -66,7 +107,7 @@ QStringList installUiTranslations(QCoreApplication *app, const QLocale &locale)
     const QString language = QLocale::languageToCode(locale.language());
     if (!translatedUiLanguages().contains(language))
         return loaded; // English is the sources' language: nothing to load
-    auto *folio = new QTranslator(app);
+    auto *folio = new RecordingTranslator(app);
     const QString catalogue = QStringLiteral(":/i18n/folio_%1.qm").arg(language);
     if (folio->load(catalogue)) {
         QCoreApplication::installTranslator(folio);

@@ -32,4 +32,9 @@ QStringList translatedUiLanguages();
 // loaded (":/i18n/folio_de.qm", ".../qtbase_de.qm"), for the log and the tests.
 QStringList installUiTranslations(QCoreApplication *app, const QLocale &locale);
 
+// The English source of a text Folio's catalogue gave (the exact translated string, accelerators
+// included: "&Datei" -> "&File"), or `shown` itself when it came from no catalogue. What is keyed by
+// a text (the keys a user chose for an action without an object name) stays the same in every language.
+QString uiSourceText(const QString &shown);
+
 } // namespace folio
