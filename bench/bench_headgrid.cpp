@@ -90,6 +90,25 @@ int main(int argc, char **argv)
     std::printf("trace: %d layers x %d heads, %d tokens, 3 bias terms, %.1f MiB; %d pool threads\n", layers, heads, L,
                 double(attentionTraceBytes(trace)) / (1024.0 * 1024.0), QThreadPool::globalInstance()->maxThreadCount());
 
+    // The work itself, on this thread: every thumbnail of the grid and the statistics.
+    {
+        const std::vector<QRectF> tokenBoxes = headGridTokenBoxes(trace, &doc);
+        for (int selected : {-1, 101}) {
+            QElapsedTimer t;
+            t.start();
+            int n = 0;
+            for (const HeadGridRow &row : headGridRows(trace, 0, true)) {
+                const HeatmapScale scale = headGridRowScale(row, heads, L);
+                for (int h = 0; h < heads; ++h)
+                    n += headThumbnail(trace, 0, row, h, selected, tokenBoxes, scale, 72).isNull() ? 0 : 1;
+            }
+            const double thumbs = double(t.nsecsElapsed()) / 1e6;
+            t.restart();
+            const std::vector<HeadStatistics> stats = headStatistics(trace, 0, tokenBoxes);
+            std::printf("synchronous, %s: %d thumbnails %.1f ms, statistics %.1f ms\n", selected < 0 ? "whole matrices" : "selected word", n,
+                        thumbs, double(t.nsecsElapsed()) / 1e6);
+        }
+    }
     std::vector<double> base, first, full, firstWord, fullWord;
     for (int r = 0; r < reps; ++r) {
         {

@@ -179,7 +179,7 @@ private Q_SLOTS:
         QVERIFY(waitReady(grid));
         QCOMPARE(grid.view()->rowCount(), layers + biasRows);
         QCOMPARE(grid.view()->thumbnailCount(), layers * heads + biasRows * heads);
-        QVERIFY(grid.view()->firstPaintMs() >= 0);
+        QTRY_VERIFY(grid.view()->firstPaintMs() >= 0);
         const QImage wholeMatrix = grid.view()->thumbnail(0, 0);
 
         // The selected word: its row drawn on the page, another picture.

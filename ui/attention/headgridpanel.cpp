@@ -323,8 +323,8 @@ void HeadGridPanel::recompute()
                           .arg(int(m_rows.size()) > t.layerCount ? tr(" + %1 bias rows").arg(int(m_rows.size()) - t.layerCount) : QString())
                           .arg(t.modelType).arg(m_window + 1).arg(t.windows.size()).arg(what));
 
-    // Off the GUI thread: thumbnails row by row (the first row before the statistics, so the grid
-    // paints early), the statistics for sorting after the first row.
+    // Off the GUI thread: thumbnails row by row (each row shown as it is drawn), then the
+    // statistics for sorting.
     const std::shared_ptr<const AttentionTrace> trace = m_trace;
     const std::vector<HeadGridRow> rows = m_rows;
     const std::vector<QRectF> boxes = m_boxes;
@@ -354,17 +354,18 @@ void HeadGridPanel::recompute()
                         self->m_view->setThumbnail(int(r), c, images[std::size_t(h)]);
                 }
             }, Qt::QueuedConnection);
-            if (r == 0 && !*cancel) {
-                std::vector<HeadStatistics> stats = headStatistics(*trace, window, boxes);
-                if (!parent.empty())
-                    addTreeDistances(&stats, *trace, window, tokenNode, parent);
-                QMetaObject::invokeMethod(self.data(), [self, gen, stats] {
-                    if (!self || gen != self->m_generation)
-                        return;
-                    self->m_stats = stats;
-                    self->applyOrder();
-                }, Qt::QueuedConnection);
-            }
+        }
+        // The statistics to sort by, once every thumbnail is out (sorting moves them when they arrive).
+        if (!*cancel) {
+            std::vector<HeadStatistics> stats = headStatistics(*trace, window, boxes);
+            if (!parent.empty())
+                addTreeDistances(&stats, *trace, window, tokenNode, parent);
+            QMetaObject::invokeMethod(self.data(), [self, gen, stats] {
+                if (!self || gen != self->m_generation)
+                    return;
+                self->m_stats = stats;
+                self->applyOrder();
+            }, Qt::QueuedConnection);
         }
         const bool cancelled = *cancel;
         QMetaObject::invokeMethod(self.data(), [self, gen, cancelled] {
