@@ -482,10 +482,16 @@ private Q_SLOTS:
         QCOMPARE(window.findChild<QDockWidget *>(QStringLiteral("headGridDock")), in.gridDock);
         QCOMPARE(window.findChild<QDockWidget *>(QStringLiteral("imagePatchDock")), in.patchDock);
         QVERIFY(in.gridDock->isHidden());
-        // The grid follows the panel's trace.
+        // The grid follows the panel's trace; hidden, it draws nothing until shown.
         const Document doc = handDocument();
         attention->setDocument(doc);
         QVERIFY(attention->setTrace(handTrace(doc)));
+        QTest::qWait(50);
+        QCOMPARE(in.grid->view()->thumbnailCount(), 0);
+        QVERIFY(!in.grid->isComputing());
+        window.show();
+        in.gridDock->show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(waitReady(*in.grid));
         QCOMPARE(in.grid->view()->thumbnailCount(), 3);
         Q_EMIT in.grid->headChosen(0, 1, QString());

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QShowEvent>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
@@ -279,8 +280,16 @@ HeadGridOptions HeadGridPanel::options() const
     return o;
 }
 
+void HeadGridPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_deferred)
+        recompute();
+}
+
 void HeadGridPanel::recompute()
 {
+    m_deferred = parentWidget() && !isVisible() && m_trace && !m_trace->isEmpty();
     ++m_generation;
     if (m_cancel)
         *m_cancel = true;
@@ -292,6 +301,10 @@ void HeadGridPanel::recompute()
     if (!m_trace || m_trace->isEmpty()) {
         m_view->setGrid(QStringList(), 0, m_side);
         m_status->setText(tr("No attention trace: run Model > Show Attention first."));
+        return;
+    }
+    if (m_deferred) {
+        m_view->setGrid(QStringList(), 0, m_side);
         return;
     }
     const AttentionTrace &t = *m_trace;

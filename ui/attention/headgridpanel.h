@@ -8,6 +8,9 @@
 // sections), or by entropy. A click on a thumbnail emits headChosen (the Attention dock opens
 // that layer / head: attentioninspectors.h). Export: PNG, SVG or HTML by the file's suffix.
 //
+// Inside a hidden dock (a parent, not visible) nothing is computed: the request waits for the
+// panel to be shown, so Show Attention does not draw a grid nobody looks at.
+//
 // A trace larger than memoryBudget() is not copied: the panel says how large it is and shows a
 // smaller window (the first tokens of one window that fit, cropAttentionWindow); the Tokens
 // control picks another size.
@@ -85,6 +88,9 @@ Q_SIGNALS:
     void gridReady(); // every thumbnail of the current request has arrived
     void message(const QString &text);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void buildUi();
     void takeTrace();
@@ -123,6 +129,7 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::vector<QFuture<void>> m_futures;
     QString m_note;
+    bool m_deferred = false; // a recompute asked for while hidden in a dock: done when shown
 };
 
 } // namespace folio
