@@ -285,6 +285,36 @@ private Q_SLOTS:
         QCOMPARE(grid.headOrder(0), (std::vector<int>{2, 0, 1}));
         // No DOM and no sections here: tree distance is not offered.
         QVERIFY(!grid.hasTreeDistance());
+        {
+            // With sections (word 0 in a section, word 1 in its subsection: one edge apart), the
+            // section tree is: head 0 0.5, head 1 1, head 2 0.1.
+            Document sectioned = doc;
+            Section top, sub;
+            top.title = QStringLiteral("Form");
+            top.level = 1;
+            top.firstWord = 0;
+            top.endWord = 1;
+            top.children = {1};
+            sub.title = QStringLiteral("Name");
+            sub.level = 2;
+            sub.parent = 0;
+            sub.firstWord = 1;
+            sub.endWord = 2;
+            sectioned.sections = {top, sub};
+            AttentionViewModel m2;
+            m2.setDocument(sectioned);
+            QVERIFY2(m2.setTrace(t, &error), qPrintable(error));
+            HeadGridPanel g2;
+            g2.setViewModel(&m2);
+            QVERIFY(waitReady(g2));
+            QVERIFY(g2.hasTreeDistance());
+            QCOMPARE(g2.treeName(), QStringLiteral("section-tree"));
+            QVERIFY(std::abs(g2.statistics()[0].meanTreeDistance - 0.5) < 1e-6);
+            QVERIFY(std::abs(g2.statistics()[1].meanTreeDistance - 1.0) < 1e-6);
+            QVERIFY(std::abs(g2.statistics()[2].meanTreeDistance - 0.1) < 1e-6);
+            g2.setSort(HeadSort::TreeDistance);
+            QCOMPARE(g2.headOrder(0), (std::vector<int>{2, 0, 1}));
+        }
         // A click on the first column opens head 2.
         QSignalSpy chosen(&grid, &HeadGridPanel::headChosen);
         grid.show();
