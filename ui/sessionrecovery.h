@@ -1,5 +1,5 @@
 #pragma once
-// Crash survival (issue 50): a small "session state" file, written atomically (QSaveFile) on every
+// Crash survival (issue 50): a small "session state" file, written atomically (write + rename) on every
 // change of where the user is, tells the next start what a killed Folio was doing.
 //
 //   <AppLocalDataLocation>/session.json   (~/.local/share/Folio/Folio/session.json)

@@ -186,7 +186,7 @@ private Q_SLOTS:
     }
 
     // Written on every edit: one atomic write (temporary file, rename) must cost little beside the
-    // edit's own SQLite transaction. A state with a window layout and a training run, 50 times.
+    // edit's own SQLite transaction (no fsync: under 15 ms on a loaded machine). A state with a layout and a training run, 50 times.
     void writingTheStateIsCheap()
     {
         MainWindow window;
@@ -206,7 +206,7 @@ private Q_SLOTS:
         }
         const double ms = t.nsecsElapsed() / 1e6 / 50;
         qInfo("session state write: %.2f ms each (%lld bytes)", ms, QFileInfo(sessionstate::markerPath()).size());
-        QVERIFY2(ms < 25, qPrintable(QString::number(ms)));
+        QVERIFY2(ms < 15, qPrintable(QString::number(ms))); // 0.3-3.7 ms on 2 loaded cores; QSaveFile with fsync was 8.7
         QCOMPARE(readState().edits, 49);
     }
 
