@@ -42,7 +42,9 @@ void writeAttentionGrid(const AttentionTrace &trace, const Document *document, c
                   .arg(trace.modelType).arg(trace.layerCount).arg(trace.headCount).arg(what).arg(o.window + 1)
                   .arg(trace.windows.size()).arg(o.sort == HeadSort::None ? QString() : QStringLiteral(", heads sorted by ") + a.sort);
     QString error;
-    if (!saveHeadGrid(trace, boxes, o, a.out, &error))
+    const QString outSuffix = QFileInfo(a.out).suffix().toLower();
+    const bool html = outSuffix == QLatin1String("html") || outSuffix == QLatin1String("htm");
+    if (!(html ? saveHeadGridHtml(trace, boxes, o, a.out, &error) : saveHeadGrid(trace, boxes, o, a.out, &error)))
         throw CliError(error.toStdString());
 
     std::vector<HeadStatistics> stats = headStatistics(trace, o.window, boxes);

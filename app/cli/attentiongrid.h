@@ -13,7 +13,7 @@ namespace folio::cli {
 
 struct AttentionGridArgs
 {
-    QString out;          // .png or .svg
+    QString out;          // .png, .svg or .html
     QSize size;
     int word = -1;        // Document word to select (-1: the whole matrix)
     QString sort;         // "none", "distance", "entropy"

@@ -67,8 +67,10 @@ void runAttention(const AttentionArgs &a)
     const QString file = QString::fromStdString(a.file);
     const QString out = QString::fromStdString(a.out);
     const QString suffix = QFileInfo(out).suffix().toLower();
-    if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") && suffix != QLatin1String("safetensors"))
-        throw CliError(a.out + ": --out must end in .png, .svg or .safetensors", ExitUsage);
+    if (a.grid && (suffix == QLatin1String("html") || suffix == QLatin1String("htm"))) {
+        // --grid as one HTML page (issue 48): attention/headgrid.h saveHeadGridHtml
+    } else if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") && suffix != QLatin1String("safetensors"))
+        throw CliError(a.out + ": --out must end in .png, .svg or .safetensors (or .html with --grid)", ExitUsage);
     QSize size(900, 800);
     {
         const QStringList wh = QString::fromStdString(a.size).split(QLatin1Char('x'));
@@ -108,7 +110,7 @@ void runAttention(const AttentionArgs &a)
         throw CliError(a.file + ": " + error.toStdString());
     if (a.grid) {
         if (suffix == QLatin1String("safetensors"))
-            throw CliError(a.out + ": --grid writes .png or .svg", ExitUsage);
+            throw CliError(a.out + ": --grid writes .png or .svg (or .html)", ExitUsage);
         writeAttentionGrid(vm.trace(), doc.words.empty() ? nullptr : &doc,
                            AttentionGridArgs{out, size, a.word, QString::fromStdString(a.sort), !a.noBiasRows, a.gridJson});
         return;
@@ -172,7 +174,7 @@ void registerAttentionCommand(CLI::App &app)
     cmd->add_option("FILE", a->file, "Prepared inputs (.safetensors) or a document (Folio / FUNSD JSON, HTML, scan, PDF)")->required();
     cmd->add_option("--layer", a->layer, "Layer (0-based; -1 = average over layers)");
     cmd->add_option("--head", a->head, "Head (0-based; -1 = average over heads)");
-    cmd->add_option("--out", a->out, "Output: .png, .svg or .safetensors")->required();
+    cmd->add_option("--out", a->out, "Output: .png, .svg or .safetensors (--grid: .png, .svg or .html)")->required();
     cmd->add_option("--row", a->row, "Batch row of prepared inputs (-1: every row as a window)");
     cmd->add_option("--granularity", a->granularity, "tokens | words | entities | sections | dom (documents only)");
     cmd->add_option("--mode", a->mode, "attention, or a bias term of the trace (e.g. bias.1d, bias.2d_x, bias.c2p)");

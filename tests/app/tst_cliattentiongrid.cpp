@@ -1,7 +1,7 @@
 // folio-cli attention --grid (issue 48) on a FUNSD test page with the shipped layout tagger:
 // PNG and SVG grids (layers x heads plus the bias-term rows), the head table as text and JSON,
 // sorted by entropy / distance, a selected word; refusals for an unknown word, a bad --sort and
-// a .safetensors grid.
+// a .safetensors grid; the grid as one HTML page.
 #include "clirunner.h"
 #include "tests/common/testdata.h"
 
@@ -93,7 +93,27 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("--sort: 'size'"), r.err.constData());
         r = grid(QStringLiteral("x.safetensors"), {});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains("--grid writes .png or .svg"), r.err.constData());
+        QVERIFY2(r.err.contains("--grid writes .png or .svg (or .html)"), r.err.constData());
+        // .html is a grid's format only.
+        r = folio::test::runCli(QStringList{QStringLiteral("-q"), QStringLiteral("attention"), QStringLiteral("--checkpoint"), kModel, m_page,
+                                            QStringLiteral("--out"), m_dir.filePath(QStringLiteral("heat.html"))});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("(or .html with --grid)"), r.err.constData());
+    }
+
+    // The same grid as one HTML page: (4 layers + 3 bias terms) x 4 heads of PNG thumbnails.
+    void htmlGrid()
+    {
+        const Run r = grid(QStringLiteral("grid.html"), {QStringLiteral("--sort"), QStringLiteral("distance")});
+        QVERIFY2(r.code == 0, qPrintable(why(r)));
+        QFile f(m_dir.filePath(QStringLiteral("grid.html")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray html = f.readAll();
+        QVERIFY(html.startsWith("<!DOCTYPE html>"));
+        QCOMPARE(html.count("<img class=\"head\""), (4 + 3) * 4);
+        QVERIFY(html.contains("bias.2d_y") && html.contains("mean 2-D distance"));
+        const int at = html.indexOf("base64,") + 7;
+        QVERIFY(!QImage::fromData(QByteArray::fromBase64(html.mid(at, html.indexOf('"', at) - at)), "PNG").isNull());
     }
 };
 
