@@ -17,6 +17,7 @@
 #include "widgets/pagecanvas.h"
 #include "ui/documents/documentlistpanel.h"
 #include "ui/documents/documentopener.h"
+#include "ui/documents/dropopener.h"
 #include "ui/documents/ocrlanguagemenu.h"
 #include "ui/documents/domtreepanel.h"
 #include "ui/fields/fieldscontroller.h"
@@ -235,6 +236,7 @@ MainWindow::MainWindow(QWidget *parent)
     layout()->activate();
     resize(1400, 900);
     restoreSettings();
+    new DropOpener(this); // files dropped on the window open as File > Open does (issue 50)
     statusBar()->showMessage(tr("Ready"));
 }
 

@@ -967,6 +967,13 @@ Modellunsicherheit %2</translation>
     </message>
 </context>
 <context>
+    <name>folio::DropOpener</name>
+    <message>
+        <source>Cannot open %1: Folio opens scans (PNG, JPEG, TIFF), PDFs, HTML and MHTML pages, Folio JSON and .folio projects</source>
+        <translation>%1 kann nicht geöffnet werden: Folio öffnet Scans (PNG, JPEG, TIFF), PDFs, HTML- und MHTML-Seiten, Folio-JSON und .folio-Projekte</translation>
+    </message>
+</context>
+<context>
     <name>folio::FieldSetDialog</name>
     <message>
         <source>Field set of this project</source>
