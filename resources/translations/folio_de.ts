@@ -676,6 +676,18 @@
         <source>Exported %1</source>
         <translation>%1 exportiert</translation>
     </message>
+    <message>
+        <source>Attention heatmap</source>
+        <translation>Aufmerksamkeits-Heatmap</translation>
+    </message>
+    <message>
+        <source>How much each token attends to every other token, for the chosen layer and head</source>
+        <translation>Wie stark jedes Token jedes andere Token beachtet, für die gewählte Schicht und den gewählten Kopf</translation>
+    </message>
+    <message>
+        <source>Hierarchy attention heatmap</source>
+        <translation>Aufmerksamkeits-Heatmap der Hierarchie</translation>
+    </message>
 </context>
 <context>
     <name>folio::CommandPalette</name>
@@ -702,6 +714,14 @@
     <message>
         <source>&amp;Find Action…</source>
         <translation>&amp;Aktion suchen…</translation>
+    </message>
+    <message>
+        <source>Find action</source>
+        <translation>Aktion suchen</translation>
+    </message>
+    <message>
+        <source>Matching actions</source>
+        <translation>Passende Aktionen</translation>
     </message>
 </context>
 <context>
@@ -902,6 +922,14 @@ Modellunsicherheit %2</translation>
     <message>
         <source>The order of the list and of Next / Previous document: the project&apos;s pages, the current model&apos;s most uncertain first (refreshed when the background retraining updates the model), or at random (the same shuffle each time)</source>
         <translation>Die Reihenfolge der Liste und von Nächstes / Vorheriges Dokument: die Seiten des Projekts, die unsichersten des aktuellen Modells zuerst (aufgefrischt, wenn das Neutraining im Hintergrund das Modell aktualisiert) oder zufällig (jedes Mal dieselbe Mischung)</translation>
+    </message>
+    <message>
+        <source>Documents of the project</source>
+        <translation>Dokumente des Projekts</translation>
+    </message>
+    <message>
+        <source>Document order</source>
+        <translation>Reihenfolge der Dokumente</translation>
     </message>
 </context>
 <context>
@@ -1308,6 +1336,10 @@ wird gelesen als %2: %3</translation>
         <translation>%1
 %2</translation>
     </message>
+    <message>
+        <source>Extracted fields</source>
+        <translation>Extrahierte Felder</translation>
+    </message>
 </context>
 <context>
     <name>folio::FieldsWorker</name>
@@ -1470,6 +1502,10 @@ wird gelesen als %2: %3</translation>
         <source>Head grid written to %1</source>
         <translation>Kopfraster nach %1 geschrieben</translation>
     </message>
+    <message>
+        <source>Tokens shown</source>
+        <translation>Angezeigte Tokens</translation>
+    </message>
 </context>
 <context>
     <name>folio::HeatmapView</name>
@@ -1605,6 +1641,14 @@ wird gelesen als %2: %3</translation>
     <message>
         <source>, most &apos;%1&apos; (%2)</source>
         <translation>, am meisten „%1“ (%2)</translation>
+    </message>
+    <message>
+        <source>Image patch attention</source>
+        <translation>Aufmerksamkeit der Bildausschnitte</translation>
+    </message>
+    <message>
+        <source>The page image with the attention of the chosen patch over it</source>
+        <translation>Das Seitenbild mit der Aufmerksamkeit des gewählten Ausschnitts darüber</translation>
     </message>
 </context>
 <context>
@@ -2345,6 +2389,10 @@ Konfidenz %1</translation>
         <source> (%1 in int8)</source>
         <translation> (%1 in int8)</translation>
     </message>
+    <message>
+        <source>Generated questions</source>
+        <translation>Erzeugte Fragen</translation>
+    </message>
 </context>
 <context>
     <name>folio::QsPanel</name>
@@ -2538,6 +2586,14 @@ Konfidenz %1</translation>
         <source>Move question</source>
         <translation>Frage verschieben</translation>
     </message>
+    <message>
+        <source>Questions and summaries</source>
+        <translation>Fragen und Zusammenfassungen</translation>
+    </message>
+    <message>
+        <source>Question details</source>
+        <translation>Details zur Frage</translation>
+    </message>
 </context>
 <context>
     <name>folio::QsTreeModel</name>
@@ -2632,6 +2688,14 @@ Konfidenz %1</translation>
     <message>
         <source>of %1</source>
         <translation>von %1</translation>
+    </message>
+    <message>
+        <source>The scanned page with its word boxes and entity labels; click or drag to select words</source>
+        <translation>Die gescannte Seite mit ihren Wortrahmen und Entitätslabels; klicken oder ziehen, um Wörter auszuwählen</translation>
+    </message>
+    <message>
+        <source>Page number</source>
+        <translation>Seitenzahl</translation>
     </message>
 </context>
 <context>
@@ -3478,6 +3542,10 @@ Konfidenz %1</translation>
     <message>
         <source>its layout could not be read (%1)</source>
         <translation>ihr Layout konnte nicht gelesen werden (%1)</translation>
+    </message>
+    <message>
+        <source>Blocked requests</source>
+        <translation>Blockierte Anfragen</translation>
     </message>
 </context>
 </TS>

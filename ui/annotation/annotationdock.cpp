@@ -19,6 +19,8 @@ AnnotationDock::AnnotationDock(AnnotationSession *session, QWidget *parent)
     setObjectName(QStringLiteral("annotationDock"));
     m_entities->setObjectName(QStringLiteral("entityList"));
     m_links->setObjectName(QStringLiteral("linkList"));
+    m_entities->setAccessibleName(tr("Entities"));
+    m_links->setAccessibleName(tr("Links"));
     m_entities->setSelectionMode(QAbstractItemView::ExtendedSelection);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

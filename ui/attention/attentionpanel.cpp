@@ -59,11 +59,15 @@ void AttentionPanel::buildUi()
 {
     setObjectName(QStringLiteral("attentionPanel"));
     m_heatmap = new HeatmapView(this);
+    m_heatmap->setAccessibleName(tr("Attention heatmap"));
+    m_heatmap->setAccessibleDescription(tr("How much each token attends to every other token, for the chosen layer and head"));
     m_layer = new QSpinBox(this);
+    m_layer->setAccessibleName(tr("Layer"));
     m_layer->setSpecialValueText(tr("avg"));
     m_layer->setMinimum(-1);
     m_layer->setToolTip(tr("Layer (avg = mean over layers). Up/Down in the heatmap."));
     m_head = new QSpinBox(this);
+    m_head->setAccessibleName(tr("Head"));
     m_head->setSpecialValueText(tr("avg"));
     m_head->setMinimum(-1);
     m_head->setToolTip(tr("Head (avg = mean over heads). Left/Right in the heatmap."));
@@ -84,6 +88,7 @@ void AttentionPanel::buildUi()
     hierarchy->setToolTip(tr("Show a HIBRIDS checkpoint's hierarchical bias between this document's sections"));
     m_hierHeatmap = new HeatmapView(this);
     m_hierHeatmap->setObjectName(QStringLiteral("hierarchyHeatmap"));
+    m_hierHeatmap->setAccessibleName(tr("Hierarchy attention heatmap"));
     m_hierHeatmap->hide();
     m_status = new QLabel(this);
     m_status->setWordWrap(true);

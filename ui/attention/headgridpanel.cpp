@@ -91,9 +91,11 @@ void HeadGridPanel::buildUi()
     m_bias->setChecked(true);
     m_bias->setToolTip(tr("Show each bias term (1-D, 2-D, ...) as an extra row of thumbnails"));
     m_windowBox = new QSpinBox(this);
+    m_windowBox->setAccessibleName(tr("Window"));
     m_windowBox->setMinimum(1);
     m_windowBox->setToolTip(tr("Which window of a long document the grid shows"));
     m_tokens = new QSpinBox(this);
+    m_tokens->setAccessibleName(tr("Tokens shown"));
     m_tokens->setMinimum(2);
     m_tokens->setMaximum(2);
     m_tokens->setEnabled(false);

@@ -15,6 +15,8 @@ ImagePatchPanel::ImagePatchPanel(QWidget *parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("imagePatchPanel"));
     m_canvas = new ImagePatchCanvas(this);
+    m_canvas->setAccessibleName(tr("Image patch attention"));
+    m_canvas->setAccessibleDescription(tr("The page image with the attention of the chosen patch over it"));
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -28,12 +28,14 @@ CommandPalette::CommandPalette(QMainWindow *window)
     layout->setContentsMargins(6, 6, 6, 6);
     m_filter = new QLineEdit(this);
     m_filter->setObjectName(QStringLiteral("commandPaletteFilter"));
+    m_filter->setAccessibleName(tr("Find action"));
     m_filter->setPlaceholderText(tr("Type an action's name (Enter runs it, Esc closes)"));
     m_filter->setClearButtonEnabled(true);
     m_filter->installEventFilter(this);
     layout->addWidget(m_filter);
     m_list = new QTreeWidget(this);
     m_list->setObjectName(QStringLiteral("commandPaletteList"));
+    m_list->setAccessibleName(tr("Matching actions"));
     m_list->setColumnCount(3);
     m_list->setHeaderLabels({tr("Action"), tr("Menu"), tr("Keys")});
     m_list->setRootIsDecorated(false);

@@ -26,6 +26,8 @@ DocumentListPanel::DocumentListPanel(AnnotationSession *session, QWidget *parent
     : QWidget(parent), m_session(session), m_list(new QListWidget(this)), m_order(new QComboBox(this))
 {
     m_list->setObjectName(QStringLiteral("documentList"));
+    m_list->setAccessibleName(tr("Documents of the project"));
+    m_order->setAccessibleName(tr("Document order"));
     m_order->addItem(tr("Project order"));
     m_order->addItem(tr("Most uncertain first"));
     m_order->addItem(tr("Random order"));

@@ -35,6 +35,9 @@ ScanPanel::ScanPanel(AnnotationSession *session, QWidget *parent)
     : QWidget(parent), m_session(session), m_canvas(new PageCanvas(this)), m_model(new StructureTreeModel(this)),
       m_pageBox(new QSpinBox(this)), m_pageCount(new QLabel(this)), m_imageLoad(new QFutureWatcher<QImage>(this))
 {
+    m_canvas->setAccessibleName(tr("Page"));
+    m_canvas->setAccessibleDescription(tr("The scanned page with its word boxes and entity labels; click or drag to select words"));
+    m_pageBox->setAccessibleName(tr("Page number"));
     connect(m_imageLoad, &QFutureWatcherBase::finished, this, [this] {
         if (m_loadingPath != m_imagePath || m_imageLoad->isCanceled())
             return; // another page was asked for meanwhile

@@ -30,6 +30,7 @@ WebPagePanel::WebPagePanel(QWidget *parent)
 {
     m_status->setObjectName(QStringLiteral("webStatus"));
     m_blocked->setObjectName(QStringLiteral("blockedRequests"));
+    m_blocked->setAccessibleName(tr("Blocked requests"));
     m_blocked->setAutoRaise(true);
     m_blocked->hide();
     connect(m_blocked, &QToolButton::clicked, this, &WebPagePanel::showBlockedRequests);

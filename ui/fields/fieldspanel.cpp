@@ -20,6 +20,7 @@ FieldsPanel::FieldsPanel(QWidget *parent)
     : QWidget(parent), m_table(new QTableWidget(this)), m_message(new QLabel(this))
 {
     setObjectName(QStringLiteral("fieldsPanel"));
+    m_table->setAccessibleName(tr("Extracted fields"));
     m_table->setColumnCount(4);
     m_table->setHorizontalHeaderLabels({tr("Field"), tr("Value"), tr("Conf."), tr("State")});
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);

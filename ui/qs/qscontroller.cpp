@@ -51,6 +51,7 @@ QsController::QsController(QMainWindow *window, AnnotationSession *session, Scan
     // their evidence, replace this list as suggestions when the run ends).
     m_arrivals = new QListWidget(page);
     m_arrivals->setObjectName(QStringLiteral("qsArrivals"));
+    m_arrivals->setAccessibleName(tr("Generated questions"));
     m_arrivals->setWordWrap(true);
     m_arrivals->setMaximumHeight(160);
     m_arrivals->setToolTip(tr("Questions drafted so far"));

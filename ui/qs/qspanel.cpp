@@ -38,6 +38,9 @@ QsPanel::QsPanel(AnnotationSession *session, QWidget *parent)
     m_view->header()->setStretchLastSection(false);
     m_view->installEventFilter(this);
     m_rootSummary->setObjectName(QStringLiteral("qsRootSummary"));
+    m_rootSummary->setAccessibleName(tr("Summary of the whole document"));
+    m_view->setAccessibleName(tr("Questions and summaries"));
+    m_detail->setAccessibleName(tr("Question details"));
     m_rootSummary->setPlaceholderText(tr("Summary of the whole document"));
     m_message->setObjectName(QStringLiteral("qsMessage"));
     m_message->setWordWrap(true);

@@ -1,0 +1,150 @@
+// Accessible names (issue 50): every interactive widget of the main window — in the central views,
+// every dock (shown or not), the status bar — and every menu action has a name a screen reader
+// speaks: the widget's accessibleName or the visible text Qt's accessibility layer reports (a
+// button's text, a label buddy). The names are read through QAccessible, as an assistive tool would.
+#include "tests/common/testdata.h"
+#include "ui/mainwindow.h"
+#include "widgets/heatmapview.h"
+#include "widgets/pagecanvas.h"
+#include "ui/attention/headgridview.h"
+#include "ui/attention/imagepatchcanvas.h"
+
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
+#include <QAccessible>
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QScrollBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabBar>
+#include <QTest>
+#include <QTextEdit>
+
+#include <functional>
+
+using namespace folio;
+
+namespace {
+
+bool isInteractive(const QWidget *w)
+{
+    if (qobject_cast<const QScrollBar *>(w))
+        return false; // Qt names scroll bars by their orientation
+    return qobject_cast<const QAbstractButton *>(w) || qobject_cast<const QLineEdit *>(w)
+        || qobject_cast<const QComboBox *>(w) || qobject_cast<const QAbstractItemView *>(w)
+        || qobject_cast<const QAbstractSlider *>(w) || qobject_cast<const QAbstractSpinBox *>(w)
+        || qobject_cast<const QTextEdit *>(w) || qobject_cast<const QPlainTextEdit *>(w)
+        || qobject_cast<const PageCanvas *>(w) || qobject_cast<const HeatmapView *>(w)
+        || qobject_cast<const HeadGridView *>(w) || qobject_cast<const ImagePatchCanvas *>(w);
+}
+
+// Parts Qt builds inside a widget and names itself (a combo box's line edit, a spin box's, the
+// dock title bar buttons, a tab bar's scroll buttons, a view's headers, a line edit's clear button).
+bool isQtInternal(const QWidget *w)
+{
+    for (const QWidget *p = w; p; p = p->parentWidget()) {
+        if (p->objectName().startsWith(QLatin1String("qt_")))
+            return true;
+        if (p != w && (qobject_cast<const QComboBox *>(p) || qobject_cast<const QAbstractSpinBox *>(p)
+                       || qobject_cast<const QTabBar *>(p) || qobject_cast<const QAbstractItemView *>(p)
+                       || qobject_cast<const QLineEdit *>(p)))
+            return true;
+    }
+    return false;
+}
+
+QString where(const QWidget *w)
+{
+    QStringList chain;
+    for (const QWidget *p = w; p; p = p->parentWidget())
+        chain.prepend(QStringLiteral("%1(%2)").arg(QLatin1String(p->metaObject()->className()), p->objectName()));
+    return chain.join(QStringLiteral(" > "));
+}
+
+QString spokenName(QWidget *w)
+{
+    QAccessibleInterface *iface = QAccessible::queryAccessibleInterface(w);
+    return iface ? iface->text(QAccessible::Name).trimmed() : QString();
+}
+
+} // namespace
+
+class TestAccessibleNames : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        qputenv("FOLIO_NO_DIALOGS", "1");
+        QCoreApplication::setOrganizationName(QStringLiteral("FolioTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_accessiblenames"));
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+    }
+
+    void everyInteractiveWidgetHasAName()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QList<QWidget *> widgets = w.findChildren<QWidget *>();
+        int checked = 0;
+        QStringList unnamed;
+        for (QWidget *widget : widgets) {
+            if (!isInteractive(widget) || isQtInternal(widget))
+                continue;
+            ++checked;
+            if (spokenName(widget).isEmpty())
+                unnamed << where(widget);
+        }
+        for (const QString &u : unnamed) // QTest cuts a long failure message: each one in full
+            qWarning("no accessible name: %s", qPrintable(u));
+        QVERIFY2(checked > 20, qPrintable(QString::number(checked)));
+        QVERIFY2(unnamed.isEmpty(), qPrintable(QStringLiteral("%1 of %2 interactive widgets have no accessible name:\n  ")
+                                                  .arg(unnamed.size()).arg(checked)
+                                               + unnamed.join(QStringLiteral("\n  "))));
+        // The custom views also say what they are for.
+        for (const char *name : {"pageCanvas"}) {
+            auto *view = w.findChild<QWidget *>(QLatin1String(name));
+            QVERIFY2(view, name);
+            QVERIFY2(!view->accessibleDescription().isEmpty(), name);
+        }
+    }
+
+    void everyMenuActionHasText()
+    {
+        MainWindow w;
+        QStringList unnamed;
+        int checked = 0;
+        std::function<void(QMenu *, const QString &)> walk = [&](QMenu *menu, const QString &path) {
+            for (QAction *a : menu->actions()) {
+                if (a->isSeparator())
+                    continue;
+                ++checked;
+                const QString text = QString(a->text()).remove(QLatin1Char('&')).trimmed();
+                if (text.isEmpty())
+                    unnamed << path + QStringLiteral(" > (action %1)").arg(a->objectName());
+                if (a->menu())
+                    walk(a->menu(), path + QStringLiteral(" > ") + text);
+            }
+        };
+        for (QAction *top : w.menuBar()->actions())
+            if (top->menu())
+                walk(top->menu(), QString(top->text()).remove(QLatin1Char('&')));
+        QVERIFY2(checked > 30, qPrintable(QString::number(checked)));
+        QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join(QLatin1Char('\n'))));
+    }
+};
+
+FOLIO_TEST_MAIN(TestAccessibleNames)
+#include "tst_accessiblenames.moc"
