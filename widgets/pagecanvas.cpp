@@ -1,4 +1,5 @@
 #include "widgets/pagecanvas.h"
+#include "widgets/pagecanvasaccessible.h"
 
 #include <QKeyEvent>
 #include <QLineEdit>
@@ -21,6 +22,7 @@ PageCanvas::PageCanvas(QWidget *parent) : QWidget(parent)
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    installPageCanvasAccessibility();
 }
 
 PageCanvas::~PageCanvas()
@@ -218,6 +220,21 @@ void PageCanvas::setLabelMinZoom(double zoom)
 {
     m_labelMinZoom = zoom;
     update();
+}
+
+QList<int> PageCanvas::shownWords() const
+{
+    QList<int> words;
+    words.reserve(int(m_boxes.size()));
+    for (const Box &b : m_boxes)
+        words << b.word;
+    return words;
+}
+
+QString PageCanvas::wordText(int wordIndex) const
+{
+    const Box *b = boxFor(wordIndex);
+    return b ? b->text : QString();
 }
 
 QString PageCanvas::toolTipFor(int wordIndex) const

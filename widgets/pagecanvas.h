@@ -19,6 +19,8 @@
 // Labels (setBoxLabels) are chips placed beside their word so that they cover neither each other
 // nor another word (widgets/labelchips.h); one with no room, or any below labelMinZoom(), is a
 // colour bar; hovering a word or its chip shows the full label. setLabelsVisible(false) hides them.
+// Screen readers see each word as a child of the canvas: its text as the name, its label as the
+// description (widgets/pagecanvasaccessible.h).
 
 #include "document/document.h"
 #include "widgets/labelchips.h"
@@ -101,6 +103,11 @@ public:
     QRectF wordRectInWidget(int wordIndex) const;
     int wordAt(const QPointF &widgetPos) const; // -1 when none
     QString toolTipFor(int wordIndex) const;    // text and confidence
+    // What a screen reader gets (widgets/pagecanvasaccessible.h): the words shown, in page order
+    // (Document::words indices), a word's text, its label (empty when none).
+    QList<int> shownWords() const;
+    QString wordText(int wordIndex) const;
+    QString wordLabel(int wordIndex) const { return m_labels.value(wordIndex); }
 
     // Starts the in-place editor on a word of this page; false when it is not shown here.
     bool editWord(int wordIndex);

@@ -2249,6 +2249,14 @@ confidence %1</source>
         <translation>
 Konfidenz %1</translation>
     </message>
+    <message>
+        <source>No label</source>
+        <translation>Kein Label</translation>
+    </message>
+    <message>
+        <source>Label: %1</source>
+        <translation>Label: %1</translation>
+    </message>
 </context>
 <context>
     <name>folio::ProjectService</name>
