@@ -10,6 +10,9 @@
 // (BENCHMARKS.md "GUI responsiveness (Xvfb)"). Xvfb missing: skipped by name (failed under CI=true).
 // After each step that ran, its result is in front: the step's dock in view and its message in the
 // status bar (issue 50, ui/resultpresenter.h).
+// Legible at 200 % and dark (issue 50): the form again at QT_SCALE_FACTOR=2 with a dark palette
+// (FOLIO_PALETTE=dark, app/gui/main.cpp) on a 3360x2100 Xvfb screen (1680x1050 logical), the same
+// layout audit, the screenshot twice the size and dark (gui-xvfb/form-dark-2x.png).
 #include "tests/common/testdata.h"
 
 #include <QDir>
@@ -48,6 +51,7 @@ struct Sample
     QString path;
     QString steps;
     bool web = false;
+    bool dark2x = false; // QT_SCALE_FACTOR=2, FOLIO_PALETTE=dark, on the 3360x2100 screen
 };
 
 } // namespace
@@ -56,35 +60,37 @@ class TestGuiXvfb : public QObject
 {
     Q_OBJECT
 
-    QProcess m_xvfb;
-    QString m_display;
+    QProcess m_xvfb, m_xvfb2x;
+    QString m_display, m_display2x;
     QTemporaryDir m_home;
     QJsonObject m_summary;
 
-    bool startXvfb(QString *why)
+    bool startXvfb(QString *why) { return startXvfb(m_xvfb, QStringLiteral("1680x1050x24"), &m_display, why); }
+
+    static bool startXvfb(QProcess &xvfb, const QString &screen, QString *display, QString *why)
     {
         for (int n = 90; n < 130; ++n) {
             if (QFileInfo::exists(QStringLiteral("/tmp/.X%1-lock").arg(n)) || QFileInfo::exists(QStringLiteral("/tmp/.X11-unix/X%1").arg(n)))
                 continue;
-            m_xvfb.setProcessChannelMode(QProcess::MergedChannels);
-            m_xvfb.start(QStringLiteral("Xvfb"), {QStringLiteral(":%1").arg(n), QStringLiteral("-screen"), QStringLiteral("0"),
-                                                   QStringLiteral("1680x1050x24"), QStringLiteral("-nolisten"), QStringLiteral("tcp"),
+            xvfb.setProcessChannelMode(QProcess::MergedChannels);
+            xvfb.start(QStringLiteral("Xvfb"), {QStringLiteral(":%1").arg(n), QStringLiteral("-screen"), QStringLiteral("0"),
+                                                   screen, QStringLiteral("-nolisten"), QStringLiteral("tcp"),
                                                    QStringLiteral("-noreset")});
-            if (!m_xvfb.waitForStarted(5000))
+            if (!xvfb.waitForStarted(5000))
                 continue;
             QElapsedTimer t;
             t.start();
-            while (t.elapsed() < 10000 && m_xvfb.state() == QProcess::Running
+            while (t.elapsed() < 10000 && xvfb.state() == QProcess::Running
                    && !QFileInfo::exists(QStringLiteral("/tmp/.X11-unix/X%1").arg(n)))
                 QThread::msleep(50);
-            if (m_xvfb.state() == QProcess::Running && QFileInfo::exists(QStringLiteral("/tmp/.X11-unix/X%1").arg(n))) {
-                m_display = QStringLiteral(":%1").arg(n);
+            if (xvfb.state() == QProcess::Running && QFileInfo::exists(QStringLiteral("/tmp/.X11-unix/X%1").arg(n))) {
+                *display = QStringLiteral(":%1").arg(n);
                 return true;
             }
-            m_xvfb.kill();
-            m_xvfb.waitForFinished();
+            xvfb.kill();
+            xvfb.waitForFinished();
         }
-        *why = QStringLiteral("Xvfb did not start on any display :90..:129 (%1)").arg(QString::fromLocal8Bit(m_xvfb.readAll()));
+        *why = QStringLiteral("Xvfb did not start on any display :90..:129 (%1)").arg(QString::fromLocal8Bit(xvfb.readAll()));
         return false;
     }
 
@@ -92,7 +98,11 @@ class TestGuiXvfb : public QObject
     QJsonObject runFolio(const Sample &s)
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("DISPLAY"), m_display);
+        env.insert(QStringLiteral("DISPLAY"), s.dark2x ? m_display2x : m_display);
+        if (s.dark2x) {
+            env.insert(QStringLiteral("QT_SCALE_FACTOR"), QStringLiteral("2"));
+            env.insert(QStringLiteral("FOLIO_PALETTE"), QStringLiteral("dark"));
+        }
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb")); // a real X server, not offscreen
         env.insert(QStringLiteral("QTWEBENGINE_DISABLE_SANDBOX"), QStringLiteral("1"));
         env.insert(QStringLiteral("FOLIO_NO_DIALOGS"), QStringLiteral("1"));
@@ -159,11 +169,12 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        if (m_xvfb.state() == QProcess::Running) {
-            m_xvfb.terminate();
-            if (!m_xvfb.waitForFinished(5000))
-                m_xvfb.kill();
-        }
+        for (QProcess *x : {&m_xvfb, &m_xvfb2x})
+            if (x->state() == QProcess::Running) {
+                x->terminate();
+                if (!x->waitForFinished(5000))
+                    x->kill();
+            }
         QFile f(kOut + QStringLiteral("/summary.json"));
         if (!m_summary.isEmpty() && f.open(QIODevice::WriteOnly))
             f.write(QJsonDocument(m_summary).toJson());
@@ -174,12 +185,15 @@ private Q_SLOTS:
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("steps");
         QTest::addColumn<bool>("web");
+        QTest::addColumn<bool>("dark2x");
         QTest::newRow("form") << QStringLiteral(FOLIO_SOURCE_DIR "/resources/samples/sample-form.png")
-                              << QStringLiteral("suggest,generate,extract") << false;
+                              << QStringLiteral("suggest,generate,extract") << false << false;
         QTest::newRow("manual") << QStringLiteral("/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf")
-                                << QStringLiteral("suggest,generate,extract") << false;
+                                << QStringLiteral("suggest,generate,extract") << false << false;
         QTest::newRow("product") << QStringLiteral(FOLIO_SOURCE_DIR "/resources/samples/product-page.html")
-                                 << QStringLiteral("suggest,generate,extract") << true;
+                                 << QStringLiteral("suggest,generate,extract") << true << false;
+        QTest::newRow("form-dark-2x") << QStringLiteral(FOLIO_SOURCE_DIR "/resources/samples/sample-form.png")
+                                      << QStringLiteral("suggest,generate,extract") << false << true;
     }
 
     void samples()
@@ -187,8 +201,13 @@ private Q_SLOTS:
         QFETCH(QString, path);
         QFETCH(QString, steps);
         QFETCH(bool, web);
+        QFETCH(bool, dark2x);
         FOLIO_REQUIRE_DATA(path); // the PDF manual comes with shared-mime-info's documentation
-        const Sample s{QString::fromLatin1(QTest::currentDataTag()), path, steps, web};
+        const Sample s{QString::fromLatin1(QTest::currentDataTag()), path, steps, web, dark2x};
+        if (dark2x && m_display2x.isEmpty()) {
+            QString why;
+            QVERIFY2(startXvfb(m_xvfb2x, QStringLiteral("3360x2100x24"), &m_display2x, &why), qPrintable(why));
+        }
         const QJsonObject report = runFolio(s);
         QVERIFY2(!report.isEmpty(), qPrintable(QStringLiteral("no stall report; see %1/%2.log").arg(kOut, s.name)));
         const QJsonObject run = report.value(QStringLiteral("run")).toObject();
@@ -204,6 +223,19 @@ private Q_SLOTS:
             for (int x = 0; x < shot.width(); x += 7)
                 colours.insert(shot.pixel(x, y));
         QVERIFY2(colours.size() > 20, "the screenshot is (almost) one colour");
+        if (dark2x) {
+            // Twice the pixels of a 1680x1050 window, and dark: the status bar (the bottom 1 %) and
+            // the menu bar (the top 1 %) average a low grey; the scan on the page stays white.
+            QVERIFY2(shot.width() >= 2400 && shot.height() >= 1600, qPrintable(QStringLiteral("%1x%2").arg(shot.width()).arg(shot.height())));
+            for (const int y0 : {0, shot.height() - shot.height() / 100}) {
+                double sum = 0;
+                int n = 0;
+                for (int y = y0; y < y0 + shot.height() / 100; ++y)
+                    for (int x = 0; x < shot.width(); x += 5, ++n)
+                        sum += qGray(shot.pixel(x, y));
+                QVERIFY2(sum / n < 100, qPrintable(QStringLiteral("rows %1..: mean grey %2, not a dark palette").arg(y0).arg(sum / n)));
+            }
+        }
 
         // Nothing cramped or cut without a way to read it (app/gui/layoutaudit.h, checked on the live widgets).
         const QJsonObject layout = run.value(QStringLiteral("layout")).toObject();
