@@ -1,4 +1,5 @@
 #include "ui/documents/sectionspanel.h"
+#include "ui/legibility.h"
 
 #include "document/document.h"
 #include "document/sectionedit.h"
@@ -168,8 +169,8 @@ void SectionsPanel::setSectionColors(const QHash<int, QColor> &colors)
         const QBrush brush = c == colors.constEnd() ? QBrush() : QBrush(c.value());
         (*it)->setBackground(0, brush);
         (*it)->setBackground(1, brush);
-        // Text stays readable on dark cells.
-        (*it)->setForeground(0, c != colors.constEnd() && c.value().lightnessF() < 0.45 ? QBrush(Qt::white) : QBrush());
+        // Text stays readable on coloured cells, in a light or a dark palette (ui/legibility.h).
+        (*it)->setForeground(0, c != colors.constEnd() ? QBrush(textColorOn(c.value())) : QBrush());
     }
     m_filling = filling;
 }

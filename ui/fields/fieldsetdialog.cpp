@@ -1,4 +1,5 @@
 #include "ui/fields/fieldsetdialog.h"
+#include "ui/legibility.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -20,7 +21,7 @@ FieldSetDialog::FieldSetDialog(const std::vector<pipeline::FieldSpec> &fields, Q
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
     m_message->setWordWrap(true);
-    m_message->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_message->setStyleSheet(QStringLiteral("color: %1").arg(errorTextColor(palette()).name())); // light or dark palette
     auto *add = new QPushButton(tr("Add"), this);
     auto *remove = new QPushButton(tr("Remove"), this);
     auto *defaults = new QPushButton(tr("Product defaults"), this);

@@ -1,4 +1,5 @@
 #include "ui/training/datasetdialog.h"
+#include "ui/legibility.h"
 
 #include "document/formats/datasetformat.h"
 #include "ui/workers/datasetjob.h"
@@ -64,7 +65,7 @@ DatasetDialog::DatasetDialog(Direction direction, const QString &projectPath, QW
     m_stage->setWordWrap(true);
     m_error->setObjectName(QStringLiteral("errorLabel"));
     m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_error->setStyleSheet(QStringLiteral("color: %1").arg(errorTextColor(palette()).name())); // light or dark palette
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_run->setText(importing ? tr("Import") : tr("Export"));
     m_run->setObjectName(QStringLiteral("runButton"));
