@@ -83,6 +83,7 @@ ShortcutsDialog::ShortcutsDialog(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     auto *filter = new QLineEdit(this);
     filter->setObjectName(QStringLiteral("shortcutsFilter"));
+    filter->setAccessibleName(tr("Filter shortcuts"));
     filter->setPlaceholderText(tr("Filter (a key, a place or a word)"));
     filter->setClearButtonEnabled(true);
     layout->addWidget(filter);
@@ -90,6 +91,7 @@ ShortcutsDialog::ShortcutsDialog(QWidget *parent)
     const QList<ShortcutEntry> rows = keyboardShortcuts();
     m_table = new QTableWidget(int(rows.size()), 3, this);
     m_table->setObjectName(QStringLiteral("shortcutsTable"));
+    m_table->setAccessibleName(tr("Keyboard shortcuts"));
     m_table->setHorizontalHeaderLabels({tr("Keys"), tr("Where"), tr("What it does")});
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);

@@ -1031,6 +1031,10 @@ Modellunsicherheit %2</translation>
         <source>The fields Extract Fields looks for on every page of this project. A model trained before a change does not know the fields added since.</source>
         <translation>Die Felder, nach denen Felder extrahieren auf jeder Seite dieses Projekts sucht. Ein Modell, das vor einer Änderung trainiert wurde, kennt die seitdem hinzugefügten Felder nicht.</translation>
     </message>
+    <message>
+        <source>Fields to extract</source>
+        <translation>Zu extrahierende Felder</translation>
+    </message>
 </context>
 <context>
     <name>folio::FieldTrainingDialog</name>
@@ -1085,6 +1089,10 @@ Modellunsicherheit %2</translation>
     <message>
         <source>, best dev F1 %1</source>
         <translation>, bestes Dev-F1 %1</translation>
+    </message>
+    <message>
+        <source>Training log</source>
+        <translation>Trainingsprotokoll</translation>
     </message>
 </context>
 <context>
@@ -2206,6 +2214,10 @@ Das vorherige Modell bleibt ausgewählt: %1</translation>
         <source>Choose a model checkpoint folder</source>
         <translation>Einen Modell-Checkpoint-Ordner wählen</translation>
     </message>
+    <message>
+        <source>Models</source>
+        <translation>Modelle</translation>
+    </message>
 </context>
 <context>
     <name>folio::ModelHistory</name>
@@ -2921,6 +2933,14 @@ Konfidenz %1</translation>
         <source>Two actions on one key: change or clear one of them before saving. %1</source>
         <translation>Zwei Aktionen auf einer Taste: Ändern oder leeren Sie eine davon vor dem Speichern. %1</translation>
     </message>
+    <message>
+        <source>Filter actions</source>
+        <translation>Aktionen filtern</translation>
+    </message>
+    <message>
+        <source>Actions and their keys</source>
+        <translation>Aktionen und ihre Tasten</translation>
+    </message>
 </context>
 <context>
     <name>folio::ShortcutsDialog</name>
@@ -2947,6 +2967,14 @@ Konfidenz %1</translation>
     <message>
         <source>Keys in a dock work when that dock has the focus; the page&apos;s keys when the page has it. The menus&apos; keys listed here are the defaults: Settings &gt; Keyboard Shortcuts changes them.</source>
         <translation>Tasten in einem Dock wirken, wenn dieses Dock den Fokus hat; die Tasten der Seite, wenn die Seite ihn hat. Die hier aufgeführten Menütasten sind die Standardwerte: Einstellungen &gt; Tastenkürzel ändert sie.</translation>
+    </message>
+    <message>
+        <source>Filter shortcuts</source>
+        <translation>Tastenkürzel filtern</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Tastenkürzel</translation>
     </message>
 </context>
 <context>
@@ -3412,6 +3440,18 @@ Konfidenz %1</translation>
     <message>
         <source>%1: model_type &quot;%2&quot; cannot be fine-tuned here (LayoutLMv3, LiLT and LayoutLMv2 / LayoutXLM can)</source>
         <translation>%1: model_type „%2“ kann hier nicht feinabgestimmt werden (LayoutLMv3, LiLT und LayoutLMv2 / LayoutXLM können es)</translation>
+    </message>
+    <message>
+        <source>Start from model</source>
+        <translation>Ausgangsmodell</translation>
+    </message>
+    <message>
+        <source>Further training sources</source>
+        <translation>Weitere Trainingsquellen</translation>
+    </message>
+    <message>
+        <source>Training log</source>
+        <translation>Trainingsprotokoll</translation>
     </message>
 </context>
 <context>

@@ -3,7 +3,18 @@
 // speaks: the widget's accessibleName or the visible text Qt's accessibility layer reports (a
 // button's text, a label buddy). The names are read through QAccessible, as an assistive tool would.
 #include "tests/common/testdata.h"
+#include "document/project/project.h"
+#include "pipeline/webfieldset.h"
+#include "ui/aboutdialog.h"
+#include "ui/commands/shortcuteditordialog.h"
+#include "ui/fields/fieldsetdialog.h"
+#include "ui/fields/fieldtrainingdialog.h"
 #include "ui/mainwindow.h"
+#include "ui/shortcutsdialog.h"
+#include "ui/training/datasetdialog.h"
+#include "ui/training/hubdownloaddialog.h"
+#include "ui/training/modelchooserdialog.h"
+#include "ui/training/trainingdialog.h"
 #include "widgets/heatmapview.h"
 #include "widgets/pagecanvas.h"
 #include "ui/attention/headgridview.h"
@@ -26,6 +37,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabBar>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextEdit>
 
@@ -76,6 +88,22 @@ QString spokenName(QWidget *w)
     return iface ? iface->text(QAccessible::Name).trimmed() : QString();
 }
 
+// The interactive widgets under `root` that a screen reader would announce without a name.
+QStringList unnamedIn(QWidget *root, int *checked)
+{
+    QStringList unnamed;
+    for (QWidget *widget : root->findChildren<QWidget *>()) {
+        if (!isInteractive(widget) || isQtInternal(widget))
+            continue;
+        ++*checked;
+        if (spokenName(widget).isEmpty())
+            unnamed << where(widget);
+    }
+    for (const QString &u : unnamed) // QTest cuts a long failure message: each one in full
+        qWarning("no accessible name: %s", qPrintable(u));
+    return unnamed;
+}
+
 } // namespace
 
 class TestAccessibleNames : public QObject
@@ -97,18 +125,8 @@ private Q_SLOTS:
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        const QList<QWidget *> widgets = w.findChildren<QWidget *>();
         int checked = 0;
-        QStringList unnamed;
-        for (QWidget *widget : widgets) {
-            if (!isInteractive(widget) || isQtInternal(widget))
-                continue;
-            ++checked;
-            if (spokenName(widget).isEmpty())
-                unnamed << where(widget);
-        }
-        for (const QString &u : unnamed) // QTest cuts a long failure message: each one in full
-            qWarning("no accessible name: %s", qPrintable(u));
+        const QStringList unnamed = unnamedIn(&w, &checked);
         QVERIFY2(checked > 20, qPrintable(QString::number(checked)));
         QVERIFY2(unnamed.isEmpty(), qPrintable(QStringLiteral("%1 of %2 interactive widgets have no accessible name:\n  ")
                                                   .arg(unnamed.size()).arg(checked)
@@ -119,6 +137,34 @@ private Q_SLOTS:
             QVERIFY2(view, name);
             QVERIFY2(!view->accessibleDescription().isEmpty(), name);
         }
+    }
+
+    void everyDialogWidgetHasAName()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto project = Project::create(dir.filePath(QStringLiteral("names.folio")), &error);
+        QVERIFY2(project, qPrintable(error));
+        MainWindow w;
+        std::vector<std::unique_ptr<QWidget>> dialogs;
+        dialogs.emplace_back(new AboutDialog);
+        dialogs.emplace_back(new ShortcutsDialog);
+        dialogs.emplace_back(new ShortcutEditorDialog(&w));
+        dialogs.emplace_back(new ModelChooserDialog(QString()));
+        dialogs.emplace_back(new HubDownloadDialog);
+        dialogs.emplace_back(new DatasetDialog(DatasetDialog::Direction::Import, project->path()));
+        dialogs.emplace_back(new DatasetDialog(DatasetDialog::Direction::Export, project->path()));
+        dialogs.emplace_back(new TrainingDialog(project.get()));
+        dialogs.emplace_back(new FieldSetDialog(pipeline::defaultProductFields()));
+        dialogs.emplace_back(new FieldTrainingDialog(project.get(), pipeline::defaultProductFields()));
+        int checked = 0;
+        QStringList unnamed;
+        for (const auto &d : dialogs)
+            unnamed += unnamedIn(d.get(), &checked);
+        QVERIFY2(checked > 30, qPrintable(QString::number(checked)));
+        QVERIFY2(unnamed.isEmpty(), qPrintable(QStringLiteral("%1 of %2 interactive dialog widgets have no accessible name:\n  ")
+                                                  .arg(unnamed.size()).arg(checked)
+                                               + unnamed.join(QStringLiteral("\n  "))));
     }
 
     void everyMenuActionHasText()

@@ -28,6 +28,7 @@ ShortcutEditorDialog::ShortcutEditorDialog(QMainWindow *window, QWidget *parent)
 
     auto *filter = new QLineEdit(this);
     filter->setObjectName(QStringLiteral("shortcutEditorFilter"));
+    filter->setAccessibleName(tr("Filter actions"));
     filter->setPlaceholderText(tr("Filter (an action, a menu or a key)"));
     filter->setClearButtonEnabled(true);
     layout->addWidget(filter);
@@ -35,6 +36,7 @@ ShortcutEditorDialog::ShortcutEditorDialog(QMainWindow *window, QWidget *parent)
     m_actions = ShortcutSettings::actions(window);
     m_table = new QTableWidget(int(m_actions.size()), 3, this);
     m_table->setObjectName(QStringLiteral("shortcutEditorTable"));
+    m_table->setAccessibleName(tr("Actions and their keys"));
     m_table->setHorizontalHeaderLabels({tr("Action"), tr("Keys"), tr("Default")});
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);

@@ -17,6 +17,7 @@ FieldSetDialog::FieldSetDialog(const std::vector<pipeline::FieldSpec> &fields, Q
 {
     setWindowTitle(tr("Field set of this project"));
     m_table->setColumnCount(2);
+    m_table->setAccessibleName(tr("Fields to extract"));
     m_table->setHorizontalHeaderLabels({tr("Field"), tr("Type")});
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();

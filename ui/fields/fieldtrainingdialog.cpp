@@ -39,6 +39,7 @@ FieldTrainingDialog::FieldTrainingDialog(Project *project, const std::vector<pip
     form->addRow(tr("Time budget"), m_minutes);
     m_summary->setWordWrap(true);
     m_log->setReadOnly(true);
+    m_log->setAccessibleName(tr("Training log"));
     m_bar->setRange(0, 100);
     auto *buttons = new QDialogButtonBox(this);
     m_start = buttons->addButton(tr("Train"), QDialogButtonBox::ActionRole);

@@ -33,6 +33,7 @@ DatasetDialog::DatasetDialog(Direction direction, const QString &projectPath, QW
             m_format->addItem(QStringLiteral("%1 — %2").arg(name, f->description()), name);
     }
     m_target->setObjectName(importing ? QStringLiteral("filesEdit") : QStringLiteral("outputEdit"));
+    m_target->setAccessibleName(importing ? tr("Files to import") : tr("Output folder"));
     m_target->setPlaceholderText(importing ? tr("Files to import (separated by ;)") : tr("Output folder"));
     auto *targetRow = new QHBoxLayout;
     targetRow->addWidget(m_target, 1);

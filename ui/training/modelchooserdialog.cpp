@@ -45,6 +45,7 @@ ModelChooserDialog::ModelChooserDialog(const QString &currentModelDir, QWidget *
 
     m_list = new QTreeWidget(this);
     m_list->setObjectName(QStringLiteral("modelList"));
+    m_list->setAccessibleName(tr("Models"));
     m_list->setHeaderLabels({tr("Model"), tr("What it does"), tr("Trained on"), tr("Use")});
     m_list->setRootIsDecorated(false);
     m_list->setWordWrap(true);

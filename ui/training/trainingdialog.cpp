@@ -60,6 +60,7 @@ TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
     // A pretrained encoder (folio-cli pretrain) to start from; empty: from scratch.
     m_init = new QLineEdit(this);
     m_init->setObjectName(QStringLiteral("startFrom"));
+    m_init->setAccessibleName(tr("Start from model"));
     m_init->setPlaceholderText(tr("From scratch (or a pretrained encoder folder from folio-cli pretrain)"));
     auto *initRow = new QHBoxLayout;
     initRow->addWidget(m_init, 1);
@@ -75,6 +76,7 @@ TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
     // project; the best epoch is still chosen on this project's held-out pages.
     m_extra = new QListWidget(this);
     m_extra->setObjectName(QStringLiteral("extraSources"));
+    m_extra->setAccessibleName(tr("Further training sources"));
     m_extra->setMaximumHeight(72);
     m_extra->setToolTip(tr("Other projects or datasets whose labelled pages also train the model; "
                            "this project's held-out pages still choose the best epoch"));
@@ -105,6 +107,7 @@ TrainingDialog::TrainingDialog(Project *project, QWidget *parent)
     extraRow->addLayout(extraButtons);
     form->addRow(tr("Also train on"), extraRow);
     m_log->setReadOnly(true);
+    m_log->setAccessibleName(tr("Training log"));
     m_bar->setRange(0, 100);
     m_bar->setValue(0);
     auto *layout = new QVBoxLayout(this);
