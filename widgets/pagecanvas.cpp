@@ -1,5 +1,6 @@
 #include "widgets/pagecanvas.h"
 #include "widgets/pagecanvasaccessible.h"
+#include <QAccessible>
 
 #include <QKeyEvent>
 #include <QLineEdit>
@@ -66,6 +67,10 @@ void PageCanvas::setPage(const Document &doc, int page, const QImage &image)
     else
         clampScroll();
     update();
+    if (QAccessible::isActive()) { // the accessible children are now this page's words (untested offscreen)
+        QAccessibleEvent reordered(this, QAccessible::ObjectReorder);
+        QAccessible::updateAccessibility(&reordered);
+    }
 }
 
 void PageCanvas::clear()
@@ -84,6 +89,10 @@ void PageCanvas::setBoxLabels(const QHash<int, QString> &labels)
 {
     m_labels = labels;
     update();
+    if (QAccessible::isActive()) { // a screen reader reads the labels again (not observable offscreen: untested)
+        QAccessibleEvent changed(this, QAccessible::DescriptionChanged);
+        QAccessible::updateAccessibility(&changed);
+    }
 }
 
 void PageCanvas::setHighlightedWords(const QList<int> &words)
