@@ -36,6 +36,11 @@ QColor errorTextColor(const QPalette &palette)
     return isDarkPalette(palette) ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x00, 0x20);
 }
 
+QColor secondaryTextColor(const QPalette &palette)
+{
+    return palette.color(QPalette::Base).lightnessF() < 0.5 ? QColor(0xa0, 0xa0, 0xa0) : QColor(0x60, 0x60, 0x60);
+}
+
 QColor textColorOn(const QColor &background)
 {
     return contrastRatio(background, Qt::black) >= contrastRatio(background, Qt::white) ? QColor(Qt::black) : QColor(Qt::white);

@@ -14,6 +14,9 @@ bool isDarkPalette(const QPalette &palette);
 double contrastRatio(const QColor &a, const QColor &b);
 // An error message's red: dark red on a light window, a light red on a dark one (>= 4.5:1 both).
 QColor errorTextColor(const QPalette &palette);
+// Secondary text (a suggestion not yet accepted): a mid grey that still reads on the base colour
+// (>= 4.5:1 on white and on a dark base).
+QColor secondaryTextColor(const QPalette &palette);
 // Black or white, whichever reads better on `background`.
 QColor textColorOn(const QColor &background);
 

@@ -12,7 +12,8 @@
 // status bar (issue 50, ui/resultpresenter.h).
 // Legible at 200 % and dark (issue 50): the form again at QT_SCALE_FACTOR=2 with a dark palette
 // (FOLIO_PALETTE=dark, app/gui/main.cpp) on a 3360x2100 Xvfb screen (1680x1050 logical), the same
-// layout audit, the screenshot twice the size and dark (gui-xvfb/form-dark-2x.png).
+// layout audit, the screenshot twice the size and dark (gui-xvfb/form-dark-2x.png); the product page
+// the same way (product-dark-2x.png).
 #include "tests/common/testdata.h"
 
 #include <QDir>
@@ -194,6 +195,8 @@ private Q_SLOTS:
                                  << QStringLiteral("suggest,generate,extract") << true << false;
         QTest::newRow("form-dark-2x") << QStringLiteral(FOLIO_SOURCE_DIR "/resources/samples/sample-form.png")
                                       << QStringLiteral("suggest,generate,extract") << false << true;
+        QTest::newRow("product-dark-2x") << QStringLiteral(FOLIO_SOURCE_DIR "/resources/samples/product-page.html")
+                                         << QStringLiteral("suggest,generate,extract") << true << true;
     }
 
     void samples()

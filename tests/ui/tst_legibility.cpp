@@ -1,5 +1,5 @@
 // Readable in a light and a dark palette (issue 50, ui/legibility.h): the WCAG contrast maths, the
-// error red chosen for the palette, black or white text on every label colour, and the dialogs'
+// error red and the suggestion grey chosen for the palette, black or white text on every label colour, and the dialogs'
 // error lines built under a dark palette (the one FOLIO_PALETTE=dark gives, app/gui/main.cpp).
 #include "tests/common/testdata.h"
 #include "ui/fields/fieldsetdialog.h"
@@ -58,6 +58,10 @@ private Q_SLOTS:
         for (const QPalette &p : {m_light, m_dark}) {
             const double c = contrastRatio(errorTextColor(p), p.color(QPalette::Window));
             QVERIFY2(c >= 4.5, qPrintable(QStringLiteral("%1 on %2: %3").arg(errorTextColor(p).name(), p.color(QPalette::Window).name()).arg(c)));
+        }
+        for (const QPalette &p : {m_light, m_dark}) {
+            const double c = contrastRatio(secondaryTextColor(p), p.color(QPalette::Base));
+            QVERIFY2(c >= 4.5, qPrintable(QStringLiteral("secondary %1 on %2: %3").arg(secondaryTextColor(p).name(), p.color(QPalette::Base).name()).arg(c)));
         }
         // The old fixed red was not readable on the dark window.
         QVERIFY(contrastRatio(QColor(0xb0, 0x00, 0x20), m_dark.color(QPalette::Window)) < 3.0);

@@ -2,6 +2,7 @@
 
 #include "ui/commands/fieldcommands.h"
 #include "ui/labelcolors.h"
+#include "ui/legibility.h"
 
 #include <QGridLayout>
 #include <QHeaderView>
@@ -182,7 +183,7 @@ void FieldsPanel::rebuild()
                 state += QStringLiteral(" \u26a0");
         }
         if (answer && answer->state == ReviewState::Suggested)
-            valueItem->setForeground(QColor(0x60, 0x60, 0x60));
+            valueItem->setForeground(secondaryTextColor(m_table->palette())); // light or dark palette
         m_table->setItem(row, ValueColumn, valueItem);
         m_table->setItem(row, ConfidenceColumn, new QTableWidgetItem(confidence));
         m_table->setItem(row, StateColumn, new QTableWidgetItem(state));
