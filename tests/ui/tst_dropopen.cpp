@@ -4,6 +4,7 @@
 // The events are the ones Qt delivers for a drop (QDragEnterEvent, QDragMoveEvent, QDropEvent).
 #include "document/project/project.h"
 #include "ui/documents/dropopener.h"
+#include "ui/documents/webpagepanel.h"
 #include "ui/mainwindow.h"
 #include "tests/common/testdata.h"
 
@@ -39,10 +40,11 @@ std::unique_ptr<QMimeData> fileDrag(const QStringList &paths)
 }
 
 // Enter, move, drop, as a file manager's drag delivers them. Returns whether the drop was accepted.
-bool dropFiles(QWidget *target, const QStringList &paths, bool *enterAccepted = nullptr)
+bool dropFiles(QWidget *target, const QStringList &paths, bool *enterAccepted = nullptr, QPoint at = QPoint(-1, -1))
 {
     const auto data = fileDrag(paths);
-    const QPoint at = target->rect().center();
+    if (at.x() < 0)
+        at = target->rect().center();
     QDragEnterEvent enter(at, Qt::CopyAction, data.get(), Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(target, &enter);
     if (enterAccepted)
@@ -54,6 +56,16 @@ bool dropFiles(QWidget *target, const QStringList &paths, bool *enterAccepted = 
     QDropEvent drop(QPointF(at), Qt::CopyAction, data.get(), Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(target, &drop);
     return drop.isAccepted();
+}
+
+// The widget Qt hands a drag at `pos` (window coordinates) to: the one under it, or the nearest
+// parent that takes drops (QWidgetWindow's rule).
+QWidget *dropTargetAt(QWidget *window, const QPoint &pos)
+{
+    QWidget *w = window->childAt(pos);
+    while (w && !w->acceptDrops())
+        w = w->parentWidget();
+    return w ? w : window;
 }
 
 QString writePdf(const QString &path)
@@ -131,6 +143,42 @@ private Q_SLOTS:
         QVERIFY(w.currentDocument());
         QCOMPARE(int(w.currentDocument()->kind), kind);
         QVERIFY2(w.windowTitle().contains(QFileInfo(w.currentDocument()->sourcePath).fileName()), qPrintable(w.windowTitle()));
+    }
+
+    // Dropped over the web page (Chromium's view takes drops itself) or over the scan: still opened.
+    void opensWhatIsDroppedOnTheViews()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(dir.filePath(QStringLiteral("work.folio"))));
+        QSignalSpy shown(&w, &MainWindow::documentShown);
+        w.openFile(QStringLiteral(FOLIO_SOURCE_DIR "/resources/samples/product-page.html"));
+        QVERIFY(shown.wait(30000));
+        auto *web = w.findChild<WebPagePanel *>();
+        QVERIFY(web && web->isVisible());
+        QTest::qWait(500); // the page's view and its child are in place
+        const QPoint overPage = web->mapTo(&w, web->rect().center());
+        QWidget *target = dropTargetAt(&w, overPage);
+        qInfo("a drop over the web page goes to %s", target->metaObject()->className());
+        shown.clear();
+        QVERIFY(dropFiles(target, {QStringLiteral(FOLIO_SOURCE_DIR "/resources/samples/sample-form.png")}, nullptr,
+                          target->mapFrom(&w, overPage)));
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 60000);
+        QCOMPARE(w.documentCount(), 2);
+        QCOMPARE(w.currentDocument()->kind, SourceKind::Image);
+        // Now over the scan: the MHTML archive.
+        QWidget *canvas = w.findChild<QWidget *>(QStringLiteral("pageCanvas"));
+        QVERIFY(canvas && canvas->isVisible());
+        const QPoint overScan = canvas->mapTo(&w, canvas->rect().center());
+        target = dropTargetAt(&w, overScan);
+        shown.clear();
+        QVERIFY(dropFiles(target, {QStringLiteral(FOLIO_SOURCE_DIR "/tests/data/webpages/walnut-lamp.mhtml")}, nullptr,
+                          target->mapFrom(&w, overScan)));
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 60000);
+        QCOMPARE(w.documentCount(), 3);
+        QCOMPARE(w.currentDocument()->kind, SourceKind::Html);
     }
 
     void opensADroppedProject()

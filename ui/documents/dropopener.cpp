@@ -7,6 +7,7 @@
 #include <QDragEnterEvent>
 #include <QDragMoveEvent>
 #include <QDropEvent>
+#include <QApplication>
 #include <QFileInfo>
 #include <QMimeData>
 #include <QStatusBar>
@@ -19,7 +20,9 @@ DropOpener::DropOpener(MainWindow *window)
     , m_window(window)
 {
     window->setAcceptDrops(true);
-    window->installEventFilter(this);
+    // On the application: a drag over a child that takes drops itself (the web view, a line edit) is
+    // delivered to that child, not to the window.
+    qApp->installEventFilter(this);
     // The next dropped document opens once the previous one is shown or has failed (one load at a time).
     connect(window, &MainWindow::documentShown, this, &DropOpener::openNext);
     connect(window, &MainWindow::loadFailed, this, &DropOpener::openNext);
@@ -54,25 +57,31 @@ DropOpener::Sorted DropOpener::sort(const QMimeData *data)
 
 bool DropOpener::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched != m_window)
-        return QObject::eventFilter(watched, event);
-    switch (event->type()) {
-    case QEvent::DragEnter:
-    case QEvent::DragMove: {
-        auto *drag = static_cast<QDragMoveEvent *>(event);
-        // Any local file is taken, so that one Folio cannot open gets a message rather than silence.
-        bool local = false;
-        if (drag->mimeData() && drag->mimeData()->hasUrls())
-            for (const QUrl &url : drag->mimeData()->urls())
-                local = local || url.isLocalFile();
-        if (local)
-            drag->acceptProposedAction();
-        else
-            drag->ignore();
+    const QEvent::Type type = event->type();
+    if (type != QEvent::DragEnter && type != QEvent::DragMove && type != QEvent::Drop)
+        return false;
+    auto *widget = qobject_cast<QWidget *>(watched);
+    if (!widget || widget->window() != m_window)
+        return false;
+    // Any local file is taken, so that one Folio cannot open gets a message rather than silence;
+    // other drags (text, a link) stay with the widget under the pointer.
+    auto *drop = static_cast<QDropEvent *>(event);
+    bool local = false;
+    if (drop->mimeData() && drop->mimeData()->hasUrls())
+        for (const QUrl &url : drop->mimeData()->urls())
+            local = local || url.isLocalFile();
+    if (!local) {
+        if (watched != m_window)
+            return false;
+        event->ignore();
         return true;
     }
+    switch (type) {
+    case QEvent::DragEnter:
+    case QEvent::DragMove:
+        drop->acceptProposedAction();
+        return true;
     case QEvent::Drop: {
-        auto *drop = static_cast<QDropEvent *>(event);
         const Sorted sorted = sort(drop->mimeData());
         if (sorted.project.isEmpty() && sorted.documents.isEmpty() && sorted.refused.isEmpty()) {
             drop->ignore();
@@ -97,7 +106,7 @@ bool DropOpener::eventFilter(QObject *watched, QEvent *event)
         return true;
     }
     default:
-        return QObject::eventFilter(watched, event);
+        return false;
     }
 }
 

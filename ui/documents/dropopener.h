@@ -3,7 +3,8 @@
 // File > Open and `folio FILE` do — scans (PNG, JPEG, TIFF, ...), PDFs, HTML, MHTML, Folio / FUNSD
 // JSON, a browser's saved-page folder through MainWindow::openFile, a .folio / .folio-pg project
 // through MainWindow::openProject. Several documents open one after another; a file Folio cannot
-// open is named in the status bar. Installed as an event filter on the window:
+// open is named in the status bar. A drag of local files over any widget of the window counts (the
+// web view and line edits take drops themselves, so the filter is on the application):
 //   new DropOpener(mainWindow);
 #include <QObject>
 #include <QStringList>
