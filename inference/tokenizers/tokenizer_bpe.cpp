@@ -4,6 +4,7 @@
 // with Unicode letter/number/space classes, bytes -> printable stand-ins, then merges by rank.
 // Checked against the reference on ../shared/fixtures/parity-next/layoutlmv3_tokenizer.
 #include "inference/tokenizers/tokenizer.h"
+#include "inference/tokenizers/tokenizerjson_text.h"
 
 #include "inference/checkpoint/detail/jsonfile.h"
 #include "inference/checkpoint/jsonlimits.h"
@@ -76,30 +77,6 @@ std::u32string toCodePoints(const std::string &utf8)
     return std::u32string(ucs4.begin(), ucs4.end());
 }
 
-std::string toUtf8(const std::u32string &cps, size_t begin, size_t end)
-{
-    std::string s;
-    for (size_t i = begin; i < end; ++i) {
-        const char32_t cp = cps[i];
-        if (cp < 0x80) {
-            s += char(cp);
-        } else if (cp < 0x800) {
-            s += char(0xC0 | (cp >> 6));
-            s += char(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            s += char(0xE0 | (cp >> 12));
-            s += char(0x80 | ((cp >> 6) & 0x3F));
-            s += char(0x80 | (cp & 0x3F));
-        } else {
-            s += char(0xF0 | (cp >> 18));
-            s += char(0x80 | ((cp >> 12) & 0x3F));
-            s += char(0x80 | ((cp >> 6) & 0x3F));
-            s += char(0x80 | (cp & 0x3F));
-        }
-    }
-    return s;
-}
-
 // The GPT-2 pre-tokenizer, alternative by alternative as the regex engine tries them:
 //   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 std::vector<std::string> preTokenize(const std::u32string &t)
@@ -133,7 +110,7 @@ std::vector<std::string> preTokenize(const std::u32string &t)
             const size_t j = runOf(i, isSpaceCp);
             end = (j == n || j - i == 1) ? j : j - 1;
         }
-        out.push_back(toUtf8(t, i, end));
+        out.push_back(tokjson::toUtf8(t, i, end));
         i = end;
     }
     return out;
@@ -278,7 +255,7 @@ private:
         size_t b = 0, e = cps.size();
         while (front && b < e && isPythonSpace(cps[b])) ++b;
         while (back && e > b && isPythonSpace(cps[e - 1])) --e;
-        return toUtf8(cps, b, e);
+        return tokjson::toUtf8(cps, b, e);
     }
 
     void bpe(std::vector<std::string> *symbols) const

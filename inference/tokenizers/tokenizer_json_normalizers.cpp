@@ -74,10 +74,11 @@ std::u32string fromQString(const QString &s)
 
 } // namespace
 
-std::string toUtf8(const std::u32string &text)
+std::string toUtf8(const std::u32string &text, std::size_t begin, std::size_t end)
 {
     std::string s;
-    for (const char32_t cp : text) {
+    for (std::size_t i = begin; i < end; ++i) {
+        const char32_t cp = text[i];
         if (cp < 0x80) {
             s += char(cp);
         } else if (cp < 0x800) {
@@ -96,6 +97,8 @@ std::string toUtf8(const std::u32string &text)
     }
     return s;
 }
+
+std::string toUtf8(const std::u32string &text) { return toUtf8(text, 0, text.size()); }
 
 bool isWhitespace(char32_t c) { return QChar::isSpace(c); }
 bool isControl(char32_t c)

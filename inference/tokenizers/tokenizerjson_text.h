@@ -1,5 +1,5 @@
 #pragma once
-// Internal to tokenizer_json*.cpp: code-point text, the character classes the Hugging Face
+// Internal to tokenizer_json*.cpp (tokenizer_bpe.cpp shares the UTF-8 conversions): code-point text, the character classes the Hugging Face
 // `tokenizers` library uses (Rust's char methods and the unicode_categories crate, through QChar),
 // and the normalisers and pre-tokenisers of a tokenizer.json (tokenizerjson.h lists them).
 
@@ -13,6 +13,7 @@ namespace folio::inference::tokjson {
 
 std::u32string fromUtf8(const std::string &utf8);
 std::string toUtf8(const std::u32string &text);
+std::string toUtf8(const std::u32string &text, std::size_t begin, std::size_t end); // [begin, end)
 
 bool isWhitespace(char32_t c);   // Rust char::is_whitespace (White_Space)
 bool isControl(char32_t c);      // unicode_categories is_other (Cc, Cf, Co, Cs; not Cn)
