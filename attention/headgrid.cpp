@@ -419,6 +419,22 @@ AttentionTrace cropAttentionWindow(const AttentionTrace &trace, int window, int 
     return out;
 }
 
+bool checkHeadGridWindow(const AttentionTrace &trace, const HeadGridOptions &o, QString *error)
+{
+    const auto fail = [&](const QString &m) {
+        if (error)
+            *error = m;
+        return false;
+    };
+    if (o.window < 0 || o.window >= int(trace.windows.size()))
+        return fail(QStringLiteral("window %1: the trace has %2").arg(o.window).arg(trace.windows.size()));
+    const AttentionWindow &w = trace.windows[std::size_t(o.window)];
+    if (o.selectedToken >= 0 && (o.selectedToken < w.firstToken || o.selectedToken >= w.firstToken + w.length))
+        return fail(QStringLiteral("token %1 is not in window %2 (tokens %3..%4)")
+                        .arg(o.selectedToken).arg(o.window).arg(w.firstToken).arg(w.firstToken + w.length - 1));
+    return true;
+}
+
 bool saveHeadGrid(const AttentionTrace &trace, const std::vector<QRectF> &tokenBoxes, const HeadGridOptions &o,
                   const QString &path, QString *error)
 {
@@ -430,12 +446,9 @@ bool saveHeadGrid(const AttentionTrace &trace, const std::vector<QRectF> &tokenB
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != QLatin1String("png") && suffix != QLatin1String("svg"))
         return fail(path + QStringLiteral(": a head grid is written as .png or .svg"));
-    if (o.window < 0 || o.window >= int(trace.windows.size()))
-        return fail(QStringLiteral("window %1: the trace has %2").arg(o.window).arg(trace.windows.size()));
+    if (!checkHeadGridWindow(trace, o, error))
+        return false;
     const AttentionWindow &w = trace.windows[std::size_t(o.window)];
-    if (o.selectedToken >= 0 && (o.selectedToken < w.firstToken || o.selectedToken >= w.firstToken + w.length))
-        return fail(QStringLiteral("token %1 is not in window %2 (tokens %3..%4)")
-                        .arg(o.selectedToken).arg(o.window).arg(w.firstToken).arg(w.firstToken + w.length - 1));
     if (o.size.width() < 100 || o.size.height() < 100 || o.size.width() > 20000 || o.size.height() > 20000)
         return fail(QStringLiteral("grid size %1x%2: between 100 and 20000").arg(o.size.width()).arg(o.size.height()));
 

@@ -91,6 +91,10 @@ struct HeadGridOptions
     std::vector<int> treeParent;    // and the tree's parent array
 };
 
+// Whether options.window is one of the trace's windows and options.selectedToken (when set) lies in
+// it; false + *error naming what is wrong. saveHeadGrid and saveHeadGridHtml check this first.
+bool checkHeadGridWindow(const AttentionTrace &trace, const HeadGridOptions &options, QString *error);
+
 // Writes PNG or SVG (by the path's suffix). False + *error naming the file or the problem
 // (window / token out of range, not a .png / .svg path, cannot write).
 bool saveHeadGrid(const AttentionTrace &trace, const std::vector<QRectF> &tokenBoxes, const HeadGridOptions &options,

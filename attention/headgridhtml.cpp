@@ -36,12 +36,9 @@ bool saveHeadGridHtml(const AttentionTrace &trace, const std::vector<QRectF> &to
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != QLatin1String("html") && suffix != QLatin1String("htm"))
         return fail(path + QStringLiteral(": a head grid page is written as .html"));
-    if (o.window < 0 || o.window >= int(trace.windows.size()))
-        return fail(QStringLiteral("window %1: the trace has %2").arg(o.window).arg(trace.windows.size()));
+    if (!checkHeadGridWindow(trace, o, error))
+        return false;
     const AttentionWindow &w = trace.windows[std::size_t(o.window)];
-    if (o.selectedToken >= 0 && (o.selectedToken < w.firstToken || o.selectedToken >= w.firstToken + w.length))
-        return fail(QStringLiteral("token %1 is not in window %2 (tokens %3..%4)")
-                        .arg(o.selectedToken).arg(o.window).arg(w.firstToken).arg(w.firstToken + w.length - 1));
     std::vector<HeadStatistics> stats = headStatistics(trace, o.window, tokenBoxes);
     if (!o.treeParent.empty())
         addTreeDistances(&stats, trace, o.window, o.tokenTreeNode, o.treeParent);
