@@ -2,8 +2,7 @@
 // exact optimiser-state file.
 #include "inference/training/detail/optimiser.h"
 
-#include "inference/checkpoint/detail/convert.h"
-#include "inference/checkpoint/safetensors.h"
+#include "inference/training/detail/adamwstatefile.h"
 #include "inference/errors.h"
 
 #include <torch/types.h>
@@ -13,7 +12,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <set>
 
 namespace folio::inference::detail {
 
@@ -121,56 +119,12 @@ std::vector<double> Optimiser::groupLearningRates() const
 
 void Optimiser::save(const std::string &path) const
 {
-    TensorMap out;
-    for (const auto &[name, p] : m_impl->params) {
-        const torch::optim::AdamWParamState *s = m_impl->state(p);
-        if (!s)
-            continue; // never stepped (no gradient yet)
-        out["m." + name] = fromAten(s->exp_avg());
-        out["v." + name] = fromAten(s->exp_avg_sq());
-        out["step." + name] = fromAten(at::tensor(std::vector<std::int64_t>{s->step()}, at::kLong));
-    }
-    out["optimiser.step"] = fromAten(at::tensor(std::vector<std::int64_t>{m_step}, at::kLong));
-    writeSafetensors(path, out, {{"format", "folio.adamw"}});
+    writeAdamWState(path, *m_impl->adam, m_impl->params, m_step, "folio.adamw");
 }
 
 void Optimiser::load(const std::string &path)
 {
-    SafetensorsFile file(path);
-    auto scalar = [&](const std::string &key) {
-        if (!file.contains(key))
-            throw InferenceError(path + ": tensor '" + key + "' is missing");
-        const at::Tensor t = toAten(file.view(key));
-        if (t.scalar_type() != at::kLong || t.numel() != 1)
-            throw InferenceError(path + ": tensor '" + key + "' must be one int64");
-        return t.item<std::int64_t>();
-    };
-    auto moment = [&](const std::string &key, const at::Tensor &p) {
-        const at::Tensor t = toAten(file.view(key));
-        if (t.sizes() != p.sizes())
-            throw InferenceError(path + ": tensor '" + key + "' has shape " + shapeString(t.sizes().vec()) + ", expected "
-                                 + shapeString(p.sizes().vec()));
-        return t.to(p.scalar_type()).contiguous();
-    };
-    std::set<std::string> known{"optimiser.step"};
-    auto &st = m_impl->adam->state();
-    st.clear();
-    for (const auto &[name, p] : m_impl->params) {
-        if (!file.contains("m." + name))
-            continue;
-        if (!file.contains("v." + name))
-            throw InferenceError(path + ": tensor 'v." + name + "' is missing");
-        auto s = std::make_unique<torch::optim::AdamWParamState>();
-        s->exp_avg(moment("m." + name, p));
-        s->exp_avg_sq(moment("v." + name, p));
-        s->step(scalar("step." + name));
-        st[c10::guts::to_string(p.unsafeGetTensorImpl())] = std::move(s);
-        known.insert({"m." + name, "v." + name, "step." + name});
-    }
-    for (const std::string &n : file.names())
-        if (!known.count(n))
-            throw InferenceError(path + ": tensor '" + n + "' belongs to no parameter of this model");
-    m_step = scalar("optimiser.step");
+    m_step = readAdamWState(path, *m_impl->adam, m_impl->params);
 }
 
 } // namespace folio::inference::detail

@@ -1,8 +1,7 @@
 // The Hugging Face Trainer's AdamW step, schedule, clipping and token-classification loss.
 #include "inference/training/hf/detail/hfoptim.h"
 
-#include "inference/checkpoint/detail/convert.h"
-#include "inference/checkpoint/safetensors.h"
+#include "inference/training/detail/adamwstatefile.h"
 #include "inference/errors.h"
 
 #include <torch/types.h>
@@ -214,56 +213,12 @@ std::vector<std::string> HfAdamW::noDecayNames() const
 
 void HfAdamW::save(const std::string &path) const
 {
-    TensorMap out;
-    for (const auto &[name, p] : m_impl->params) {
-        const torch::optim::AdamWParamState *s = m_impl->state(p);
-        if (!s)
-            continue; // never had a gradient
-        out["m." + name] = fromAten(s->exp_avg());
-        out["v." + name] = fromAten(s->exp_avg_sq());
-        out["step." + name] = fromAten(at::tensor(std::vector<std::int64_t>{s->step()}, at::kLong));
-    }
-    out["optimiser.step"] = fromAten(at::tensor(std::vector<std::int64_t>{m_step}, at::kLong));
-    writeSafetensors(path, out, {{"format", "folio.hf-adamw"}});
+    writeAdamWState(path, *m_impl->adam, m_impl->params, m_step, "folio.hf-adamw");
 }
 
 void HfAdamW::load(const std::string &path)
 {
-    SafetensorsFile file(path);
-    auto scalar = [&](const std::string &key) {
-        if (!file.contains(key))
-            throw InferenceError(path + ": tensor '" + key + "' is missing");
-        const at::Tensor t = toAten(file.view(key));
-        if (t.scalar_type() != at::kLong || t.numel() != 1)
-            throw InferenceError(path + ": tensor '" + key + "' must be one int64");
-        return t.item<std::int64_t>();
-    };
-    auto moment = [&](const std::string &key, const at::Tensor &p) {
-        if (!file.contains(key))
-            throw InferenceError(path + ": tensor '" + key + "' is missing");
-        const at::Tensor t = toAten(file.view(key));
-        if (t.sizes() != p.sizes())
-            throw InferenceError(path + ": tensor '" + key + "' has shape " + shapeString(t.sizes().vec()) + ", expected "
-                                 + shapeString(p.sizes().vec()));
-        return t.to(at::kFloat).contiguous();
-    };
-    std::set<std::string> known{"optimiser.step"};
-    auto &st = m_impl->adam->state();
-    st.clear();
-    for (const auto &[name, p] : m_impl->params) {
-        if (!file.contains("m." + name))
-            continue;
-        auto s = std::make_unique<torch::optim::AdamWParamState>();
-        s->exp_avg(moment("m." + name, p));
-        s->exp_avg_sq(moment("v." + name, p));
-        s->step(scalar("step." + name));
-        st[c10::guts::to_string(p.unsafeGetTensorImpl())] = std::move(s);
-        known.insert({"m." + name, "v." + name, "step." + name});
-    }
-    for (const std::string &n : file.names())
-        if (!known.count(n))
-            throw InferenceError(path + ": tensor '" + n + "' belongs to no parameter of this model");
-    m_step = scalar("optimiser.step");
+    m_step = readAdamWState(path, *m_impl->adam, m_impl->params, at::kFloat);
     const double lr = currentLr();
     for (auto &g : m_impl->adam->param_groups())
         static_cast<torch::optim::AdamWOptions &>(g.options()).lr(lr);
