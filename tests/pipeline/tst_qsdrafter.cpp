@@ -16,6 +16,7 @@
 #include "pipeline/qs/draft/drafter.h"
 #include "pipeline/qs/draft/saliencedata.h"
 #include "pipeline/qs/draft/topicsegments.h"
+#include "tests/common/sectioneddocument.h"
 #include "tests/common/testdata.h"
 
 #include <QElapsedTimer>
@@ -31,32 +32,6 @@ using namespace folio;
 using namespace folio::pipeline;
 
 namespace {
-
-void addText(Document &d, const QString &text)
-{
-    for (const QString &t : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        Word w;
-        w.id = QStringLiteral("w%1").arg(d.words.size());
-        w.text = t;
-        d.words.push_back(w);
-    }
-}
-
-// A section starting at the next word: its heading words, then `body`.
-void addSection(Document &d, const QString &title, int parent, const QString &body)
-{
-    Section s;
-    s.title = title;
-    s.parent = parent;
-    s.level = parent < 0 ? 1 : d.sections[std::size_t(parent)].level + 1;
-    s.firstWord = int(d.words.size());
-    addText(d, title);
-    addText(d, body);
-    s.endWord = int(d.words.size());
-    if (parent >= 0)
-        d.sections[std::size_t(parent)].children.push_back(int(d.sections.size()));
-    d.sections.push_back(s);
-}
 
 QString paragraph(const QString &topic, int sentences)
 {
@@ -83,11 +58,11 @@ Document manual()
 {
     Document d;
     d.title = QStringLiteral("Engine manual");
-    addSection(d, QStringLiteral("Installation"), -1, paragraph(QStringLiteral("installer"), 6));
-    addSection(d, QStringLiteral("Configuration"), -1, paragraph(QStringLiteral("config"), 3));
-    addSection(d, QStringLiteral("Cache options"), 1, paragraph(QStringLiteral("cache"), 5));
-    addSection(d, QStringLiteral("Network options"), 1, paragraph(QStringLiteral("network"), 5));
-    addSection(d, QStringLiteral("Notes"), -1, QStringLiteral("Tiny."));
+    testing::addSection(d, QStringLiteral("Installation"), -1, paragraph(QStringLiteral("installer"), 6));
+    testing::addSection(d, QStringLiteral("Configuration"), -1, paragraph(QStringLiteral("config"), 3));
+    testing::addSection(d, QStringLiteral("Cache options"), 1, paragraph(QStringLiteral("cache"), 5));
+    testing::addSection(d, QStringLiteral("Network options"), 1, paragraph(QStringLiteral("network"), 5));
+    testing::addSection(d, QStringLiteral("Notes"), -1, QStringLiteral("Tiny."));
     return d;
 }
 
@@ -108,7 +83,7 @@ private Q_SLOTS:
     void sentencesKeepTheirWords()
     {
         Document d;
-        addText(d, QStringLiteral("First sentence here. Second one, e.g. with an abbreviation, ends here! Third?"));
+        testing::addWords(d, QStringLiteral("First sentence here. Second one, e.g. with an abbreviation, ends here! Third?"));
         const DraftSource src = draftSourceFromDocument(d);
         QCOMPARE(int(src.sections.size()), 1);
         const auto &s = src.sections[0].sentences;
@@ -120,7 +95,7 @@ private Q_SLOTS:
         QCOMPARE(s[2].firstWord, s[1].lastWord + 1);
         QCOMPARE(splitDraftSentences(QStringLiteral("a b c d e"), 2), QStringList({"a b", "c d", "e"}));
         Document anchors; // a documentation generator's heading anchors are not text
-        addText(anchors, QStringLiteral("Install \u00B6 the tool first. Then run it."));
+        testing::addWords(anchors, QStringLiteral("Install \u00B6 the tool first. Then run it."));
         QCOMPARE(draftSourceFromDocument(anchors).sections[0].sentences[0].text, QStringLiteral("Install the tool first."));
         QCOMPARE(cleanSpokenText(QStringLiteral("Um , we we {disfmarker} need the uh remote .")), QStringLiteral("we need the remote."));
     }
@@ -183,10 +158,10 @@ private Q_SLOTS:
     void duplicateTitlesAskDistinctQuestions()
     {
         Document d;
-        addSection(d, QStringLiteral("Alpha"), -1, paragraph(QStringLiteral("alpha"), 4));
-        addSection(d, QStringLiteral("Usage"), 0, paragraph(QStringLiteral("first"), 4));
-        addSection(d, QStringLiteral("Beta"), -1, paragraph(QStringLiteral("beta"), 4));
-        addSection(d, QStringLiteral("Usage"), 2, paragraph(QStringLiteral("second"), 4));
+        testing::addSection(d, QStringLiteral("Alpha"), -1, paragraph(QStringLiteral("alpha"), 4));
+        testing::addSection(d, QStringLiteral("Usage"), 0, paragraph(QStringLiteral("first"), 4));
+        testing::addSection(d, QStringLiteral("Beta"), -1, paragraph(QStringLiteral("beta"), 4));
+        testing::addSection(d, QStringLiteral("Usage"), 2, paragraph(QStringLiteral("second"), 4));
         const QsDrafter drafter = simpleDrafter();
         const QsDraft draft = drafter.draft(draftSourceFromDocument(d), drafter.defaults);
         QSet<QString> questions;
@@ -202,7 +177,7 @@ private Q_SLOTS:
         d.title = QStringLiteral("News");
         for (const char *topic : {"printer", "garden", "violin"})
             for (int i = 0; i < 30; ++i)
-                addText(d, QStringLiteral("The %1 %2 needs %1 care and %1 parts every week %3.")
+                testing::addWords(d, QStringLiteral("The %1 %2 needs %1 care and %1 parts every week %3.")
                                .arg(QLatin1String(topic), QStringLiteral("model%1").arg(i % 3), QString::number(i)));
         DraftSegmenting segmenting;
         segmenting.targetSegmentWords = 300; // about 1,100 words: three parts
@@ -267,22 +242,22 @@ private Q_SLOTS:
         const QsDrafter drafter = simpleDrafter();
         // Too little text.
         Document tiny;
-        addText(tiny, QStringLiteral("Hello"));
+        testing::addWords(tiny, QStringLiteral("Hello"));
         QsDraft t = drafter.draft(draftSourceFromDocument(tiny), drafter.defaults);
         QVERIFY(!t.ok);
         QVERIFY(t.error.contains(QLatin1String("too little text")));
         QVERIFY(!drafter.draft(draftSourceFromDocument(Document{}), drafter.defaults).ok);
         // A section of one word beside one with content; short documents still get one item.
         Document d;
-        addSection(d, QStringLiteral("One"), -1, QStringLiteral("word"));
-        addSection(d, QStringLiteral("Two"), -1, QStringLiteral("A short text of a dozen words that says something about two."));
+        testing::addSection(d, QStringLiteral("One"), -1, QStringLiteral("word"));
+        testing::addSection(d, QStringLiteral("Two"), -1, QStringLiteral("A short text of a dozen words that says something about two."));
         QsDraft s = drafter.draft(draftSourceFromDocument(d), drafter.defaults);
         QVERIFY(s.ok);
         QCOMPARE(int(s.items.size()), 1);
         QVERIFY(s.items[0].question.contains(QLatin1String("two")));
         // Non-English text (German): words with umlauts count, the question uses the title.
         Document de;
-        addSection(de, QStringLiteral("Übersicht"), -1,
+        testing::addSection(de, QStringLiteral("Übersicht"), -1,
                    QStringLiteral("Die Größe der Dateien wird täglich geprüft. Für jede Änderung gibt es einen Eintrag im Protokoll. "
                                   "Das Protokoll enthält die Größe, das Datum und den Namen der geänderten Datei. "
                                   "Ältere Einträge werden nach dreißig Tagen gelöscht, damit das Protokoll klein bleibt."));
@@ -292,12 +267,12 @@ private Q_SLOTS:
         // A document of table cells only (no sentence punctuation): sentences are capped, a draft comes out.
         Document table;
         for (int r = 0; r < 200; ++r)
-            addText(table, QStringLiteral("row%1 12.5 EUR blue large").arg(r));
+            testing::addWords(table, QStringLiteral("row%1 12.5 EUR blue large").arg(r));
         QVERIFY(drafter.draft(draftSourceFromDocument(table), drafter.defaults).ok);
         // 10,000 sections: linear, items limited.
         Document many;
         for (int i = 0; i < 10000; ++i)
-            addSection(many, QStringLiteral("S%1").arg(i), i % 10 == 0 || i == 0 ? -1 : (i / 10) * 10,
+            testing::addSection(many, QStringLiteral("S%1").arg(i), i % 10 == 0 || i == 0 ? -1 : (i / 10) * 10,
                        QStringLiteral("Section %1 holds a sentence of some words about part %1.").arg(i));
         QElapsedTimer timer;
         timer.start();
@@ -318,7 +293,7 @@ private Q_SLOTS:
         const QsDrafter drafter = simpleDrafter();
         Document plain; // no sections: one implicit section
         plain.title = QStringLiteral("Notes");
-        addText(plain, paragraph(QStringLiteral("printer"), 6));
+        testing::addWords(plain, paragraph(QStringLiteral("printer"), 6));
         const DraftSource plainSrc = draftSourceFromDocument(plain);
         const QsDraft p = drafter.draft(plainSrc, drafter.defaults);
         QVERIFY2(p.ok, qPrintable(p.error));
@@ -333,7 +308,7 @@ private Q_SLOTS:
                                                    "يتم تغيير الحبر مرة كل شهر عندما تظهر الطابعة إشارة. "
                                                    "تعاد الخراطيش القديمة إلى مركز الجمع لإعادة تدويرها.")}) {
             Document d;
-            addSection(d, text.section(QLatin1Char(' '), 0, 0), -1, text);
+            testing::addSection(d, text.section(QLatin1Char(' '), 0, 0), -1, text);
             const DraftSource src = draftSourceFromDocument(d);
             const QsDraft g = drafter.draft(src, drafter.defaults);
             QVERIFY2(g.ok, qPrintable(g.error));
@@ -344,7 +319,7 @@ private Q_SLOTS:
         }
 
         Document zh; // Chinese: no spaces between words, sentences end with '。'
-        addSection(zh, QStringLiteral("打印机"), -1,
+        testing::addSection(zh, QStringLiteral("打印机"), -1,
                    QStringLiteral("打印机打印页面很快。纸张放在打印机下面的纸盒里。墨水每个月更换一次。旧墨盒送到回收站回收。"
                                   "打印机每天早上自动清洁喷头。如果纸张卡住，请打开后盖取出纸张。"));
         const QsDraft z = drafter.draft(draftSourceFromDocument(zh), drafter.defaults);
@@ -353,7 +328,7 @@ private Q_SLOTS:
 
         Document table; // cells only: numbers, codes, no sentence punctuation
         for (int r = 0; r < 300; ++r)
-            addText(table, QStringLiteral("SKU-%1 %2 kg %3.50 EUR in stock").arg(r).arg(r % 7).arg(r % 13));
+            testing::addWords(table, QStringLiteral("SKU-%1 %2 kg %3.50 EUR in stock").arg(r).arg(r % 7).arg(r % 13));
         const DraftSource tableSrc = draftSourceFromDocument(table);
         const QsDraft t = drafter.draft(tableSrc, drafter.defaults);
         QVERIFY2(t.ok, qPrintable(t.error));
@@ -366,7 +341,7 @@ private Q_SLOTS:
 
         Document many;
         for (int i = 0; i < 10000; ++i)
-            addSection(many, QStringLiteral("Part %1").arg(i % 50), -1,
+            testing::addSection(many, QStringLiteral("Part %1").arg(i % 50), -1,
                        QStringLiteral("Part %1 holds a sentence of some words about topic %2 and its parts.").arg(i).arg(i % 50));
         const DraftSource manySrc = draftSourceFromDocument(many);
         const QsDraft m = drafter.draft(manySrc, drafter.defaults);

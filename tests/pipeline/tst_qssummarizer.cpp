@@ -8,6 +8,7 @@
 #include "pipeline/qs/qssummarizer.h"
 #include "pipeline/qs/qstrees.h"
 #include "pipeline/shippedmodels.h"
+#include "tests/common/sectioneddocument.h"
 #include "tests/common/testdata.h"
 
 #include <QDir>
@@ -36,20 +37,8 @@ Document gardenDocument()
                        "Turn the compost heap every two weeks to let air in. The compost is ready when it smells of earth.")};
     Document doc;
     doc.title = QStringLiteral("Garden notes");
-    for (int k = 0; k < kTitles.size(); ++k) {
-        Section sec;
-        sec.title = kTitles[k];
-        sec.level = 1;
-        sec.firstWord = int(doc.words.size());
-        for (const QString &t : (kTitles[k] + QLatin1Char(' ') + bodies[k] + QLatin1Char(' ') + bodies[k]).split(QLatin1Char(' '))) {
-            Word word;
-            word.id = QStringLiteral("w%1").arg(doc.words.size());
-            word.text = t;
-            doc.words.push_back(word);
-        }
-        sec.endWord = int(doc.words.size());
-        doc.sections.push_back(sec);
-    }
+    for (int k = 0; k < kTitles.size(); ++k)
+        testing::addSection(doc, kTitles[k], -1, bodies[k] + QLatin1Char(' ') + bodies[k]);
     return doc;
 }
 

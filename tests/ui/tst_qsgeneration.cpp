@@ -9,6 +9,7 @@
 #include "document/qstree.h"
 #include "inference/formtagger/predictor.h"
 #include "pipeline/shippedmodels.h"
+#include "tests/common/sectioneddocument.h"
 #include "tests/common/testdata.h"
 #include "tests/ui/qseditortestdata.h"
 #include "ui/annotation/annotationsession.h"
@@ -371,20 +372,8 @@ private Q_SLOTS:
             QStringLiteral("Compost turns kitchen scraps into rich soil. Mix green scraps with dry leaves in equal parts. "
                            "Turn the compost heap every two weeks to let air in. The compost is ready when it smells of earth.")};
         const QStringList titles{QStringLiteral("Tomatoes"), QStringLiteral("Pruning roses"), QStringLiteral("Compost")};
-        for (int k = 0; k < titles.size(); ++k) {
-            Section sec;
-            sec.title = titles[k];
-            sec.level = 1;
-            sec.firstWord = int(doc.words.size());
-            for (const QString &t : (titles[k] + QLatin1Char(' ') + bodies[k] + QLatin1Char(' ') + bodies[k]).split(QLatin1Char(' '))) {
-                Word word;
-                word.id = QStringLiteral("w%1").arg(doc.words.size());
-                word.text = t;
-                doc.words.push_back(word);
-            }
-            sec.endWord = int(doc.words.size());
-            doc.sections.push_back(sec);
-        }
+        for (int k = 0; k < titles.size(); ++k)
+            testing::addSection(doc, titles[k], -1, bodies[k] + QLatin1Char(' ') + bodies[k]);
         QsWorker worker;
         QSignalSpy generated(&worker, &QsWorker::generated), failed(&worker, &QsWorker::failed);
         worker.setQuestionModel(questions);
