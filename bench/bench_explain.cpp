@@ -14,7 +14,12 @@
 // label on the unedited page; the same with the 1-D and 2-D bias families switched off (labels
 // compared with the ablated model's own unedited labels).
 //
-// bench_explain [FUNSD_DIR] [--pages N] [--every K] [--steps K] [--no-shift]
+// --model DIR runs both parts with another folio-formtagger checkpoint (any --arch: the shift study
+// only predicts, so it needs no gradient path); --name sets its row name; --no-cost skips part 1.
+// The shift rows also go to stdout as one JSON line per setting (bench/bench_shift_study.sh).
+//
+// bench_explain [FUNSD_DIR] [--pages N] [--every K] [--steps K] [--no-shift] [--no-cost]
+//               [--model DIR] [--name NAME]
 #include "bench/benchclock.h"
 #include "attention/attributions.h"
 #include "inference/formtagger/taggerexplain.h"
@@ -42,16 +47,19 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     QString funsd = QStringLiteral(FOLIO_SHARED_DIR "/data/funsd/dataset/testing_data");
     int pagesWanted = 1000, every = 1, steps = 32;
-    bool shift = true;
+    bool shift = true, cost = true;
+    QString model = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout"), name = QStringLiteral("funsd-layout");
     const QStringList args = app.arguments();
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--pages") && i + 1 < args.size()) pagesWanted = args[++i].toInt();
         else if (args[i] == QLatin1String("--every") && i + 1 < args.size()) every = std::max(1, args[++i].toInt());
         else if (args[i] == QLatin1String("--steps") && i + 1 < args.size()) steps = args[++i].toInt();
         else if (args[i] == QLatin1String("--no-shift")) shift = false;
+        else if (args[i] == QLatin1String("--no-cost")) cost = false;
+        else if (args[i] == QLatin1String("--model") && i + 1 < args.size()) model = args[++i];
+        else if (args[i] == QLatin1String("--name") && i + 1 < args.size()) name = args[++i];
         else funsd = args[i];
     }
-    const QString model = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout");
     inf::TaggerExplainer explainer;
     std::string why;
     if (!explainer.load(model.toStdString(), &why)) {
@@ -65,7 +73,7 @@ int main(int argc, char **argv)
     }
 
     // ---- part 1: cost ---------------------------------------------------------------------------
-    {
+    if (cost) {
         const QString path = funsd + QStringLiteral("/annotations/") + files.front();
         pipeline::LoadedDocument d = pipeline::loadDocumentFile(path);
         if (!d.ok) {
@@ -189,13 +197,21 @@ int main(int argc, char **argv)
                 }
         }
     }
-    std::printf("shift study: %d FUNSD test pages, every %d-th word moved right by d page pixels (%.0f s)\n", pagesDone, every,
-                seconds() - t0);
+    std::printf("shift study (%s): %d FUNSD test pages, every %d-th word moved right by d page pixels (%.0f s)\n",
+                qPrintable(model), pagesDone, every, seconds() - t0);
+    const double elapsed = seconds() - t0;
+    const QByteArray label = name.toUtf8(), ablated = (name + QStringLiteral(", no 1-D/2-D bias")).toUtf8();
     for (int s = 0; s < 2; ++s)
         for (int k = 0; k < 3; ++k)
             std::printf("  %-22s d=%-4.0f words %6ld  own label changed %6ld (%.1f%%)  other words' labels changed per move %.2f\n",
-                        s == 0 ? "funsd-layout" : "funsd-layout, no 1-D/2-D bias", shifts[k], tried[s][k], changed[s][k],
+                        s == 0 ? label.constData() : ablated.constData(), shifts[k], tried[s][k], changed[s][k],
                         tried[s][k] ? 100.0 * double(changed[s][k]) / double(tried[s][k]) : 0.0,
                         tried[s][k] ? double(changedElsewhere[s][k]) / double(tried[s][k]) : 0.0);
+    for (int s = 0; s < 2; ++s)
+        for (int k = 0; k < 3; ++k)
+            std::printf("{\"model\": \"%s\", \"biases_off\": %s, \"d\": %.0f, \"pages\": %d, \"every\": %d, \"words\": %ld, "
+                        "\"own_changed\": %ld, \"others_changed\": %ld, \"seconds\": %.1f}\n",
+                        label.constData(), s ? "true" : "false", shifts[k], pagesDone, every, tried[s][k], changed[s][k],
+                        changedElsewhere[s][k], elapsed);
     return 0;
 }

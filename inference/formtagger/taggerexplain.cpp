@@ -8,6 +8,7 @@
 #include "inference/models/runoptions.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -39,14 +40,18 @@ class EncoderFromEmbeddings
 public:
     explicit EncoderFromEmbeddings(Tagger &tagger) : m_cfg(tagger.config())
     {
-        if (m_cfg.useDisentangled())
-            throw InferenceError("explain: the \"ernie\" architecture (disentangled attention) is not supported");
         std::map<std::string, at::Tensor> detached;
         for (const auto &[name, t] : tagger.params())
             detached[name] = t.detach(); // no gradient reaches the weights, even of a model in training
         ParamStore p = ParamStore::fromTensors(std::move(detached), "tagger");
         const long D = m_cfg.hidden, H = m_cfg.heads;
-        m_rel1d = RelativeBucketBias(p.take("encoder.rel_pos_bias.weight", {H, 32}), 32, 128);
+        if (m_cfg.useDisentangled()) {
+            const char *names[3] = {"1d", "x", "y"};
+            for (int t = 0; t < 3; ++t)
+                m_relEmb[std::size_t(t)] = p.take(std::string("encoder.rel_embeddings.") + names[t] + ".weight", {2 * kErnieSpan, D});
+        } else {
+            m_rel1d = RelativeBucketBias(p.take("encoder.rel_pos_bias.weight", {H, 32}), 32, 128);
+        }
         if (m_cfg.useSpatialBias()) {
             m_relX = RelativeBucketBias(p.take("encoder.rel_pos_x_bias.weight", {H, 64}), 64, 256);
             m_relY = RelativeBucketBias(p.take("encoder.rel_pos_y_bias.weight", {H, 64}), 64, 256);
@@ -64,6 +69,8 @@ public:
     at::Tensor logits(const at::Tensor &x0, const Batch &b, std::uint32_t disabledBiases) const
     {
         const long N = x0.size(1);
+        if (m_cfg.useDisentangled())
+            return ernieLogits(x0, b, disabledBiases);
         const bool use1d = (disabledBiases & Bias1D) == 0;
         const bool use2d = m_cfg.useSpatialBias() && (disabledBiases & Bias2D) == 0;
         const at::Tensor pos = at::arange(N, at::kLong).unsqueeze(0);
@@ -78,8 +85,49 @@ public:
     }
 
 private:
+    // The "ernie" architecture (Tagger::ernieAttention): per layer, disentangled 1-D / x / y
+    // attention — content-to-position and position-to-content terms over relative distances
+    // clamped to +-kErnieSpan, x0 / y1 in steps of kErnieCoordStep, the relative embeddings
+    // through the layer's own query / key projections, scores / sqrt(3 d) — then the same pre-LN
+    // feed-forward. The positions are broadcast over the batch rows (integrated-gradient steps).
+    at::Tensor ernieLogits(const at::Tensor &x0, const Batch &b, std::uint32_t disabledBiases) const
+    {
+        const long B = x0.size(0), N = x0.size(1);
+        const at::Tensor pos1d = at::arange(N, at::kLong).unsqueeze(0).expand({B, N}).contiguous();
+        const at::Tensor xs = at::div(b.boxes.select(2, 0), kErnieCoordStep, "floor").expand({B, N}).contiguous();
+        const at::Tensor ys = at::div(b.boxes.select(2, 3), kErnieCoordStep, "floor").expand({B, N}).contiguous();
+        const at::Tensor positions[3] = {pos1d, xs, ys};
+        const bool on[3] = {(disabledBiases & Bias1D) == 0, (disabledBiases & Bias2D) == 0, (disabledBiases & Bias2D) == 0};
+        const at::Tensor keyMask = ((~b.wordMask).to(at::kFloat) * -1e9).view({-1, 1, 1, N});
+        at::Tensor x = x0;
+        for (std::size_t l = 0; l < m_attention.size(); ++l) {
+            const SelfAttentionW &att = m_attention[l];
+            const std::int64_t H = att.heads;
+            const at::Tensor h = m_ffn[l].attnLn(x);
+            const at::Tensor q = splitHeads(att.query(h), H), k = splitHeads(att.key(h), H), v = splitHeads(att.value(h), H);
+            const auto project = [H](const LinearW &lin, const at::Tensor &table) {
+                return splitHeads(lin(table.unsqueeze(0)), H).squeeze(0);
+            };
+            std::vector<at::Tensor> relQ, relK, pos;
+            for (int t = 0; t < 3; ++t) {
+                if (!on[t])
+                    continue;
+                relQ.push_back(project(att.query, m_relEmb[std::size_t(t)]));
+                relK.push_back(project(att.key, m_relEmb[std::size_t(t)]));
+                pos.push_back(positions[t]);
+            }
+            const at::Tensor p = at::softmax(ernieLayoutPaperScores(q, k, relQ, relK, pos, kErnieSpan) + keyMask, -1);
+            x = m_ffn[l].preLn(mergeHeads(at::matmul(p, v)), x);
+        }
+        return m_classifier(m_finalLn(x));
+    }
+
+    static constexpr std::int64_t kErnieSpan = 128;     // taggermodel.cpp's, checked through Tagger::forward
+    static constexpr std::int64_t kErnieCoordStep = 8;
+
     TaggerConfig m_cfg;
     RelativeBucketBias m_rel1d, m_relX, m_relY;
+    std::array<at::Tensor, 3> m_relEmb; // ernie: encoder.rel_embeddings.{1d,x,y}.weight
     std::vector<SelfAttentionW> m_attention;
     std::vector<FeedForwardW> m_ffn;
     LayerNormW m_finalLn;
@@ -286,7 +334,8 @@ bool TaggerExplainer::load(const std::string &dir, std::string *error)
         const ModelConfig checked = ModelConfig::fromDirectory(dir);
         if (checked.modelType() != "folio-formtagger")
             throw InferenceError(dir + ": model_type '" + checked.modelType()
-                                 + "': gradient attributions need a folio-formtagger checkpoint (Folio's layout tagger)");
+                                 + "': explain has a gradient path for folio-formtagger (Folio's layout tagger, every --arch), "
+                                   "layoutlmv3, layoutlmv2 (LayoutXLM) and lilt checkpoints only");
         auto impl = std::make_unique<Impl>();
         impl->cfg = detail::TaggerConfig::fromJson(checked.json(), checked.source());
         const fs::path d(dir);

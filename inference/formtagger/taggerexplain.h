@@ -15,8 +15,10 @@
 // splits exactly into parts: x_i = sum_p gamma*(p_i - mean(p_i))/sigma(s_i) + beta, p = text,
 // position, box, and beta (the LayerNorm shift, the same for every word: "shift").
 // The gradient g_i = df/dx_i is taken through every layer, the final LayerNorm and the classifier;
-// the relative attention biases (1-D, 2-D) read the boxes directly, not x_i, and stay at the real
-// boxes throughout (a box's effect through them is what the what-if edits show).
+// the relative attention biases (1-D, 2-D; ERNIE-Layout's disentangled 1-D / x / y terms for the
+// "ernie" architecture) read the boxes directly, not x_i, and stay at the real boxes throughout
+// (a box's effect through them is what the what-if edits show). Every tagger architecture has
+// this gradient path (layoutlmv3, layoutlmv2, ernie, text).
 //  - gradient x input: GI_i = <g_i(x), x_i>, split exactly into its text, position, box and shift parts.
 //  - integrated gradients: baseline x' = 0 for every word of the window (the all-zero input
 //    embedding), IG_i = < x_i , integral_0^1 g_i(alpha x) d alpha >, with m steps of the midpoint

@@ -18,8 +18,9 @@ EmbeddingParts embeddingParts(const Tagger &tagger, const Batch &b);
 
 // Fills out->logit, labelIndex (label < 0: the argmax at `target`), attentions, gradient x input and
 // integrated gradients (options.igSteps) for word `target` of the batch (row 0). The tagger is not
-// changed (its weights get no gradient). Throws InferenceError on a bad target / label, and for
-// the "ernie" architecture.
+// changed (its weights get no gradient). Throws InferenceError on a bad target / label. Every
+// architecture of the tagger: layoutlmv3 / layoutlmv2 / "" (bucketed 1-D + 2-D biases, scaled or
+// not), ernie (disentangled attention, rebuilt the same way) and text.
 void explainBatch(Tagger &tagger, const Batch &b, int target, int label, const TaggerExplainOptions &options,
                   TaggerExplanation *out);
 
