@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QtGlobal>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -187,34 +189,55 @@ HfLayoutTokenizer fromTokenizerJson(const fs::path &d, const HfLayoutTokenizerCo
 
 HfLayoutTokenizer HfLayoutTokenizer::fromDirectory(const std::string &dir, const HfLayoutTokenizerConfig &config)
 {
+    // As Python's AutoTokenizer (use_fast=True) does: tokenizer.json, when the folder has it, is the
+    // tokenizer, even beside the slow tokenizer's files (vocab.json + merges.txt, vocab.txt,
+    // sentencepiece.bpe.model). When Folio refuses something in it (a feature it does not run, a
+    // model that is not the config's kind) and the slow files are there, those are used and
+    // loadWarning() says why.
     const fs::path d(dir);
     const bool json = fs::exists(d / "tokenizer.json");
-    if (config.kind == HfLayoutTokenizerConfig::Kind::WordPiece) {
-        if (!fs::exists(d / "vocab.txt") && json)
+    const char *slowName = config.kind == HfLayoutTokenizerConfig::Kind::WordPiece          ? "vocab.txt"
+                           : config.kind == HfLayoutTokenizerConfig::Kind::XlmSentencePiece ? "sentencepiece.bpe.model"
+                                                                                           : "vocab.json + merges.txt";
+    const bool slow = config.kind == HfLayoutTokenizerConfig::Kind::WordPiece          ? fs::exists(d / "vocab.txt")
+                      : config.kind == HfLayoutTokenizerConfig::Kind::XlmSentencePiece ? fs::exists(d / "sentencepiece.bpe.model")
+                                                                                      : fs::exists(d / "vocab.json") && fs::exists(d / "merges.txt");
+    std::string warning;
+    if (json) {
+        if (!slow)
             return fromTokenizerJson(d, config);
-        if (!fs::exists(d / "vocab.txt"))
-            throw InferenceError(dir + ": no vocab.txt (a " + (config.tokenizerClass.empty() ? std::string("WordPiece") : config.tokenizerClass) +
-                                 " tokenizer needs its BERT WordPiece vocabulary)");
-        return HfLayoutTokenizer(makeBertWordPieceTokenizer((d / "vocab.txt").string(), config.doLowerCase, config.stripAccents), config);
-    }
-    if (config.kind == HfLayoutTokenizerConfig::Kind::XlmSentencePiece) {
-        if (!fs::exists(d / "sentencepiece.bpe.model") && json)
+        try {
             return fromTokenizerJson(d, config);
-        if (!fs::exists(d / "sentencepiece.bpe.model"))
-            throw InferenceError(dir + ": no sentencepiece.bpe.model (a " + (config.tokenizerClass.empty() ? std::string("XLM-R") : config.tokenizerClass) +
-                                 " tokenizer needs its SentencePiece model)");
-        return HfLayoutTokenizer(makeXlmRobertaTokenizer((d / "sentencepiece.bpe.model").string()), config);
+        } catch (const InferenceError &e) {
+            warning = std::string("tokenizer.json not used (") + e.what() + "); tokenizing with the slow tokenizer's " +
+                      slowName + " instead, which Python's fast tokenizer would not use";
+            qWarning("%s", warning.c_str());
+        }
     }
-    if (json && (!fs::exists(d / "vocab.json") || !fs::exists(d / "merges.txt")))
-        return fromTokenizerJson(d, config);
-    for (const char *needed : {"vocab.json", "merges.txt"})
-        if (!fs::exists(d / needed))
-            throw InferenceError(dir + ": no " + needed + " (a LayoutLMv3 tokenizer needs vocab.json and merges.txt, or tokenizer.json)");
-    BpeOptions options;
-    options.addPrefixSpace = config.addPrefixSpace;
-    options.addedTokensGiven = !config.addedTokens.empty();
-    options.addedTokens = config.addedTokens;
-    return HfLayoutTokenizer(makeBpeTokenizer((d / "vocab.json").string(), (d / "merges.txt").string(), options), config);
+    HfLayoutTokenizer out = [&] {
+        if (config.kind == HfLayoutTokenizerConfig::Kind::WordPiece) {
+            if (!slow)
+                throw InferenceError(dir + ": no vocab.txt (a " + (config.tokenizerClass.empty() ? std::string("WordPiece") : config.tokenizerClass) +
+                                     " tokenizer needs its BERT WordPiece vocabulary)");
+            return HfLayoutTokenizer(makeBertWordPieceTokenizer((d / "vocab.txt").string(), config.doLowerCase, config.stripAccents), config);
+        }
+        if (config.kind == HfLayoutTokenizerConfig::Kind::XlmSentencePiece) {
+            if (!slow)
+                throw InferenceError(dir + ": no sentencepiece.bpe.model (a " + (config.tokenizerClass.empty() ? std::string("XLM-R") : config.tokenizerClass) +
+                                     " tokenizer needs its SentencePiece model)");
+            return HfLayoutTokenizer(makeXlmRobertaTokenizer((d / "sentencepiece.bpe.model").string()), config);
+        }
+        for (const char *needed : {"vocab.json", "merges.txt"})
+            if (!fs::exists(d / needed))
+                throw InferenceError(dir + ": no " + needed + " (a LayoutLMv3 tokenizer needs vocab.json and merges.txt, or tokenizer.json)");
+        BpeOptions options;
+        options.addPrefixSpace = config.addPrefixSpace;
+        options.addedTokensGiven = !config.addedTokens.empty();
+        options.addedTokens = config.addedTokens;
+        return HfLayoutTokenizer(makeBpeTokenizer((d / "vocab.json").string(), (d / "merges.txt").string(), options), config);
+    }();
+    out.m_loadWarning = std::move(warning);
+    return out;
 }
 
 HfLayoutTokenizer::HfLayoutTokenizer(std::unique_ptr<Tokenizer> tokenizer, HfLayoutTokenizerConfig config)

@@ -62,8 +62,10 @@ struct LayoutTokens
 class HfLayoutTokenizer
 {
 public:
-    // Loads a checkpoint or tokenizer folder. Throws InferenceError naming the folder and the
-    // missing file (vocab.json / merges.txt) or the malformed one.
+    // Loads a checkpoint or tokenizer folder. tokenizer.json, when there, is used even beside the slow
+    // tokenizer's files (as Python's AutoTokenizer, use_fast=True, does); when Folio refuses it and the
+    // slow files are there, those are used and loadWarning() says why. Throws InferenceError naming
+    // the folder and the missing file (vocab.json / merges.txt) or the malformed one.
     static HfLayoutTokenizer fromDirectory(const std::string &dir);
     // The same with a config read (and adjusted) by the caller, e.g. add_prefix_space overridden.
     static HfLayoutTokenizer fromDirectory(const std::string &dir, const HfLayoutTokenizerConfig &config);
@@ -74,6 +76,8 @@ public:
     int clsId() const { return m_cls; }
     int sepId() const { return m_sep; }
     int padId() const { return m_pad; }
+    // Why the folder's tokenizer.json was passed over for the slow files ("" when it was not).
+    const std::string &loadWarning() const { return m_loadWarning; }
 
     // maxLength <= 0: the config's model_max_length. wordLabels: nullptr or one per word.
     // Throws InferenceError when words, boxes and labels differ in size or maxLength < 2.
@@ -85,6 +89,7 @@ private:
     std::shared_ptr<Tokenizer> m_tokenizer;
     HfLayoutTokenizerConfig m_config;
     int m_cls = 0, m_sep = 2, m_pad = 1;
+    std::string m_loadWarning;
 };
 
 } // namespace folio::inference
