@@ -1,4 +1,5 @@
 #include "widgets/pagecanvas.h"
+#include "widgets/palettecolors.h"
 #include "widgets/pagecanvasaccessible.h"
 #include <QAccessible>
 
@@ -56,6 +57,7 @@ void PageCanvas::setPage(const Document &doc, int page, const QImage &image)
         m_boxOfWord.insert(int(i), int(m_boxes.size()));
         m_boxes.push_back(Box{int(i), w.box, w.text, w.confidence});
     }
+    applyEditedBoxes();
     QList<int> kept;
     for (int w : m_selection)
         if (m_boxOfWord.contains(w))
@@ -139,7 +141,7 @@ void PageCanvas::setCurrentWord(int wordIndex)
 void PageCanvas::setTool(Tool tool)
 {
     m_tool = tool;
-    setCursor(tool == Tool::Select ? Qt::ArrowCursor : Qt::CrossCursor);
+    setCursor(tool == Tool::Select ? Qt::ArrowCursor : tool == Tool::EditBoxes ? Qt::SizeAllCursor : Qt::CrossCursor);
 }
 
 void PageCanvas::setLinks(const QList<QPair<int, int>> &links, const QList<QPair<int, int>> &suggested)
@@ -326,11 +328,13 @@ void PageCanvas::fitToWindow()
 void PageCanvas::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    p.fillRect(rect(), palette().color(QPalette::Mid));
+    // Light or dark, as the palette is now (widgets/palettecolors.h): the backdrop, and a page that
+    // has no image of its own; a scan is drawn as it is.
+    p.fillRect(rect(), canvasBackdrop(palette()));
     if (m_pageSize.isEmpty())
         return;
     const QRectF pageRect(origin(), contentSize());
-    p.fillRect(pageRect, Qt::white);
+    p.fillRect(pageRect, m_image.isNull() ? blankPageColor(palette()) : QColor(Qt::white));
     if (!m_image.isNull()) {
         // Scaled once per zoom and kept as a pixmap, not on every repaint (a hover or a new label
         // repaints the page); a zoomed-in page larger than this is drawn straight from the image
@@ -376,6 +380,7 @@ void PageCanvas::paintEvent(QPaintEvent *)
         if (m_highlight.contains(b.word)) // evidence of the current question: a band over the word
             p.fillRect(r.adjusted(-1, -1, 1, 1), QColor(40, 170, 60, 80));
     }
+    paintBoxEdits(p); // what-if: where the edited boxes were, deleted words, the box being dragged
     // Label chips after every box, placed so that they cover neither each other nor a word.
     m_chips = m_showLabels ? placeChips(labelFont) : std::vector<LabelChip>();
     p.setFont(labelFont);
@@ -384,7 +389,7 @@ void PageCanvas::paintEvent(QPaintEvent *)
         p.fillRect(chip.rect, chip.collapsed ? QColor(c.red(), c.green(), c.blue()) : c);
         if (chip.collapsed)
             continue;
-        p.setPen(qGray(c.rgb()) > 150 ? Qt::black : Qt::white);
+        p.setPen(textColorOn(c)); // >= 4.5:1 on every label colour (tst_legibility, tst_darkpalette)
         p.drawText(chip.rect.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, chip.text);
     }
     // Links: an arrow from the centre of the key's first box to the value's.
@@ -470,6 +475,18 @@ void PageCanvas::mousePressEvent(QMouseEvent *event)
         return;
     }
     const int w = wordAt(event->position());
+    if (m_tool == Tool::EditBoxes) {
+        if (w < 0) {
+            m_drag = Drag::None;
+            return;
+        }
+        m_selection = {w};
+        m_drag = beginBoxDrag(w, event->position()) ? Drag::Box : Drag::None;
+        update();
+        Q_EMIT boxClicked(w, event->modifiers());
+        emitSelection();
+        return;
+    }
     if (m_tool == Tool::DrawLink) {
         m_linkFrom = w;
         m_drag = w >= 0 ? Drag::Link : Drag::None;
@@ -504,7 +521,7 @@ void PageCanvas::mouseMoveEvent(QMouseEvent *event)
         m_fit = false;
         return;
     }
-    if (m_drag == Drag::Rubber || m_drag == Drag::Region || m_drag == Drag::Link) {
+    if (m_drag == Drag::Rubber || m_drag == Drag::Region || m_drag == Drag::Link || m_drag == Drag::Box) {
         m_dragNow = pos;
         update();
         return;
@@ -529,7 +546,11 @@ void PageCanvas::mouseReleaseEvent(QMouseEvent *event)
     m_drag = Drag::None;
     m_dragNow = event->position();
     if (drag == Drag::Pan) {
-        setCursor(m_tool == Tool::Select ? Qt::ArrowCursor : Qt::CrossCursor);
+        setTool(m_tool); // its cursor back
+        return;
+    }
+    if (drag == Drag::Box) {
+        finishBoxDrag();
         return;
     }
     const QRectF r = QRectF(m_dragStart, m_dragNow).normalized();
@@ -597,6 +618,13 @@ void PageCanvas::keyPressEvent(QKeyEvent *event)
     case Qt::Key_F:
         fitToWindow();
         return;
+    case Qt::Key_Delete:
+    case Qt::Key_Backspace:
+        if (m_tool == Tool::EditBoxes && m_selection.size() == 1) {
+            Q_EMIT boxDeleteRequested(m_selection.front());
+            return;
+        }
+        break;
     case Qt::Key_F2:
         if (m_selection.size() == 1)
             editWord(m_selection.front());

@@ -21,6 +21,10 @@
 // colour bar; hovering a word or its chip shows the full label. setLabelsVisible(false) hides them.
 // Screen readers see each word as a child of the canvas: its text as the name, its label as the
 // description (widgets/pagecanvasaccessible.h).
+// Tool::EditBoxes (what-if, issue 48; widgets/pagecanvasboxedit.cpp): a left drag on a word moves its
+// box, a drag from its bottom-right corner resizes it, Delete asks to delete the selected word;
+// each leaves as boxEditRequested / boxDeleteRequested. setEditedBoxes shows boxes elsewhere than
+// the document has them (the original place dashed, deleted words crossed out) until cleared.
 
 #include "document/document.h"
 #include "widgets/labelchips.h"
@@ -37,6 +41,7 @@
 #include <vector>
 
 class QLineEdit;
+class QPainter;
 
 namespace folio {
 
@@ -44,7 +49,7 @@ class PageCanvas : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Tool { Select, DrawRegion, DrawLink };
+    enum class Tool { Select, DrawRegion, DrawLink, EditBoxes };
 
     explicit PageCanvas(QWidget *parent = nullptr);
     ~PageCanvas() override;
@@ -113,6 +118,14 @@ public:
     bool editWord(int wordIndex);
     bool isEditing() const;
 
+    // What-if geometry (page units), kept across setPage until replaced: word -> its edited box,
+    // and the deleted words. Empty = the document's own boxes.
+    void setEditedBoxes(const QHash<int, QRectF> &boxes, const QSet<int> &deleted = {});
+    QHash<int, QRectF> editedBoxes() const { return m_editedBoxes; }
+    QSet<int> deletedWords() const { return m_deletedWords; }
+    QSizeF pageSize() const { return m_pageSize; }
+    QImage pageImage() const { return m_image; }
+
 Q_SIGNALS:
     void boxClicked(int wordIndex, Qt::KeyboardModifiers modifiers);
     void selectionChanged(const QList<int> &words);
@@ -122,6 +135,10 @@ Q_SIGNALS:
     void regionDrawn(int page, const QRect &pageRect); // page pixels
     // With Tool::DrawLink: the user dragged from one word box to another (word indices).
     void linkDrawn(int fromWord, int toWord);
+    // With Tool::EditBoxes: a box dropped at `pageRect` (page units, not clamped: it may lie partly
+    // or wholly off the page), or Delete pressed on the selected word.
+    void boxEditRequested(int wordIndex, const QRectF &pageRect);
+    void boxDeleteRequested(int wordIndex);
     void zoomChanged(double zoom);
 
 protected:
@@ -157,6 +174,12 @@ private:
     const Box *boxFor(int wordIndex) const;
     std::vector<LabelChip> placeChips(const QFont &font) const;
     int chipAt(const QPointF &widgetPos) const; // the word whose chip is there, -1 if none
+    // Tool::EditBoxes (pagecanvasboxedit.cpp)
+    void applyEditedBoxes();
+    bool beginBoxDrag(int word, const QPointF &widgetPos);
+    QRectF boxDragRect() const; // page units
+    void finishBoxDrag();
+    void paintBoxEdits(QPainter &painter);
 
     QImage m_image;
     // m_image at the size last painted, in the screen's pixel format (a smooth rescale, or a scan's
@@ -181,7 +204,13 @@ private:
     QPointF m_scroll; // widget pixels the content is scrolled by
     Tool m_tool = Tool::Select;
 
-    enum class Drag { None, Pan, Rubber, Region, Link };
+    QHash<int, QRectF> m_editedBoxes;
+    QSet<int> m_deletedWords;
+    QHash<int, QRectF> m_originalBoxes; // page units, of the edited words shown on this page
+    int m_boxDragWord = -1;
+    bool m_boxDragResize = false;
+
+    enum class Drag { None, Pan, Rubber, Region, Link, Box };
     int m_linkFrom = -1;
     QList<QPair<int, int>> m_links, m_suggestedLinks;
     Drag m_drag = Drag::None;
