@@ -5,6 +5,8 @@
 #include <QHash>
 #include <QSet>
 
+#include <memory>
+
 #include <algorithm>
 
 namespace folio::labelling {
@@ -54,7 +56,21 @@ bool setRetrainEvery(Project &project, int everyPages, QString *error)
     return project.setSetting(QString::fromLatin1(kRetrainEverySetting), QString::number(std::max(0, everyPages)), error);
 }
 
-bool takeLoopSnapshot(Project &project, LoopSnapshot *out, QString *error, int maxUnlabelled)
+bool readLoopSnapshot(const QString &location, bool readOnly, LoopSnapshot *out, QString *error, int maxUnlabelled,
+                      const std::function<void()> &afterListing)
+{
+    *out = LoopSnapshot();
+    QString openError;
+    const std::unique_ptr<Project> project =
+        Project::open(location, &openError, readOnly ? Project::Mode::ReadOnly : Project::Mode::ReadWrite);
+    if (!project) {
+        *error = openError;
+        return false;
+    }
+    return takeLoopSnapshot(*project, out, error, maxUnlabelled, afterListing);
+}
+
+bool takeLoopSnapshot(Project &project, LoopSnapshot *out, QString *error, int maxUnlabelled, const std::function<void()> &afterListing)
 {
     *out = LoopSnapshot();
     out->pages.source = project.path();
@@ -64,6 +80,8 @@ bool takeLoopSnapshot(Project &project, LoopSnapshot *out, QString *error, int m
         *error = listError;
         return false;
     }
+    if (afterListing)
+        afterListing();
     std::vector<SimulationPage> accepted; // position order
     QHash<qint64, QString> names;
     for (const ProjectDocument &d : docs) {
@@ -78,8 +96,10 @@ bool takeLoopSnapshot(Project &project, LoopSnapshot *out, QString *error, int m
         p.id = QString::number(d.id);
         if (done && hasAcceptedEntity(p.gold))
             accepted.push_back(std::move(p));
-        else if (!done)
+        else if (!done) {
+            out->revisions.insert(d.id, d.annotationRevision);
             out->pages.unlabelled.push_back(std::move(p));
+        }
     }
     const int n = int(accepted.size());
     out->accepted = n;

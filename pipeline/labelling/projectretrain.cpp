@@ -25,7 +25,8 @@ QString f1Text(double f1) { return f1 < 0 ? QStringLiteral("–") : QString::num
 } // namespace
 
 std::vector<std::pair<QString, double>> uncertaintiesOf(const QString &checkpoint, const std::vector<SimulationPage> &pages,
-                                                       const std::atomic<bool> *cancel)
+                                                       const std::atomic<bool> *cancel,
+                                                       std::vector<std::pair<QString, Annotations>> *suggested)
 {
     std::vector<std::pair<QString, double>> out;
     if (pages.empty())
@@ -50,6 +51,8 @@ std::vector<std::pair<QString, double>> uncertaintiesOf(const QString &checkpoin
                 ++n;
             }
         out.emplace_back(p.id, n > 0 ? 1.0 - sum / n : 0.0);
+        if (suggested)
+            suggested->emplace_back(p.id, std::move(merged));
     }
     return out;
 }
@@ -195,7 +198,7 @@ ProjectRetrainOutcome retrainOnPages(const RetrainPages &pages, const ProjectRet
     o.tookOver = o.newF1 > o.previousF1;
     if (o.tookOver) {
         o.model = config.outputDir;
-        o.uncertainties = uncertaintiesOf(config.outputDir, pages.unlabelled, config.cancel);
+        o.uncertainties = uncertaintiesOf(config.outputDir, pages.unlabelled, config.cancel, &o.suggestions);
     }
     o.message = retrainStatusLine(o);
     return o;

@@ -47,6 +47,9 @@ struct ProjectRetrainOutcome
     // RetrainPages::unlabelled (the "most uncertain first" order), by page id; pages it could not
     // label are left out.
     std::vector<std::pair<QString, double>> uncertainties;
+    // With uncertainties: each such page's annotations with the new model's suggestions merged in
+    // (the user's own entities kept, mergeModelAnnotations), for the window to store.
+    std::vector<std::pair<QString, Annotations>> suggestions;
 };
 
 ProjectRetrainOutcome retrainFromProject(const QString &projectPath, const ProjectRetrainConfig &config);
@@ -75,8 +78,10 @@ ProjectRetrainOutcome retrainOnPages(const RetrainPages &pages, const ProjectRet
 // 1 - mean confidence of `checkpoint`'s suggestions on each page (its own accepted entities kept, as
 // AnnotationSession::applyPredictions records it), by page id; a folio-formtagger or a Hugging Face
 // token-classification folder. Pages it cannot label are left out; stops early when `cancel` is set.
+// `suggestions` (optional) gets each scored page's annotations with the suggestions merged in.
 std::vector<std::pair<QString, double>> uncertaintiesOf(const QString &checkpoint, const std::vector<SimulationPage> &pages,
-                                                       const std::atomic<bool> *cancel);
+                                                       const std::atomic<bool> *cancel,
+                                                       std::vector<std::pair<QString, Annotations>> *suggestions = nullptr);
 
 // The training pages of a retraining (accepted and edited entities only) and the held-out pages'
 // targets (labellingTarget over `labels`) as the tagger reads them; pages without words are left out.

@@ -1,10 +1,11 @@
 // One retraining of the labelling loop on a project (issue 47): held-out pages chosen for the user,
 // the new model taking over only when it scores better on them, the status line, a project too small
 // to hold pages out, a cancelled run leaving the previous model, labels the current model never saw.
-#include "document/formats/funsd.h"
 #include "document/project/project.h"
 #include "pipeline/labelling/loopsnapshot.h"
 #include "pipeline/labelling/projectretrain.h"
+#include "tests/common/funsdproject.h"
+#include "tests/common/postgresserver.h"
 #include "tests/common/testdata.h"
 
 #include <QDir>
@@ -12,33 +13,40 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <thread>
+
 using namespace folio;
 using namespace folio::labelling;
 
 namespace {
 
-QString funsdRoot() { return folio::test::sharedPath(QStringLiteral("data/funsd/dataset")); }
+QString funsdRoot() { return folio::test::funsdDatasetRoot(); }
 
 bool makeProject(const QString &path, int n, const QString &renameQuestion = QString())
 {
     QString error;
-    auto project = Project::create(path, &error);
-    if (!project)
-        return false;
-    const QStringList files = funsdSplitFiles(funsdRoot(), QStringLiteral("train"));
-    for (int i = 0; i < n; ++i) {
-        Document doc;
-        Annotations ann;
-        if (!importFunsdFile(files[i], FunsdWordOrder::Annotation, &doc, &ann, &error))
-            return false;
-        if (!renameQuestion.isEmpty())
-            for (Entity &e : ann.entities)
-                if (e.label == QLatin1String("QUESTION"))
-                    e.label = renameQuestion;
-        if (project->addDocument(doc, ann, &error) < 0)
-            return false;
-    }
-    return true;
+    const bool ok = folio::test::makeFunsdProject(path, n, &error, renameQuestion);
+    if (!ok)
+        qWarning().noquote() << error;
+    return ok;
+}
+
+QList<qint64> idsOf(const std::vector<SimulationPage> &pages)
+{
+    QList<qint64> out;
+    for (const SimulationPage &p : pages)
+        out << p.id.toLongLong();
+    return out;
+}
+
+// readLoopSnapshot on a thread of its own (as RetrainWorker reads), while `gui`'s connection stays
+// open on this one; `duringRead` runs on that thread after the document list is read.
+bool snapshotOnAnotherThread(const QString &location, LoopSnapshot *out, QString *error, std::function<void()> duringRead)
+{
+    bool ok = false;
+    std::thread reader([&] { ok = readLoopSnapshot(location, false, out, error, 200, duringRead); });
+    reader.join();
+    return ok;
 }
 
 ProjectRetrainConfig tiny(const QString &out)
@@ -160,12 +168,6 @@ private Q_SLOTS:
         QList<qint64> ids;
         for (const ProjectDocument &d : project->documents())
             ids << d.id;
-        const auto idsOf = [](const std::vector<SimulationPage> &pages) {
-            QList<qint64> out;
-            for (const SimulationPage &p : pages)
-                out << p.id.toLongLong();
-            return out;
-        };
         for (int i = 0; i < 3; ++i)
             QVERIFY(project->setStatus(ids[i], DocumentStatus::Done, &error));
         LoopSnapshot s;
@@ -212,6 +214,84 @@ private Q_SLOTS:
         QCOMPARE(o.trainPages, 2);
         QCOMPARE(int(o.uncertainties.size()), 1);
         QVERIFY(o.uncertainties.front().second >= 0 && o.uncertainties.front().second <= 1);
+    }
+
+    // The GUI's worker reads through a connection of its own while the window's stays open: the
+    // held-out choice it makes is stored through it and seen by the window's connection; documents
+    // deleted (through a third connection) after the list was read are left out, accepted or not;
+    // the pages not yet accepted come with the revision their annotations had.
+    void snapshotReadOnAWorkerThread_data()
+    {
+        QTest::addColumn<QString>("backend");
+        QTest::newRow("sqlite") << QStringLiteral("sqlite");
+        QTest::newRow("postgresql") << QStringLiteral("postgresql");
+    }
+    void snapshotReadOnAWorkerThread()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        QFETCH(QString, backend);
+        QTemporaryDir dir;
+        QString location = dir.filePath(QStringLiteral("p.folio"));
+        folio::test::PostgresServer pg;
+        QString error;
+        if (backend == QLatin1String("postgresql")) {
+            if (!pg.start(&error)) {
+                if (pg.missingBinaries())
+                    FOLIO_DATA_MISSING(error);
+                QFAIL(qPrintable(error));
+            }
+            location = pg.freshDatabase(QStringLiteral("loop"), &error);
+            QVERIFY2(!location.isEmpty(), qPrintable(error));
+        }
+        QVERIFY(makeProject(location, 8));
+        auto gui = Project::open(location, &error);
+        QVERIFY2(gui, qPrintable(error));
+        QList<qint64> ids;
+        for (const ProjectDocument &d : gui->documents())
+            ids << d.id;
+        for (int i = 0; i < 6; ++i)
+            QVERIFY(gui->setStatus(ids[i], DocumentStatus::Done, &error));
+        Annotations edited;
+        QVERIFY(gui->loadAnnotations(ids[7], &edited, &error));
+        edited.entities.front().label = QStringLiteral("HEADER");
+        QVERIFY(gui->saveAnnotations(ids[7], edited, &error));
+        ProjectDocument before;
+        QVERIFY(gui->documentInfo(ids[7], &before, &error));
+        QVERIFY(before.annotationRevision > 0);
+
+        LoopSnapshot s;
+        int deleted = 0;
+        QVERIFY2(snapshotOnAnotherThread(location, &s, &error,
+                                         [&] {
+                                             QString e;
+                                             auto other = Project::open(location, &e);
+                                             if (other && other->removeDocument(ids[0], &e) && other->removeDocument(ids[6], &e))
+                                                 deleted = 2;
+                                             else
+                                                 qWarning().noquote() << e;
+                                         }),
+                 qPrintable(error));
+        QCOMPARE(deleted, 2);
+        QCOMPARE(s.accepted, 5); // six done, one deleted while it read
+        QCOMPARE(s.heldOutIds, (QList<qint64>{ids[5], ids[4]}));
+        QCOMPARE(idsOf(s.pages.train), (QList<qint64>{ids[1], ids[2], ids[3]}));
+        QCOMPARE(idsOf(s.pages.unlabelled), (QList<qint64>{ids[7]}));
+        QCOMPARE(s.revisions.value(ids[7], -1), before.annotationRevision);
+        QCOMPARE(gui->setting(QString::fromLatin1(kHeldOutSetting)), QStringLiteral("%1,%2").arg(ids[5]).arg(ids[4]));
+        QCOMPARE(gui->documentCount(), 6);
+
+        // A read-only reader chooses but stores nothing; an unreachable project says which.
+        QVERIFY2(gui->setSetting(QString::fromLatin1(kHeldOutSetting), QStringLiteral(""), &error), qPrintable(error));
+        bool readOk = false;
+        std::thread readOnly([&] { readOk = readLoopSnapshot(location, true, &s, &error); });
+        readOnly.join();
+        QVERIFY2(readOk, qPrintable(error));
+        QCOMPARE(s.heldOutIds.size(), 2);
+        QVERIFY(gui->setting(QString::fromLatin1(kHeldOutSetting)).isEmpty());
+        const QString missing = backend == QLatin1String("sqlite") ? dir.filePath(QStringLiteral("gone.folio"))
+                                                                   : location + QStringLiteral("_gone");
+        QVERIFY(!readLoopSnapshot(missing, true, &s, &error));
+        QVERIFY2(error.contains(QStringLiteral("gone")), qPrintable(error));
     }
 };
 

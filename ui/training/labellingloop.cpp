@@ -10,6 +10,7 @@
 
 #include <QActionGroup>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -18,6 +19,9 @@
 #include <QMenu>
 #include <QStandardPaths>
 #include <QThread>
+#include <QTimer>
+
+#include <utility>
 
 namespace folio {
 
@@ -44,6 +48,7 @@ LabellingLoop::LabellingLoop(QObject *parent, AnnotationSession *session, Projec
     m_label->hide();
     m_options.epochs = 20;
     m_options.threads = std::max(1, QThread::idealThreadCount() - 1); // a core left for the GUI and the user
+    connect(m_worker, &RetrainWorker::snapshotRead, this, &LabellingLoop::onSnapshotRead);
     connect(m_worker, &RetrainWorker::finished, this, &LabellingLoop::onFinished);
     connect(m_projects, &ProjectService::projectOpened, this, &LabellingLoop::onProjectOpened);
     connect(m_projects, &ProjectService::projectClosed, this, &LabellingLoop::onProjectClosed);
@@ -153,6 +158,7 @@ void LabellingLoop::onProjectOpened()
     m_acceptedSince.clear();
     m_counted.clear();
     m_stale.clear();
+    m_toStore.clear();
     m_pending = false;
     updateMenu();
 }
@@ -206,39 +212,53 @@ bool LabellingLoop::retrainNow()
                 .arg(QDir(current).dirName(), modelType(current).isEmpty() ? tr("no model type") : modelType(current)));
         return false;
     }
-    labelling::LoopSnapshot snapshot;
-    QString error;
-    if (!labelling::takeLoopSnapshot(*project, &snapshot, &error)) {
-        say(tr("Background retraining not started: %1").arg(error));
-        return false;
-    }
-    if (snapshot.needed > 0) {
-        say(snapshot.waitMessage);
-        return false;
-    }
-    labelling::ProjectRetrainConfig config = m_options;
-    config.currentModel = current;
-    config.outputDir = outputFolder();
-    config.cancel = nullptr;
-    const int train = int(snapshot.pages.train.size()), held = int(snapshot.pages.heldOut.size());
-    if (!m_worker->start(std::move(snapshot.pages), config))
+    QElapsedTimer clock;
+    clock.start();
+    RetrainRequest request;
+    request.project = m_projects->path();
+    request.readOnly = project->isReadOnly();
+    request.config = m_options;
+    request.config.currentModel = current;
+    request.config.outputDir = outputFolder();
+    request.config.cancel = nullptr;
+    request.afterListing = m_afterListing;
+    const QString output = request.config.outputDir;
+    if (!m_worker->start(std::move(request)))
         return false;
     m_runProject = m_projects->path();
-    m_runOutput = config.outputDir;
-    m_acceptedSince.clear();
+    m_runOutput = output;
+    m_runAccepted = m_acceptedSince;
     m_pending = false;
     if (m_label) {
-        m_label->setText(tr("Retraining in the background on %1 accepted pages…").arg(train));
+        m_label->setText(tr("Reading the accepted pages for a background retraining…"));
+        m_label->show();
+    }
+    updateMenu();
+    m_startMs = clock.nsecsElapsed() / 1e6;
+    return true;
+}
+
+void LabellingLoop::onSnapshotRead(const RetrainSnapshotInfo &info)
+{
+    if (!info.started())
+        return; // onFinished says why
+    QElapsedTimer clock;
+    clock.start();
+    m_readMs = info.seconds * 1000;
+    for (qint64 id : std::as_const(m_runAccepted))
+        m_acceptedSince.remove(id);
+    m_runAccepted.clear();
+    if (m_label) {
+        m_label->setText(tr("Retraining in the background on %1 accepted pages…").arg(info.trainPages));
         m_label->show();
     }
     QString text = tr("Retraining in the background on %1 accepted pages (%2 held out to score it); keep labelling")
-                       .arg(train).arg(held);
-    if (!snapshot.note.isEmpty())
-        text += QStringLiteral("; ") + snapshot.note;
+                       .arg(info.trainPages).arg(info.heldOutPages);
+    if (!info.note.isEmpty())
+        text += QStringLiteral("; ") + info.note;
     say(text, 10000);
-    updateMenu();
-    Q_EMIT started(train, held);
-    return true;
+    Q_EMIT started(info.trainPages, info.heldOutPages);
+    m_snapshotMs = clock.nsecsElapsed() / 1e6;
 }
 
 void LabellingLoop::cancel()
@@ -250,12 +270,23 @@ void LabellingLoop::cancel()
     }
 }
 
-void LabellingLoop::onFinished(const labelling::ProjectRetrainOutcome &outcome)
+void LabellingLoop::onFinished(const RetrainSnapshotInfo &info, const labelling::ProjectRetrainOutcome &outcome)
 {
     if (m_label)
         m_label->hide();
     const QString current = m_hooks.currentModel ? m_hooks.currentModel() : QString();
     const bool sameProject = m_projects->project() && m_projects->path() == m_runProject;
+    if (!info.started()) { // nothing was trained: too few accepted pages, or the project could not be read
+        m_runAccepted.clear();
+        m_runOutput.clear();
+        const QString message = info.read ? info.waitMessage : tr("Background retraining not started: %1").arg(info.error);
+        say(message);
+        updateMenu();
+        Q_EMIT notStarted(message);
+        if (sameProject && m_pending) // more pages were accepted while it read: read again
+            retrainNow();
+        return;
+    }
     QString message = outcome.message;
     if (outcome.tookOver) {
         if (m_hooks.useModel)
@@ -267,18 +298,25 @@ void LabellingLoop::onFinished(const labelling::ProjectRetrainOutcome &outcome)
         }
         if (sameProject) {
             Project *project = m_projects->project();
-            int stale = 0;
+            QSet<qint64> ranked;
             for (const auto &[id, uncertainty] : outcome.uncertainties) {
                 QString ignored; // a document deleted during the run: nothing to rank
                 if (project->setUncertainty(id.toLongLong(), uncertainty, &ignored) && id.toLongLong() != m_session->currentDocumentId()) {
                     m_stale.insert(id.toLongLong());
-                    ++stale;
+                    ranked.insert(id.toLongLong());
                 }
             }
-            if (stale > 0)
-                message += tr("; %n page(s) not yet accepted get its suggestions when you open them", nullptr, stale);
+            m_toStore.clear();
+            m_stored = 0;
+            for (const auto &[id, annotations] : outcome.suggestions)
+                if (ranked.contains(id.toLongLong()) && info.revisions.contains(id.toLongLong()))
+                    m_toStore.push_back(PendingSuggestions{id.toLongLong(), info.revisions.value(id.toLongLong()), annotations});
+            if (!ranked.isEmpty())
+                message += tr("; its suggestions replace the previous model's on %n page(s) not yet accepted", nullptr, int(ranked.size()));
             if (!outcome.uncertainties.empty())
                 Q_EMIT uncertaintiesUpdated();
+            if (!m_toStore.empty())
+                QTimer::singleShot(0, this, &LabellingLoop::storeSuggestionsSlice);
         }
     } else if (!m_runOutput.isEmpty() && QDir(m_runOutput) != QDir(current)) {
         // Kept, failed or cancelled: the previous model stays; the unused checkpoint goes.
@@ -292,6 +330,40 @@ void LabellingLoop::onFinished(const labelling::ProjectRetrainOutcome &outcome)
     const int every = everyPages();
     if (sameProject && (m_pending || (every > 0 && int(m_acceptedSince.size()) >= every)))
         retrainNow();
+}
+
+// The new model's suggestions for pages not yet opened, stored a few pages per event-loop turn (a
+// few milliseconds each: the window stays responsive). A page is written only when its annotations
+// are still the revision the worker read (Project::saveAnnotations' revision check), and never the
+// page open now; either way it stays stale and is suggested again when opened.
+void LabellingLoop::storeSuggestionsSlice()
+{
+    Project *project = m_projects->project();
+    if (!project || m_projects->path() != m_runProject) {
+        m_toStore.clear();
+        return;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    while (!m_toStore.empty() && clock.elapsed() < 8) {
+        PendingSuggestions next = std::move(m_toStore.back());
+        m_toStore.pop_back();
+        if (next.id == m_session->currentDocumentId())
+            continue;
+        SaveConflict conflict;
+        QString error; // changed since it was read, or deleted: the page stays stale
+        if (project->saveAnnotations(next.id, next.annotations, next.revision, &conflict, &error)) {
+            m_stale.remove(next.id);
+            ++m_stored;
+        }
+    }
+    if (!m_toStore.empty()) {
+        QTimer::singleShot(0, this, &LabellingLoop::storeSuggestionsSlice);
+        return;
+    }
+    Q_EMIT suggestionsStored(m_stored);
+    if (m_stored > 0)
+        Q_EMIT uncertaintiesUpdated(); // the list's suggestion counts
 }
 
 void LabellingLoop::onDocumentOpened(qint64 id)

@@ -2,19 +2,24 @@
 // LabellingLoop: the labelling loop in the GUI (issue 47). While the user labels a project, after
 // every N newly accepted pages (Mark Done; the project setting Model > Retrain in the Background,
 // off unless chosen, 5 suggested) the tagger retrains off the GUI thread (RetrainWorker) from the
-// current model (Folio's tagger, or a LayoutLMv3 / LiLT / LayoutLMv2 token classifier) on a snapshot of the accepted pages, is scored against the current one on the
+// current model (Folio's tagger, or a LayoutLMv3 / LiLT / LayoutLMv2 token classifier) on a snapshot
+// of the accepted pages that the worker reads through its own connection to the project (the window
+// never waits for them to load), is scored against the current one on the
 // project's held-out pages (chosen and remembered once there are enough, loopsnapshot.h) and takes
 // over only when it scores better, through ModelHistory (Go Back to Previous Model undoes it). The
 // status bar says what happened ("model updated: F1 61.2 → 66.8 on 8 held-out pages", "model kept:
 // ...", the labels it learnt new, how many pages are still needed, a failure or a cancel: the
 // previous model stays). The run never touches the session, so edits made meanwhile stay.
 // After a model update the pages not yet accepted get the new model's uncertainty (the Documents
-// list's "Most uncertain first") and their suggestions are marked stale: they are suggested again
-// with the new model when the user opens them (the user's own entities stay; one undoable step).
+// list's "Most uncertain first") and the new model's suggestions, computed by the worker and stored
+// a few pages per event-loop turn, each only when nobody changed that page since the worker read it
+// (the user's own entities stay). A page open at the time, or changed meanwhile, is marked stale
+// instead and suggested again with the new model when the user opens it (one undoable step).
 //
 //   auto *loop = new folio::LabellingLoop(window, session, projects, hooks);
 //   loop->addMenu(modelMenu);                        // the setting, Retrain Now, Cancel
 //   statusBar()->addPermanentWidget(loop->statusLabel());
+#include "document/annotations.h"
 #include "pipeline/labelling/projectretrain.h"
 
 #include <QObject>
@@ -23,6 +28,7 @@
 #include <QString>
 
 #include <functional>
+#include <vector>
 
 class QAction;
 class QActionGroup;
@@ -35,6 +41,7 @@ class AnnotationSession;
 class ModelWorker;
 class ProjectService;
 class RetrainWorker;
+struct RetrainSnapshotInfo;
 
 class LabellingLoop : public QObject
 {
@@ -64,17 +71,27 @@ public:
     // Documents whose suggestions came from an older model; re-suggested when opened.
     QSet<qint64> staleDocuments() const { return m_stale; }
 
-    // Starts a retraining now (the snapshot is read here); false (and the status line says why)
-    // when there are too few accepted pages, no project, a model it cannot start from, or a run in flight.
+    // Starts a background run now: the worker reads the pages (started() when there are enough,
+    // notStarted() with how many are missing), then trains. False (and the status line says why)
+    // without a project, with a model it cannot start from, or with a run in flight.
     bool retrainNow();
     void cancel();
 
     // Tests: the run's size (epochs, steps, a from-scratch model's hidden size and layers, threads).
     void setTrainingOptions(const labelling::ProjectRetrainConfig &options) { m_options = options; }
+    // Tests: runs on the worker thread once it has listed the project's documents.
+    void setAfterListingForTesting(std::function<void()> hook) { m_afterListing = std::move(hook); }
+    // Tests: GUI-thread time of the last run's start (retrainNow) and of taking its snapshot's
+    // result (onSnapshotRead), and the worker's reading time, in ms.
+    double lastStartMs() const { return m_startMs; }
+    double lastSnapshotHandlingMs() const { return m_snapshotMs; }
+    double lastReadMs() const { return m_readMs; }
 
 Q_SIGNALS:
     void started(int trainPages, int heldOutPages);
+    void notStarted(const QString &message); // too few accepted pages, or the project could not be read
     void finished(const QString &message, bool modelUpdated);
+    void suggestionsStored(int pages); // the new model's suggestions written to pages not yet opened
     void uncertaintiesUpdated(); // the Documents list re-reads its order
     void staleRefreshed(qint64 documentId);
 
@@ -82,7 +99,9 @@ private:
     void onProjectOpened();
     void onProjectClosed();
     void onAccepted(qint64 id);
-    void onFinished(const labelling::ProjectRetrainOutcome &outcome);
+    void onSnapshotRead(const RetrainSnapshotInfo &info);
+    void onFinished(const RetrainSnapshotInfo &info, const labelling::ProjectRetrainOutcome &outcome);
+    void storeSuggestionsSlice();
     void onDocumentOpened(qint64 id);
     void say(const QString &message, int ms = 20000);
     QString outputFolder() const;
@@ -106,6 +125,17 @@ private:
     QString m_runOutput;          // its checkpoint folder
     QString m_lastMessage;
     bool m_pending = false;       // N more pages were accepted while a run was in flight
+    QSet<qint64> m_runAccepted;   // m_acceptedSince when the run in flight started
+    struct PendingSuggestions
+    {
+        qint64 id;
+        int revision;
+        Annotations annotations;
+    };
+    std::vector<PendingSuggestions> m_toStore; // the new model's suggestions, stored a few per turn
+    int m_stored = 0;
+    std::function<void()> m_afterListing;
+    double m_startMs = 0, m_snapshotMs = 0, m_readMs = 0;
 };
 
 } // namespace folio

@@ -1,14 +1,15 @@
 #include "ui/workers/retrainworker.h"
 
+#include "inference/checkpoint/modelconfig.h"
 #include "inference/formtagger/taggerpage.h"
+#include "inference/models/detail/tokenlabels.h"
 #include "pipeline/hffinetuning.h"
+#include "pipeline/labelling/loopsnapshot.h"
 #include "ui/workers/hffinetuneworker.h"
 
 #include <QDir>
 #include <QElapsedTimer>
-#include <QFile>
-#include <QJsonDocument>
-#include <QJsonObject>
+#include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -18,20 +19,21 @@ namespace folio {
 
 namespace {
 
-// The entity labels of a Hugging Face folder's head (config.json id2label, B-/I- stripped).
+// The entity labels of a Hugging Face folder's head: config.json's id2label as every token
+// classifier's loader reads it (ModelConfig, labelsFromConfig), B-/I- stripped; empty when unreadable.
 QStringList hfEntityLabels(const QString &dir)
 {
-    QFile f(QDir(dir).filePath(QStringLiteral("config.json")));
     QStringList out;
-    if (!f.open(QIODevice::ReadOnly) || f.size() > (4 << 20))
-        return out;
-    const QJsonObject id2label = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("id2label")).toObject();
-    for (auto it = id2label.begin(); it != id2label.end(); ++it) {
-        QString tag = it.value().toString();
-        if (tag.startsWith(QLatin1String("B-")) || tag.startsWith(QLatin1String("I-")))
-            tag = tag.mid(2);
-        if (!tag.isEmpty() && tag != QLatin1String("O") && !out.contains(tag))
-            out << tag;
+    try {
+        const inference::ModelConfig config = inference::ModelConfig::fromDirectory(dir.toStdString());
+        for (const std::string &raw : inference::detail::labelsFromConfig(config)) {
+            QString tag = QString::fromStdString(raw);
+            if (tag.startsWith(QLatin1String("B-")) || tag.startsWith(QLatin1String("I-")))
+                tag = tag.mid(2);
+            if (!tag.isEmpty() && tag != QLatin1String("O") && !out.contains(tag))
+                out << tag;
+        }
+    } catch (const std::exception &) { // no head to compare with: every label counts as new
     }
     return out;
 }
@@ -112,7 +114,7 @@ labelling::ProjectRetrainOutcome retrainHf(const labelling::RetrainPages &pages,
     o.tookOver = o.newF1 > o.previousF1;
     if (o.tookOver) {
         o.model = config.outputDir;
-        o.uncertainties = labelling::uncertaintiesOf(config.outputDir, pages.unlabelled, cancel);
+        o.uncertainties = labelling::uncertaintiesOf(config.outputDir, pages.unlabelled, cancel, &o.suggestions);
     }
     o.message = labelling::retrainStatusLine(o);
     return o;
@@ -123,8 +125,10 @@ labelling::ProjectRetrainOutcome retrainHf(const labelling::RetrainPages &pages,
 RetrainWorker::RetrainWorker(QObject *parent)
     : QObject(parent)
 {
-    connect(&m_watcher, &QFutureWatcher<labelling::ProjectRetrainOutcome>::finished, this,
-            [this] { Q_EMIT finished(m_watcher.result()); });
+    connect(&m_watcher, &QFutureWatcher<Result>::finished, this, [this] {
+        const Result r = m_watcher.result();
+        Q_EMIT finished(r.info, r.outcome);
+    });
 }
 
 RetrainWorker::~RetrainWorker()
@@ -141,25 +145,53 @@ void RetrainWorker::cancel()
         m_cancel->store(true);
 }
 
-bool RetrainWorker::start(labelling::RetrainPages pages, labelling::ProjectRetrainConfig config)
+bool RetrainWorker::start(RetrainRequest request)
 {
     if (m_watcher.isRunning())
         return false;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     auto cancelFlag = m_cancel;
-    const bool huggingFace = !config.currentModel.isEmpty() && pipeline::isHfFineTunableFolder(config.currentModel);
-    m_watcher.setFuture(QtConcurrent::run([pages = std::move(pages), config, cancelFlag, huggingFace]() {
-        labelling::ProjectRetrainConfig c = config;
+    QPointer<RetrainWorker> self(this);
+    m_watcher.setFuture(QtConcurrent::run([request = std::move(request), cancelFlag, self]() {
+        Result r;
+        labelling::ProjectRetrainConfig c = request.config;
         c.cancel = cancelFlag.get();
+        r.outcome.model = c.currentModel;
         try {
-            return huggingFace ? retrainHf(pages, c, cancelFlag.get()) : labelling::retrainOnPages(pages, c);
+            // The pages, read here through a connection of this thread's own.
+            QElapsedTimer clock;
+            clock.start();
+            labelling::LoopSnapshot snapshot;
+            QString error;
+            r.info.read = labelling::readLoopSnapshot(request.project, request.readOnly, &snapshot, &error, request.maxUnlabelled,
+                                                      request.afterListing);
+            r.info.seconds = clock.elapsed() / 1000.0;
+            r.info.error = error;
+            r.info.accepted = snapshot.accepted;
+            r.info.needed = snapshot.needed;
+            r.info.note = snapshot.note;
+            r.info.waitMessage = snapshot.waitMessage;
+            r.info.revisions = snapshot.revisions;
+            r.info.trainPages = int(snapshot.pages.train.size());
+            r.info.heldOutPages = int(snapshot.pages.heldOut.size());
+            if (self) { // the window learns the run's size before it trains (queued to its thread)
+                const RetrainSnapshotInfo info = r.info;
+                QMetaObject::invokeMethod(self.data(), [self, info] { if (self) Q_EMIT self->snapshotRead(info); }, Qt::QueuedConnection);
+            }
+            if (!r.info.started()) {
+                r.outcome.error = r.info.read ? r.info.waitMessage : r.info.error;
+                r.outcome.message = r.outcome.error;
+                return r;
+            }
+            const bool huggingFace = !c.currentModel.isEmpty() && pipeline::isHfFineTunableFolder(c.currentModel);
+            r.outcome = huggingFace ? retrainHf(snapshot.pages, c, cancelFlag.get()) : labelling::retrainOnPages(snapshot.pages, c);
         } catch (const std::exception &e) { // retrainOnPages promises none; a thread must not end in one
-            labelling::ProjectRetrainOutcome o;
-            o.model = config.currentModel;
-            o.error = QString::fromLocal8Bit(e.what());
-            o.message = QStringLiteral("retraining failed (%1); the previous model stays").arg(o.error);
-            return o;
+            r.outcome = labelling::ProjectRetrainOutcome();
+            r.outcome.model = c.currentModel;
+            r.outcome.error = QString::fromLocal8Bit(e.what());
+            r.outcome.message = QStringLiteral("retraining failed (%1); the previous model stays").arg(r.outcome.error);
         }
+        return r;
     }));
     return true;
 }
