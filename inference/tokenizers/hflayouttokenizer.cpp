@@ -93,19 +93,28 @@ HfLayoutTokenizerConfig HfLayoutTokenizerConfig::fromDirectory(const std::string
     }
     bool known = false;
     c.kind = kindOfClass(c.tokenizerClass, &known);
-    if (!known) { // the files say
+    if (!known) { // the files say: tokenizer.json's model first (the file Python's fast tokenizer uses)
         const fs::path d(dir);
-        if (!fs::exists(d / "vocab.json") && fs::exists(d / "vocab.txt"))
+        std::string model;
+        if (fs::exists(d / "tokenizer.json")) {
+            try {
+                model = tokenizerJsonModelType((d / "tokenizer.json").string());
+            } catch (const InferenceError &) {
+                if (!fs::exists(d / "vocab.json") && !fs::exists(d / "vocab.txt") && !fs::exists(d / "sentencepiece.bpe.model"))
+                    throw; // nothing else to read: the file's own error
+                // the slow files decide; HfLayoutTokenizer::fromDirectory warns why tokenizer.json is not used
+            }
+        }
+        if (model == "WordPiece")
+            c.kind = Kind::WordPiece;
+        else if (model == "Unigram")
+            c.kind = Kind::XlmSentencePiece;
+        else if (model == "BPE")
+            c.kind = Kind::Bpe;
+        else if (!fs::exists(d / "vocab.json") && fs::exists(d / "vocab.txt"))
             c.kind = Kind::WordPiece;
         else if (!fs::exists(d / "vocab.json") && fs::exists(d / "sentencepiece.bpe.model"))
             c.kind = Kind::XlmSentencePiece;
-        else if (!fs::exists(d / "vocab.json") && fs::exists(d / "tokenizer.json")) { // only the fast tokenizer's file
-            const std::string model = tokenizerJsonModelType((d / "tokenizer.json").string());
-            if (model == "WordPiece")
-                c.kind = Kind::WordPiece;
-            else if (model == "Unigram")
-                c.kind = Kind::XlmSentencePiece;
-        }
     }
     if (c.kind == Kind::WordPiece) {
         c.clsToken = "[CLS]";

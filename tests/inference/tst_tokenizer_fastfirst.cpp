@@ -173,6 +173,23 @@ private Q_SLOTS:
         QVERIFY2(differ > 0, "the SentencePiece model alone gives the same ids: the case proves nothing");
     }
 
+    // No tokenizer_class: tokenizer.json's model says the kind, not the slow files beside it (here a
+    // WordPiece tokenizer.json beside a byte-level BPE vocab.json + merges.txt).
+    void kindFromTokenizerJsonWithoutTokenizerClass()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        writeSlowFiles(tmp.path(), readJson(caseFile("roberta_bpe/tokenizer.json")));
+        QVERIFY(QFile::copy(caseFile("bert_wordpiece/tokenizer.json"), tmp.path() + "/tokenizer.json"));
+        const inf::HfLayoutTokenizer tok = inf::HfLayoutTokenizer::fromDirectory(tmp.path().toStdString());
+        QVERIFY(tok.config().kind == inf::HfLayoutTokenizerConfig::Kind::WordPiece);
+        QVERIFY2(tok.loadWarning().empty(), tok.loadWarning().c_str());
+        const nlohmann::json c = readJson(caseFile("bert_wordpiece/cases.json")).at("cases").at(0);
+        const std::vector<std::string> words = c.at("words").get<std::vector<std::string>>();
+        const std::vector<inf::WordBox> boxes(words.size(), inf::WordBox{1, 2, 3, 4});
+        QCOMPARE(tok.encode(words, boxes, nullptr, 100000, false).inputIds, c.at("input_ids").get<std::vector<int>>());
+    }
+
     // MarkupLM: the same preference through MarkupLMTokenizer.
     void markupLMAddedTokenOnlyInTokenizerJson()
     {
