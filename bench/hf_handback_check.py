@@ -6,10 +6,13 @@ reference modeling code, gives the logits Folio gives.
                        [--shared ../shared] [--work /tmp/folio-handback] [--folder OUT --arch ARCH]
 
 Per architecture:
- 1. the start folder: a tiny Hugging Face checkpoint of the shared fixtures (LayoutLMv3 with its image
+ 1. the start folder (both ways with --arch all; --base for the second): a tiny Hugging Face checkpoint of the shared fixtures (LayoutLMv3 with its image
     branch: fixtures/finetune/finetune_layoutlmv3_tokcls; LiLT: fixtures/parity-new/lilt_tokcls) given
     the tiny byte-level BPE tokenizer of fixtures/parity-next/layoutlmv3_pipeline/checkpoint (its word
-    table widened to that vocabulary, as tests/pipeline/tst_hffinetuning.cpp does);
+    table widened to that vocabulary, as tests/pipeline/tst_hffinetuning.cpp does); as a token
+    classifier (its 7-label head and id2label), or with --base as the Hub's base checkpoints are
+    (LiltModel / LayoutLMv3Model in `architectures`, no head, no labels; LiLT with its pooler,
+    LayoutLMv3's keys without the `layoutlmv3.` prefix);
  2. `folio-cli train --init START --data <funsd> --train-pages 2 --epochs 1 --max-steps 12 --batch 2
     --lr 5e-3 --out OUT` (a new 7-label FUNSD head and a few AdamW steps: the weights written are
     Folio's, not the start's; how many tensors changed is printed);
@@ -78,7 +81,7 @@ def write_safetensors(path, tensors, metadata=None):
         f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
 
 
-def make_start(arch, shared, dest):
+def make_start(arch, shared, dest, base=False):
     """The fixture model with the tiny BPE tokenizer, its word table widened to the tokenizer's size."""
     fixture, word_key = START[arch]
     fixture = os.path.join(shared, fixture)
@@ -94,6 +97,25 @@ def make_start(arch, shared, dest):
     with open(os.path.join(dest, "config.json"), "w") as f:
         json.dump(config, f, indent=2)
     weights = dict(hr.read_safetensors(os.path.join(fixture, "model.safetensors")))
+    if base:
+        # As the Hub's base checkpoints are: the bare model class (LiltModel with its pooler, which the
+        # token classifier does not have; LayoutLMv3Model's keys without the task model's prefix), no
+        # head, no labels.
+        prefix = arch + "."
+        weights = {k: v for k, v in weights.items() if not k.startswith("classifier.")}
+        if arch == "lilt":
+            h = config["hidden_size"]
+            rng = np.random.RandomState(7)
+            weights["lilt.pooler.dense.weight"] = (rng.standard_normal((h, h)) * 0.02).astype(np.float32)
+            weights["lilt.pooler.dense.bias"] = np.zeros(h, dtype=np.float32)
+        else:
+            weights = {k[len(prefix):] if k.startswith(prefix) else k: v for k, v in weights.items()}
+            word_key = word_key[len(prefix):]
+        config["architectures"] = ["LiltModel" if arch == "lilt" else "LayoutLMv3Model"]
+        for k in ("id2label", "label2id"):
+            config.pop(k, None)
+        with open(os.path.join(dest, "config.json"), "w") as f:
+            json.dump(config, f, indent=2)
     word = weights[word_key]
     rows = word.shape[0]
     weights[word_key] = np.concatenate([word] + [word[r % rows][None] for r in range(rows, vocab)], axis=0)
@@ -191,13 +213,13 @@ def check(arch, a):
     import torch
     from hf_finetune_step_reference import build_package
     torch.manual_seed(0)
-    work = os.path.abspath(os.path.join(a.work, arch))
+    work = os.path.abspath(os.path.join(a.work, arch + ("-base" if a.base else "")))
     os.makedirs(work, exist_ok=True)
     build_package(a.hf_src, arch, os.path.join(work, "pkg"))
     folder = a.folder
     command = None
     if not folder:
-        start = make_start(arch, a.shared, os.path.join(work, "start"))
+        start = make_start(arch, a.shared, os.path.join(work, "start"), a.base)
         folder = os.path.join(work, "finetuned")
         shutil.rmtree(folder, ignore_errors=True)
         command = [a.cli, "-q", "train", "--init", start, "--data", os.path.join(a.shared, "data/funsd/dataset"),
@@ -229,7 +251,7 @@ def check(arch, a):
     run([a.cli, "-q", "run", "--checkpoint", folder, "--inputs", in_path, "--out", out_path, "--threads", str(a.threads)])
     folio = hr.read_safetensors(out_path)
     model, info = load_like_from_pretrained(arch, folder, torch, problems)
-    result = {"arch": arch, "folder": folder, "command": " ".join(command) if command else None,
+    result = {"arch": arch, "start": "base model (no head)" if a.base else "token classifier", "folder": folder, "command": " ".join(command) if command else None,
               "tensors_changed_by_training": changed}
     if model is not None:
         torch.set_num_threads(a.threads)
@@ -262,6 +284,7 @@ def main():
     ap.add_argument("--work", default="/tmp/folio-handback")
     ap.add_argument("--folder", help="check this folder instead of training one (with one --arch)")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--base", action="store_true", help="start from the fixture made a base checkpoint (no head, no labels)")
     ap.add_argument("--steps", type=int, default=12, help="folio-cli train --max-steps")
     ap.add_argument("--tolerance", type=float, default=1e-4)
     a = ap.parse_args()
@@ -272,8 +295,9 @@ def main():
             sys.exit("--folder needs one --arch")
         ok = True
         for arch in ("layoutlmv3", "lilt"):  # one process each: each imports its own shimmed package
-            p = subprocess.run([sys.executable] + sys.argv + ["--arch", arch])
-            ok = ok and p.returncode == 0
+            for base in ([], ["--base"]):
+                p = subprocess.run([sys.executable] + sys.argv + ["--arch", arch] + base)
+                ok = ok and p.returncode == 0
         sys.exit(0 if ok else 1)
     sys.exit(0 if check(a.arch, a) else 1)
 
