@@ -44,9 +44,15 @@ static QColor mix(const QColor &a, const QColor &b, double t)
 QColor HeatmapScale::color(float v) const
 {
     if (std::isnan(v))
-        return notComputedColor();
+        return dark ? QColor(85, 85, 85) : notComputedColor();
     const double t = (double(v) - lo) / (double(hi) - lo);
     static const QColor white(255, 255, 255), blue(8, 48, 107), red(165, 15, 21), cool(33, 102, 172);
+    if (dark) {
+        static const QColor night(26, 28, 33), sky(140, 200, 255), warm(245, 105, 90), cold(90, 160, 235);
+        if (!diverging)
+            return mix(night, sky, t);
+        return t < 0.5 ? mix(cold, night, t * 2) : mix(night, warm, (t - 0.5) * 2);
+    }
     if (!diverging)
         return mix(white, blue, t);
     return t < 0.5 ? mix(cool, white, t * 2) : mix(white, red, (t - 0.5) * 2);
@@ -59,7 +65,7 @@ QImage heatmapCells(const AttentionMatrixView &m, const HeatmapScale &scale)
     std::array<QRgb, 256> lut;
     for (int i = 0; i < 256; ++i)
         lut[std::size_t(i)] = scale.color(scale.lo + (scale.hi - scale.lo) * float(i) / 255.0f).rgb();
-    const QRgb grey = HeatmapScale::notComputedColor().rgb();
+    const QRgb grey = scale.color(std::nanf("")).rgb();
     QImage img(m.cols, m.rows, QImage::Format_RGB32);
     const float k = 255.0f / (scale.hi - scale.lo);
     for (int r = 0; r < m.rows; ++r) {
@@ -117,12 +123,12 @@ static QString number(float v)
 }
 
 void paintHeatmap(QPainter *p, const QRectF &bounds, const AttentionMatrixView &m, const HeatmapScale &scale,
-                  const QImage &cells, const QString &info)
+                  const QImage &cells, const QString &info, const HeatmapFrameColors &colors)
 {
     const HeatmapLayout l = HeatmapLayout::compute(bounds, m);
     p->save();
-    p->fillRect(bounds, Qt::white);
-    p->setPen(Qt::black);
+    p->fillRect(bounds, colors.background);
+    p->setPen(colors.text);
     QFont f = p->font();
     f.setPointSizeF(8);
     p->setFont(f);
@@ -136,7 +142,7 @@ void paintHeatmap(QPainter *p, const QRectF &bounds, const AttentionMatrixView &
     // Cells: nearest-neighbour scaling keeps each cell a crisp square.
     p->setRenderHint(QPainter::SmoothPixmapTransform, false);
     p->drawImage(l.grid, cells);
-    p->setPen(QColor(80, 80, 80));
+    p->setPen(colors.frame);
     p->drawRect(l.grid);
     // Row labels when there is room for them (one label every `step` rows).
     const double cellH = l.grid.height() / m.rows;
@@ -153,7 +159,7 @@ void paintHeatmap(QPainter *p, const QRectF &bounds, const AttentionMatrixView &
         g.setColorAt(i / 16.0, scale.color(scale.lo + (scale.hi - scale.lo) * float(i) / 16.0f));
     p->fillRect(bar, g);
     p->drawRect(bar);
-    p->setPen(Qt::black);
+    p->setPen(colors.text);
     const QRectF textCol(bar.right() + 3, 0, l.legend.right() - bar.right() - 3, fm.height());
     p->drawText(textCol.translated(0, bar.top() - fm.height() / 2), Qt::AlignLeft | Qt::AlignVCenter, number(scale.hi));
     p->drawText(textCol.translated(0, bar.bottom() - fm.height() / 2), Qt::AlignLeft | Qt::AlignVCenter, number(scale.lo));

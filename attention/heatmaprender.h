@@ -22,8 +22,12 @@ struct HeatmapScale
 {
     float lo = 0, hi = 1;
     bool diverging = false;
+    // For a dark palette (issue 50): low values dark, high ones bright (a sequential dark -> light
+    // blue; diverging blue - dark - red), so that a mostly-low matrix does not glare in a dark window.
+    // Files (PNG, SVG, the CLI) keep the light scale.
+    bool dark = false;
     static HeatmapScale forMatrix(const AttentionMatrixView &m);
-    QColor color(float v) const; // NaN -> notComputedColor()
+    QColor color(float v) const; // NaN -> notComputedColor() (a darker grey when dark)
     static QColor notComputedColor();
 };
 
@@ -40,10 +44,19 @@ struct HeatmapLayout
     bool cellAt(const QPointF &p, const AttentionMatrixView &m, int *row, int *col) const;
 };
 
+// The colours around the cells: black on white for files; the widget passes its palette's (a
+// dark palette gets light text on a dark base, issue 50). The cells keep their scale.
+struct HeatmapFrameColors
+{
+    QColor background = Qt::white;
+    QColor text = Qt::black;
+    QColor frame = QColor(80, 80, 80);
+};
+
 // Paints everything. `cells` is heatmapCells(m, scale) (cached by the caller); `info` is the
 // line under the grid (hover value), may be empty.
 void paintHeatmap(QPainter *painter, const QRectF &bounds, const AttentionMatrixView &m, const HeatmapScale &scale,
-                  const QImage &cells, const QString &info = QString());
+                  const QImage &cells, const QString &info = QString(), const HeatmapFrameColors &colors = HeatmapFrameColors());
 
 // Headless export at the given size; the file name decides nothing, the function does.
 bool saveHeatmapPng(const AttentionMatrixView &m, const QString &path, const QSize &size, QString *error);

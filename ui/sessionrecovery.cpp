@@ -420,13 +420,24 @@ bool SessionRecovery::recoverIfCrashed()
     if (!last.training.isEmpty()) {
         m_interrupted = last.training;
         const QString out = last.training.value(QStringLiteral("out")).toString();
-        QFile state(out + QStringLiteral("/last/state.json"));
-        int epoch = 0;
+        // Folio's tagger keeps its last epoch in last/state.json, a Hugging Face fine-tune in last/trainer_state.json.
+        const bool hf = last.training.value(QStringLiteral("kind")).toString() == QLatin1String("hf-finetune");
+        QFile state(out + (hf ? QStringLiteral("/last/trainer_state.json") : QStringLiteral("/last/state.json")));
+        QJsonObject saved;
         if (state.size() < (1 << 20) && state.open(QIODevice::ReadOnly))
-            epoch = QJsonDocument::fromJson(state.readAll()).object().value(QStringLiteral("epoch")).toInt();
+            saved = QJsonDocument::fromJson(state.readAll()).object();
+        const int epoch = saved.value(QStringLiteral("epoch")).toInt();
         const int epochs = last.training.value(QStringLiteral("epochs")).toInt();
+        const qint64 step = qint64(saved.value(QStringLiteral("global_step")).toDouble());
+        const QString init = QDir(last.training.value(QStringLiteral("init")).toString()).dirName();
         text += QLatin1Char(' ')
-                + (epoch > 0 ? tr("A training run into %1 was interrupted after epoch %2 of %3: Resume Training continues it.")
+                + (hf ? (step > 0 ? tr("A fine-tune of %1 into %2 was interrupted at step %3 of %4: Resume Training continues it.")
+                                        .arg(init, QDir(out).dirName())
+                                        .arg(step)
+                                        .arg(qint64(saved.value(QStringLiteral("total_steps")).toDouble()))
+                                  : tr("A fine-tune of %1 into %2 was interrupted before its first epoch was saved: Resume Training starts it again.")
+                                        .arg(init, QDir(out).dirName()))
+                 : epoch > 0 ? tr("A training run into %1 was interrupted after epoch %2 of %3: Resume Training continues it.")
                                    .arg(QDir(out).dirName()).arg(epoch).arg(epochs)
                              : tr("A training run into %1 was interrupted before its first epoch was saved: Resume Training starts it again.")
                                    .arg(QDir(out).dirName()));
@@ -485,7 +496,7 @@ bool SessionRecovery::resumeTraining()
                                                             if (window)
                                                                 window->setModelDirectory(checkpointDir);
                                                         });
-    if (!dialog || !dialog->startFolioRun(m_interrupted, true))
+    if (!dialog || !dialog->startRecordedRun(m_interrupted, true)) // Folio's tagger or a Hugging Face fine-tune
         return false;
     const QString out = m_interrupted.value(QStringLiteral("out")).toString();
     m_interrupted = QJsonObject();

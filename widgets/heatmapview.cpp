@@ -1,4 +1,5 @@
 #include "widgets/heatmapview.h"
+#include "widgets/palettecolors.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -19,6 +20,7 @@ void HeatmapView::setMatrix(const AttentionMatrixView &matrix)
 {
     m_matrix = matrix;
     m_scale = HeatmapScale::forMatrix(m_matrix);
+    m_scale.dark = isDarkPalette(palette());
     m_cells = heatmapCells(m_matrix, m_scale);
     ++m_builds;
     m_hoverText.clear();
@@ -54,7 +56,14 @@ bool HeatmapView::exportSvg(const QString &path, QString *error) const
 void HeatmapView::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    paintHeatmap(&p, QRectF(rect()), m_matrix, m_scale, m_cells, m_hoverText);
+    // The palette's colours around the cells, and the cells' scale (light or dark, widgets/palettecolors.h):
+    // a palette changed at run time repaints the view, which then recolours its cells once.
+    if (const bool dark = isDarkPalette(palette()); dark != m_scale.dark) {
+        m_scale.dark = dark;
+        m_cells = heatmapCells(m_matrix, m_scale);
+    }
+    const HeatmapFrameColors colors{viewBackground(palette()), viewText(palette()), viewFrame(palette())};
+    paintHeatmap(&p, QRectF(rect()), m_matrix, m_scale, m_cells, m_hoverText, colors);
     if (!m_marked.empty() && m_matrix.rows > 0) {
         const HeatmapLayout l = HeatmapLayout::compute(QRectF(rect()), m_matrix);
         const double cellH = l.grid.height() / m_matrix.rows;

@@ -4,6 +4,7 @@
 #include "renderingchoice.h"
 #include "ui/mainwindow.h"
 #include "ui/sessionrecovery.h"
+#include "ui/palettefollower.h"
 #include "ui/i18n/language.h"
 #include "ui/documents/webpagepanel.h"
 #include "inference/openmpenv.h"
@@ -11,8 +12,6 @@
 #include "widgets/stallwatchdog.h"
 
 #include <QApplication>
-#include <QColor>
-#include <QPalette>
 #include <QSettings>
 #include <QCommandLineParser>
 #include <QDir>
@@ -43,29 +42,9 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("Folio"));
     QApplication::setOrganizationName(QStringLiteral("Folio"));
     QApplication::setApplicationVersion(QStringLiteral(FOLIO_VERSION));
-    // FOLIO_PALETTE=dark: a dark window and base palette, as a dark desktop theme gives (issue 50:
-    // tst_guixvfb checks the window with it at QT_SCALE_FACTOR=2; Qt 6.4 has no colour-scheme query).
-    if (qEnvironmentVariable("FOLIO_PALETTE") == QLatin1String("dark")) {
-        QPalette dark;
-        dark.setColor(QPalette::Window, QColor(45, 45, 48));
-        dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
-        dark.setColor(QPalette::Base, QColor(30, 30, 32));
-        dark.setColor(QPalette::AlternateBase, QColor(50, 50, 54));
-        dark.setColor(QPalette::Text, QColor(230, 230, 230));
-        dark.setColor(QPalette::Button, QColor(55, 55, 60));
-        dark.setColor(QPalette::ButtonText, QColor(230, 230, 230));
-        dark.setColor(QPalette::ToolTipBase, QColor(60, 60, 64));
-        dark.setColor(QPalette::ToolTipText, QColor(230, 230, 230));
-        dark.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
-        dark.setColor(QPalette::Highlight, QColor(42, 130, 218));
-        dark.setColor(QPalette::HighlightedText, Qt::white);
-        dark.setColor(QPalette::Link, QColor(110, 170, 255));
-        dark.setColor(QPalette::BrightText, Qt::red);
-        dark.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));
-        dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(120, 120, 120));
-        dark.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(120, 120, 120));
-        QApplication::setPalette(dark);
-    }
+    // Light or dark as the platform's palette is, at start and when it changes (ui/palettefollower.h);
+    // FOLIO_PALETTE=dark forces a dark one (tst_guixvfb checks the window with it at QT_SCALE_FACTOR=2).
+    folio::PaletteFollower paletteFollower(&app);
     // Software OpenGL composes each repaint of a window holding the web view in 30-70 ms: Qt Quick's
     // software renderer then (app/gui/renderingchoice.h). FOLIO_RENDERING, else the setting, else auto.
     QString renderingWanted = qEnvironmentVariable("FOLIO_RENDERING");

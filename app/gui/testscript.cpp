@@ -10,9 +10,17 @@
 #include "ui/qs/qspanel.h"
 #include "ui/qs/qstreemodel.h"
 #include "ui/mainwindow.h"
+#include "ui/palettefollower.h"
 #include "ui/sessionrecovery.h"
 #include "ui/training/trainingdialog.h"
+#include "widgets/palettecolors.h"
 
+#include <QApplication>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QPalette>
+#include <QStatusBar>
+#include <QStyle>
 #include <QTreeView>
 #include <QCoreApplication>
 #include <QDockWidget>
@@ -174,10 +182,26 @@ bool TestScript::run(const QJsonObject &a, QString *why)
         run.insert(QStringLiteral("epochs"), a.value(QStringLiteral("epochs")).toInt(1));
         return dialog->startFolioRun(run, false) || refuse(QStringLiteral("training did not start"));
     }
+    if (what == QLatin1String("trainhf")) { // Train on Project, Start from a Hugging Face folder
+        QPointer<MainWindow> window = m_window;
+        auto *dialog = TrainingDialog::openBeside(m_window->project(), m_window->modelDirectory(), m_window->projects(), m_window,
+                                                  [window](const QString &dir) {
+                                                      if (window)
+                                                          window->setModelDirectory(dir);
+                                                  });
+        const QJsonObject run{{QStringLiteral("kind"), QStringLiteral("hf-finetune")},
+                              {QStringLiteral("init"), a.value(QStringLiteral("init")).toString()},
+                              {QStringLiteral("out"), a.value(QStringLiteral("out")).toString()},
+                              {QStringLiteral("epochs"), a.value(QStringLiteral("epochs")).toInt(1)},
+                              {QStringLiteral("maxSteps"), a.value(QStringLiteral("maxSteps")).toDouble(0)}};
+        return dialog->startHfRun(run, false) || refuse(QStringLiteral("the fine-tune did not start"));
+    }
     if (what == QLatin1String("resume"))
         return m_recovery->resumeTraining() || refuse(QStringLiteral("nothing to resume"));
     if (what == QLatin1String("waittrain"))
         return m_window->modelDirectory() == a.value(QStringLiteral("out")).toString(); // polled until accepted
+    if (what == QLatin1String("waittrainend")) // polled until no training run is going on (finished, failed or cancelled)
+        return m_recovery->current().training.isEmpty();
     if (what == QLatin1String("sleep")) {
         const int ms = qBound(0, a.value(QStringLiteral("ms")).toInt(), 600000);
         QEventLoop loop;
@@ -197,7 +221,46 @@ bool TestScript::run(const QJsonObject &a, QString *why)
                 docks.insert(dock->objectName(), !dock->isHidden()); // open (a tab behind another counts)
         state.insert(QStringLiteral("docks"), docks);
         state.insert(QStringLiteral("banner"), m_recovery->banner() != nullptr);
+        // Issue 50: the palette as detected (ui/palettefollower.h), the status bar's message, the
+        // window that has the keyboard and the top-level windows shown (a dialog, the command palette).
+        state.insert(QStringLiteral("dark"), PaletteFollower::instance() && PaletteFollower::instance()->isDark());
+        state.insert(QStringLiteral("paletteChanges"), PaletteFollower::instance() ? PaletteFollower::instance()->changes() : 0);
+        state.insert(QStringLiteral("window"), QApplication::palette().color(QPalette::Window).name());
+        state.insert(QStringLiteral("status"), m_window->statusBar()->currentMessage());
+        state.insert(QStringLiteral("active"), QApplication::activeWindow() ? QApplication::activeWindow()->objectName() : QString());
+        QJsonArray shown;
+        for (QWidget *w : QApplication::topLevelWidgets())
+            if (w->isVisible() && w != m_window && !w->objectName().isEmpty())
+                shown.append(w->objectName());
+        state.insert(QStringLiteral("shown"), shown);
         say(QStringLiteral("state ") + QString::fromUtf8(QJsonDocument(state).toJson(QJsonDocument::Compact)));
+        return true;
+    }
+    // Issue 50: a widget's picture (the custom views in a dark palette), the palette changed at run time,
+    // a step that waits for the test (it sends real keys meanwhile), the status bar cleared.
+    if (what == QLatin1String("grab")) {
+        QWidget *w = a.value(QStringLiteral("widget")).toString().isEmpty()
+                         ? static_cast<QWidget *>(m_window)
+                         : m_window->findChild<QWidget *>(a.value(QStringLiteral("widget")).toString());
+        if (!w || !w->isVisible())
+            return refuse(QStringLiteral("no visible widget \"%1\"").arg(a.value(QStringLiteral("widget")).toString()));
+        const QString out = a.value(QStringLiteral("out")).toString();
+        return w->grab().save(out, "PNG") || refuse(QStringLiteral("%1: cannot write the PNG file").arg(out));
+    }
+    if (what == QLatin1String("palette")) {
+        const QString to = a.value(QStringLiteral("to")).toString();
+        if (to == QLatin1String("dark"))
+            QApplication::setPalette(forcedDarkPalette());
+        else if (to == QLatin1String("light"))
+            QApplication::setPalette(QApplication::style()->standardPalette());
+        else
+            return refuse(QStringLiteral("palette \"%1\": dark or light").arg(to));
+        return true;
+    }
+    if (what == QLatin1String("waitfile")) // polled until the file exists
+        return QFileInfo::exists(a.value(QStringLiteral("path")).toString());
+    if (what == QLatin1String("clearstatus")) {
+        m_window->statusBar()->clearMessage();
         return true;
     }
     if (what == QLatin1String("quit")) {

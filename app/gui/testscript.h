@@ -20,8 +20,16 @@
 //    {"do": "open", "row": 1}, {"do": "page", "page": 0},           // a document, a page (0-based)
 //    {"do": "dock", "name": "attentionDock", "visible": true},
 //    {"do": "train", "out": "/tmp/m", "epochs": 2},                 // Train on Project (Folio tagger)
+//    {"do": "trainhf", "init": "/hf/ckpt", "out": "/tmp/h", "epochs": 3, "maxSteps": 0}, // Start from a Hugging Face folder
 //    {"do": "resume"}, {"do": "waittrain", "out": "/tmp/m"},        // Resume Training; until accepted
+//    {"do": "waittrainend"},                                        // until no run goes on (the session state says none)
+//    {"do": "grab", "widget": "pageCanvas", "out": "/tmp/c.png"},   // a widget's picture (none: the window)
+//    {"do": "palette", "to": "dark"},                               // QApplication::setPalette at run time (or "light")
+//    {"do": "waitfile", "path": "/tmp/go"},                         // until the test creates it (keys sent meanwhile)
+//    {"do": "clearstatus"},                                         // the status bar's message cleared
 //    {"do": "report"}, {"do": "sleep", "ms": 100}, {"do": "quit"}]} // quit: a clean exit
+// "report" also gives "dark" (ui/palettefollower.h), "window" (the palette's window colour), "status"
+// (the status bar's message), "active" and "shown" (the objectNames of the active / visible top-level windows).
 // Nothing of this runs without the variable.
 #include <QJsonArray>
 #include <QObject>

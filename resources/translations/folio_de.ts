@@ -2847,6 +2847,14 @@ Konfidenz %1</translation>
         <translation>Ein Trainingslauf nach %1 wurde unterbrochen, bevor seine erste Epoche gespeichert war: Training fortsetzen startet ihn neu.</translation>
     </message>
     <message>
+        <source>A fine-tune of %1 into %2 was interrupted at step %3 of %4: Resume Training continues it.</source>
+        <translation>Ein Fine-Tuning von %1 nach %2 wurde bei Schritt %3 von %4 unterbrochen: Training fortsetzen setzt es fort.</translation>
+    </message>
+    <message>
+        <source>A fine-tune of %1 into %2 was interrupted before its first epoch was saved: Resume Training starts it again.</source>
+        <translation>Ein Fine-Tuning von %1 nach %2 wurde unterbrochen, bevor seine erste Epoche gespeichert war: Training fortsetzen beginnt es neu.</translation>
+    </message>
+    <message>
         <source>Recovered session</source>
         <translation>Wiederhergestellte Sitzung</translation>
     </message>
@@ -3428,6 +3436,22 @@ Konfidenz %1</translation>
     <message>
         <source>A Hugging Face token classifier folder (LayoutLMv3, LiLT, LayoutLMv2 / LayoutXLM)</source>
         <translation>Ein Hugging-Face-Token-Classifier-Ordner (LayoutLMv3, LiLT, LayoutLMv2 / LayoutXLM)</translation>
+    </message>
+    <message>
+        <source>Cannot resume: the interrupted run is not a Hugging Face fine-tune (%1)</source>
+        <translation>Fortsetzen nicht möglich: Der unterbrochene Lauf ist kein Hugging-Face-Fine-Tuning (%1)</translation>
+    </message>
+    <message>
+        <source>Cannot resume: %1, the folder the run started from, is gone</source>
+        <translation>Fortsetzen nicht möglich: %1, der Ordner, von dem der Lauf ausging, ist nicht mehr da</translation>
+    </message>
+    <message>
+        <source>Resuming the interrupted fine-tune of %1 into %2…</source>
+        <translation>Das unterbrochene Fine-Tuning von %1 nach %2 wird fortgesetzt…</translation>
+    </message>
+    <message>
+        <source>The interrupted fine-tune of %1 saved no epoch: starting it again into %2…</source>
+        <translation>Das unterbrochene Fine-Tuning von %1 hat keine Epoche gespeichert: Es beginnt neu nach %2…</translation>
     </message>
     <message>
         <source>No LayoutLMv3 / LiLT / LayoutLMv2 token classifier in the Hugging Face cache</source>

@@ -11,6 +11,9 @@
 //   - text typed into a question and not committed is shown after the kill (to copy back);
 //   - a Train on Project run killed after its first epoch is offered for resuming; Resume Training
 //     continues it (epoch 1 in the final history is the killed run's) and finishes it;
+//   - the same for a Train on Project run that starts from a Hugging Face folder (a tiny LayoutLMv3):
+//     killed once its first epoch is saved, offered, resumed from <out>/last (its step count and
+//     epoch 1's loss go on from the killed run's) and finished;
 //   - a clean quit leaves nothing to recover.
 // The seeded kill list and what each round did are printed (RELIABILITY.md has a run's numbers).
 #include "document/formats/funsd.h"
@@ -561,6 +564,65 @@ private Q_SLOTS:
         QCOMPARE(history.at(2).toObject().value(QStringLiteral("epoch")).toInt(), 3);
         qInfo("training killed after epoch 1 at %lld ms, resumed and finished at %lld ms; folio.json history: %s", killedAt,
               total.elapsed(), QJsonDocument(card.value(QStringLiteral("history")).toArray()).toJson(QJsonDocument::Compact).constData());
+        QString why;
+        QVERIFY2(projectHoldsEdits(&why), qPrintable(why));
+    }
+
+    // Train on Project from a Hugging Face folder ("Start from", issue 46) killed once its first epoch is
+    // saved: the next start offers it; Resume Training continues the fine-tune and it finishes.
+    void interruptedHfFineTuneIsOfferedAndResumes()
+    {
+        const QString tiny = test::sharedPath(QStringLiteral("fixtures/parity-next/layoutlmv3_pipeline/checkpoint"));
+        FOLIO_REQUIRE_DATA(tiny);
+        const QString out = m_dir.filePath(QStringLiteral("models/hfcrash"));
+        const QString statePath = out + QStringLiteral("/last/trainer_state.json");
+        const Run training = runFolio({QStringLiteral("--project"), m_project},
+                                      QJsonArray{QJsonObject{{QStringLiteral("do"), QStringLiteral("trainhf")}, {QStringLiteral("init"), tiny},
+                                                             {QStringLiteral("out"), out}, {QStringLiteral("epochs"), 3}}},
+                                      10, [&](const Run &) { return QFile::exists(statePath); }, 240000);
+        QVERIFY2(training.killed, qPrintable(training.output));
+        QFile killedState(statePath);
+        QVERIFY(killedState.open(QIODevice::ReadOnly));
+        const QJsonObject killed = QJsonDocument::fromJson(killedState.readAll()).object();
+        const qint64 killedStep = qint64(killed.value(QStringLiteral("global_step")).toDouble());
+        const qint64 totalSteps = qint64(killed.value(QStringLiteral("total_steps")).toDouble());
+        const QJsonArray killedLoss = killed.value(QStringLiteral("loss_per_epoch")).toArray();
+        QVERIFY2(killedStep > 0 && totalSteps > killedStep && killedLoss.size() == 1, qPrintable(QJsonDocument(killed).toJson()));
+        // Not finished: the model card (it follows every epoch) has epoch 1 only.
+        QFile killedCard(out + QStringLiteral("/README.md"));
+        QVERIFY(killedCard.open(QIODevice::ReadOnly));
+        const QString killedText = QString::fromUtf8(killedCard.readAll());
+        QVERIFY2(killedText.contains(QRegularExpression(QStringLiteral("^\\| 1 \\| "), QRegularExpression::MultilineOption))
+                     && !killedText.contains(QRegularExpression(QStringLiteral("^\\| 2 \\| "), QRegularExpression::MultilineOption)),
+                 qPrintable(killedText));
+
+        const Run resumed = runFolio({}, QJsonArray{QJsonObject{{QStringLiteral("do"), QStringLiteral("report")}},
+                                                   QJsonObject{{QStringLiteral("do"), QStringLiteral("resume")}},
+                                                   QJsonObject{{QStringLiteral("do"), QStringLiteral("waittrainend")}},
+                                                   QJsonObject{{QStringLiteral("do"), QStringLiteral("quit")}}},
+                                     10, [](const Run &) { return false; }, 300000);
+        const QString recovered = recoveredLine(resumed.lines);
+        QVERIFY2(recovered.contains(QStringLiteral("Resume Training"))
+                     && recovered.contains(QStringLiteral("fine-tune of checkpoint into hfcrash was interrupted at step %1 of %2").arg(killedStep).arg(totalSteps)),
+                 qPrintable(resumed.output));
+        QVERIFY2(resumed.finished && ackCount(resumed.lines) == 4, qPrintable(resumed.output));
+        // Finished: the Hugging Face folder and its model card; the resume state removed.
+        QVERIFY2(QFile::exists(out + QStringLiteral("/config.json")) && QFile::exists(out + QStringLiteral("/model.safetensors")),
+                 qPrintable(resumed.output));
+        QVERIFY(!QFile::exists(statePath));
+        QFile card(out + QStringLiteral("/README.md"));
+        QVERIFY(card.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(card.readAll());
+        // Resumed, not started again: every epoch once, epoch 1's loss the killed run's.
+        for (int e = 1; e <= 3; ++e)
+            QVERIFY2(text.contains(QRegularExpression(QStringLiteral("^\\| %1 \\| ").arg(e), QRegularExpression::MultilineOption)),
+                     qPrintable(text));
+        QVERIFY(!text.contains(QRegularExpression(QStringLiteral("^\\| 4 \\| "), QRegularExpression::MultilineOption)));
+        const QRegularExpressionMatch first = QRegularExpression(QStringLiteral("^\\| 1 \\| ([0-9.]+) \\|"), QRegularExpression::MultilineOption).match(text);
+        QVERIFY2(first.hasMatch(), qPrintable(text));
+        QVERIFY2(qAbs(first.captured(1).toDouble() - killedLoss.at(0).toDouble()) < 1e-4,
+                 qPrintable(QStringLiteral("epoch 1 loss %1 after the resume, %2 in the killed run").arg(first.captured(1)).arg(killedLoss.at(0).toDouble())));
+        qInfo("Hugging Face fine-tune killed at step %lld of %lld, resumed and finished", killedStep, totalSteps);
         QString why;
         QVERIFY2(projectHoldsEdits(&why), qPrintable(why));
     }

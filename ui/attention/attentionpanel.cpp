@@ -59,6 +59,7 @@ void AttentionPanel::buildUi()
 {
     setObjectName(QStringLiteral("attentionPanel"));
     m_heatmap = new HeatmapView(this);
+    m_heatmap->setObjectName(QStringLiteral("attentionHeatmap"));
     m_heatmap->setAccessibleName(tr("Attention heatmap"));
     m_heatmap->setAccessibleDescription(tr("How much each token attends to every other token, for the chosen layer and head"));
     m_layer = new QSpinBox(this);

@@ -1,5 +1,7 @@
 #include "ui/attention/headgridview.h"
 
+#include "widgets/palettecolors.h"
+
 #include <QDateTime>
 #include <QMouseEvent>
 #include <QPainter>
@@ -123,7 +125,7 @@ void HeadGridView::paintEvent(QPaintEvent *event)
                            row.labels.at(c));
             const QImage &img = row.thumbs[std::size_t(c)];
             if (img.isNull()) {
-                p.fillRect(cell, QColor(225, 225, 225));
+                p.fillRect(cell, placeholderFill(palette())); // light or dark (widgets/palettecolors.h)
             } else {
                 p.drawImage(cell, img);
                 painted = true;

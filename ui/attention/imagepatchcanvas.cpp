@@ -1,5 +1,7 @@
 #include "ui/attention/imagepatchcanvas.h"
 
+#include "widgets/palettecolors.h"
+
 #include "attention/heatmaprender.h"
 
 #include <QImageReader>
@@ -122,8 +124,9 @@ void ImagePatchCanvas::paintEvent(QPaintEvent *)
     p.fillRect(rect(), palette().window());
     const QRectF page = pageRect();
     if (m_image.isNull()) {
-        p.fillRect(page, Qt::white);
-        p.setPen(QColor(150, 150, 150));
+        // Light or dark, as the palette is now (widgets/palettecolors.h).
+        p.fillRect(page, blankPageColor(palette()));
+        p.setPen(isDarkPalette(palette()) ? QColor(170, 170, 170) : QColor(110, 110, 110));
         p.drawText(page, Qt::AlignCenter, tr("no page image"));
     } else {
         p.drawImage(page, m_image);

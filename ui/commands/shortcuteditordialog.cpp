@@ -1,6 +1,7 @@
 #include "ui/commands/shortcuteditordialog.h"
 
 #include "ui/commands/shortcutsettings.h"
+#include "ui/legibility.h"
 
 #include <QAction>
 #include <QDialogButtonBox>
@@ -92,7 +93,7 @@ ShortcutEditorDialog::ShortcutEditorDialog(QMainWindow *window, QWidget *parent)
     m_conflictLabel->setObjectName(QStringLiteral("shortcutEditorConflicts"));
     m_conflictLabel->setWordWrap(true);
     QPalette warn = m_conflictLabel->palette();
-    warn.setColor(QPalette::WindowText, QColor(0xb0, 0x00, 0x20));
+    warn.setColor(QPalette::WindowText, errorTextColor(palette())); // light or dark palette (ui/legibility.h)
     m_conflictLabel->setPalette(warn);
     layout->addWidget(m_conflictLabel);
 

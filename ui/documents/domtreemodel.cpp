@@ -3,6 +3,8 @@
 #include "document/html/htmlxpath.h"
 
 #include <QColor>
+#include <QGuiApplication>
+#include <QPalette>
 
 namespace folio {
 
@@ -125,7 +127,7 @@ QVariant DomTreeModel::data(const QModelIndex &index, int role) const
     }
     case Qt::ForegroundRole:
         if (!node.visible)
-            return QColor(Qt::gray);
+            return QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text); // light or dark palette
         return {};
     default:
         return {};

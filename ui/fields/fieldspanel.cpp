@@ -4,6 +4,7 @@
 #include "ui/labelcolors.h"
 #include "ui/legibility.h"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QHBoxLayout>
@@ -143,6 +144,13 @@ QString FieldsPanel::cellText(const QString &field, Column column) const
     const int row = int(m_fields.indexOf(field));
     const QTableWidgetItem *item = row >= 0 ? m_table->item(row, column) : nullptr;
     return item ? item->text() : QString();
+}
+
+void FieldsPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && m_table && !m_fields.isEmpty())
+        rebuild();
 }
 
 void FieldsPanel::rebuild()

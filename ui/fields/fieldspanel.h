@@ -57,6 +57,9 @@ Q_SIGNALS:
     void extractRequested();
     void cancelRequested();
 
+protected:
+    void changeEvent(QEvent *event) override; // a palette turned dark or light: the suggestion grey again
+
 private:
     void rebuild();
     void updateButtons();

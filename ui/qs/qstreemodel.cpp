@@ -1,6 +1,7 @@
 #include "ui/qs/qstreemodel.h"
 
 #include "document/qstree.h"
+#include "ui/legibility.h"
 
 #include <QApplication>
 #include <QColor>
@@ -154,8 +155,9 @@ QVariant QsTreeModel::data(const QModelIndex &index, int role) const
         return f;
     }
     case Qt::ForegroundRole:
-        if (n.state == ReviewState::Rejected) return QColor(150, 150, 150);
-        if (n.state == ReviewState::Suggested) return QColor(40, 90, 170);
+        // Read at each repaint: a palette turned dark at run time is followed (ui/legibility.h).
+        if (n.state == ReviewState::Rejected) return secondaryTextColor(QApplication::palette());
+        if (n.state == ReviewState::Suggested) return suggestedTextColor(QApplication::palette());
         return {};
     default:
         return {};

@@ -3,6 +3,7 @@
 #include "pipeline/hub/hubsettings.h"
 #include "pipeline/hubmodels.h"
 #include "pipeline/shippedmodels.h"
+#include "ui/legibility.h"
 #include "ui/shippedmodelinfo.h"
 #include "ui/training/hubdownloaddialog.h"
 
@@ -63,7 +64,7 @@ ModelChooserDialog::ModelChooserDialog(const QString &currentModelDir, QWidget *
         item->setToolTip(DataColumn, m.data);
         item->setToolTip(UseColumn, m.licence);
         if (m.nonCommercial)
-            item->setForeground(UseColumn, QColor(160, 60, 0));
+            item->setForeground(UseColumn, warningTextColor(palette())); // light or dark palette (ui/legibility.h)
         if (dir.isEmpty()) {
             item->setText(NameColumn, tr("%1 (not installed)").arg(m.name));
             item->setFlags(item->flags() & ~Qt::ItemIsEnabled);

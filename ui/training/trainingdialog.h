@@ -69,6 +69,13 @@ public:
     // from <out>/last/ when `resume` (false when nothing could start).
     QJsonObject folioRunDescription() const;
     bool startFolioRun(const QJsonObject &run, bool resume);
+    // The same for a Hugging Face fine-tune ("Start from" a folder or the Hub cache): kind
+    // "hf-finetune", out, epochs, init (the folder it starts from), maxSteps; startHfRun continues
+    // from <out>/last/trainer_state.json when `resume` and that state exists (else starts again).
+    QJsonObject hfRunDescription() const;
+    bool startHfRun(const QJsonObject &run, bool resume);
+    // Either kind, as recorded in the session state (Resume Training after a crash).
+    bool startRecordedRun(const QJsonObject &run, bool resume);
 
 public Q_SLOTS:
     void startTraining();
@@ -92,7 +99,7 @@ private:
     HfFineTuneWorker *m_hfWorker = nullptr;
     QTableWidget *m_guard = nullptr;
     long m_hfMaxSteps = 0;
-    bool m_resume = false; // the next Folio tagger run continues from <out>/last/
+    bool m_resume = false; // the next run (Folio tagger or Hugging Face) continues from <out>/last/
     QString m_currentModel;
     QPushButton *m_start = nullptr;
     QPushButton *m_useNew = nullptr, *m_keepOld = nullptr;

@@ -10,6 +10,7 @@
 #include "pipeline/hub/hubsettings.h"
 #include "pipeline/hubmodels.h"
 #include "pipeline/projecttraining.h"
+#include "ui/sessionrecovery.h"
 #include "ui/team/projectservice.h"
 #include "ui/workers/hffinetuneworker.h"
 
@@ -170,6 +171,7 @@ void TrainingDialog::startHfTraining()
     config.epochs = m_epochs->value();
     config.batchSize = 8;
     config.maxSteps = m_hfMaxSteps;
+    config.resume = m_resume; // Resume Training after a crash (issue 50, startHfRun)
     config.command = "folio (GUI): Model > Train on Project, Start from " + init.toStdString();
     config.dataDescription = QStringLiteral("%1 documents of project %2 (%3 pages train; %4 held out for the regression guard, never trained on)")
                                  .arg(documents).arg(m_project->path()).arg(train.size()).arg(heldOut.size()).toStdString();
@@ -190,11 +192,13 @@ void TrainingDialog::startHfTraining()
                                ? m_currentModel
                                : init;
     m_start->setEnabled(false);
+    sessionstate::noteTrainingStarted(hfRunDescription()); // a killed fine-tune is offered for resuming (issue 50)
     m_hfWorker->start(config, std::move(train), std::move(heldOut), before);
 }
 
 void TrainingDialog::onHfFinished(const HfGuardedRun &run)
 {
+    sessionstate::noteTrainingEnded();
     m_start->setEnabled(true);
     if (run.cancelled) {
         m_log->appendPlainText(tr("Cancelled."));

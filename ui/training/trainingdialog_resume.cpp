@@ -1,8 +1,13 @@
 // TrainingDialog and crash survival (issue 50): the run it is set up for as a JSON description
-// (kept in the session state while it trains, ui/sessionrecovery.h) and a run started from one.
+// (kept in the session state while it trains, ui/sessionrecovery.h) and a run started from one:
+// Folio's tagger (<out>/last/state.json) or a Hugging Face fine-tune (<out>/last/trainer_state.json).
 #include "ui/training/trainingdialog.h"
 
+#include "ui/workers/hffinetuneworker.h"
+
 #include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QLineEdit>
 #include <QListWidget>
@@ -58,6 +63,55 @@ bool TrainingDialog::startFolioRun(const QJsonObject &run, bool resume)
     m_resume = resume;
     startTraining();
     return true;
+}
+
+QJsonObject TrainingDialog::hfRunDescription() const
+{
+    QJsonObject run;
+    run.insert(QStringLiteral("kind"), QStringLiteral("hf-finetune"));
+    run.insert(QStringLiteral("out"), m_output->text().trimmed());
+    run.insert(QStringLiteral("epochs"), m_epochs->value());
+    run.insert(QStringLiteral("init"), hfStartFolder());
+    run.insert(QStringLiteral("maxSteps"), double(m_hfMaxSteps));
+    return run;
+}
+
+bool TrainingDialog::startHfRun(const QJsonObject &run, bool resume)
+{
+    const QString out = run.value(QStringLiteral("out")).toString(), init = run.value(QStringLiteral("init")).toString();
+    if (run.value(QStringLiteral("kind")).toString() != QLatin1String("hf-finetune") || out.isEmpty() || init.isEmpty()) {
+        m_log->appendPlainText(tr("Cannot resume: the interrupted run is not a Hugging Face fine-tune (%1)")
+                                   .arg(run.value(QStringLiteral("kind")).toString()));
+        return false;
+    }
+    if (!QFileInfo(init).isDir()) {
+        m_log->appendPlainText(tr("Cannot resume: %1, the folder the run started from, is gone").arg(init));
+        return false;
+    }
+    // The Hub cache's snapshots are folders too: the run goes on from the same one.
+    setStartFrom(HfFolder, init);
+    m_output->setText(out);
+    const int epochs = run.value(QStringLiteral("epochs")).toInt();
+    if (epochs > 0)
+        m_epochs->setValue(epochs);
+    m_hfMaxSteps = long(run.value(QStringLiteral("maxSteps")).toDouble());
+    // Killed before its first epoch was saved: nothing to continue from, it starts again.
+    const bool state = QFileInfo::exists(out + QStringLiteral("/last/trainer_state.json"));
+    if (resume)
+        m_log->appendPlainText(state ? tr("Resuming the interrupted fine-tune of %1 into %2…").arg(QDir(init).dirName(), out)
+                                     : tr("The interrupted fine-tune of %1 saved no epoch: starting it again into %2…")
+                                           .arg(QDir(init).dirName(), out));
+    m_resume = resume && state;
+    startHfTraining();
+    m_resume = false;
+    return m_hfWorker->isRunning();
+}
+
+bool TrainingDialog::startRecordedRun(const QJsonObject &run, bool resume)
+{
+    if (run.value(QStringLiteral("kind")).toString() == QLatin1String("hf-finetune"))
+        return startHfRun(run, resume);
+    return startFolioRun(run, resume);
 }
 
 } // namespace folio
