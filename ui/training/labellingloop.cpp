@@ -13,6 +13,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -296,27 +297,40 @@ void LabellingLoop::onFinished(const RetrainSnapshotInfo &info, const labelling:
             message.remove(QStringLiteral(" (new labels: %1)").arg(labels));
             message += tr("; the model learnt labels it had never seen: %1").arg(labels);
         }
-        if (sameProject) {
-            Project *project = m_projects->project();
-            QSet<qint64> ranked;
-            for (const auto &[id, uncertainty] : outcome.uncertainties) {
-                QString ignored; // a document deleted during the run: nothing to rank
-                if (project->setUncertainty(id.toLongLong(), uncertainty, &ignored) && id.toLongLong() != m_session->currentDocumentId()) {
-                    m_stale.insert(id.toLongLong());
-                    ranked.insert(id.toLongLong());
-                }
-            }
+        if (sameProject && !outcome.uncertainties.empty()) {
+            // One list read here; the uncertainties and suggestions are written a few pages per turn.
+            QElapsedTimer clock;
+            clock.start();
+            QSet<qint64> present;
+            for (const ProjectDocument &d : m_projects->project()->documents())
+                present.insert(d.id); // a document deleted during the run: nothing to rank
+            QHash<qint64, const Annotations *> suggested;
+            for (const auto &[id, annotations] : outcome.suggestions)
+                suggested.insert(id.toLongLong(), &annotations);
             m_toStore.clear();
             m_stored = 0;
-            for (const auto &[id, annotations] : outcome.suggestions)
-                if (ranked.contains(id.toLongLong()) && info.revisions.contains(id.toLongLong()))
-                    m_toStore.push_back(PendingSuggestions{id.toLongLong(), info.revisions.value(id.toLongLong()), annotations});
-            if (!ranked.isEmpty())
-                message += tr("; its suggestions replace the previous model's on %n page(s) not yet accepted", nullptr, int(ranked.size()));
-            if (!outcome.uncertainties.empty())
-                Q_EMIT uncertaintiesUpdated();
+            m_storeMs = m_maxSliceMs = 0;
+            int ranked = 0;
+            for (const auto &[key, uncertainty] : outcome.uncertainties) {
+                const qint64 id = key.toLongLong();
+                if (!present.contains(id))
+                    continue;
+                PendingSuggestions p{id, uncertainty, info.revisions.value(id, -1), Annotations(), false};
+                if (suggested.contains(id) && info.revisions.contains(id)) {
+                    p.annotations = *suggested.value(id);
+                    p.hasAnnotations = true;
+                }
+                m_toStore.push_back(std::move(p));
+                if (id != m_session->currentDocumentId()) {
+                    m_stale.insert(id);
+                    ++ranked;
+                }
+            }
+            if (ranked > 0)
+                message += tr("; its suggestions replace the previous model's on %n page(s) not yet accepted", nullptr, ranked);
             if (!m_toStore.empty())
                 QTimer::singleShot(0, this, &LabellingLoop::storeSuggestionsSlice);
+            m_storeMs += clock.nsecsElapsed() / 1e6;
         }
     } else if (!m_runOutput.isEmpty() && QDir(m_runOutput) != QDir(current)) {
         // Kept, failed or cancelled: the previous model stays; the unused checkpoint goes.
@@ -348,22 +362,25 @@ void LabellingLoop::storeSuggestionsSlice()
     while (!m_toStore.empty() && clock.elapsed() < 8) {
         PendingSuggestions next = std::move(m_toStore.back());
         m_toStore.pop_back();
-        if (next.id == m_session->currentDocumentId())
+        QString error; // a document deleted meanwhile: nothing to rank
+        project->setUncertainty(next.id, next.uncertainty, &error);
+        if (!next.hasAnnotations || next.id == m_session->currentDocumentId())
             continue;
-        SaveConflict conflict;
-        QString error; // changed since it was read, or deleted: the page stays stale
+        SaveConflict conflict; // changed since it was read, or deleted: the page stays stale
         if (project->saveAnnotations(next.id, next.annotations, next.revision, &conflict, &error)) {
             m_stale.remove(next.id);
             ++m_stored;
         }
     }
+    const double ms = clock.nsecsElapsed() / 1e6;
+    m_storeMs += ms;
+    m_maxSliceMs = std::max(m_maxSliceMs, ms);
     if (!m_toStore.empty()) {
         QTimer::singleShot(0, this, &LabellingLoop::storeSuggestionsSlice);
         return;
     }
+    Q_EMIT uncertaintiesUpdated(); // the Documents list: its order and suggestion counts
     Q_EMIT suggestionsStored(m_stored);
-    if (m_stored > 0)
-        Q_EMIT uncertaintiesUpdated(); // the list's suggestion counts
 }
 
 void LabellingLoop::onDocumentOpened(qint64 id)

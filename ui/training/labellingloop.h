@@ -86,13 +86,17 @@ public:
     double lastStartMs() const { return m_startMs; }
     double lastSnapshotHandlingMs() const { return m_snapshotMs; }
     double lastReadMs() const { return m_readMs; }
+    // Tests: GUI-thread time spent storing the new model's uncertainties and suggestions (all turns
+    // together, and the longest turn), in ms.
+    double lastStoreMs() const { return m_storeMs; }
+    double longestStoreTurnMs() const { return m_maxSliceMs; }
 
 Q_SIGNALS:
     void started(int trainPages, int heldOutPages);
     void notStarted(const QString &message); // too few accepted pages, or the project could not be read
     void finished(const QString &message, bool modelUpdated);
     void suggestionsStored(int pages); // the new model's suggestions written to pages not yet opened
-    void uncertaintiesUpdated(); // the Documents list re-reads its order
+    void uncertaintiesUpdated(); // the new model's uncertainties are stored: the Documents list re-reads its order
     void staleRefreshed(qint64 documentId);
 
 private:
@@ -129,13 +133,15 @@ private:
     struct PendingSuggestions
     {
         qint64 id;
-        int revision;
-        Annotations annotations;
+        double uncertainty;
+        int revision;            // the page's annotations when the worker read them
+        Annotations annotations; // with the new model's suggestions
+        bool hasAnnotations;
     };
     std::vector<PendingSuggestions> m_toStore; // the new model's suggestions, stored a few per turn
     int m_stored = 0;
     std::function<void()> m_afterListing;
-    double m_startMs = 0, m_snapshotMs = 0, m_readMs = 0;
+    double m_startMs = 0, m_snapshotMs = 0, m_readMs = 0, m_storeMs = 0, m_maxSliceMs = 0;
 };
 
 } // namespace folio
