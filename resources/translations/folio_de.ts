@@ -1742,11 +1742,15 @@ wird gelesen als %2: %3</translation>
         <translation>Labels werden mit dem neuen Modell vorgeschlagen (die Vorschläge dieser Seite kamen vom vorherigen)…</translation>
     </message>
     <message numerus="yes">
-        <source>; %n page(s) not yet accepted get its suggestions when you open them</source>
+        <source>; its suggestions replace the previous model&apos;s on %n page(s) not yet accepted</source>
         <translation>
-            <numerusform>; %n noch nicht angenommene Seite erhält seine Vorschläge, wenn Sie sie öffnen</numerusform>
-            <numerusform>; %n noch nicht angenommene Seiten erhalten seine Vorschläge, wenn Sie sie öffnen</numerusform>
+            <numerusform>; seine Vorschläge ersetzen die des vorigen Modells auf %n noch nicht angenommenen Seite</numerusform>
+            <numerusform>; seine Vorschläge ersetzen die des vorigen Modells auf %n noch nicht angenommenen Seiten</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Reading the accepted pages for a background retraining…</source>
+        <translation>Angenommene Seiten für ein Nachtrainieren im Hintergrund werden gelesen…</translation>
     </message>
     <message>
         <source>Background retraining starts from Folio&apos;s own tagger or a LayoutLMv3 / LiLT / LayoutLMv2 token classifier; the current model (%1, %2) is neither: use Model &gt; Train on Project, or choose another model</source>
