@@ -5,15 +5,23 @@
 // says exactly what is computed; attention/attributions.h the rollout variant). With edits, the
 // model also runs on an edited copy of the document (pipeline/whatif.h) and the words whose label
 // changed are listed, before -> after.
+// Hugging Face token classifiers (LayoutLMv3, LayoutLMv2 / LayoutXLM, LiLT; model_type in config.json)
+// take the same options: attributions over the encoder's input tokens (inference/models/hfexplain.h),
+// summed per word, with LayoutLMv3's image patches / LayoutLMv2's visual tokens listed by grid cell
+// and LiLT's layout flow beside its text flow; what-if re-labels the edited copy.
 #include "app/cli/commands.h"
 #include "attention/attributions.h"
 #include "inference/formtagger/taggerexplain.h"
+#include "inference/models/hfexplain.h"
 #include "pipeline/documentsource.h"
+#include "pipeline/hfpagelabeller.h"
+#include "pipeline/pagepixels.h"
 #include "pipeline/modelinputs/taggerpages.h"
 #include "pipeline/whatif.h"
 
 #include <CLI/CLI.hpp>
 #include <QFileInfo>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -22,6 +30,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 
 namespace folio::cli {
@@ -202,6 +211,292 @@ QJsonObject explainWord(inf::TaggerExplainer &explainer, const Document &doc, co
     return out;
 }
 
+// The what-if's labels before -> after (words deleted by the edits show "(deleted)"): the text
+// lines, and "edits", "words", "changed", "notes" in *result.
+QString whatIfDiff(const Document &doc, const pipeline::EditedDocument &edited, const QStringList &before, const QStringList &after,
+                   int edits, QJsonObject *result)
+{
+    QString text;
+    QJsonArray changed;
+    int seen = 0;
+    for (int i = 0; i < int(doc.words.size()); ++i) {
+        const bool deleted = !doc.words[std::size_t(i)].text.trimmed().isEmpty()
+                             && edited.document.words[std::size_t(i)].text.trimmed().isEmpty();
+        if (!before[i].isEmpty())
+            ++seen;
+        if (before[i] == after[i] && !deleted)
+            continue;
+        changed.append(QJsonObject{{"word", i}, {"text", doc.words[std::size_t(i)].text}, {"before", before[i]},
+                                   {"after", deleted ? QStringLiteral("(deleted)") : after[i]}});
+        text += QStringLiteral("%1  %2  %3 -> %4\n").arg(i, 6).arg(doc.words[std::size_t(i)].text.left(16), -16)
+                    .arg(before[i], -10).arg(deleted ? QStringLiteral("(deleted)") : after[i]);
+    }
+    text = QStringLiteral("what-if: %1 edit(s); %2 of %3 labelled words changed\n").arg(edits).arg(changed.size()).arg(seen) + text;
+    result->insert("edits", edits);
+    result->insert("words", seen);
+    result->insert("changed", changed);
+    QJsonArray notes;
+    for (const QString &note : edited.notes)
+        notes.append(note);
+    result->insert("notes", notes);
+    return text;
+}
+// ---- Hugging Face token classifiers --------------------------------------------------------------
+
+struct HfRun
+{
+    inf::HfExplainer explainer;
+    pipeline::ImageProcessing image;
+};
+
+// The page image as the classifier takes it (HfPageLabeller's rule): none for a checkpoint without
+// an image branch, and none for a LayoutLMv2 page without an image (it then runs text + layout).
+bool pagePixels(const HfRun &run, const Document &doc, int page, inf::Tensor *pixels)
+{
+    const bool wants = run.image.visual && (!run.image.bgrUint8 || run.explainer.classifier().takesImage());
+    if (!wants)
+        return false;
+    const QString path = page >= 0 && page < int(doc.pages.size()) ? doc.pages[std::size_t(page)].imagePath : QString();
+    if (path.isEmpty()) {
+        if (run.image.bgrUint8)
+            return false;
+        throw CliError(doc.sourcePath.toStdString() + ": the checkpoint has an image branch (visual_embed) but page "
+                       + std::to_string(page + 1) + " has no image");
+    }
+    const QImage img(path);
+    if (img.isNull())
+        throw CliError(path.toStdString() + ": cannot read the page image");
+    QString why;
+    *pixels = pipeline::pagePixelValues(img, run.image, &why);
+    if (pixels->shape.empty())
+        throw CliError(path.toStdString() + ": " + why.toStdString());
+    return true;
+}
+
+struct HfPage
+{
+    pipeline::DocumentTaggerPage page;
+    inf::WordLabelling labelling;
+    inf::Tensor pixels;
+    bool hasPixels = false;
+};
+
+// Every page labelled; the document's labels ("" for words without one).
+QStringList labelHf(const HfRun &run, const Document &doc, std::vector<HfPage> *out)
+{
+    QStringList labels;
+    for (std::size_t i = 0; i < doc.words.size(); ++i)
+        labels << QString();
+    std::vector<HfPage> pages;
+    for (auto &p : pipeline::taggerPagesOfDocument(doc, nullptr, false, true)) {
+        HfPage hp;
+        hp.page = p;
+        hp.hasPixels = pagePixels(run, doc, p.page, &hp.pixels);
+        hp.labelling = run.explainer.classifier().label(p.taggerPage.words, p.taggerPage.boxes, inf::HfTokenClassifier::LongPages::Slide,
+                                                        {}, hp.hasPixels ? &hp.pixels : nullptr);
+        if (!hp.labelling.ok)
+            throw CliError(doc.sourcePath.toStdString() + ": " + hp.labelling.error);
+        for (std::size_t i = 0; i < hp.labelling.words.size() && i < p.wordIndex.size(); ++i)
+            labels[p.wordIndex[i]] = QString::fromStdString(hp.labelling.words[i].label);
+        pages.push_back(std::move(hp));
+    }
+    if (out)
+        *out = std::move(pages);
+    return labels;
+}
+
+QJsonObject explainHfWord(const HfRun &run, const Document &doc, const QStringList &labels, const std::vector<HfPage> &pages,
+                          const ExplainArgs &a, QString *table)
+{
+    const int n = int(doc.words.size());
+    if (a.word < 0 || a.word >= n)
+        throw CliError("--word " + std::to_string(a.word) + ": the document has " + std::to_string(n) + " words (0.."
+                           + std::to_string(n - 1) + ")", ExitUsage);
+    const HfPage *page = nullptr;
+    int local = -1;
+    for (const HfPage &p : pages)
+        for (std::size_t i = 0; i < p.page.wordIndex.size(); ++i)
+            if (p.page.wordIndex[i] == a.word) {
+                page = &p;
+                local = int(i);
+            }
+    if (!page || labels[a.word].isEmpty())
+        throw CliError("--word " + std::to_string(a.word) + ": the word has no token (blank, or on a page without text)", ExitUsage);
+    inf::HfExplainOptions options;
+    options.igSteps = a.igSteps;
+    options.igPower = a.igPower;
+    options.gradients = !a.noGradients;
+    inf::HfExplanation ex;
+    std::string why;
+    if (!run.explainer.explain(page->labelling, local, a.label, options, page->hasPixels ? &page->pixels : nullptr, &ex, &why))
+        throw CliError(a.file + ": " + why);
+    const std::vector<double> rollout = attentionRolloutRow(ex.attentions, ex.layers, ex.heads, ex.positions, ex.targetPosition);
+    const auto at = [](const std::vector<float> &v, int p) { return v.empty() ? 0.0 : double(v[std::size_t(p)]); };
+    // Per word: the sum over its tokens; specials (CLS, SEP, padding) together; image tokens by cell.
+    struct Sum { double rollout = 0, gi = 0, ig = 0, giLayout = 0, igLayout = 0; int tokens = 0; };
+    std::map<int, Sum> words;
+    Sum special;
+    std::vector<std::pair<int, Sum>> image;
+    for (int p = 0; p < ex.positions; ++p) {
+        const int w = ex.positionWord[std::size_t(p)];
+        Sum *s = w >= 0 ? &words[page->page.wordIndex[std::size_t(w)]] : w == -1 ? &special : nullptr;
+        if (!s) {
+            image.push_back({p - ex.textPositions, Sum{}});
+            s = &image.back().second;
+        }
+        s->rollout += rollout.empty() ? 0.0 : rollout[std::size_t(p)];
+        s->gi += at(ex.gradInput, p);
+        s->ig += at(ex.integratedGradients, p);
+        s->giLayout += at(ex.gradInputLayout, p);
+        s->igLayout += at(ex.igLayout, p);
+        ++s->tokens;
+    }
+    const bool hasIg = !ex.integratedGradients.empty(), hasGrad = !ex.gradInput.empty(), lilt = !ex.gradInputLayout.empty();
+    const auto key = [&](const Sum &s) { return hasIg ? std::abs(s.ig) : s.rollout; };
+    std::vector<std::pair<int, Sum>> order(words.begin(), words.end());
+    std::stable_sort(order.begin(), order.end(), [&](const auto &x, const auto &y) { return key(x.second) > key(y.second); });
+    std::stable_sort(image.begin(), image.end(), [&](const auto &x, const auto &y) { return key(x.second) > key(y.second); });
+    const auto row = [&](QJsonObject o, const Sum &s) {
+        o.insert("rollout", s.rollout);
+        o.insert("tokens", s.tokens);
+        if (hasGrad)
+            o.insert("grad_x_input", s.gi);
+        if (hasIg)
+            o.insert("ig", s.ig);
+        if (lilt) {
+            o.insert("grad_x_input_layout", s.giLayout);
+            if (hasIg)
+                o.insert("ig_layout", s.igLayout);
+        }
+        return o;
+    };
+    QJsonArray rows, imageRows;
+    for (const auto &[w, s] : order)
+        rows.append(row(QJsonObject{{"word", w}, {"text", doc.words[std::size_t(w)].text}, {"label", labels[w]}}, s));
+    // Image token i: LayoutLMv3's CLS patch first (index -1 below), then the grid row by row.
+    for (const auto &[i, s] : image) {
+        const int cell = ex.imageCls ? i - 1 : i;
+        QJsonObject o{{"index", i}};
+        if (cell < 0)
+            o.insert("cell", "cls");
+        else if (ex.imageGrid > 0) {
+            o.insert("row", cell / ex.imageGrid);
+            o.insert("column", cell % ex.imageGrid);
+        }
+        imageRows.append(row(o, s));
+    }
+    double igSum = 0;
+    for (float v : ex.integratedGradients)
+        igSum += v;
+    QJsonObject out{{"word", a.word}, {"text", doc.words[std::size_t(a.word)].text}, {"label", QString::fromStdString(ex.label)},
+                    {"logit", ex.logit}, {"model_type", QString::fromStdString(ex.modelType)}, {"window", ex.window},
+                    {"target_position", ex.targetPosition}, {"positions", ex.positions}, {"text_positions", ex.textPositions},
+                    {"image_tokens", ex.positions - ex.textPositions}, {"image_grid", ex.imageGrid}, {"layers", ex.layers},
+                    {"heads", ex.heads}, {"input", QString::fromStdString(ex.input)},
+                    {"rollout", "Abnar & Zuidema over every encoder position (text and image tokens): per layer the head mean plus "
+                                "identity, rows renormalised, multiplied from the last layer down; row of the word's first token, "
+                                "summed per word"},
+                    {"forward_seconds", ex.forwardSeconds}, {"attributions", rows},
+                    {"special_tokens", row(QJsonObject{}, special)}, {"image", imageRows}};
+    if (hasGrad) {
+        out.insert("gradient", "d logit(label, first token) / d encoder input, dotted with the input, summed per word");
+        out.insert("grad_x_input_seconds", ex.gradientSeconds);
+    }
+    if (hasIg) {
+        out.insert("ig_baseline", "zero encoder input (every text and image token)");
+        out.insert("ig_steps", ex.igSteps);
+        out.insert("ig_power", a.igPower);
+        out.insert("ig_rule", QStringLiteral("midpoint rule in u, alpha = u^%1, u = (k - 1/2) / steps").arg(a.igPower));
+        out.insert("ig_sum", igSum);
+        out.insert("baseline_logit", ex.baselineLogit);
+        out.insert("ig_seconds", ex.igSeconds);
+    }
+    QString t = QStringLiteral("word %1 '%2': %3 (logit %4), %5 %6 positions (%7 image tokens), %8 layers x %9 heads\n")
+                    .arg(a.word).arg(doc.words[std::size_t(a.word)].text, QString::fromStdString(ex.label))
+                    .arg(ex.logit, 0, 'f', 3).arg(QString::fromStdString(ex.modelType)).arg(ex.positions)
+                    .arg(ex.positions - ex.textPositions).arg(ex.layers).arg(ex.heads);
+    if (hasIg)
+        t += QStringLiteral("IG: zero encoder input baseline, %1 midpoint steps (alpha = u^%4); sum %2 vs logit - baseline logit %3\n")
+                 .arg(ex.igSteps).arg(igSum, 0, 'f', 4).arg(double(ex.logit) - double(ex.baselineLogit), 0, 'f', 4).arg(a.igPower);
+    t += QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n").arg(QStringLiteral("word"), 6).arg(QStringLiteral("text"), -16)
+             .arg(QStringLiteral("label"), -10).arg(QStringLiteral("rollout"), 8).arg(QStringLiteral("gradxin"), 9)
+             .arg(QStringLiteral("IG"), 9).arg(lilt ? QStringLiteral("IG layout") : QString(), 9);
+    const int shown = std::min(int(order.size()), std::max(1, a.top));
+    for (int i = 0; i < shown; ++i) {
+        const auto &[w, s] = order[std::size_t(i)];
+        t += QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n").arg(w, 6).arg(doc.words[std::size_t(w)].text.left(16), -16)
+                 .arg(labels[w].left(10), -10).arg(s.rollout, 8, 'f', 4).arg(s.gi, 9, 'f', 4).arg(s.ig, 9, 'f', 4)
+                 .arg(lilt ? QString::number(s.igLayout, 'f', 4) : QString(), 9);
+    }
+    if (shown < int(order.size()))
+        t += QStringLiteral("(%1 more words; --top N or --json for all)\n").arg(int(order.size()) - shown);
+    t += QStringLiteral("special tokens: rollout %1, gradxin %2, IG %3\n").arg(special.rollout, 0, 'f', 4).arg(special.gi, 0, 'f', 4)
+             .arg(special.ig, 0, 'f', 4);
+    if (!image.empty()) {
+        double r = 0, g = 0, ig = 0;
+        for (const auto &[i, s] : image) {
+            r += s.rollout;
+            g += s.gi;
+            ig += s.ig;
+        }
+        t += QStringLiteral("image tokens (%1): rollout %2, gradxin %3, IG %4; largest:").arg(image.size()).arg(r, 0, 'f', 4)
+                 .arg(g, 0, 'f', 4).arg(ig, 0, 'f', 4);
+        for (int i = 0; i < std::min(5, int(image.size())); ++i) {
+            const int cell = ex.imageCls ? image[std::size_t(i)].first - 1 : image[std::size_t(i)].first;
+            t += cell < 0 ? QStringLiteral(" cls") : ex.imageGrid > 0 ? QStringLiteral(" (%1,%2)").arg(cell / ex.imageGrid).arg(cell % ex.imageGrid)
+                                                                       : QStringLiteral(" #%1").arg(cell);
+            t += QStringLiteral(" %1").arg(hasIg ? image[std::size_t(i)].second.ig : image[std::size_t(i)].second.rollout, 0, 'f', 4);
+        }
+        t += QLatin1Char('\n');
+    }
+    *table = t;
+    return out;
+}
+
+void runExplainHf(const ExplainArgs &a, const Document &doc, const std::vector<pipeline::WordEdit> &edits)
+{
+    HfRun run;
+    std::string why;
+    if (!run.explainer.load(a.checkpoint, &why))
+        throw CliError(why);
+    QString error;
+    if (!pipeline::readImageProcessing(QString::fromStdString(a.checkpoint), &run.image, &error))
+        throw CliError(error.toStdString());
+    std::vector<HfPage> pages;
+    const QStringList before = labelHf(run, doc, &pages);
+    if (pages.empty())
+        throw CliError(a.file + ": the document has only blank words");
+    QJsonObject result{{"file", QString::fromStdString(a.file)}, {"checkpoint", QString::fromStdString(a.checkpoint)},
+                       {"model_type", QString::fromStdString(run.explainer.modelType())}, {"document_words", int(doc.words.size())}};
+    QJsonArray warnings;
+    for (const std::string &w : pages.front().labelling.warnings)
+        warnings.append(QString::fromStdString(w));
+    if (!warnings.isEmpty())
+        result.insert("warnings", warnings);
+    QString text;
+    if (edits.empty()) {
+        QString table;
+        result.insert("explanation", explainHfWord(run, doc, before, pages, a, &table));
+        text += table;
+    } else {
+        const pipeline::EditedDocument edited = pipeline::applyWordEdits(doc, edits);
+        if (!edited.ok)
+            throw CliError(a.file + ": " + edited.error.toStdString());
+        for (const QString &note : edited.notes)
+            std::fprintf(stderr, "note: %s\n", qPrintable(note));
+        std::vector<HfPage> editedPages;
+        const QStringList after = labelHf(run, edited.document, &editedPages);
+        text += whatIfDiff(doc, edited, before, after, int(edits.size()), &result);
+        if (a.word >= 0) {
+            QString table;
+            result.insert("explanation_after", explainHfWord(run, edited.document, after, editedPages, a, &table));
+            text += QStringLiteral("after the edits:\n") + table;
+        }
+    }
+    const QByteArray bytes = a.json ? QJsonDocument(result).toJson(QJsonDocument::Indented) : text.toUtf8();
+    std::fwrite(bytes.constData(), 1, std::size_t(bytes.size()), stdout);
+}
+
 void runExplain(const ExplainArgs &a)
 {
     const QString file = QString::fromStdString(a.file);
@@ -218,6 +513,10 @@ void runExplain(const ExplainArgs &a)
     if (!loaded.ok)
         throw CliError(loaded.error.toStdString());
     const Document &doc = loaded.document;
+    if (pipeline::isHfTokenClassifierType(pipeline::checkpointModelType(QString::fromStdString(a.checkpoint)))) {
+        runExplainHf(a, doc, edits);
+        return;
+    }
     inf::TaggerExplainer explainer;
     std::string why;
     if (!explainer.load(a.checkpoint, &why))
@@ -241,28 +540,7 @@ void runExplain(const ExplainArgs &a)
             std::fprintf(stderr, "note: %s\n", qPrintable(note));
         std::vector<pipeline::DocumentTaggerPage> editedPages;
         const QStringList after = predictDocument(explainer, edited.document, &editedPages);
-        QJsonArray changed;
-        int seen = 0;
-        for (int i = 0; i < int(doc.words.size()); ++i) {
-            const bool deleted = !doc.words[std::size_t(i)].text.trimmed().isEmpty()
-                                 && edited.document.words[std::size_t(i)].text.trimmed().isEmpty();
-            if (!before[i].isEmpty())
-                ++seen;
-            if (before[i] == after[i] && !deleted)
-                continue;
-            changed.append(QJsonObject{{"word", i}, {"text", doc.words[std::size_t(i)].text}, {"before", before[i]},
-                                       {"after", deleted ? QStringLiteral("(deleted)") : after[i]}});
-            text += QStringLiteral("%1  %2  %3 -> %4\n").arg(i, 6).arg(doc.words[std::size_t(i)].text.left(16), -16)
-                        .arg(before[i], -10).arg(deleted ? QStringLiteral("(deleted)") : after[i]);
-        }
-        text = QStringLiteral("what-if: %1 edit(s); %2 of %3 labelled words changed\n").arg(edits.size()).arg(changed.size()).arg(seen) + text;
-        result.insert("edits", int(edits.size()));
-        result.insert("words", seen);
-        result.insert("changed", changed);
-        QJsonArray notes;
-        for (const QString &note : edited.notes)
-            notes.append(note);
-        result.insert("notes", notes);
+        text += whatIfDiff(doc, edited, before, after, int(edits.size()), &result);
         if (a.word >= 0) {
             QString table;
             result.insert("explanation_after", explainWord(explainer, edited.document, after, editedPages, a, &table));
@@ -279,9 +557,10 @@ void registerExplainCommand(CLI::App &app)
 {
     auto *cmd = app.add_subcommand(
         "explain", "Why a word got its label (attention rollout, gradient x input, integrated gradients) with Folio's "
-                   "layout tagger, and what-if edits (move / resize / delete word boxes) re-run on an edited copy");
+                   "layout tagger (any --arch) or a Hugging Face LayoutLMv3 / LayoutLMv2 / LayoutXLM / LiLT token classifier, "
+                   "and what-if edits (move / resize / delete word boxes) re-run on an edited copy");
     auto a = std::make_shared<ExplainArgs>();
-    cmd->add_option("--checkpoint", a->checkpoint, "A folio-formtagger folder (e.g. resources/models/funsd-layout)")->required();
+    cmd->add_option("--checkpoint", a->checkpoint, "A folio-formtagger folder (e.g. resources/models/funsd-layout) or a Hugging Face token-classification folder (layoutlmv3, layoutlmv2, lilt)")->required();
     cmd->add_option("FILE", a->file, "A document (Folio / FUNSD JSON, HTML, scan, PDF)")->required();
     cmd->add_option("--word", a->word, "Document word index to explain");
     cmd->add_option("--label", a->label, "Explain this label's logit instead of the predicted one");

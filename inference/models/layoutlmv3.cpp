@@ -138,6 +138,7 @@ public:
             keyMask = at::cat({mask, at::ones({b, nv}, at::kLong)}, 1);
         }
         const at::Tensor maskAdd = additiveMask(keyMask).view({b, -1}); // [B, N]
+        ctx.record("hidden_states.0", e); // the encoder's input (text + image tokens), as LayoutLMv2 / LiLT record it
         const at::Tensor hs = m_encoder->forward(e, pos.contiguous(), boxes.contiguous(), maskAdd, ctx);
 
         AtMap out;

@@ -1,7 +1,8 @@
 // folio-cli explain (issue 48) on a FUNSD test page with the shipped layout tagger: attributions
 // as JSON and as a table, what-if edits (move, resize, delete, an edit file) with labels before /
 // after, and the bad inputs: an unknown word, a page left empty, a box pushed off the page, a
-// malformed edit list, a checkpoint that is no layout tagger.
+// malformed edit list, a checkpoint that is no layout tagger. The same with a Hugging Face
+// LayoutLMv3 token classifier (the pipeline parity fixture), and a model type without a gradient path.
 #include "clirunner.h"
 #include "tests/common/testdata.h"
 
@@ -191,6 +192,108 @@ private Q_SLOTS:
         r = explain({QStringLiteral("--edits"), tiny});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("at least 1 x 1"), r.err.constData());
+    }
+
+    // A Hugging Face LayoutLMv3 token classifier (the pipeline fixture: 2 layers, 64 positions, so
+    // the FUNSD page runs in sliding windows): attributions per word over the encoder's input
+    // tokens; a rollout row over words + special tokens sums to 1; IG is complete.
+    void huggingFaceAttributions()
+    {
+        const QString hf = folio::test::sharedPath(QStringLiteral("fixtures/parity-next/layoutlmv3_pipeline/checkpoint"));
+        FOLIO_REQUIRE_DATA(hf + QStringLiteral("/model.safetensors"));
+        const Run r = folio::test::runCli({QStringLiteral("-q"), QStringLiteral("explain"), QStringLiteral("--checkpoint"), hf, m_page,
+                                           QStringLiteral("--word"), QStringLiteral("5"), QStringLiteral("--ig-steps"), QStringLiteral("256"),
+                                           QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(why(r)));
+        QCOMPARE(r.json().value(QStringLiteral("model_type")).toString(), QStringLiteral("layoutlmv3"));
+        const QJsonObject ex = r.json().value(QStringLiteral("explanation")).toObject();
+        QCOMPARE(ex.value(QStringLiteral("word")).toInt(), 5);
+        QCOMPARE(ex.value(QStringLiteral("layers")).toInt(), 2);
+        QCOMPARE(ex.value(QStringLiteral("image_tokens")).toInt(), 0);
+        const QJsonArray rows = ex.value(QStringLiteral("attributions")).toArray();
+        QVERIFY(rows.size() > 5);
+        double rollout = ex.value(QStringLiteral("special_tokens")).toObject().value(QStringLiteral("rollout")).toDouble(), ig = 0;
+        bool self = false;
+        for (const QJsonValue &v : rows) {
+            rollout += v.toObject().value(QStringLiteral("rollout")).toDouble();
+            ig += v.toObject().value(QStringLiteral("ig")).toDouble();
+            self = self || v.toObject().value(QStringLiteral("word")).toInt() == 5;
+        }
+        ig += ex.value(QStringLiteral("special_tokens")).toObject().value(QStringLiteral("ig")).toDouble();
+        QVERIFY(self);
+        QVERIFY2(std::abs(rollout - 1.0) < 1e-3, qPrintable(QString::number(rollout)));
+        QVERIFY(std::abs(ig - ex.value(QStringLiteral("ig_sum")).toDouble()) < 1e-3 * std::max(1.0, std::abs(ig)));
+        const double gap = ex.value(QStringLiteral("logit")).toDouble() - ex.value(QStringLiteral("baseline_logit")).toDouble();
+        QVERIFY2(std::abs(ig - gap) < 0.02 * std::max(1.0, std::abs(gap)), qPrintable(QStringLiteral("%1 vs %2").arg(ig).arg(gap)));
+        // The table form.
+        const Run t = folio::test::runCli({QStringLiteral("-q"), QStringLiteral("explain"), QStringLiteral("--checkpoint"), hf, m_page,
+                                           QStringLiteral("--word"), QStringLiteral("5"), QStringLiteral("--ig-steps"), QStringLiteral("4")});
+        QVERIFY2(t.code == 0, qPrintable(why(t)));
+        QVERIFY2(t.out.contains("IG: zero encoder input baseline, 4 midpoint steps") && t.out.contains("special tokens:"), t.out.constData());
+    }
+
+    // What-if with the Hugging Face classifier: a delete shows "(deleted)", a move re-labels.
+    void huggingFaceWhatIf()
+    {
+        const QString hf = folio::test::sharedPath(QStringLiteral("fixtures/parity-next/layoutlmv3_pipeline/checkpoint"));
+        FOLIO_REQUIRE_DATA(hf + QStringLiteral("/model.safetensors"));
+        const auto run = [&](const QStringList &extra) {
+            return folio::test::runCli(QStringList{QStringLiteral("-q"), QStringLiteral("explain"), QStringLiteral("--checkpoint"), hf, m_page} + extra);
+        };
+        Run r = run({QStringLiteral("--move"), QStringLiteral("5:0,0"), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(why(r)));
+        QCOMPARE(r.json().value(QStringLiteral("changed")).toArray().size(), 0);
+        QVERIFY(r.json().value(QStringLiteral("words")).toInt() > 100);
+        r = run({QStringLiteral("--delete"), QStringLiteral("5"), QStringLiteral("--move"), QStringLiteral("6:300,400"), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(why(r)));
+        bool deleted = false;
+        for (const QJsonValue &v : r.json().value(QStringLiteral("changed")).toArray())
+            deleted = deleted || (v.toObject().value(QStringLiteral("word")).toInt() == 5
+                                  && v.toObject().value(QStringLiteral("after")).toString() == QLatin1String("(deleted)"));
+        QVERIFY(deleted);
+        r = run({QStringLiteral("--word"), QStringLiteral("100000")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("the document has"), r.err.constData());
+    }
+
+    // The tagger's ERNIE-Layout arrangement (disentangled attention) has a gradient path too: a
+    // 1-layer ernie tagger trained for 2 steps here, explained on the FUNSD page.
+    void ernieTagger()
+    {
+        QTemporaryDir out;
+        const Run t = folio::test::runCli({QStringLiteral("-q"), QStringLiteral("train"), QStringLiteral("--arch"), QStringLiteral("ernie"),
+                                           QStringLiteral("--out"), out.path(), QStringLiteral("--epochs"), QStringLiteral("1"),
+                                           QStringLiteral("--max-steps"), QStringLiteral("2"), QStringLiteral("--hidden"), QStringLiteral("32"),
+                                           QStringLiteral("--layers"), QStringLiteral("1"), QStringLiteral("--heads"), QStringLiteral("2"),
+                                           QStringLiteral("--intermediate"), QStringLiteral("64"), QStringLiteral("--threads"), QStringLiteral("1"),
+                                           QStringLiteral("--tokenizer"), kModel});
+        QVERIFY2(t.code == 0, qPrintable(why(t)));
+        const Run r = folio::test::runCli({QStringLiteral("-q"), QStringLiteral("explain"), QStringLiteral("--checkpoint"), out.path(), m_page,
+                                           QStringLiteral("--word"), QStringLiteral("5"), QStringLiteral("--ig-steps"), QStringLiteral("128"),
+                                           QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(why(r)));
+        const QJsonObject ex = r.json().value(QStringLiteral("explanation")).toObject();
+        QCOMPARE(ex.value(QStringLiteral("layers")).toInt(), 1);
+        double ig = 0;
+        for (const QJsonValue &v : ex.value(QStringLiteral("attributions")).toArray())
+            ig += v.toObject().value(QStringLiteral("ig")).toDouble();
+        const double gap = ex.value(QStringLiteral("logit")).toDouble() - ex.value(QStringLiteral("baseline_logit")).toDouble();
+        QVERIFY2(std::abs(ig - gap) < 0.05 * std::max(1.0, std::abs(gap)), qPrintable(QStringLiteral("%1 vs %2").arg(ig).arg(gap)));
+        // What-if on the same checkpoint.
+        const Run w = folio::test::runCli({QStringLiteral("-q"), QStringLiteral("explain"), QStringLiteral("--checkpoint"), out.path(), m_page,
+                                           QStringLiteral("--move"), QStringLiteral("5:0,0"), QStringLiteral("--json")});
+        QVERIFY2(w.code == 0, qPrintable(why(w)));
+        QCOMPARE(w.json().value(QStringLiteral("changed")).toArray().size(), 0);
+    }
+
+    void noGradientPath()
+    {
+        const QString deberta = folio::test::sharedPath(QStringLiteral("fixtures/parity/debertav2"));
+        FOLIO_REQUIRE_DATA(deberta + QStringLiteral("/config.json"));
+        const Run r = folio::test::runCli({QStringLiteral("-q"), QStringLiteral("explain"), QStringLiteral("--checkpoint"), deberta, m_page,
+                                           QStringLiteral("--word"), QStringLiteral("1")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("explain has a gradient path for folio-formtagger") && r.err.contains("deberta-v2"), r.err.constData());
     }
 
     void notALayoutTagger()
