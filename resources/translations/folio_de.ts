@@ -1742,11 +1742,15 @@ wird gelesen als %2: %3</translation>
         <translation>Labels werden mit dem neuen Modell vorgeschlagen (die Vorschläge dieser Seite kamen vom vorherigen)…</translation>
     </message>
     <message numerus="yes">
-        <source>; its suggestions replace the previous model&apos;s on %n page(s) not yet accepted</source>
+        <source>; new suggestions on %n page(s) not yet accepted</source>
         <translation>
-            <numerusform>; seine Vorschläge ersetzen die des vorigen Modells auf %n noch nicht angenommenen Seite</numerusform>
-            <numerusform>; seine Vorschläge ersetzen die des vorigen Modells auf %n noch nicht angenommenen Seiten</numerusform>
+            <numerusform>; neue Vorschläge auf %n noch nicht angenommenen Seite</numerusform>
+            <numerusform>; neue Vorschläge auf %n noch nicht angenommenen Seiten</numerusform>
         </translation>
+    </message>
+    <message>
+        <source> (the background run opens a connection of its own, without a password given in the URL: keep it in PGPASSWORD, ~/.pgpass or a .folio-pg connection file)</source>
+        <translation> (das Nachtrainieren im Hintergrund öffnet eine eigene Verbindung, ohne ein in der URL angegebenes Passwort: legen Sie es in PGPASSWORD, ~/.pgpass oder eine .folio-pg-Verbindungsdatei)</translation>
     </message>
     <message>
         <source>Reading the accepted pages for a background retraining…</source>

@@ -207,7 +207,7 @@ private Q_SLOTS:
         QVERIFY(finished.wait(300000));
         const QString message = finished.at(0).at(0).toString();
         QVERIFY2(message.startsWith(QStringLiteral("model updated: F1 – → ")), qPrintable(message));
-        QVERIFY2(message.contains(QStringLiteral(" on 2 held-out pages; its suggestions replace the previous model's on 2 page(s) not yet accepted")),
+        QVERIFY2(message.contains(QStringLiteral(" on 2 held-out pages; new suggestions on 2 page(s) not yet accepted")),
                  qPrintable(message)); // pages 5 and 7 (page 4 is open, page 6 was deleted)
         QVERIFY(finished.at(0).at(1).toBool());
         QCOMPARE(w.statusBar()->currentMessage(), message);
@@ -357,6 +357,37 @@ private Q_SLOTS:
         QCOMPARE(w.project()->documentCount(), 5);
         QCOMPARE(w.session()->currentDocumentId(), ids[5]);
         QCOMPARE(w.project()->setting(QString::fromLatin1(labelling::kHeldOutSetting)), QStringLiteral("%1,%2").arg(ids[5]).arg(ids[4]));
+    }
+
+    // The worker's own connection cannot open the project (here: the file was moved away while the
+    // window has it open; a PostgreSQL URL whose password only the window was given fails the same
+    // way): the status line says so, nothing trains, the model stays.
+    void projectTheWorkerCannotOpenIsSaid()
+    {
+        FOLIO_REQUIRE_DATA(funsdRoot());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("moved.folio"));
+        QVERIFY(makeProject(path, 4));
+        MainWindow w;
+        QVERIFY(w.openProject(path));
+        auto *loop = w.findChild<LabellingLoop *>(QStringLiteral("labellingLoop"));
+        loop->setTrainingOptions(tinyRun(2));
+        for (qint64 id : idsInPositionOrder(w.project()))
+            QVERIFY(accept(w, id));
+        QVERIFY(QFile::rename(path, dir.filePath(QStringLiteral("elsewhere.folio"))));
+        QSignalSpy notStarted(loop, &LabellingLoop::notStarted);
+        QSignalSpy started(loop, &LabellingLoop::started);
+        QVERIFY(loop->retrainNow());
+        QVERIFY(notStarted.wait(60000));
+        const QString message = notStarted.at(0).at(0).toString();
+        QVERIFY2(message.startsWith(QStringLiteral("Background retraining not started: ")) && message.contains(QStringLiteral("moved.folio")),
+                 qPrintable(message));
+        QCOMPARE(w.statusBar()->currentMessage(), message);
+        QCOMPARE(started.count(), 0);
+        QVERIFY(!loop->isRunning());
+        QVERIFY(w.modelDirectory().isEmpty());
+        QVERIFY(!loop->statusLabel()->isVisibleTo(&w));
+        QVERIFY(QFile::rename(dir.filePath(QStringLiteral("elsewhere.folio")), path));
     }
 
     // The worker reads the project, not the window: on ~200 pages the GUI thread spends

@@ -280,7 +280,10 @@ void LabellingLoop::onFinished(const RetrainSnapshotInfo &info, const labelling:
     if (!info.started()) { // nothing was trained: too few accepted pages, or the project could not be read
         m_runAccepted.clear();
         m_runOutput.clear();
-        const QString message = info.read ? info.waitMessage : tr("Background retraining not started: %1").arg(info.error);
+        QString message = info.read ? info.waitMessage : tr("Background retraining not started: %1").arg(info.error);
+        if (!info.read && m_projects->project() && m_projects->project()->backend() == QLatin1String("postgresql"))
+            message += tr(" (the background run opens a connection of its own, without a password given in the URL: "
+                          "keep it in PGPASSWORD, ~/.pgpass or a .folio-pg connection file)");
         say(message);
         updateMenu();
         Q_EMIT notStarted(message);
@@ -327,7 +330,7 @@ void LabellingLoop::onFinished(const RetrainSnapshotInfo &info, const labelling:
                 }
             }
             if (ranked > 0)
-                message += tr("; its suggestions replace the previous model's on %n page(s) not yet accepted", nullptr, ranked);
+                message += tr("; new suggestions on %n page(s) not yet accepted", nullptr, ranked);
             if (!m_toStore.empty())
                 QTimer::singleShot(0, this, &LabellingLoop::storeSuggestionsSlice);
             m_storeMs += clock.nsecsElapsed() / 1e6;
