@@ -33,8 +33,11 @@ here and cannot be: this script imports the reference modeling and configuration
 small library shims of bench/hfarch_reference.py and bench/hf_finetune_step_reference.py (logging,
 docstring decorators, a PretrainedConfig holding its keyword arguments, PreTrainedModel = nn.Module +
 config + the extended attention mask) and checks what from_pretrained checks by hand (step 3). It
-contains no Hugging Face code. LayoutLMv2 / LayoutXLM are not covered: their modeling file builds the
-detectron2 backbone in __init__ (requires_backends), and detectron2 is not here.
+contains no Hugging Face code. LayoutLMv2 / LayoutXLM (--arch layoutlmv2, also under all): names only.
+Their modeling file builds the detectron2 backbone in __init__ (requires_backends) and detectron2 is
+not here, so no Python logits; the folder Folio writes from the parity fixture's LayoutLMv2Model (its
+detectron2 backbone and pooler, as the reference saved them) must hold exactly those tensors under
+`layoutlmv2.` plus the new classifier, with their shapes, `architectures`, labels and metadata.
 Prints one JSON line per architecture; exits 1 when a check fails.
 """
 import argparse
@@ -275,11 +278,76 @@ def check(arch, a):
     return not problems
 
 
+V2_FIXTURE = "fixtures/parity-new/layoutlmv2_visual"
+
+
+def check_layoutlmv2(a):
+    """LayoutLMv2 (names only): its reference class cannot be built here (detectron2), so the folder's
+    tensors are compared with the reference's own state_dict as the parity fixture saved it (v4.36
+    LayoutLMv2Model with its detectron2 backbone, pooler included), under the task model's prefix."""
+    work = os.path.abspath(os.path.join(a.work, "layoutlmv2"))
+    start = os.path.join(work, "start")
+    os.makedirs(start, exist_ok=True)
+    fixture = os.path.join(a.shared, V2_FIXTURE)
+    with open(os.path.join(fixture, "config.json")) as f:
+        config = json.load(f)
+    config["architectures"] = ["LayoutLMv2Model"]
+    for k in ("id2label", "label2id"):
+        config.pop(k, None)
+    with open(os.path.join(start, "config.json"), "w") as f:
+        json.dump(config, f, indent=2)
+    reference = hr.read_safetensors(os.path.join(fixture, "model.safetensors"))
+    shutil.copy(os.path.join(fixture, "model.safetensors"), os.path.join(start, "model.safetensors"))
+    tok = os.path.join(HERE, "..", "tests", "data", "tokenizers", "layoutlmv2")
+    shutil.copy(os.path.join(tok, "tokenizer_config.json"), os.path.join(start, "tokenizer_config.json"))
+    with open(os.path.join(tok, "vocab.txt")) as f:
+        vocab = f.read().splitlines()
+    vocab += ["[unused%d]" % i for i in range(len(vocab), config["vocab_size"])]
+    with open(os.path.join(start, "vocab.txt"), "w") as f:
+        f.write("\n".join(vocab) + "\n")
+    folder = os.path.join(work, "finetuned")
+    shutil.rmtree(folder, ignore_errors=True)
+    command = [a.cli, "-q", "train", "--init", start, "--data", os.path.join(a.shared, "data/funsd/dataset"),
+               "--train-pages", "2", "--epochs", "1", "--max-steps", "3", "--batch", "2", "--lr", "5e-3",
+               "--threads", str(a.threads), "--out", folder]
+    run(command)
+    problems = []
+    with open(os.path.join(folder, "config.json")) as f:
+        cdict = json.load(f)
+    if cdict.get("architectures") != ["LayoutLMv2ForTokenClassification"]:
+        problems.append("config.json architectures %r" % cdict.get("architectures"))
+    id2label = cdict.get("id2label") or {}
+    if {v: int(k) for k, v in id2label.items()} != (cdict.get("label2id") or {}):
+        problems.append("config.json label2id is not id2label's inverse")
+    header = safetensors_header(os.path.join(folder, "model.safetensors"))
+    meta = header.get("__metadata__")
+    if not isinstance(meta, dict) or meta.get("format") != "pt":
+        problems.append("model.safetensors __metadata__ %r has no format \"pt\"" % (meta,))
+    written = {k: tuple(h["shape"]) for k, h in header.items() if k != "__metadata__"}
+    expected = {"layoutlmv2." + k: tuple(v.shape) for k, v in reference.items()}
+    expected["classifier.weight"] = (len(id2label), config["hidden_size"])
+    expected["classifier.bias"] = (len(id2label),)
+    missing = sorted(set(expected) - set(written))
+    unexpected = sorted(set(written) - set(expected))
+    shapes = sorted(k for k in set(written) & set(expected) if written[k] != expected[k])
+    for what, keys in (("missing keys", missing), ("unexpected keys", unexpected), ("shape mismatches", shapes)):
+        if keys:
+            problems.append("%s %s" % (what, keys[:10]))
+    after = hr.read_safetensors(os.path.join(folder, "model.safetensors"))
+    changed = sum(1 for k, v in reference.items() if "layoutlmv2." + k in after and not np.array_equal(after["layoutlmv2." + k], v))
+    result = {"arch": "layoutlmv2", "start": "base model (LayoutLMv2Model with its detectron2 backbone)", "folder": folder,
+              "command": " ".join(command), "tensors": len(written), "reference_tensors": len(reference),
+              "tensors_changed_by_training": changed, "labels": len(id2label),
+              "logits": "not compared: the reference LayoutLMv2 class needs detectron2 to be built", "problems": problems}
+    print(json.dumps(result))
+    return not problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hf-src", required=True, help="a transformers src/transformers folder (models/<arch>/...)")
     ap.add_argument("--cli", default=os.path.join(HERE, "..", "build", "bin", "folio-cli"))
-    ap.add_argument("--arch", default="all", choices=["all", "layoutlmv3", "lilt"])
+    ap.add_argument("--arch", default="all", choices=["all", "layoutlmv3", "lilt", "layoutlmv2"])
     ap.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
     ap.add_argument("--work", default="/tmp/folio-handback")
     ap.add_argument("--folder", help="check this folder instead of training one (with one --arch)")
@@ -298,7 +366,10 @@ def main():
             for base in ([], ["--base"]):
                 p = subprocess.run([sys.executable] + sys.argv + ["--arch", arch] + base)
                 ok = ok and p.returncode == 0
+        ok = check_layoutlmv2(a) and ok
         sys.exit(0 if ok else 1)
+    if a.arch == "layoutlmv2":
+        sys.exit(0 if check_layoutlmv2(a) else 1)
     sys.exit(0 if check(a.arch, a) else 1)
 
 
