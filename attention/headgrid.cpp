@@ -34,14 +34,14 @@ void paintThumb(QPainter &p, const QRectF &cell, const Thumb &t, int length, int
 {
     const float *m = t.data + std::size_t(t.head) * std::size_t(length) * std::size_t(length);
     p.setPen(Qt::NoPen);
-    p.fillRect(cell, Qt::white);
+    p.fillRect(cell, scale.dark ? scale.color(scale.lo) : QColor(Qt::white)); // a dark palette's grid: dark cells (issue 50)
     if (selected < 0) {
         // The scale's colours through a 256-entry table (as heatmapCells does): a 512-token matrix
         // is 262k cells per thumbnail, and a grid has hundreds of thumbnails.
         std::array<QRgb, 256> lut;
         for (int i = 0; i < 256; ++i)
             lut[std::size_t(i)] = scale.color(scale.lo + (scale.hi - scale.lo) * float(i) / 255.0f).rgb();
-        const QRgb grey = HeatmapScale::notComputedColor().rgb();
+        const QRgb grey = scale.color(std::nanf("")).rgb();
         const float range = scale.hi - scale.lo, k255 = range > 0 ? 255.0f / range : 0.0f;
         QImage img(length, length, QImage::Format_RGB32);
         for (int q = 0; q < length; ++q) {

@@ -5,7 +5,11 @@
 // must then be dark with readable text (ui/legibility's contrast rule, 4.5:1), not keep its light
 // colours. The pictures go to <build>/dark-palette/ for review.
 #include "tests/common/testdata.h"
+#include "attention/attentiontrace.h"
+#include "attention/attentionviewmodel.h"
 #include "attention/heatmaprender.h"
+#include "document/formats/datasetformat.h"
+#include "ui/attention/headgridpanel.h"
 #include "ui/attention/headgridview.h"
 #include "ui/attention/imagepatchcanvas.h"
 #include "ui/labelcolors.h"
@@ -301,6 +305,45 @@ private Q_SLOTS:
         QApplication::setPalette(m_light);
         const QImage again = grabbed(widget.get(), view + QStringLiteral("-light-again"));
         QVERIFY(dominant(again, again.rect()).lightnessF() > 0.5);
+    }
+
+    // The Head Grid's thumbnails (drawn off the GUI thread) are drawn again when the palette turns dark:
+    // a head that looks only at the other word has its zero cells dark, not white.
+    void headGridThumbnailsFollowTheChange()
+    {
+        PaletteFollower follower(qApp);
+        const Document doc = formats::documentFromWords(QStringLiteral("hand.json"), {QStringLiteral("Name:"), QStringLiteral("Ada")},
+                                                        {NormBox{0, 0, 100, 100}, NormBox{300, 400, 400, 500}});
+        AttentionTrace t;
+        t.modelType = QStringLiteral("hand");
+        t.checkpoint = QStringLiteral("hand");
+        t.documentId = attentionDocumentId(doc);
+        const std::vector<float> p{0.5f, 0.5f, 0.5f, 0.5f, /**/ 0.f, 1.f, 1.f, 0.f, /**/ 0.9f, 0.1f, 0.1f, 0.9f};
+        QString error;
+        QVERIFY2(t.ingest(QStringLiteral("attentions.0"), {1, 3, 2, 2}, p.data(), {}, &error), qPrintable(error));
+        t.tokenWord = {0, 1};
+        t.tokenText = QStringList{QStringLiteral("Name:"), QStringLiteral("Ada")};
+        QVERIFY2(t.finish(&error), qPrintable(error));
+        AttentionViewModel model;
+        model.setDocument(doc);
+        QVERIFY2(model.setTrace(t, &error), qPrintable(error));
+        HeadGridPanel grid;
+        grid.setViewModel(&model);
+        const auto ready = [&] { return QTest::qWaitFor([&] { return !grid.isComputing() && grid.view()->thumbnailCount() == grid.expectedThumbnailCount(); }, 20000); };
+        QVERIFY(ready());
+        const auto zeroCell = [&] { // head 1, row 0 looks at word 1 only: its top-left quarter is 0
+            const QImage img = grid.view()->thumbnail(0, 1);
+            return img.isNull() ? QColor() : QColor::fromRgb(img.pixel(img.width() / 4, img.height() / 4));
+        };
+        QVERIFY2(zeroCell().lightnessF() > 0.9, qPrintable(zeroCell().name()));
+        QApplication::setPalette(partialDarkPalette());
+        QVERIFY(ready());
+        QTRY_VERIFY2(zeroCell().isValid() && zeroCell().lightnessF() < 0.25, qPrintable(zeroCell().name()));
+        grid.view()->resize(grid.view()->sizeHint());
+        grabbed(grid.view(), QStringLiteral("headGridThumbnails-dark"));
+        QApplication::setPalette(m_light);
+        QVERIFY(ready());
+        QTRY_VERIFY2(zeroCell().lightnessF() > 0.9, qPrintable(zeroCell().name()));
     }
 };
 

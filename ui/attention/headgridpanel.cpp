@@ -2,9 +2,11 @@
 
 #include "attention/attentionviewmodel.h"
 #include "ui/attention/headgridview.h"
+#include "widgets/palettecolors.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFuture>
@@ -289,6 +291,13 @@ void HeadGridPanel::showEvent(QShowEvent *event)
         recompute();
 }
 
+void HeadGridPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && isDarkPalette(palette()) != m_dark && m_trace && !m_trace->isEmpty())
+        recompute();
+}
+
 void HeadGridPanel::recompute()
 {
     m_deferred = parentWidget() && !isVisible() && m_trace && !m_trace->isEmpty();
@@ -346,6 +355,8 @@ void HeadGridPanel::recompute()
     const std::vector<int> tokenNode = m_tokenNode, parent = m_treeParent;
     const std::shared_ptr<std::atomic<bool>> cancel = m_cancel;
     const int gen = m_generation, window = m_window, token = m_selectedToken, side = m_side;
+    m_dark = isDarkPalette(palette());
+    const bool dark = m_dark;
     ++m_inFlight;
     QPointer<HeadGridPanel> self(this);
     m_futures.erase(std::remove_if(m_futures.begin(), m_futures.end(), [](const QFuture<void> &f) { return f.isFinished(); }),
@@ -353,7 +364,8 @@ void HeadGridPanel::recompute()
     m_futures.push_back(QtConcurrent::run([=] {
         const int heads = trace->headCount, length = trace->windows[std::size_t(window)].length;
         for (std::size_t r = 0; r < rows.size() && !*cancel; ++r) {
-            const HeatmapScale scale = headGridRowScale(rows[r], heads, length);
+            HeatmapScale scale = headGridRowScale(rows[r], heads, length);
+            scale.dark = dark; // on screen in the palette's colours; exports keep the light scale
             std::vector<QImage> images;
             for (int h = 0; h < heads && !*cancel; ++h)
                 images.push_back(headThumbnail(*trace, window, rows[r], h, token, boxes, scale, side));

@@ -90,6 +90,7 @@ Q_SIGNALS:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void changeEvent(QEvent *event) override; // a palette turned dark or light: the thumbnails again (issue 50)
 
 private:
     void buildUi();
@@ -121,6 +122,7 @@ private:
     qint64 m_sourceBytes = 0;
     bool m_cropped = false;
     int m_side = 72;
+    bool m_dark = false; // the thumbnails were drawn for a dark palette
     int m_word = -1;
     int m_window = 0;
     int m_selectedToken = -1;
