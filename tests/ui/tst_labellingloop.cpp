@@ -201,6 +201,8 @@ private Q_SLOTS:
         }
         ProjectDocument untouched;
         QVERIFY(w.project()->documentInfo(ids[7], &untouched, &error));
+        Annotations before7;
+        QVERIFY(w.project()->loadAnnotations(ids[7], &before7, &error));
         QCOMPARE(finished.count(), 0); // nothing of the run has reached the GUI yet
         w.grab().save(m_shots + QStringLiteral("/labelling-loop-running.png"));
 
@@ -245,6 +247,18 @@ private Q_SLOTS:
         for (const Entity &e : stored7.entities)
             if (e.state == ReviewState::Suggested)
                 QCOMPARE(e.source.checkpoint.isEmpty(), false);
+        int kept = 0; // the entities already accepted on the page stay as they were
+        for (const Entity &e : before7.entities) {
+            if (e.state != ReviewState::Accepted && e.state != ReviewState::Edited)
+                continue;
+            const Entity *after = stored7.entity(e.id);
+            QVERIFY2(after, qPrintable(e.id));
+            QCOMPARE(after->label, e.label);
+            QCOMPARE(after->wordIds, e.wordIds);
+            QCOMPARE(after->state, e.state);
+            ++kept;
+        }
+        QVERIFY(kept > 5);
         QVERIFY(loop->staleDocuments().contains(ids[5]));
         QVERIFY(!loop->staleDocuments().contains(ids[7]));
         QVERIFY(!loop->staleDocuments().contains(ids[4]));
