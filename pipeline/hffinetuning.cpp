@@ -1,6 +1,7 @@
 // Fine-tuning a Hugging Face token classifier on labelled pages (issue 46): windows, batches, the
 // training loop with dev entity F1 per epoch, resume state, the model card.
 #include "pipeline/hffinetuning.h"
+#include "pipeline/hffinetuneloop.h"
 
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/errors.h"
@@ -162,7 +163,7 @@ struct Prepared
     std::vector<Tensor> pixels; // per page (empty tensor: no image)
 };
 
-Prepared prepare(const std::vector<HfTrainPage> &pages, const inference::HfLayoutTokenizer &tokenizer,
+Prepared prepareWindows(const std::vector<HfTrainPage> &pages, const inference::HfLayoutTokenizer &tokenizer,
                  const std::vector<std::string> &labels, int maxTokens, const ImageProcessing *image, int *withoutImage)
 {
     Prepared p;
@@ -269,7 +270,8 @@ std::string baseModelName(const QString &initDir)
     return QDir(initDir).absolutePath().toStdString();
 }
 
-std::string modelCard(const HfFineTuneConfig &cfg, const HfFineTuneOutcome &o, const std::string &modelType, long totalSteps)
+std::string modelCard(const HfFineTuneConfig &cfg, const HfFineTuneOutcome &o, const std::string &modelType, long totalSteps,
+                      const HfTrainingData &data)
 {
     auto num = [](double v, int prec) {
         char b[64];
@@ -294,13 +296,13 @@ std::string modelCard(const HfFineTuneConfig &cfg, const HfFineTuneOutcome &o, c
     s += "| dropout | as config.json says (hidden_dropout_prob, attention_probs_dropout_prob, classifier_dropout) |\n";
     s += "| steps | " + std::to_string(o.steps) + " of " + std::to_string(totalSteps) + " |\n| seed | " + std::to_string(cfg.seed) + " |\n";
     s += "| train / dev windows | " + std::to_string(o.trainWindows) + " / " + std::to_string(o.devWindows) + " |\n\n";
-    s += "## Results\n\n| epoch | mean train loss | dev entity F1 |\n|---|---|---|\n";
+    s += "## Results\n\n| epoch | mean train loss | " + data.metric + " |\n|---|---|---|\n";
     for (std::size_t e = 0; e < o.lossPerEpoch.size(); ++e)
         s += "| " + std::to_string(e + 1) + " | " + num(o.lossPerEpoch[e], 4) + " | "
              + (e < o.devF1PerEpoch.size() && o.devF1PerEpoch[e] >= 0 ? num(o.devF1PerEpoch[e], 4) : std::string("-")) + " |\n";
     if (o.bestDevF1 >= 0)
-        s += "\nThese weights: epoch " + std::to_string(o.bestEpoch) + ", dev entity F1 " + num(o.bestDevF1, 4)
-             + " (seqeval semantics, micro average, words labelled from their first sub-token).\n";
+        s += "\nThese weights: epoch " + std::to_string(o.bestEpoch) + ", " + data.metric + " " + num(o.bestDevF1, 4) + " ("
+             + data.metricNote + ").\n";
     else
         s += "\nNo dev pages: these are the last epoch's weights.\n";
     s += "\n## Command\n\n```\n" + (cfg.command.empty() ? std::string("(not recorded)") : cfg.command) + "\n```\n";
@@ -319,10 +321,9 @@ bool writeJson(const QString &path, const nlohmann::json &j)
 
 } // namespace
 
-HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const std::vector<HfTrainPage> &train,
-                                            const std::vector<HfTrainPage> &dev,
-                                            const std::function<void(const HfFineTuneProgress &)> &progress,
-                                            std::atomic<bool> *cancel)
+HfFineTuneOutcome runHfFineTuning(const HfFineTuneConfig &cfg,
+                                  const std::function<HfTrainingData(const inference::HfFineTuner &tuner)> &prepare,
+                                  const std::function<void(const HfFineTuneProgress &)> &progress, std::atomic<bool> *cancel)
 {
     HfFineTuneOutcome o;
     const auto t0 = std::chrono::steady_clock::now();
@@ -334,16 +335,10 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
         }
     };
     try {
-        if (train.empty())
-            throw inference::InferenceError("no labelled training pages");
         if (cfg.labels.empty())
             throw inference::InferenceError("no label set");
         if (cfg.epochs < 1 || cfg.batchSize < 1)
             throw inference::InferenceError("epochs and batch size must be at least 1");
-        // HfFineTuner also steps MarkupLM, which no page pipeline feeds: only the layout models here.
-        if (QFileInfo::exists(cfg.initDir + QStringLiteral("/config.json")) && !isHfFineTunableFolder(cfg.initDir))
-            throw inference::InferenceError(cfg.initDir.toStdString() + "/config.json: its model_type cannot be fine-tuned on "
-                                            "pages (layoutlmv3, lilt and layoutlmv2 / LayoutXLM can)");
         const QString lastDir = cfg.outDir + QStringLiteral("/last");
         const bool resuming = cfg.resume && QFileInfo::exists(lastDir + QStringLiteral("/trainer_state.json"));
         if (cfg.resume && !resuming)
@@ -359,27 +354,16 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
         const bool writes = cfg.distributed.writes();
         if (cfg.distributed.enabled() && !tuner.setDistributed(cfg.distributed, &err))
             throw inference::InferenceError(err);
-        const inference::HfLayoutTokenizer tokenizer = inference::HfLayoutTokenizer::fromDirectory(cfg.initDir.toStdString());
-        const inference::ModelConfig config = inference::ModelConfig::fromDirectory(cfg.initDir.toStdString());
-        const long long positions = inference::hfMaxTextPositions(config);
-        int maxTokens = int(std::min<long long>(tokenizer.config().modelMaxLength, std::max(3LL, positions)));
-        if (cfg.maxTokens > 0)
-            maxTokens = std::min(maxTokens, cfg.maxTokens);
-        ImageProcessing image;
-        QString imageError;
-        if (!readImageProcessing(cfg.initDir, &image, &imageError))
-            throw inference::InferenceError(imageError.toStdString());
-        // LayoutLMv3 with visual_embed: pixel_values; LayoutLMv2 / LayoutXLM with backbone weights: image.
-        const std::string imageInput = tuner.imageInputName();
-        const bool visual = !imageInput.empty() && (imageInput == "image" || image.visual);
-        const Prepared trainData = prepare(train, tokenizer, cfg.labels, maxTokens, visual ? &image : nullptr, &o.pagesWithoutImage);
-        const Prepared devData = prepare(dev, tokenizer, cfg.labels, maxTokens, visual ? &image : nullptr, &o.pagesWithoutImage);
-        o.trainWindows = int(trainData.windows.size());
-        o.devWindows = int(devData.windows.size());
-        if (visual && o.pagesWithoutImage > 0 && writes)
-            say(std::to_string(o.pagesWithoutImage) + " pages have no image: their windows train on text and layout only");
+        const HfTrainingData data = prepare(tuner);
+        if (data.trainWindows == 0)
+            throw inference::InferenceError("no training windows");
+        o.trainWindows = int(data.trainWindows);
+        o.devWindows = int(data.devWindows);
+        o.pagesWithoutImage = data.pagesWithoutImage;
+        if (!data.note.empty() && writes)
+            say(data.note);
 
-        const long perEpoch = (long(trainData.windows.size()) + cfg.batchSize - 1) / cfg.batchSize;
+        const long perEpoch = (long(data.trainWindows) + cfg.batchSize - 1) / cfg.batchSize;
         long total = perEpoch * cfg.epochs;
         if (cfg.maxSteps > 0)
             total = std::min(total, cfg.maxSteps);
@@ -435,7 +419,7 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
         for (int epoch = startEpoch; epoch < cfg.epochs && !done; ++epoch) {
             if (tuner.steps() >= total)
                 break; // --max-steps reached at an epoch's end
-            std::vector<std::size_t> order(trainData.windows.size());
+            std::vector<std::size_t> order(data.trainWindows);
             std::iota(order.begin(), order.end(), 0);
             std::mt19937_64 rng(cfg.seed * 1000003ULL + std::uint64_t(epoch));
             std::shuffle(order.begin(), order.end(), rng);
@@ -458,16 +442,16 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
                 // This rank's items of the global batch (k % W), split into the in-process shards (k % S).
                 const int world = cfg.distributed.enabled() ? cfg.distributed.worldSize : 1;
                 const int shardsWanted = std::max(1, cfg.gradientShards);
-                std::vector<std::vector<const HfEncodedWindow *>> parts(static_cast<std::size_t>(shardsWanted));
+                std::vector<std::vector<std::size_t>> parts(static_cast<std::size_t>(shardsWanted));
                 int item = 0;
                 for (std::size_t k = std::size_t(b) * std::size_t(cfg.batchSize);
                      k < order.size() && k < std::size_t(b + 1) * std::size_t(cfg.batchSize); ++k, ++item)
                     if (item % world == cfg.distributed.rank % world)
-                        parts[std::size_t((item / world) % shardsWanted)].push_back(&trainData.windows[order[k]]);
+                        parts[std::size_t((item / world) % shardsWanted)].push_back(order[k]);
                 std::vector<TensorMap> shards;
                 for (const auto &part : parts)
                     if (!part.empty())
-                        shards.push_back(modelBatch(part, tokenizer.padId(), batchPixels(trainData, part), imageInput));
+                        shards.push_back(data.batch(part));
                 const auto s0 = std::chrono::steady_clock::now();
                 const inference::HfStepResult r = tuner.step(shards);
                 if (!r.ok) {
@@ -494,8 +478,8 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
                 }
             }
             o.lossPerEpoch.push_back(lossCount ? lossSum / double(lossCount) : 0.0);
-            double f1 = devData.windows.empty() ? -1.0 : writes ? devF1(tuner, devData, dev, cfg.labels, tokenizer.padId(), imageInput) : 0.0;
-            if (tuner.isDistributed() && !devData.windows.empty())
+            double f1 = data.devWindows == 0 ? -1.0 : writes && data.devScore ? data.devScore(tuner) : 0.0;
+            if (tuner.isDistributed() && data.devWindows > 0)
                 f1 = tuner.sumOverRanks(f1); // rank 0's score, on every rank (the others add 0)
             o.devF1PerEpoch.push_back(f1);
             const bool best = f1 < 0 || o.bestDevF1 < 0 || f1 > o.bestDevF1;
@@ -504,19 +488,19 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
                 o.bestEpoch = epoch + 1;
             }
             char line[256];
-            std::snprintf(line, sizeof line, "epoch %d/%d: mean loss %.4f, dev entity F1 %s%s", epoch + 1, cfg.epochs,
-                          o.lossPerEpoch.back(), f1 < 0 ? "- (no dev pages)" : std::to_string(f1).c_str(),
+            std::snprintf(line, sizeof line, "epoch %d/%d: mean loss %.4f, %s %s%s", epoch + 1, cfg.epochs,
+                          o.lossPerEpoch.back(), data.metric.c_str(), f1 < 0 ? "- (no dev pages)" : std::to_string(f1).c_str(),
                           best && f1 >= 0 ? " (best so far: written)" : "");
             if (writes)
                 say(line);
             o.steps = tuner.steps();
             if (!writes)
                 continue; // rank 0 writes the folder and the resume state
-            if (best && !tuner.saveFolder(cfg.outDir.toStdString(), cfg.initDir.toStdString(), modelCard(cfg, o, tuner.modelType(), total), &err))
+            if (best && !tuner.saveFolder(cfg.outDir.toStdString(), cfg.initDir.toStdString(), modelCard(cfg, o, tuner.modelType(), total, data), &err))
                 throw inference::InferenceError(err);
             if (!best) { // the card's results table follows every epoch; the weights stay the best epoch's
                 QSaveFile card(cfg.outDir + QStringLiteral("/README.md"));
-                const std::string text = modelCard(cfg, o, tuner.modelType(), total);
+                const std::string text = modelCard(cfg, o, tuner.modelType(), total, data);
                 if (!card.open(QIODevice::WriteOnly) || card.write(text.data(), qint64(text.size())) != qint64(text.size())
                     || !card.commit())
                     throw inference::InferenceError(cfg.outDir.toStdString() + "/README.md: cannot write");
@@ -532,6 +516,60 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
     }
     o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return o;
+}
+
+
+HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const std::vector<HfTrainPage> &train,
+                                            const std::vector<HfTrainPage> &dev,
+                                            const std::function<void(const HfFineTuneProgress &)> &progress,
+                                            std::atomic<bool> *cancel)
+{
+    HfFineTuneOutcome refused;
+    if (train.empty())
+        refused.error = QStringLiteral("no labelled training pages");
+    // MarkupLM fine-tunes on web pages' nodes (pipeline/markuplmtraining.h): only the layout models here.
+    else if (QFileInfo::exists(cfg.initDir + QStringLiteral("/config.json")) && !isHfFineTunableFolder(cfg.initDir))
+        refused.error = cfg.initDir + QStringLiteral("/config.json: its model_type cannot be fine-tuned on "
+                                                     "pages (layoutlmv3, lilt and layoutlmv2 / LayoutXLM can; markuplm on web pages)");
+    if (!refused.error.isEmpty())
+        return refused;
+    Prepared trainData, devData; // filled once the checkpoint is loaded; the batches point into them
+    return runHfFineTuning(
+        cfg,
+        [&](const inference::HfFineTuner &tuner) {
+            const inference::HfLayoutTokenizer tokenizer = inference::HfLayoutTokenizer::fromDirectory(cfg.initDir.toStdString());
+            const inference::ModelConfig config = inference::ModelConfig::fromDirectory(cfg.initDir.toStdString());
+            const long long positions = inference::hfMaxTextPositions(config);
+            int maxTokens = int(std::min<long long>(tokenizer.config().modelMaxLength, std::max(3LL, positions)));
+            if (cfg.maxTokens > 0)
+                maxTokens = std::min(maxTokens, cfg.maxTokens);
+            ImageProcessing image;
+            QString imageError;
+            if (!readImageProcessing(cfg.initDir, &image, &imageError))
+                throw inference::InferenceError(imageError.toStdString());
+            // LayoutLMv3 with visual_embed: pixel_values; LayoutLMv2 / LayoutXLM with backbone weights: image.
+            const std::string imageInput = tuner.imageInputName();
+            const bool visual = !imageInput.empty() && (imageInput == "image" || image.visual);
+            HfTrainingData d;
+            trainData = prepareWindows(train, tokenizer, cfg.labels, maxTokens, visual ? &image : nullptr, &d.pagesWithoutImage);
+            devData = prepareWindows(dev, tokenizer, cfg.labels, maxTokens, visual ? &image : nullptr, &d.pagesWithoutImage);
+            d.trainWindows = trainData.windows.size();
+            d.devWindows = devData.windows.size();
+            if (visual && d.pagesWithoutImage > 0)
+                d.note = std::to_string(d.pagesWithoutImage) + " pages have no image: their windows train on text and layout only";
+            const int padId = tokenizer.padId();
+            d.batch = [&trainData, padId, imageInput](const std::vector<std::size_t> &windows) {
+                std::vector<const HfEncodedWindow *> part;
+                for (std::size_t k : windows)
+                    part.push_back(&trainData.windows[k]);
+                return modelBatch(part, padId, batchPixels(trainData, part), imageInput);
+            };
+            d.devScore = [&devData, &dev, &cfg, padId, imageInput](const inference::HfFineTuner &t) {
+                return devF1(t, devData, dev, cfg.labels, padId, imageInput);
+            };
+            return d;
+        },
+        progress, cancel);
 }
 
 } // namespace folio::pipeline

@@ -8,6 +8,7 @@
 #include "inference/formtagger/trainer.h"
 #include "pipeline/hffinetuning.h"
 #include "pipeline/hfpagelabeller.h"
+#include "pipeline/markuplmfields.h"
 #include "pipeline/projecttraining.h"
 #include "pipeline/taggertraining.h"
 
@@ -49,7 +50,7 @@ void registerTrainCommand(CLI::App &app)
         std::string split = "train-dev", order = "annotation";
         inference::TrainConfig cfg;
         bool ship = false;
-        int trainPages = 0;
+        int trainPages = 0, maxPagesPerSite = 0, maxTokens = 0;
         RankOptions ranks;
     };
     auto o = std::make_shared<Opts>();
@@ -69,7 +70,8 @@ void registerTrainCommand(CLI::App &app)
     cmd->add_option("--tokenizer", o->cfg.tokenizerDir, "Folder with a tokenizer (default: train SentencePiece on the train words)");
     cmd->add_option("--init", o->cfg.initDir,
                     "Start from a pretrained encoder (folio-cli pretrain --out DIR): its sizes, vocabulary and weights; or "
-                    "fine-tune a Hugging Face LayoutLMv3 / LiLT / LayoutLMv2 / LayoutXLM folder (config.json + weights + tokenizer) into a Hugging Face "
+                    "fine-tune a Hugging Face LayoutLMv3 / LiLT / LayoutLMv2 / LayoutXLM folder (config.json + weights + tokenizer), or a MarkupLM "
+                    "folder on web pages (--data an SWDE or product benchmark folder), into a Hugging Face "
                     "folder at --out (defaults then: --epochs 3 --batch 2 --lr 5e-5 --weight-decay 0 --warmup 0 --seed 42)");
     cmd->add_option("--vocab-size", o->cfg.vocabSize, "SentencePiece vocabulary size when training one");
     cmd->add_option("--epochs", o->cfg.epochs, "Epochs");
@@ -91,6 +93,12 @@ void registerTrainCommand(CLI::App &app)
                     "Train on N of FUNSD's training pages (a fixed seeded sample, the same for every --seed; a smaller N's "
                     "pages are among a larger one's; the dev split is unchanged): learning curves over labelled data")
         ->check(CLI::Range(2, 100000));
+    cmd->add_option("--max-pages-per-site", o->maxPagesPerSite,
+                    "With --init of a MarkupLM folder: only the first K pages of each SWDE site (product benchmark: the first K pages)")
+        ->check(CLI::Range(1, 1000000));
+    cmd->add_option("--max-tokens", o->maxTokens, "With --init of a Hugging Face folder: window length in tokens, specials included "
+                                                  "(default: the model's)")
+        ->check(CLI::Range(3, 1000000));
     cmd->add_option("--seed", o->cfg.seed, "Random seed");
     cmd->add_option("--threads", o->cfg.threads, "Torch / BLAS threads");
     cmd->add_option("--max-steps", o->cfg.maxSteps, "Stop after this many steps (smoke tests)");
@@ -104,14 +112,15 @@ void registerTrainCommand(CLI::App &app)
     cmd->callback([o, &app]() {
         if (runLocalRanks(o->ranks))
             return; // the ranks did the work; rank 0 printed the result
-        if (!o->cfg.initDir.empty() && !pipeline::isHfFineTunableFolder(QString::fromStdString(o->cfg.initDir))) {
+        const bool markupLM = !o->cfg.initDir.empty() && pipeline::isMarkupLMFolder(QString::fromStdString(o->cfg.initDir));
+        if (!markupLM && !o->cfg.initDir.empty() && !pipeline::isHfFineTunableFolder(QString::fromStdString(o->cfg.initDir))) {
             // A Hugging Face model type without fine-tuning yet is named, not read as a pretrain encoder.
             const QString type = pipeline::checkpointModelType(QString::fromStdString(o->cfg.initDir));
             if (!type.isEmpty() && type != QLatin1String("folio-formtagger"))
                 throw CliError("--init " + o->cfg.initDir + ": config.json's model_type \"" + type.toStdString()
-                               + "\" cannot be fine-tuned yet (layoutlmv3, lilt and layoutlmv2 / LayoutXLM can; a folio-cli pretrain folder starts the tagger)");
+                               + "\" cannot be fine-tuned yet (layoutlmv3, lilt and layoutlmv2 / LayoutXLM can on pages, markuplm on web pages; a folio-cli pretrain folder starts the tagger)");
         }
-        if (!o->cfg.initDir.empty() && pipeline::isHfFineTunableFolder(QString::fromStdString(o->cfg.initDir))) {
+        if (markupLM || (!o->cfg.initDir.empty() && pipeline::isHfFineTunableFolder(QString::fromStdString(o->cfg.initDir)))) {
             // A Hugging Face token classifier: the Trainer's fine-tuning (cmd_train_hf.cpp, issue 46).
             const CLI::App *train = app.get_subcommand("train");
             auto given = [train](const char *name) { return train->get_option(name)->count() > 0; };
@@ -142,6 +151,14 @@ void registerTrainCommand(CLI::App &app)
                     for (const std::string &value : opt->as<std::vector<std::string>>())
                         rq.command += " " + opt->get_name() + " " + value;
                 }
+            rq.maxPagesPerSite = o->maxPagesPerSite;
+            rq.maxTokens = o->maxTokens;
+            if (markupLM) {
+                runMarkupLMFineTune(rq); // web pages' text nodes (cmd_train_markuplm.cpp)
+                return;
+            }
+            if (o->maxPagesPerSite > 0)
+                throw CliError("--max-pages-per-site applies to MarkupLM on web data");
             runHfFineTune(rq);
             return;
         }

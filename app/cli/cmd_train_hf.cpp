@@ -57,6 +57,7 @@ void runHfFineTune(const HfTrainRequest &rq)
     cfg.maxSteps = rq.maxSteps;
     cfg.seed = rq.seed;
     cfg.resume = rq.resume;
+    cfg.maxTokens = rq.maxTokens;
     cfg.distributed = rq.distributed;
     cfg.gradientShards = rq.gradientShards;
     cfg.command = rq.command;

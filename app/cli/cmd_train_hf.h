@@ -19,6 +19,8 @@ struct HfTrainRequest
     std::vector<std::string> data; // the first is the target (its dev split picks the epoch); more only train
     std::string order = "annotation";
     int epochs = 3, batch = 2, threads = 2, maxSteps = 0, trainPages = 0;
+    int maxPagesPerSite = 0; // MarkupLM on web data: the first pages of each SWDE site (product: the first pages)
+    int maxTokens = 0;       // window length with specials (0: the model's)
     double lr = 5e-5, weightDecay = 0.0, warmup = 0.0;
     unsigned seed = 42;
     bool resume = false;
@@ -29,5 +31,7 @@ struct HfTrainRequest
 
 // Loads the data, fine-tunes, prints the result as JSON; throws CliError.
 void runHfFineTune(const HfTrainRequest &request);
+// The same for a MarkupLM folder on web pages (SWDE or the product benchmark; cmd_train_markuplm.cpp).
+void runMarkupLMFineTune(const HfTrainRequest &request);
 
 } // namespace folio::cli

@@ -106,12 +106,24 @@ private Q_SLOTS:
                                      QStringLiteral("--data"), kFunsd});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("the folder --init reads from"), r.err.constData());
-        // A Hugging Face folder of a type without fine-tuning (MarkupLM): named, not read as a pretrain encoder.
+        // A MarkupLM folder fine-tunes on web pages (tst_markuplmtraining), not on FUNSD: named, not read as a pretrain encoder.
         const QString markuplm = folio::test::sharedPath(QStringLiteral("fixtures/parity-new/markuplm_tokcls"));
         r = folio::test::runCli({QStringLiteral("train"), QStringLiteral("--init"), markuplm, QStringLiteral("--out"),
                                  dir.filePath(QStringLiteral("m")), QStringLiteral("--data"), kFunsd});
         QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains("\"markuplm\" cannot be fine-tuned yet"), r.err.constData());
+        QVERIFY2(r.err.contains("a MarkupLM folder fine-tunes on web pages"), r.err.constData());
+        // A Hugging Face folder of a type without fine-tuning (BERT): named, not read as a pretrain encoder.
+        const QString bert = dir.filePath(QStringLiteral("bert"));
+        QVERIFY(QDir().mkpath(bert));
+        {
+            QFile config(bert + QStringLiteral("/config.json"));
+            QVERIFY(config.open(QIODevice::WriteOnly));
+            config.write("{\"model_type\": \"bert\"}");
+        }
+        r = folio::test::runCli({QStringLiteral("train"), QStringLiteral("--init"), bert, QStringLiteral("--out"),
+                                 dir.filePath(QStringLiteral("b")), QStringLiteral("--data"), kFunsd});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("\"bert\" cannot be fine-tuned yet"), r.err.constData());
         // --resume with nothing to resume.
         r = folio::test::runCli({QStringLiteral("train"), QStringLiteral("--init"), kTiny, QStringLiteral("--out"),
                                  dir.filePath(QStringLiteral("o")), QStringLiteral("--data"), kFunsd, QStringLiteral("--resume")});

@@ -1,0 +1,514 @@
+// MarkupLM fine-tuning on web pages' text nodes (issue 46): node labels from gold values, windows,
+// batches, page-level F1, and the run through runHfFineTuning.
+#include "pipeline/markuplmtraining.h"
+
+#include "document/html/markupnodes.h"
+#include "inference/checkpoint/modelconfig.h"
+#include "inference/checkpoint/safetensors.h"
+#include "inference/errors.h"
+#include "inference/models/hfmarkuplm.h"
+#include "inference/training/hf/hfarchitectures.h"
+#include "inference/training/hf/hffinetuner.h"
+#include "inference/webformer/webformereval.h"
+#include "pipeline/hffinetuneloop.h"
+#include "pipeline/markuplmfields.h"
+#include "pipeline/modelinputs/productpages.h"
+#include "pipeline/modelinputs/webpages.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <regex>
+#include <set>
+#include <stdexcept>
+
+namespace folio::pipeline {
+
+using inference::Tensor;
+using inference::TensorMap;
+
+MarkupTrainPage markupTrainPage(const std::string &id, const QStringList &nodes, const QStringList &xpaths,
+                                const std::map<std::string, std::vector<std::string>> &gold)
+{
+    MarkupTrainPage p;
+    p.id = id;
+    p.gold = gold;
+    const std::size_t n = std::size_t(nodes.size());
+    std::vector<std::string> norm(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        p.nodes.push_back(nodes[int(i)].toStdString());
+        p.xpaths.push_back(i < std::size_t(xpaths.size()) ? xpaths[int(i)].toStdString() : std::string());
+        norm[i] = inference::normaliseFieldValue(p.nodes.back());
+    }
+    p.nodeFields.assign(n, std::string());
+    p.valueStarts.assign(n, false);
+    for (const auto &[field, values] : gold) {
+        for (const std::string &value : values) {
+            const std::string v = inference::normaliseFieldValue(value);
+            if (v.empty())
+                continue; // SWDE's <NULL>: no value
+            bool found = false;
+            for (std::size_t i = 0; i < n; ++i) {
+                if (norm[i].empty() || !p.nodeFields[i].empty())
+                    continue;
+                // The shortest run of nodes from i (at most kMaxValueNodes) that reads as the value.
+                std::string joined;
+                for (std::size_t k = i; k < n && k < i + std::size_t(kMaxValueNodes); ++k) {
+                    if (!p.nodeFields[k].empty())
+                        break;
+                    joined += (joined.empty() ? "" : " ") + p.nodes[k];
+                    const std::string j = inference::normaliseFieldValue(joined);
+                    if (j == v) {
+                        for (std::size_t m = i; m <= k; ++m)
+                            p.nodeFields[m] = field;
+                        p.valueStarts[i] = true;
+                        found = true;
+                        break;
+                    }
+                    if (j.size() >= v.size())
+                        break;
+                }
+            }
+            (found ? p.valuesFound : p.valuesMissed) += 1;
+        }
+    }
+    return p;
+}
+
+MarkupTrainPage markupTrainPageFromFile(const std::string &id, const std::string &htmlPath,
+                                        const std::map<std::string, std::vector<std::string>> &gold)
+{
+    const MarkupNodeList list = extractMarkupNodesFromFile(QString::fromStdString(htmlPath));
+    if (!list.ok)
+        throw std::runtime_error(list.error.isEmpty() ? htmlPath + ": cannot read its nodes" : list.error.toStdString());
+    return markupTrainPage(id, list.nodes, list.xpaths, gold);
+}
+
+namespace {
+
+MarkupTrainingSet loadSwde(const std::string &dataDir, int maxPagesPerSite)
+{
+    const SwdeSplit split = loadSwdeSplit(dataDir, maxPagesPerSite);
+    MarkupTrainingSet set;
+    set.fields = split.fields;
+    auto convert = [](const std::vector<inference::WebPage> &pages, std::vector<MarkupTrainPage> *out) {
+        for (const inference::WebPage &w : pages)
+            out->push_back(markupTrainPageFromFile(w.id, w.source, w.gold));
+    };
+    convert(split.train, &set.train);
+    convert(split.dev, &set.dev);
+    convert(split.test, &set.test);
+    set.description = "SWDE " + split.root + ": " + std::to_string(set.train.size()) + " train / " + std::to_string(set.dev.size())
+                      + " dev pages (per site: first 60% train, next 10% dev, last 30% test, " + std::to_string(set.test.size())
+                      + " test pages). SWDE has no licence: research use";
+    return set;
+}
+
+MarkupTrainingSet loadProducts(const std::string &dataDir, int maxPages)
+{
+    std::vector<ProductBenchmarkPage> pages = loadProductBenchmark(dataDir, false, maxPages);
+    if (pages.size() < 3)
+        throw std::runtime_error(dataDir + ": fewer than 3 product pages (train, dev and test need one each)");
+    std::vector<std::string> sites;
+    for (const ProductBenchmarkPage &p : pages)
+        sites.push_back(p.site);
+    const std::vector<int> fold = structured::groupedFolds(sites, std::min<int>(5, int(pages.size())));
+    MarkupTrainingSet set;
+    set.fields = productModelFields();
+    std::string root = dataDir;
+    if (std::filesystem::is_directory(std::filesystem::path(dataDir) / "dataset"))
+        root = (std::filesystem::path(dataDir) / "dataset").string();
+    for (std::size_t i = 0; i < pages.size(); ++i) {
+        std::map<std::string, std::vector<std::string>> gold;
+        for (const std::string &f : set.fields) {
+            const auto it = pages[i].page.gold.find(f);
+            gold[f] = it == pages[i].page.gold.end() ? std::vector<std::string>() : it->second;
+        }
+        const std::string html = root + "/html/" + pages[i].key + ".html.gz";
+        MarkupTrainPage p = markupTrainPageFromFile(pages[i].key, html, gold);
+        (fold[i] == 0 ? set.test : fold[i] == 1 ? set.dev : set.train).push_back(std::move(p));
+    }
+    set.description = "Zyte product extraction benchmark " + dataDir + ": " + std::to_string(set.train.size()) + " train / "
+                      + std::to_string(set.dev.size()) + " dev pages (sites grouped into 5 folds: fold 0 test ("
+                      + std::to_string(set.test.size()) + " pages), fold 1 dev, the rest train). MIT; the pages belong to their sites";
+    return set;
+}
+
+} // namespace
+
+MarkupTrainingSet loadMarkupTrainingSet(const std::string &dataDir, int maxPagesPerSite)
+{
+    namespace fs = std::filesystem;
+    const fs::path d(dataDir);
+    if (fs::is_regular_file(d / "ground-truth.json") || fs::is_regular_file(d / "dataset" / "ground-truth.json"))
+        return loadProducts(dataDir, maxPagesPerSite);
+    return loadSwde(dataDir, maxPagesPerSite);
+}
+
+std::string markupLabelScheme(const std::vector<std::string> &checkpointLabels)
+{
+    static const std::regex generic("LABEL_[0-9]+");
+    bool plain = false;
+    for (const std::string &l : checkpointLabels) {
+        if (l == "O" || std::regex_match(l, generic))
+            continue;
+        if (l.rfind("B-", 0) == 0 || l.rfind("I-", 0) == 0)
+            return "bio";
+        plain = true;
+    }
+    return plain ? "plain" : "bio";
+}
+
+std::vector<std::string> markupLabels(const std::vector<std::string> &fields, const std::string &scheme)
+{
+    std::vector<std::string> out{"O"};
+    for (const std::string &f : fields) {
+        if (f.empty() || f == "O")
+            throw inference::InferenceError("field name \"" + f + "\" cannot be a label (O means no field)");
+        if (scheme == "bio" && (f.rfind("B-", 0) == 0 || f.rfind("I-", 0) == 0))
+            throw inference::InferenceError("field name \"" + f + "\" already carries a B-/I- prefix; the checkpoint's BIO labels cannot take it");
+        if (scheme == "bio") {
+            out.push_back("B-" + f);
+            out.push_back("I-" + f);
+        } else {
+            out.push_back(f);
+        }
+    }
+    return out;
+}
+
+std::vector<int> markupNodeLabelIds(const MarkupTrainPage &page, const std::vector<std::string> &labels,
+                                    const std::string &scheme)
+{
+    std::vector<int> ids(page.nodes.size(), -100);
+    for (std::size_t i = 0; i < page.nodes.size(); ++i) {
+        if (page.nodes[i].empty())
+            continue;
+        std::string label = "O";
+        if (!page.nodeFields[i].empty())
+            label = scheme == "plain" ? page.nodeFields[i] : (page.valueStarts[i] ? "B-" : "I-") + page.nodeFields[i];
+        const auto it = std::find(labels.begin(), labels.end(), label);
+        if (it == labels.end())
+            throw inference::InferenceError("page " + page.id + ": label \"" + label + "\" is not in the label set being trained");
+        ids[i] = int(it - labels.begin());
+    }
+    return ids;
+}
+
+std::vector<MarkupWindow> markupPageWindows(const inference::MarkupLMTokenizer &tokenizer, const MarkupTrainPage &page,
+                                            int pageIndex, const std::vector<int> &labelIds, int maxTokens)
+{
+    if (maxTokens < 3)
+        throw inference::InferenceError("a window needs room for at least one token besides the two specials");
+    const std::size_t n = page.nodes.size();
+    std::vector<MarkupWindow> out;
+    if (n == 0)
+        return out;
+    inference::MarkupEncodeOptions all;
+    all.maxLength = 1 << 30;
+    const inference::MarkupTokens whole = tokenizer.encode(page.nodes, page.xpaths, nullptr, all);
+    std::vector<int> count(n, 0);
+    for (int node : whole.nodeIds)
+        if (node >= 0)
+            ++count[std::size_t(node)];
+    const int budget = maxTokens - 2;
+    inference::MarkupEncodeOptions cut;
+    cut.maxLength = maxTokens;
+    cut.truncation = true;
+    std::size_t begin = 0, owned = 0;
+    while (true) {
+        std::size_t end = begin;
+        int tokens = 0;
+        while (end < n && tokens + count[end] <= budget)
+            tokens += count[end++];
+        if (end == begin && end < n)
+            ++end; // a node longer than a window: alone, cut by truncation
+        if (end <= owned) {
+            begin = owned; // the shared context left no room for a node of its own: start at the first unowned node
+            continue;
+        }
+        MarkupWindow win;
+        win.page = pageIndex;
+        win.firstNode = int(begin);
+        win.firstOwnedNode = int(owned);
+        win.endOwnedNode = int(end);
+        const std::vector<std::string> nodes(page.nodes.begin() + long(begin), page.nodes.begin() + long(end));
+        const std::vector<std::string> xpaths(page.xpaths.begin() + long(begin), page.xpaths.begin() + long(end));
+        if (labelIds.empty()) {
+            win.tokens = tokenizer.encode(nodes, xpaths, nullptr, cut);
+        } else {
+            std::vector<int> wl(labelIds.begin() + long(begin), labelIds.begin() + long(end));
+            for (std::size_t i = begin; i < owned && i < end; ++i)
+                wl[i - begin] = -100; // labelled by an earlier window
+            win.tokens = tokenizer.encode(nodes, xpaths, &wl, cut);
+        }
+        out.push_back(std::move(win));
+        owned = end;
+        if (end >= n)
+            break;
+        std::size_t next = end;
+        int shared = 0;
+        while (next > begin + 1 && shared + count[next - 1] <= budget / 4)
+            shared += count[--next];
+        begin = next;
+    }
+    return out;
+}
+
+TensorMap markupBatch(const std::vector<const MarkupWindow *> &windows, const inference::MarkupLMTokenizer &tokenizer)
+{
+    const auto b = std::int64_t(windows.size());
+    const std::int64_t depth = tokenizer.config().maxDepth;
+    std::int64_t t = 0;
+    for (const MarkupWindow *w : windows)
+        t = std::max<std::int64_t>(t, w->tokens.length());
+    const auto cells = std::size_t(b * t);
+    std::vector<std::int64_t> ids(cells, tokenizer.padId()), types(cells, 0), mask(cells, 0), labels(cells, -100),
+        tags(cells * std::size_t(depth), tokenizer.config().padTagId()), subs(cells * std::size_t(depth), tokenizer.config().padWidth);
+    for (std::int64_t r = 0; r < b; ++r) {
+        const inference::MarkupTokens &k = windows[std::size_t(r)]->tokens;
+        for (int i = 0; i < k.length(); ++i) {
+            const std::size_t at = std::size_t(r * t + i);
+            ids[at] = k.inputIds[std::size_t(i)];
+            types[at] = k.tokenTypeIds.empty() ? 0 : k.tokenTypeIds[std::size_t(i)];
+            mask[at] = k.attentionMask.empty() ? 1 : k.attentionMask[std::size_t(i)];
+            labels[at] = k.labels.empty() ? -100 : k.labels[std::size_t(i)];
+            for (std::int64_t d = 0; d < depth; ++d) {
+                tags[at * std::size_t(depth) + std::size_t(d)] = k.xpathTags[std::size_t(i * depth + d)];
+                subs[at * std::size_t(depth) + std::size_t(d)] = k.xpathSubs[std::size_t(i * depth + d)];
+            }
+        }
+    }
+    TensorMap out;
+    out["input_ids"] = Tensor::fromInt64({b, t}, ids);
+    out["token_type_ids"] = Tensor::fromInt64({b, t}, types);
+    out["attention_mask"] = Tensor::fromInt64({b, t}, mask);
+    out["labels"] = Tensor::fromInt64({b, t}, labels);
+    out["xpath_tags_seq"] = Tensor::fromInt64({b, t, depth}, tags);
+    out["xpath_subs_seq"] = Tensor::fromInt64({b, t, depth}, subs);
+    return out;
+}
+
+std::map<std::string, std::string> decodeMarkupFields(const std::vector<std::string> &nodes,
+                                                      const std::vector<std::string> &nodeLabels,
+                                                      const std::vector<float> &confidences)
+{
+    auto entity = [](const std::string &l) {
+        return l.rfind("B-", 0) == 0 || l.rfind("I-", 0) == 0 ? l.substr(2) : l;
+    };
+    struct Best
+    {
+        int node = -1;
+        bool start = false;
+        float confidence = -1;
+    };
+    std::map<std::string, Best> best;
+    for (std::size_t i = 0; i < nodeLabels.size() && i < nodes.size(); ++i) {
+        const std::string &l = nodeLabels[i];
+        if (l.empty() || l == "O")
+            continue;
+        const bool start = l.rfind("I-", 0) != 0;
+        const float c = i < confidences.size() ? confidences[i] : 0.f;
+        Best &b = best[entity(l)];
+        if (b.node < 0 || (start && !b.start) || (start == b.start && c > b.confidence))
+            b = Best{int(i), start, c};
+    }
+    std::map<std::string, std::string> out;
+    for (const auto &[field, b] : best) {
+        std::string value = nodes[std::size_t(b.node)];
+        for (std::size_t k = std::size_t(b.node) + 1; k < nodeLabels.size() && k < nodes.size() && nodeLabels[k] == "I-" + field; ++k)
+            value += " " + nodes[k];
+        out[field] = value;
+    }
+    return out;
+}
+
+namespace {
+
+MarkupFieldScore scorePages(const std::vector<MarkupTrainPage> &pages, const std::vector<std::string> &fields,
+                            const std::function<void(std::size_t, std::vector<std::string> *, std::vector<float> *)> &labelPage)
+{
+    MarkupFieldScore s;
+    inference::PageFieldValues gold;
+    for (std::size_t i = 0; i < pages.size(); ++i) {
+        std::vector<std::string> labels;
+        std::vector<float> conf;
+        labelPage(i, &labels, &conf);
+        const auto fieldsFound = decodeMarkupFields(pages[i].nodes, labels, conf);
+        for (const std::string &f : fields) {
+            const auto g = pages[i].gold.find(f);
+            gold[pages[i].id][f] = g == pages[i].gold.end() ? std::vector<std::string>() : g->second;
+            const auto p = fieldsFound.find(f);
+            if (p != fieldsFound.end())
+                s.predicted[pages[i].id][f] = p->second;
+        }
+    }
+    const inference::PageLevelScore score = inference::scorePageLevel(s.predicted, gold);
+    s.precision = score.precision;
+    s.recall = score.recall;
+    s.f1 = score.f1;
+    for (const inference::FieldScore &f : score.fields)
+        s.fieldF1[f.field] = f.f1;
+    s.ok = true;
+    return s;
+}
+
+} // namespace
+
+MarkupFieldScore scoreMarkupFolder(const QString &dir, const std::vector<MarkupTrainPage> &pages,
+                                   const std::vector<std::string> &fields)
+{
+    MarkupFieldScore failed;
+    try {
+        inference::HfMarkupLM model;
+        std::string error;
+        if (!model.load(dir.toStdString(), &error))
+            throw inference::InferenceError(error);
+        return scorePages(pages, fields, [&](std::size_t i, std::vector<std::string> *labels, std::vector<float> *conf) {
+            const MarkupTrainPage &p = pages[i];
+            if (p.nodes.empty())
+                return;
+            const inference::MarkupNodeLabelling r = model.label(p.nodes, p.xpaths);
+            if (!r.ok)
+                throw inference::InferenceError(p.id + ": " + r.error);
+            for (const inference::WordLabel &w : r.nodes) {
+                labels->push_back(w.labelId >= 0 ? w.label : std::string());
+                conf->push_back(w.confidence);
+            }
+        });
+    } catch (const std::exception &e) {
+        failed.error = e.what();
+    }
+    return failed;
+}
+
+HfFineTuneOutcome fineTuneMarkupLM(HfFineTuneConfig cfg, const std::vector<MarkupTrainPage> &train,
+                                   const std::vector<MarkupTrainPage> &dev, const std::vector<std::string> &fields,
+                                   const std::function<void(const HfFineTuneProgress &)> &progress,
+                                   std::atomic<bool> *cancel, std::vector<std::string> *labelsUsed)
+{
+    HfFineTuneOutcome refused;
+    std::string scheme = "bio";
+    try {
+        if (!isMarkupLMFolder(cfg.initDir))
+            throw inference::InferenceError(cfg.initDir.toStdString() + "/config.json: not a MarkupLM folder (model_type \"markuplm\")");
+        if (train.empty())
+            throw inference::InferenceError("no training pages");
+        int labelled = 0;
+        for (const MarkupTrainPage &p : train)
+            labelled += int(std::count_if(p.nodeFields.begin(), p.nodeFields.end(), [](const std::string &f) { return !f.empty(); }));
+        if (labelled == 0)
+            throw inference::InferenceError("no node of the " + std::to_string(train.size())
+                                            + " training pages holds a field's gold value: nothing to learn the fields from");
+        // The checkpoint's head: a question-answering one cannot take node labels; its label names pick the scheme.
+        QString folderError;
+        if (!checkMarkupLMFolder(cfg.initDir, &folderError))
+            throw inference::InferenceError(folderError.toStdString());
+        const inference::ModelConfig config = inference::ModelConfig::fromDirectory(cfg.initDir.toStdString());
+        bool qa = false, head = false;
+        if (config.json().contains("architectures") && config.json()["architectures"].is_array())
+            for (const auto &a : config.json()["architectures"])
+                qa = qa || (a.is_string() && a.get<std::string>() == "MarkupLMForQuestionAnswering");
+        const std::string weights = cfg.initDir.toStdString() + "/model.safetensors";
+        if (QFileInfo::exists(QString::fromStdString(weights))) {
+            const inference::SafetensorsFile file(weights);
+            qa = qa || file.contains("qa_outputs.weight");
+            head = file.contains("classifier.weight");
+        }
+        if (qa)
+            throw inference::InferenceError(cfg.initDir.toStdString() + ": a MarkupLMForQuestionAnswering checkpoint (qa_outputs) cannot "
+                                            "take node labels; start from a MarkupLM base or token-classification folder");
+        std::vector<std::string> current;
+        if (head && config.json().contains("id2label") && config.json()["id2label"].is_object())
+            for (int i = 0; i < int(config.json()["id2label"].size()); ++i) {
+                const auto it = config.json()["id2label"].find(std::to_string(i));
+                if (it != config.json()["id2label"].end() && it->is_string())
+                    current.push_back(it->get<std::string>());
+            }
+        scheme = markupLabelScheme(current);
+        if (cfg.labels.empty())
+            cfg.labels = markupLabels(fields, scheme);
+        else
+            scheme = markupLabelScheme(cfg.labels);
+        if (labelsUsed)
+            *labelsUsed = cfg.labels;
+    } catch (const std::exception &e) {
+        refused.error = QString::fromUtf8(e.what());
+        return refused;
+    }
+    std::unique_ptr<inference::MarkupLMTokenizer> tokenizer;
+    std::vector<MarkupWindow> trainWindows, devWindows;
+    return runHfFineTuning(
+        cfg,
+        [&](const inference::HfFineTuner &) {
+            tokenizer = std::make_unique<inference::MarkupLMTokenizer>(
+                inference::MarkupLMTokenizer::fromDirectory(cfg.initDir.toStdString()));
+            const inference::ModelConfig config = inference::ModelConfig::fromDirectory(cfg.initDir.toStdString());
+            int maxTokens = int(std::min<long long>(tokenizer->config().base.modelMaxLength,
+                                                    std::max(3LL, inference::hfMaxTextPositions(config))));
+            if (cfg.maxTokens > 0)
+                maxTokens = std::min(maxTokens, cfg.maxTokens);
+            for (std::size_t i = 0; i < train.size(); ++i) {
+                auto w = markupPageWindows(*tokenizer, train[i], int(i), markupNodeLabelIds(train[i], cfg.labels, scheme), maxTokens);
+                trainWindows.insert(trainWindows.end(), std::make_move_iterator(w.begin()), std::make_move_iterator(w.end()));
+            }
+            for (std::size_t i = 0; i < dev.size(); ++i) {
+                auto w = markupPageWindows(*tokenizer, dev[i], int(i), {}, maxTokens);
+                devWindows.insert(devWindows.end(), std::make_move_iterator(w.begin()), std::make_move_iterator(w.end()));
+            }
+            HfTrainingData d;
+            d.trainWindows = trainWindows.size();
+            d.devWindows = devWindows.size();
+            d.metric = "dev page-level F1";
+            d.metricNote = "SWDE's page-level rule, macro over the fields: per field the node with its label of the highest "
+                           "probability (with the I- nodes after it), normalised value equal to a gold value";
+            d.batch = [&](const std::vector<std::size_t> &windows) {
+                std::vector<const MarkupWindow *> part;
+                for (std::size_t k : windows)
+                    part.push_back(&trainWindows[k]);
+                return markupBatch(part, *tokenizer);
+            };
+            d.devScore = [&](const inference::HfFineTuner &tuner) {
+                std::vector<std::vector<std::string>> labels(dev.size());
+                std::vector<std::vector<float>> conf(dev.size());
+                for (std::size_t i = 0; i < dev.size(); ++i) {
+                    labels[i].assign(dev[i].nodes.size(), std::string());
+                    conf[i].assign(dev[i].nodes.size(), 0.f);
+                }
+                for (const MarkupWindow &w : devWindows) {
+                    const inference::RunResult r = tuner.forward(markupBatch({&w}, *tokenizer));
+                    if (!r.ok)
+                        throw inference::InferenceError(r.error);
+                    const Tensor &logits = r.outputs.at("logits");
+                    const auto c = logits.shape[2];
+                    const float *v = logits.data<float>();
+                    const std::vector<int> &ids = w.tokens.nodeIds;
+                    for (std::size_t k = 0; k < ids.size(); ++k) {
+                        if (ids[k] < 0 || (k > 0 && ids[k - 1] == ids[k]))
+                            continue;
+                        const int node = w.firstNode + ids[k];
+                        if (node < w.firstOwnedNode || node >= w.endOwnedNode)
+                            continue;
+                        const float *row = v + std::int64_t(k) * c;
+                        const auto top = std::max_element(row, row + c) - row;
+                        double sum = 0;
+                        for (std::int64_t j = 0; j < c; ++j)
+                            sum += std::exp(double(row[j] - row[top]));
+                        labels[std::size_t(w.page)][std::size_t(node)] = cfg.labels[std::size_t(top)];
+                        conf[std::size_t(w.page)][std::size_t(node)] = float(1.0 / sum);
+                    }
+                }
+                return scorePages(dev, fields, [&](std::size_t i, std::vector<std::string> *l, std::vector<float> *cf) {
+                           *l = labels[i];
+                           *cf = conf[i];
+                       }).f1;
+            };
+            return d;
+        },
+        progress, cancel);
+}
+
+} // namespace folio::pipeline
