@@ -307,7 +307,7 @@ struct HubDownloader::Impl
                     return false;
                 }
                 if (lfs)
-                    hash.add(data, n);
+                    hash.addBlock(n); // `data` is the hash's own block (below): hashed where it was read, no copy
                 have += n;
                 result->bytesDownloaded += n;
                 current.fileDone = have;
@@ -316,7 +316,10 @@ struct HubDownloader::Impl
                     progress(current);
                 return true;
             };
-            HttpReply r = http->request("GET", url, headers, 64 * 1024, sink, start);
+            HubHttp::Buffer readInto; // an LFS file's bytes go straight into the hashing thread's blocks
+            if (lfs)
+                readInto = [&hash](qint64 *capacity) { return hash.block(capacity); };
+            HttpReply r = http->request("GET", url, headers, 64 * 1024, sink, start, readInto);
             checkCancelled();
             if (!part.flush() && !diskFull) {
                 diskFull = true;

@@ -36,7 +36,7 @@ HubHttp::HubHttp(int timeoutMs, const std::atomic<bool> *cancel)
 HubHttp::~HubHttp() = default;
 
 HttpReply HubHttp::request(const QByteArray &verb, const QUrl &url, const QList<QPair<QByteArray, QByteArray>> &headers,
-                           qint64 maxBody, const Sink &sink, const Start &start)
+                           qint64 maxBody, const Sink &sink, const Start &start, const Buffer &buffer)
 {
     HttpReply out;
     QNetworkRequest req(url);
@@ -55,7 +55,7 @@ HttpReply HubHttp::request(const QByteArray &verb, const QUrl &url, const QList<
                                            : m_manager->sendCustomRequest(req, verb);
     QEventLoop loop;
     bool streaming = false, decided = false;
-    std::vector<char> block(sink ? (1 << 20) : 0); // what Qt has buffered, handed on in pieces of up to 1 MB
+    std::vector<char> block(sink && !buffer ? (1 << 20) : 0); // what Qt has buffered, handed on in pieces of up to 1 MB
     auto decide = [&] {
         if (decided)
             return;
@@ -80,11 +80,13 @@ HttpReply HubHttp::request(const QByteArray &verb, const QUrl &url, const QList<
             return;
         while (reply->bytesAvailable() > 0) {
             if (streaming) {
-                const qint64 n = reply->read(block.data(), qint64(block.size()));
+                qint64 capacity = qint64(block.size());
+                char *into = buffer ? buffer(&capacity) : block.data();
+                const qint64 n = reply->read(into, capacity);
                 if (n <= 0)
                     break;
                 out.streamed += n;
-                if (!sink(block.data(), n)) {
+                if (!sink(into, n)) {
                     out.aborted = true;
                     reply->abort();
                     return;

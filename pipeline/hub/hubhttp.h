@@ -43,8 +43,12 @@ public:
 
     HubHttp(int timeoutMs, const std::atomic<bool> *cancel);
     ~HubHttp();
+    // Where a streamed body is read to before the sink sees it (its bytes are then `data`): a
+    // buffer of *capacity bytes, the same or another each time; none: one of this class's own.
+    using Buffer = std::function<char *(qint64 *capacity)>;
+
     HttpReply request(const QByteArray &verb, const QUrl &url, const QList<QPair<QByteArray, QByteArray>> &headers,
-                      qint64 maxBody, const Sink &sink = {}, const Start &start = {});
+                      qint64 maxBody, const Sink &sink = {}, const Start &start = {}, const Buffer &buffer = {});
     bool cancelled() const { return m_cancel && m_cancel->load(); }
 
 private:

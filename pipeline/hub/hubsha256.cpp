@@ -2,27 +2,63 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace folio::hub {
 
 namespace {
-constexpr qint64 kMaxQueued = 8ll << 20;
+constexpr qint64 kBlockBytes = 1 << 20;
+constexpr int kBlocks = 8; // at most 8 MB waiting for the hash
 }
 
 struct Sha256Pipe::Impl
 {
+    struct Piece
+    {
+        int block = 0;
+        qint64 size = 0;
+    };
+
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    std::unique_ptr<char[]> storage; // kBlocks x kBlockBytes, allocated at the first add()
     std::mutex mutex;
     std::condition_variable changed;
-    std::deque<QByteArray> queue;
-    qint64 queued = 0;
-    bool busy = false; // the worker holds a piece outside the queue
+    std::vector<int> free;           // blocks not queued nor being hashed
+    std::deque<Piece> queue;
+    int held = -1;     // the block block() handed out, until addBlock()
+    bool busy = false; // the worker hashes a block outside the queue
     bool stop = false;
     std::thread worker;
+
+    char *block(int i) const { return storage.get() + qint64(i) * kBlockBytes; }
+
+    int takeFree()
+    {
+        if (!storage)
+            storage.reset(new char[size_t(kBlocks * kBlockBytes)]);
+        std::unique_lock<std::mutex> lock(mutex);
+        changed.wait(lock, [&] { return !free.empty(); });
+        const int b = free.back(); // the block hashed last: its pages are the warmest
+        free.pop_back();
+        return b;
+    }
+
+    void queueBlock(int b, qint64 size)
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            queue.push_back({b, size});
+        }
+        changed.notify_all();
+    }
 
     void run()
     {
@@ -31,14 +67,14 @@ struct Sha256Pipe::Impl
             changed.wait(lock, [&] { return stop || !queue.empty(); });
             if (queue.empty())
                 return; // stop with nothing left
-            QByteArray piece = std::move(queue.front());
+            const Piece piece = queue.front();
             queue.pop_front();
             busy = true;
             lock.unlock();
-            EVP_DigestUpdate(ctx, piece.constData(), static_cast<size_t>(piece.size()));
+            EVP_DigestUpdate(ctx, block(piece.block), static_cast<size_t>(piece.size));
             lock.lock();
             busy = false;
-            queued -= piece.size();
+            free.push_back(piece.block);
             changed.notify_all();
         }
     }
@@ -53,6 +89,8 @@ struct Sha256Pipe::Impl
 Sha256Pipe::Sha256Pipe() : m_impl(new Impl)
 {
     EVP_DigestInit_ex(m_impl->ctx, EVP_sha256(), nullptr);
+    for (int i = kBlocks - 1; i >= 0; --i)
+        m_impl->free.push_back(i);
     m_impl->worker = std::thread([this] { m_impl->run(); });
 }
 
@@ -61,8 +99,9 @@ Sha256Pipe::~Sha256Pipe()
     {
         std::lock_guard<std::mutex> lock(m_impl->mutex);
         m_impl->stop = true;
+        for (const Impl::Piece &p : m_impl->queue)
+            m_impl->free.push_back(p.block);
         m_impl->queue.clear();
-        m_impl->queued = 0;
     }
     m_impl->changed.notify_all();
     m_impl->worker.join();
@@ -77,14 +116,29 @@ void Sha256Pipe::reset()
 
 void Sha256Pipe::add(const char *data, qint64 size)
 {
-    if (size <= 0)
+    while (size > 0) {
+        const qint64 n = std::min(size, kBlockBytes);
+        const int b = m_impl->held >= 0 ? std::exchange(m_impl->held, -1) : m_impl->takeFree();
+        std::memcpy(m_impl->block(b), data, size_t(n)); // outside the lock: the worker hashes meanwhile
+        m_impl->queueBlock(b, n);
+        data += n;
+        size -= n;
+    }
+}
+
+char *Sha256Pipe::block(qint64 *capacity)
+{
+    if (m_impl->held < 0)
+        m_impl->held = m_impl->takeFree();
+    *capacity = kBlockBytes;
+    return m_impl->block(m_impl->held);
+}
+
+void Sha256Pipe::addBlock(qint64 size)
+{
+    if (m_impl->held < 0 || size <= 0)
         return;
-    QByteArray piece(data, int(size));
-    std::unique_lock<std::mutex> lock(m_impl->mutex);
-    m_impl->changed.wait(lock, [&] { return m_impl->queued < kMaxQueued; });
-    m_impl->queued += piece.size();
-    m_impl->queue.push_back(std::move(piece));
-    m_impl->changed.notify_all();
+    m_impl->queueBlock(std::exchange(m_impl->held, -1), std::min(size, kBlockBytes));
 }
 
 QString Sha256Pipe::hex()
