@@ -19,6 +19,8 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
@@ -504,6 +506,17 @@ private Q_SLOTS:
         QVERIFY2(!message.contains(QStringLiteral("new labels")), qPrintable(message)); // said once
         QVERIFY(finished.at(0).at(1).toBool()); // the shipped model cannot label KEY at all
         QVERIFY(w.modelDirectory() != shippedModel());
+        // The head grew: the new model labels KEY, on the shipped model's encoder (its width, not
+        // the from-scratch size of the run's options).
+        QFile config(w.modelDirectory() + QStringLiteral("/config.json"));
+        QVERIFY(config.open(QIODevice::ReadOnly));
+        const QJsonObject json = QJsonDocument::fromJson(config.readAll()).object();
+        QStringList tags;
+        for (const QJsonValue &v : json.value(QStringLiteral("id2label")).toObject())
+            tags << v.toString();
+        QVERIFY2(tags.contains(QStringLiteral("B-KEY")) && tags.contains(QStringLiteral("I-KEY")), qPrintable(tags.join(QLatin1Char(' '))));
+        QVERIFY(!tags.contains(QStringLiteral("B-QUESTION"))); // the project's labels: QUESTION became KEY
+        QCOMPARE(json.value(QStringLiteral("hidden_size")).toInt(), 256);
     }
 
     // A Hugging Face token classifier retrains the same way (fine-tuned, scored on the held-out pages).
