@@ -13,6 +13,7 @@
 #include "ui/attention/attentioninspectors.h"
 #include "ui/attention/headgridpanel.h"
 #include "ui/attention/imagepatchpanel.h"
+#include "ui/explain/explaindocks.h"
 #include "ui/commands/keyboardcommands.h"
 #include "widgets/pagecanvas.h"
 #include "ui/documents/documentlistpanel.h"
@@ -314,6 +315,8 @@ void MainWindow::createDocks()
     connect(inspectors.patches, &ImagePatchPanel::wordColorsChanged, m_scanPanel, &ScanPanel::setOverlayColors);
     connect(inspectors.grid, &HeadGridPanel::message, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
     connect(inspectors.patches, &ImagePatchPanel::message, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
+    // What If and Why This Label (issue 48): tabbed there too, on the scan page (ui/explain/explaindocks.h).
+    installExplainDocks(this, m_attentionDock, m_scanPanel, m_session, [this] { return m_modelDir; });
 
     m_fields = new FieldsController(this, m_session, m_projects, m_webPanel, m_domPanel, [this] { return m_modelDir; });
     m_fieldsDock = new QDockWidget(tr("Fields"), this);
@@ -475,7 +478,7 @@ void MainWindow::createActions()
     view->addAction(m_structureDock->toggleViewAction());
     view->addAction(m_annotationsDock->toggleViewAction());
     view->addAction(m_attentionDock->toggleViewAction());
-    for (const char *name : {"headGridDock", "imagePatchDock"}) // issue 48 (ui/attention/attentioninspectors.h)
+    for (const char *name : {"headGridDock", "imagePatchDock", "whatIfDock", "whyLabelDock"}) // issue 48 (ui/attention/attentioninspectors.h, ui/explain/explaindocks.h)
         if (auto *dock = findChild<QDockWidget *>(QLatin1String(name)))
             view->addAction(dock->toggleViewAction());
     // Opened from the View menu: the same room as Show Attention gives it.

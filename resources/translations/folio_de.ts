@@ -3628,4 +3628,255 @@ Konfidenz %1</translation>
         <translation>Blockierte Anfragen</translation>
     </message>
 </context>
+<context>
+    <name>folio::WhatIfPanel</name>
+    <message>
+        <source>What If</source>
+        <translation>Was wäre, wenn</translation>
+    </message>
+    <message>
+        <source>Edit boxes</source>
+        <translation>Boxen bearbeiten</translation>
+    </message>
+    <message>
+        <source>Drag a word&apos;s box to move it, drag its bottom-right corner to resize it, press Delete to delete the selected word. The model re-runs on an edited copy; the document itself is not changed.</source>
+        <translation>Ziehen Sie die Box eines Worts, um sie zu verschieben, ziehen Sie ihre rechte untere Ecke, um ihre Größe zu ändern, drücken Sie Entf, um das ausgewählte Wort zu löschen. Das Modell läuft erneut auf einer bearbeiteten Kopie; das Dokument selbst bleibt unverändert.</translation>
+    </message>
+    <message>
+        <source>Undo Last Edit</source>
+        <translation>Letzte Änderung rückgängig</translation>
+    </message>
+    <message>
+        <source>Back to the Document</source>
+        <translation>Zurück zum Dokument</translation>
+    </message>
+    <message>
+        <source>Word</source>
+        <translation>Wort</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>Text</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
+    <message>
+        <source>What if: open a scanned page or a form first.</source>
+        <translation>Was wäre, wenn: Öffnen Sie zuerst eine gescannte Seite oder ein Formular.</translation>
+    </message>
+    <message>
+        <source>What if: the boxes of a web page cannot be dragged; open a scanned page or a form.</source>
+        <translation>Was wäre, wenn: Die Boxen einer Webseite lassen sich nicht ziehen; öffnen Sie eine gescannte Seite oder ein Formular.</translation>
+    </message>
+    <message>
+        <source>What if: choose a model first (Model &gt; Choose Model).</source>
+        <translation>Was wäre, wenn: Wählen Sie zuerst ein Modell (Modell &gt; Modell wählen).</translation>
+    </message>
+    <message>
+        <source>What if: there is no word %1 on this document.</source>
+        <translation>Was wäre, wenn: Dieses Dokument hat kein Wort %1.</translation>
+    </message>
+    <message>
+        <source>What if: page %1 has no size, so its boxes cannot be moved.</source>
+        <translation>Was wäre, wenn: Seite %1 hat keine Größe, ihre Boxen lassen sich daher nicht verschieben.</translation>
+    </message>
+    <message>
+        <source>What if: “%1” was dropped off the page (the page is %2 × %3): drag it onto the page. Nothing changed.</source>
+        <translation>Was wäre, wenn: „%1“ wurde außerhalb der Seite abgelegt (die Seite misst %2 × %3): Ziehen Sie es auf die Seite. Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>“%1” reached past the page&apos;s edge: its box was clamped onto the page.</source>
+        <translation>„%1“ ragte über den Seitenrand hinaus: Seine Box wurde auf die Seite zurückgesetzt.</translation>
+    </message>
+    <message>
+        <source>What if: word %1 is already deleted.</source>
+        <translation>Was wäre, wenn: Wort %1 ist bereits gelöscht.</translation>
+    </message>
+    <message>
+        <source>What if: deleting “%1” would leave page %2 without words, and the model would have nothing to read. Nothing changed.</source>
+        <translation>Was wäre, wenn: Das Löschen von „%1“ ließe Seite %2 ohne Wörter, und das Modell hätte nichts zu lesen. Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>What if: choose a model first (Model &gt; Choose Model). Nothing changed.</source>
+        <translation>Was wäre, wenn: Wählen Sie zuerst ein Modell (Modell &gt; Modell wählen). Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>What if refused: %1. Nothing changed.</source>
+        <translation>Was wäre, wenn – abgelehnt: %1. Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>What if: the model could not run: %1</source>
+        <translation>Was wäre, wenn: Das Modell konnte nicht laufen: %1</translation>
+    </message>
+    <message>
+        <source>(deleted)</source>
+        <translation>(gelöscht)</translation>
+    </message>
+    <message>
+        <source>Turn on “Edit boxes”, then drag, resize or delete a word box: the model re-runs on an edited copy.</source>
+        <translation>Schalten Sie „Boxen bearbeiten“ ein und verschieben, vergrößern oder löschen Sie dann eine Wortbox: Das Modell läuft erneut auf einer bearbeiteten Kopie.</translation>
+    </message>
+    <message>
+        <source>Running the model on the document…</source>
+        <translation>Das Modell läuft auf dem Dokument …</translation>
+    </message>
+    <message>
+        <source>Drag, resize or delete a word box.</source>
+        <translation>Verschieben, vergrößern oder löschen Sie eine Wortbox.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n edit(s); running the model on the edited copy…</source>
+        <translation>
+            <numerusform>%n Änderung; das Modell läuft auf der bearbeiteten Kopie …</numerusform>
+            <numerusform>%n Änderungen; das Modell läuft auf der bearbeiteten Kopie …</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n edit(s): %1 of %2 words changed their label.</source>
+        <translation>
+            <numerusform>%n Änderung: %1 von %2 Wörtern haben ihr Label gewechselt.</numerusform>
+            <numerusform>%n Änderungen: %1 von %2 Wörtern haben ihr Label gewechselt.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n edit(s).</source>
+        <translation>
+            <numerusform>%n Änderung.</numerusform>
+            <numerusform>%n Änderungen.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>folio::WhyLabelPanel</name>
+    <message>
+        <source>Why This Label</source>
+        <translation>Warum dieses Label</translation>
+    </message>
+    <message>
+        <source>Integrated-gradient steps:</source>
+        <translation>Schritte der integrierten Gradienten:</translation>
+    </message>
+    <message>
+        <source>Steps of the midpoint rule from the all-zero input embedding (0: none). Each step is one forward and one backward pass.</source>
+        <translation>Schritte der Mittelpunktregel ab der Eingabe-Einbettung aus lauter Nullen (0: keine). Jeder Schritt ist ein Vorwärts- und ein Rückwärtsdurchlauf.</translation>
+    </message>
+    <message>
+        <source>On the page:</source>
+        <translation>Auf der Seite:</translation>
+    </message>
+    <message>
+        <source>Integrated gradients</source>
+        <translation>Integrierte Gradienten</translation>
+    </message>
+    <message>
+        <source>Gradient × input</source>
+        <translation>Gradient × Eingabe</translation>
+    </message>
+    <message>
+        <source>Attention rollout</source>
+        <translation>Attention-Rollout</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Word</source>
+        <translation>Wort</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>Text</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Label</translation>
+    </message>
+    <message>
+        <source>Rollout</source>
+        <translation>Rollout</translation>
+    </message>
+    <message>
+        <source>IG</source>
+        <translation>IG</translation>
+    </message>
+    <message>
+        <source>IG (box)</source>
+        <translation>IG (Box)</translation>
+    </message>
+    <message>
+        <source>IG (text)</source>
+        <translation>IG (Text)</translation>
+    </message>
+    <message>
+        <source>Why this label: open a scanned page or a form first.</source>
+        <translation>Warum dieses Label: Öffnen Sie zuerst eine gescannte Seite oder ein Formular.</translation>
+    </message>
+    <message>
+        <source>Why this label: choose a model first (Model &gt; Choose Model).</source>
+        <translation>Warum dieses Label: Wählen Sie zuerst ein Modell (Modell &gt; Modell wählen).</translation>
+    </message>
+    <message>
+        <source>Why this label: there is no word %1 on this document.</source>
+        <translation>Warum dieses Label: Dieses Dokument hat kein Wort %1.</translation>
+    </message>
+    <message>
+        <source>Why this label: word %1 is blank; the model does not read it.</source>
+        <translation>Warum dieses Label: Wort %1 ist leer; das Modell liest es nicht.</translation>
+    </message>
+    <message>
+        <source>Cancelled: the attributions shown stop at the stage that had finished.</source>
+        <translation>Abgebrochen: Die angezeigten Attributionen reichen bis zur Stufe, die fertig war.</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Why this label: the model could not explain word %1: %2</source>
+        <translation>Warum dieses Label: Das Modell konnte Wort %1 nicht erklären: %2</translation>
+    </message>
+    <message>
+        <source>Rollout: attention averaged over the %1 heads, plus the identity, rows renormalised, multiplied over %2 layers (%3 words in the window).</source>
+        <translation>Rollout: Attention gemittelt über die %1 Köpfe, plus Identität, Zeilen neu normiert, multipliziert über %2 Schichten (%3 Wörter im Fenster).</translation>
+    </message>
+    <message>
+        <source>Gradient × input: ⟨∂ logit / ∂ x, x⟩ at each word&apos;s input embedding.</source>
+        <translation>Gradient × Eingabe: ⟨∂ Logit / ∂ x, x⟩ an der Eingabe-Einbettung jedes Worts.</translation>
+    </message>
+    <message>
+        <source>Integrated gradients: %1 midpoint steps from the all-zero embedding (α = u^%2); their sum %3 against logit − baseline logit %4.</source>
+        <translation>Integrierte Gradienten: %1 Mittelpunktschritte ab der Einbettung aus lauter Nullen (α = u^%2); ihre Summe %3 gegenüber Logit − Basis-Logit %4.</translation>
+    </message>
+    <message>
+        <source>Click a word on the page to see why the model gave it its label.</source>
+        <translation>Klicken Sie auf ein Wort der Seite, um zu sehen, warum das Modell ihm sein Label gab.</translation>
+    </message>
+    <message>
+        <source>Word %1 “%2”: %3 (logit %4).</source>
+        <translation>Wort %1 „%2“: %3 (Logit %4).</translation>
+    </message>
+    <message>
+        <source>Word %1 “%2”.</source>
+        <translation>Wort %1 „%2“.</translation>
+    </message>
+    <message>
+        <source>Computing the attention rollout…</source>
+        <translation>Attention-Rollout wird berechnet …</translation>
+    </message>
+    <message>
+        <source>Computing gradient × input…</source>
+        <translation>Gradient × Eingabe wird berechnet …</translation>
+    </message>
+    <message>
+        <source>Computing integrated gradients (%1 steps)…</source>
+        <translation>Integrierte Gradienten werden berechnet (%1 Schritte) …</translation>
+    </message>
+</context>
 </TS>

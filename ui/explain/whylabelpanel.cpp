@@ -82,6 +82,7 @@ void WhyLabelPanel::buildUi()
     layout->addWidget(m_method);
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("whyLabelTable"));
+    m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setHorizontalHeaderLabels({tr("Word"), tr("Text"), tr("Label"), tr("Rollout"), tr("Gradient × input"),
                                         tr("IG"), tr("IG (box)"), tr("IG (text)")});
     m_table->verticalHeader()->hide();
