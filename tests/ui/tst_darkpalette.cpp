@@ -10,6 +10,7 @@
 #include "attention/heatmaprender.h"
 #include "document/formats/datasetformat.h"
 #include "ui/attention/headgridpanel.h"
+#include "ui/fields/fieldspanel.h"
 #include "ui/attention/headgridview.h"
 #include "ui/attention/imagepatchcanvas.h"
 #include "ui/labelcolors.h"
@@ -25,6 +26,7 @@
 #include <QPalette>
 #include <QSignalSpy>
 #include <QStyle>
+#include <QTableWidget>
 #include <QTest>
 
 #include <functional>
@@ -344,6 +346,33 @@ private Q_SLOTS:
         QApplication::setPalette(m_light);
         QVERIFY(ready());
         QTRY_VERIFY2(zeroCell().lightnessF() > 0.9, qPrintable(zeroCell().name()));
+    }
+
+    // A suggested field value's grey is set on its table item: the Fields panel sets it again on a palette change.
+    void fieldSuggestionGreyFollowsTheChange()
+    {
+        FieldsPanel panel;
+        panel.setFields({QStringLiteral("date")});
+        Annotations answers;
+        FieldValue v;
+        v.field = QStringLiteral("date");
+        v.text = QStringLiteral("March 3");
+        v.state = ReviewState::Suggested;
+        v.source.kind = AnnotationSource::Model;
+        v.confidence = 0.8;
+        answers.fields.push_back(v);
+        panel.setAnswers(answers);
+        panel.show(); // in Folio it sits in a dock of the shown window
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const auto grey = [&] {
+            const QTableWidgetItem *item = panel.table()->item(0, FieldsPanel::ValueColumn);
+            return item ? item->foreground().color() : QColor();
+        };
+        QVERIFY2(contrastRatio(grey(), panel.table()->palette().color(QPalette::Base)) >= 4.5, qPrintable(grey().name()));
+        QVERIFY(grey().lightnessF() < 0.5);
+        QApplication::setPalette(partialDarkPalette()); // reaches a window with the next events
+        QTRY_VERIFY2(grey().lightnessF() > 0.5, qPrintable(grey().name()));
+        QVERIFY2(contrastRatio(grey(), panel.table()->palette().color(QPalette::Base)) >= 4.5, qPrintable(grey().name()));
     }
 };
 

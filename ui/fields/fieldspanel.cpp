@@ -191,7 +191,7 @@ void FieldsPanel::rebuild()
                 state += QStringLiteral(" \u26a0");
         }
         if (answer && answer->state == ReviewState::Suggested)
-            valueItem->setForeground(secondaryTextColor(m_table->palette())); // light or dark palette
+            valueItem->setForeground(secondaryTextColor(palette())); // light or dark palette (the table's own follows after this panel's)
         m_table->setItem(row, ValueColumn, valueItem);
         m_table->setItem(row, ConfidenceColumn, new QTableWidgetItem(confidence));
         m_table->setItem(row, StateColumn, new QTableWidgetItem(state));
