@@ -7,15 +7,11 @@
 #include "inference/checkpoint/modelconfig.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/checkpoint/shardedsafetensors.h"
-#include "inference/formtagger/predictor.h"
+#include "inference/formtagger/predictor.h" // kTaggerEnsembleType only: the ensemble's checks come through CheckpointChecks
 #include "inference/models/detail/tokenlabels.h"
-#include "inference/models/hfmarkuplm.h"
 #include "inference/models/hftokenclassifier.h"
-#include "inference/models/modelrunner.h"
 #include "inference/tokenizers/tokenizer.h"
 #include "pipeline/pagepixels.h"
-#include "pipeline/qs/draft/drafter.h"
-#include "pipeline/qs/qsinputs.h"
 
 #include <QDir>
 #include <QFile>
@@ -31,6 +27,12 @@ namespace {
 
 using nlohmann::json;
 
+// Thrown (never a std::exception, so that no check's catch takes it) when the folder needs a check
+// the program lacks (describeCheckpointWithoutLibTorch): the description is abandoned.
+struct NeedsLibTorch
+{
+};
+
 // MarkupLM folders run through Choose Field Extractor, `extract` and (token classification) `predict`
 // (pipeline/markuplmfields.h).
 constexpr bool kMarkupLmRunsInFolio = true;
@@ -43,6 +45,7 @@ const char *const kWeightFiles[] = {"model.safetensors", "pytorch_model.bin", "c
 
 struct Description
 {
+    const detail::CheckpointChecks *checks = nullptr;
     QDir dir;
     QString weightsFile; // `info --checkpoint FILE.pt`: the one weights file described
     json out;
@@ -58,6 +61,13 @@ struct Description
             problems.push_back(what);
     }
     void note(const std::string &what) { notes.push_back(what); }
+    // A LibTorch-linked check (CheckpointChecks), or NeedsLibTorch when this program has none.
+    template<typename Fn> Fn need(Fn fn) const
+    {
+        if (!fn)
+            throw NeedsLibTorch{};
+        return fn;
+    }
     // Runs a pre-load check; its exception or *error message becomes a problem.
     template<typename Check> void check(Check &&fn)
     {
@@ -296,9 +306,8 @@ void describeDrafter(Description &d)
     d.out["gui"] = "Model > Generate Question-Summary Hierarchy (Model > Choose QS Model…)";
     d.out["cli"] = "folio-cli qs generate --checkpoint DIR";
     d.out["files"]["config"] = "drafter.json";
-    QsDrafter drafter;
     QString error;
-    if (!drafter.load(d.dir.path(), &error))
+    if (!d.need(d.checks->loadDrafter)(d.dir.path(), &error))
         d.problem(error.toStdString());
 }
 
@@ -360,13 +369,13 @@ void describeModel(Description &d)
     };
 
     const std::vector<std::string> classifierTypes = inference::HfTokenClassifier::supportedModelTypes();
-    const std::vector<std::string> runnerTypes = inference::ModelRunner::supportedModelTypes();
+    const auto runnerTypes = [&d] { return d.need(d.checks->runnerTypes)(); };
     const std::string entityGui = "Model > Suggest Labels (Model > Choose Model…)";
     const std::string entityCli = "folio-cli predict --checkpoint DIR FILE";
     d.out["kind"] = "hugging-face";
     if (type.empty()) {
         d.out["kind"] = "unknown";
-        d.problem(configPath + ": no model_type: not a model checkpoint Folio knows (supported: " + joined(runnerTypes)
+        d.problem(configPath + ": no model_type: not a model checkpoint Folio knows (supported: " + joined(runnerTypes())
                   + ", or a drafter folder with drafter.json)");
     } else if (type == "folio-formtagger") {
         d.out["kind"] = "folio";
@@ -416,7 +425,8 @@ void describeModel(Description &d)
                             "fields named like them";
         d.out["cli"] = qa ? "folio-cli extract --checkpoint DIR [--question Q | --fields a,b] PAGE"
                           : "folio-cli predict --checkpoint DIR PAGE (node labels); folio-cli extract --checkpoint DIR PAGE";
-        d.check([&](std::string *error) { return inference::HfMarkupLM::checkFolder(d.dir.path().toStdString(), error); });
+        const auto checkMarkupLm = d.need(d.checks->checkMarkupLm);
+        d.check([&](std::string *error) { return checkMarkupLm(d.dir.path().toStdString(), error); });
         if (h != "question-answering")
             describeLabels(d, config, h == "token-classification");
         if (h == "encoder")
@@ -454,11 +464,10 @@ void describeModel(Description &d)
         }
         if (raw.contains("folio_copy_head") && raw["folio_copy_head"].is_boolean() && raw["folio_copy_head"].get<bool>())
             d.note("pointer-generator copy head (config.json folio_copy_head)");
-        QsVocabulary vocab;
         QString error;
-        if (!loadQsVocabulary(d.dir.path(), &vocab, &error))
+        if (!d.need(d.checks->loadQsVocabulary)(d.dir.path(), &error))
             d.problem(error.toStdString());
-    } else if (contains(runnerTypes, type)) {
+    } else if (contains(runnerTypes(), type)) {
         d.out["head"] = head();
         d.out["task"] = "";
         d.out["cli"] = "folio-cli run --checkpoint DIR (tensors in, tensors out)";
@@ -467,9 +476,11 @@ void describeModel(Description &d)
                   "(entity tagging runs folio-formtagger, " + joined(classifierTypes) + ")");
     } else {
         d.out["kind"] = "unknown";
-        d.problem(configPath + ": unknown model_type \"" + type + "\" (Folio runs: " + joined(runnerTypes) + ")");
+        d.problem(configPath + ": unknown model_type \"" + type + "\" (Folio runs: " + joined(runnerTypes()) + ")");
     }
 }
+
+json describe(const QString &dir, const detail::CheckpointChecks &checks);
 
 // An ensemble folder (inference/formtagger/predictor.h): each member described as a folder of its
 // own; the ensemble runs when every member does and they share one label map.
@@ -487,12 +498,12 @@ void describeEnsemble(Description &d, const std::vector<std::string> &members)
     json labels;
     for (const std::string &m : members) {
         bool nested = false; // an ensemble inside an ensemble (or one listing itself) is not described again
-        d.check([&](std::string *) { nested = !inference::taggerEnsembleMembers(m).empty(); return true; });
+        d.check([&](std::string *) { nested = !d.need(d.checks->ensembleMembers)(m).empty(); return true; });
         if (nested) {
             d.problem(m + ": member is an ensemble itself");
             continue;
         }
-        const json member = describeCheckpoint(QString::fromStdString(m));
+        const json member = describe(QString::fromStdString(m), *d.checks);
         list.push_back({{"folder", member["folder"]}, {"model_type", member["model_type"]}, {"runnable", member["runnable"]}});
         if (member["model_type"] != "folio-formtagger")
             d.problem(m + ": member is not a folio-formtagger folder (model_type \"" +
@@ -504,17 +515,41 @@ void describeEnsemble(Description &d, const std::vector<std::string> &members)
         else if (member["labels"] != labels)
             d.problem(m + ": member has another label map than " + members.front());
     }
-    d.check([&](std::string *error) { return inference::checkTaggerEnsemble(d.dir.path().toStdString(), error); });
+    d.check([&](std::string *error) { return d.need(d.checks->checkEnsemble)(d.dir.path().toStdString(), error); });
     d.out["members"] = list;
     if (!labels.is_null())
         d.out["labels"] = labels;
 }
 
-} // namespace
+// Without inference::taggerEnsembleMembers (LibTorch-linked): no members when config.json is a
+// regular file that reads as JSON and does not name the ensemble type; anything else (an ensemble,
+// a FIFO, a file too large or not JSON: that function's own messages) needs it.
+std::vector<std::string> ensembleMembersWithoutLibTorch(const std::string &dir)
+{
+    const std::string path = dir + "/config.json";
+    if (!pathExists(path))
+        return {};
+    std::string notAFile;
+    const long long size = regularFileSize(path, FileLimits::configJson, "config.json", &notAFile);
+    if (size < 0)
+        throw NeedsLibTorch{};
+    QFile f(QFile::decodeName(path.c_str()));
+    if (!f.open(QIODevice::ReadOnly))
+        throw NeedsLibTorch{};
+    if (f.readAll().contains(inference::kTaggerEnsembleType))
+        throw NeedsLibTorch{};
+    try {
+        inference::detail::readJsonFile(path);
+    } catch (const std::exception &) {
+        throw NeedsLibTorch{};
+    }
+    return {};
+}
 
-json describeCheckpoint(const QString &dir)
+json describe(const QString &dir, const detail::CheckpointChecks &checks)
 {
     Description d;
+    d.checks = &checks;
     d.dir = QDir(dir);
     const QFileInfo info(dir);
     const bool ptFile = info.isFile() && info.suffix() == QLatin1String("pt"); // info --checkpoint FILE.pt
@@ -547,7 +582,10 @@ json describeCheckpoint(const QString &dir)
         try {
             std::vector<std::string> members;
             if (d.has("config.json"))
-                d.check([&](std::string *) { members = inference::taggerEnsembleMembers(dir.toStdString()); return true; });
+                d.check([&](std::string *) {
+                    members = checks.ensembleMembers ? checks.ensembleMembers(dir.toStdString()) : ensembleMembersWithoutLibTorch(dir.toStdString());
+                    return true;
+                });
             if (d.has("drafter.json"))
                 describeDrafter(d);
             else if (!members.empty())
@@ -570,6 +608,27 @@ json describeCheckpoint(const QString &dir)
     d.out["problems"] = d.problems;
     d.out["runnable"] = d.problems.empty();
     return d.out;
+}
+
+} // namespace
+
+json detail::describeCheckpointWith(const QString &dir, const CheckpointChecks &checks, bool *complete)
+{
+    if (complete)
+        *complete = true;
+    try {
+        return describe(dir, checks);
+    } catch (const NeedsLibTorch &) {
+        if (!complete)
+            throw; // an ensemble's member: the ensemble's description stops too
+        *complete = false;
+        return json();
+    }
+}
+
+json describeCheckpointWithoutLibTorch(const QString &dir, bool *complete)
+{
+    return detail::describeCheckpointWith(dir, detail::CheckpointChecks{}, complete);
 }
 
 } // namespace folio::pipeline

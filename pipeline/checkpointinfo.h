@@ -26,8 +26,40 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <vector>
+
 namespace folio::pipeline {
 
+// Every check (checkpointchecks.cpp: links LibTorch through the model registry and the loaders).
 nlohmann::json describeCheckpoint(const QString &dir);
+
+// The same description in a program without LibTorch (folio-cli-front, issue 46): every check
+// above but the six that live in LibTorch-linked code (CheckpointChecks). *complete is false, and
+// the description unfinished, when the folder needs one of them (a tagger ensemble, a drafter,
+// a BART / LED, a MarkupLM, a model_type no task runs, or a config.json this cannot read as
+// describeCheckpoint would); the caller then asks describeCheckpoint (folio-cli-engine). When *complete is true the
+// JSON is describeCheckpoint's, byte for byte.
+nlohmann::json describeCheckpointWithoutLibTorch(const QString &dir, bool *complete);
+
+namespace detail {
+
+// The checks describeCheckpoint makes through code that links LibTorch; a null one is a check
+// the calling program cannot make.
+struct CheckpointChecks
+{
+    std::vector<std::string> (*runnerTypes)() = nullptr;                               // ModelRunner::supportedModelTypes
+    std::vector<std::string> (*ensembleMembers)(const std::string &dir) = nullptr;     // inference::taggerEnsembleMembers
+    bool (*checkEnsemble)(const std::string &dir, std::string *error) = nullptr;       // inference::checkTaggerEnsemble
+    bool (*loadDrafter)(const QString &dir, QString *error) = nullptr;                 // QsDrafter::load
+    bool (*loadQsVocabulary)(const QString &dir, QString *error) = nullptr;            // loadQsVocabulary
+    bool (*checkMarkupLm)(const std::string &dir, std::string *error) = nullptr;       // HfMarkupLM::checkFolder
+};
+
+// The description with `checks`; *complete (may be null when every check is given) false when a
+// null check was needed.
+nlohmann::json describeCheckpointWith(const QString &dir, const CheckpointChecks &checks, bool *complete);
+
+} // namespace detail
 
 } // namespace folio::pipeline

@@ -2,7 +2,6 @@
 
 #include "inference/formtagger/predictor.h"
 #include "inference/models/hftokenclassifier.h"
-#include "pipeline/checkpointinfo.h"
 #include "pipeline/hub/hubcache.h"
 
 #include <QFile>
@@ -39,11 +38,18 @@ QString hubConfigProblem(const QString &configPath)
     return QStringLiteral("model_type \"%1\" is not one Folio runs (%2)").arg(QString::fromStdString(type), list.join(QStringLiteral(", ")));
 }
 
-QList<CachedCheckpoint> cachedCheckpoints(const QString &cacheDir, bool all)
+QList<CachedCheckpoint> cachedCheckpoints(const QString &cacheDir, bool all, const CheckpointDescriber &describe, bool *complete)
 {
+    if (complete)
+        *complete = true;
     QList<CachedCheckpoint> out;
     for (const hub::CachedSnapshot &s : hub::listCachedSnapshots(cacheDir)) {
-        const nlohmann::json info = describeCheckpoint(s.path);
+        nlohmann::json info;
+        if (!describe(s.path, &info)) {
+            if (complete)
+                *complete = false;
+            return {};
+        }
         CachedCheckpoint c;
         c.repoId = s.repoId;
         c.revisions = s.refs;

@@ -4,6 +4,13 @@
 // folio-cli hub list [--all]: the checkpoints already in that cache that Folio can run, by repo id.
 // HF_ENDPOINT, HF_HOME / HF_HUB_CACHE, HF_TOKEN (or the `huggingface-cli login` token file) and
 // HF_HUB_OFFLINE are read as huggingface_hub reads them.
+//
+// Compiled twice (issue 46): into folio-cli-engine, and with FOLIO_CLI_FRONT into folio-cli-front,
+// which the launcher runs for `hub` so that a download does not wait for LibTorch to load. The
+// front describes the snapshot with describeCheckpointWithoutLibTorch; a folder that needs one of
+// describeCheckpoint's LibTorch-linked checks (an ensemble, a drafter, a BART, a model_type no task
+// runs) is handed to folio-cli-engine (`hub describe-download`, hidden), which says what it says
+// today; `hub list` is run again by the engine for the same reason.
 #include "app/cli/commands.h"
 #include "pipeline/checkpointinfo.h"
 #include "pipeline/hubmodels.h"
@@ -13,17 +20,24 @@
 
 #include <CLI/CLI.hpp>
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFile>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <thread>
+#include <vector>
+
+#include <unistd.h>
 
 namespace folio::cli {
 
@@ -35,6 +49,62 @@ struct HubDownloadArgs
     std::vector<std::string> include;
 };
 
+#ifdef FOLIO_CLI_FRONT
+bool describeHere(const QString &dir, nlohmann::json *info)
+{
+    bool complete = false;
+    *info = pipeline::describeCheckpointWithoutLibTorch(dir, &complete);
+    return complete;
+}
+#else
+bool describeHere(const QString &dir, nlohmann::json *info)
+{
+    *info = pipeline::describeCheckpoint(dir);
+    return true;
+}
+#endif
+
+// folio-cli-engine (beside this program) with `args`, argv[0] kept; returns only on failure.
+[[noreturn]] void runEngine(const std::vector<std::string> &args)
+{
+    const QByteArray engine = QFile::encodeName(QCoreApplication::applicationDirPath() + QStringLiteral("/folio-cli-engine"));
+    const QByteArray self = QFile::encodeName(QCoreApplication::arguments().value(0, QStringLiteral("folio-cli")));
+    std::vector<char *> argv{const_cast<char *>(self.constData())};
+    for (const std::string &a : args)
+        argv.push_back(const_cast<char *>(a.c_str()));
+    argv.push_back(nullptr);
+    std::cout.flush();
+    std::cerr.flush();
+    ::execv(engine.constData(), argv.data());
+    throw CliError("cannot start " + engine.toStdString() + ": " + std::strerror(errno));
+}
+
+// The downloaded snapshot described as `info --checkpoint` does; a folder Folio cannot run is an
+// error for a whole repo and a warning for --include files. Prints the snapshot folder.
+void finishDownload(const QString &snapshotDir, bool fromCacheOnly, bool partial)
+{
+    nlohmann::json info;
+    if (!describeHere(snapshotDir, &info)) {
+        std::vector<std::string> args{"hub", "describe-download", snapshotDir.toStdString()};
+        if (fromCacheOnly)
+            args.push_back("--from-cache");
+        if (partial)
+            args.push_back("--partial");
+        runEngine(args);
+    }
+    if (!info.value("runnable", false)) {
+        const auto &problems = info["problems"];
+        const std::string problem = problems.empty() ? std::string("no task") : problems[0].get<std::string>();
+        if (!partial)
+            throw CliError(snapshotDir.toStdString() + (fromCacheOnly ? ": in the cache" : ": downloaded")
+                           + ", but Folio cannot run this folder: " + problem
+                           + " (the files stay in the cache, as huggingface_hub would leave them)");
+        std::cerr << "folio-cli: warning: " << snapshotDir.toStdString() << " (only the --include files) is not runnable: " << problem
+                  << std::endl;
+    }
+    std::cout << snapshotDir.toStdString() << std::endl;
+}
+
 std::string megabytes(qint64 bytes)
 {
     char text[32];
@@ -42,7 +112,7 @@ std::string megabytes(qint64 bytes)
     return text;
 }
 
-void runDownload(const HubDownloadArgs &a)
+hub::DownloadResult download(const HubDownloadArgs &a)
 {
     QString repoId, revision, why;
     if (!hub::parseRepoSpec(QString::fromStdString(a.spec), &repoId, &revision, &why))
@@ -125,25 +195,24 @@ void runDownload(const HubDownloadArgs &a)
                   << (result.bytesDownloaded > 0 ? " at " + megabytes(qint64(double(result.bytesDownloaded) / seconds)) + "/s" : std::string())
                   << (result.fromCacheOnly ? " (from the cache only)" : "") << std::endl;
     }
-    const nlohmann::json info = pipeline::describeCheckpoint(result.snapshotDir);
-    if (!info.value("runnable", false)) {
-        const auto &problems = info["problems"];
-        const std::string problem = problems.empty() ? std::string("no task") : problems[0].get<std::string>();
-        if (request.include.isEmpty())
-            throw CliError(result.snapshotDir.toStdString() + (result.fromCacheOnly ? ": in the cache" : ": downloaded")
-                           + ", but Folio cannot run this folder: " + problem
-                           + " (the files stay in the cache, as huggingface_hub would leave them)");
-        std::cerr << "folio-cli: warning: " << result.snapshotDir.toStdString() << " (only the --include files) is not runnable: " << problem
-                  << std::endl;
-    }
-    std::cout << result.snapshotDir.toStdString() << std::endl;
+    return result;
+}
+
+void runDownload(const HubDownloadArgs &a)
+{
+    const hub::DownloadResult result = download(a); // the Ctrl-C watcher has stopped
+    finishDownload(result.snapshotDir, result.fromCacheOnly, !a.include.empty());
 }
 
 void runList(bool all)
 {
     const hub::HubSettings settings = hub::HubSettings::fromEnvironment();
     nlohmann::json out = nlohmann::json::array();
-    for (const pipeline::CachedCheckpoint &c : pipeline::cachedCheckpoints(settings.cacheDir, all)) {
+    bool complete = true;
+    const QList<pipeline::CachedCheckpoint> checkpoints = pipeline::cachedCheckpoints(settings.cacheDir, all, describeHere, &complete);
+    if (!complete)
+        runEngine(all ? std::vector<std::string>{"hub", "list", "--all"} : std::vector<std::string>{"hub", "list"});
+    for (const pipeline::CachedCheckpoint &c : checkpoints) {
         nlohmann::json refs = nlohmann::json::array();
         for (const QString &r : c.revisions)
             refs.push_back(r.toStdString());
@@ -180,6 +249,20 @@ void registerHubCommand(CLI::App &app)
     auto *list = hub->add_subcommand("list", "The checkpoints in the Hub cache Folio can run, by repo id, newest first (JSON)");
     list->add_flag("--all", *all, "Also the snapshots Folio cannot run, with their problems");
     list->callback([all] { runList(*all); });
+    // Hidden: folio-cli-front hands a downloaded snapshot it cannot describe without LibTorch to
+    // folio-cli-engine with this (the end of `hub download`: its message, its exit status, the folder).
+    struct Finish
+    {
+        std::string snapshot;
+        bool fromCache = false, partial = false;
+    };
+    auto finish = std::make_shared<Finish>();
+    auto *describe = hub->add_subcommand("describe-download", "The end of hub download in folio-cli-engine (internal)");
+    describe->group("");
+    describe->add_option("snapshot", finish->snapshot, "The snapshot folder")->required();
+    describe->add_flag("--from-cache", finish->fromCache, "The download came from the cache only");
+    describe->add_flag("--partial", finish->partial, "Only --include files were fetched");
+    describe->callback([finish] { finishDownload(QString::fromStdString(finish->snapshot), finish->fromCache, finish->partial); });
 }
 
 } // namespace folio::cli

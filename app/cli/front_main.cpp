@@ -32,6 +32,7 @@ void registerFrontCommands(CLI::App &app)
     registerProjectQueueCommand(app);
     registerImportCommand(app);
     registerExportCommand(app);
+    registerHubCommand(app); // cmd_hub.cpp built with FOLIO_CLI_FRONT: the engine describes what needs LibTorch
 }
 
 int runEngine(char **argv)

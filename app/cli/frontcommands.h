@@ -6,7 +6,7 @@
 
 namespace folio::cli {
 
-inline constexpr const char *kFrontCommands[] = {"doc", "dom", "ocr", "extract-score", "project", "import", "export"};
+inline constexpr const char *kFrontCommands[] = {"doc", "dom", "ocr", "extract-score", "project", "import", "export", "hub"};
 
 inline bool isFrontCommand(const char *name)
 {

@@ -109,6 +109,10 @@ STATE = None
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "hubserver"
+    # TCP_NODELAY, as web servers set it: the headers and the body are separate sends, and with Nagle
+    # the body waited for the client's delayed ACK of the headers (40 ms per answer on a kept-alive
+    # connection, which folio-cli reuses and curl, one connection per file, did not pay).
+    disable_nagle_algorithm = True
 
     def log_message(self, fmt, *args):
         pass
