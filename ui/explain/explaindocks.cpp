@@ -11,6 +11,8 @@
 #include <QMainWindow>
 #include <QStatusBar>
 
+#include <algorithm>
+
 namespace folio {
 
 ExplainDocks installExplainDocks(QMainWindow *window, QDockWidget *tabWith, ScanPanel *scan, AnnotationSession *session,
@@ -62,6 +64,23 @@ ExplainDocks installExplainDocks(QMainWindow *window, QDockWidget *tabWith, Scan
                 whatIf->setEditing(false);
         }
     });
+    // The page shows one overlay at a time: the dock brought to the front brings its own back.
+    QObject::connect(out.whatIfDock, &QDockWidget::visibilityChanged, whatIf, [whatIf](bool visible) {
+        if (visible)
+            whatIf->reshowDiff();
+    });
+    QObject::connect(out.whyDock, &QDockWidget::visibilityChanged, why, [why, scan](bool visible) {
+        if (visible && !why->wordColors().isEmpty()) {
+            scan->setOverlayLabels({});
+            why->reshowOverlay();
+        }
+    });
+    // Opened from the View menu: room for the page above (a third of the window).
+    for (QDockWidget *d : {out.whatIfDock, out.whyDock})
+        QObject::connect(d->toggleViewAction(), &QAction::triggered, d, [window, d](bool on) {
+            if (on && !d->isFloating())
+                window->resizeDocks({d}, {std::max(240, window->height() / 3)}, Qt::Vertical);
+        });
     QObject::connect(whatIf, &WhatIfPanel::message, window, [window](const QString &t) { window->statusBar()->showMessage(t, 8000); });
     QObject::connect(why, &WhyLabelPanel::message, window, [window](const QString &t) { window->statusBar()->showMessage(t, 8000); });
     return out;

@@ -381,6 +381,12 @@ void WhatIfPanel::showDiff()
     Q_EMIT diffShown();
 }
 
+void WhatIfPanel::reshowDiff()
+{
+    if (hasDiff())
+        showDiff();
+}
+
 void WhatIfPanel::clearDiff()
 {
     const bool had = m_diffGeneration >= 0 || m_table->rowCount() > 0;

@@ -66,6 +66,8 @@ public:
     bool requestDelete(int word);
     void undoLastEdit();
     void backToDocument();
+    // Sends the shown diff's overlays again (the dock raised after another overlay took the page).
+    void reshowDiff();
 
     bool isRunning() const { return m_running > 0; }
     bool hasDiff() const { return m_diffGeneration == m_generation && !m_edits.empty(); }

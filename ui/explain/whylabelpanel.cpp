@@ -346,6 +346,14 @@ void WhyLabelPanel::refreshOverlay()
     Q_EMIT wordColorsChanged(colors);
 }
 
+bool WhyLabelPanel::reshowOverlay()
+{
+    if (m_colors.isEmpty())
+        return false;
+    Q_EMIT wordColorsChanged(m_colors);
+    return true;
+}
+
 QString WhyLabelPanel::statusText() const { return m_title->text(); }
 
 void WhyLabelPanel::say(const QString &text)

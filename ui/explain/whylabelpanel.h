@@ -71,6 +71,9 @@ public:
     QString statusText() const;
     QString lastMessage() const { return m_lastMessage; }
     const QHash<int, QColor> &wordColors() const { return m_colors; }
+    // Sends the heat overlay again (the dock raised after another overlay took the page); false
+    // when there is none.
+    bool reshowOverlay();
 
 public Q_SLOTS:
     // Starts explaining `word` (a newer call supersedes the run in flight).
