@@ -14,6 +14,8 @@
 #include "pipeline/markuplmfields.h"
 #include "pipeline/modelinputs/productpages.h"
 #include "pipeline/modelinputs/webpages.h"
+#include "pipeline/webfieldset.h"
+#include "pipeline/webfieldtraining.h"
 
 #include <QFileInfo>
 
@@ -146,6 +148,36 @@ MarkupTrainingSet loadMarkupTrainingSet(const std::string &dataDir, int maxPages
     if (fs::is_regular_file(d / "ground-truth.json") || fs::is_regular_file(d / "dataset" / "ground-truth.json"))
         return loadProducts(dataDir, maxPagesPerSite);
     return loadSwde(dataDir, maxPagesPerSite);
+}
+
+bool loadProjectMarkupTrainingSet(Project *project, MarkupTrainingSet *set, QString *error)
+{
+    try {
+        std::vector<FieldSpec> fieldSet;
+        if (!projectFieldSet(*project, &fieldSet, error))
+            return false;
+        FieldTrainingData data;
+        if (!loadFieldTrainingData(project, fieldSet, &data, error))
+            return false;
+        *set = MarkupTrainingSet{};
+        set->fields = data.fields;
+        const std::size_t n = data.rankerSources.size();
+        for (std::size_t i = 0; i < n; ++i) {
+            const FieldTrainingData::RankerSource &source = data.rankerSources[i];
+            MarkupFieldRun run;
+            markupPageNodes(source.doc, &run);
+            const std::string id = source.doc.sourcePath.isEmpty() ? "page " + std::to_string(i + 1) : source.doc.sourcePath.toStdString();
+            MarkupTrainPage page = markupTrainPage(id, run.nodes, run.xpaths, source.gold);
+            (n >= 2 && i % 7 == 6 % std::min<std::size_t>(7, n) ? set->dev : set->train).push_back(std::move(page));
+        }
+        set->description = std::to_string(n) + " answered web pages of the project (" + std::to_string(set->train.size()) + " train / "
+                           + std::to_string(set->dev.size()) + " dev: every 7th page), gold = the accepted field answers; the "
+                           "project's own documents";
+        return true;
+    } catch (const std::exception &e) {
+        *error = QString::fromUtf8(e.what());
+        return false;
+    }
 }
 
 std::string markupLabelScheme(const std::vector<std::string> &checkpointLabels)

@@ -30,8 +30,8 @@
 #include <string>
 #include <vector>
 
-namespace folio::inference {
-class HfMarkupLM;
+namespace folio {
+class Project;
 }
 
 namespace folio::pipeline {
@@ -68,6 +68,14 @@ struct MarkupTrainingSet
 // strings). `maxPagesPerSite` > 0 keeps the first pages of each SWDE site (product: the first pages).
 // Throws std::runtime_error naming the folder.
 MarkupTrainingSet loadMarkupTrainingSet(const std::string &dataDir, int maxPagesPerSite = 0);
+
+// A project's web documents with accepted field answers (loadFieldTrainingData's answered pages,
+// pipeline/webfieldtraining.h: at most kMaxRankerPages, project order; gold = the accepted values'
+// texts, a field not answered on such a page = no value), each page's nodes as runMarkupLM reads
+// them (markupPageNodes: from its HTML file, else the Document's own text nodes). Every 7th page
+// (at least one when there are two) is dev, the rest train; no test split. False + *error naming
+// the project.
+bool loadProjectMarkupTrainingSet(Project *project, MarkupTrainingSet *set, QString *error);
 
 // "bio" or "plain" for a checkpoint whose head has these labels (empty: no head -> "bio").
 std::string markupLabelScheme(const std::vector<std::string> &checkpointLabels);

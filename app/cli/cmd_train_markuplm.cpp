@@ -1,10 +1,11 @@
-// folio-cli train --init MARKUPLM_DIR --data SWDE_OR_PRODUCT_DIR --out DIR: a Hugging Face MarkupLM
+// folio-cli train --init MARKUPLM_DIR --data SWDE_OR_PRODUCT_DIR_OR_PROJECT --out DIR: a Hugging Face MarkupLM
 // token classifier fine-tuned on web pages' text nodes (pipeline/markuplmtraining.h, issue 46),
 // written back as a Hugging Face folder that Extract Fields / `folio-cli extract` run; the test
 // split scored once at the end (SWDE page-level F1) through that folder.
 #include "app/cli/cmd_train_hf.h"
 
 #include "app/cli/commands.h"
+#include "document/project/project.h"
 #include "document/project/projectlocation.h"
 #include "inference/models/modelrunner.h"
 #include "pipeline/markuplmtraining.h"
@@ -17,6 +18,7 @@
 #include <atomic>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 namespace folio::cli {
 
@@ -36,8 +38,8 @@ void runMarkupLMFineTune(const HfTrainRequest &rq)
 {
     inference::configureThreads(rq.threads);
     if (rq.data.empty())
-        throw CliError("--data: MarkupLM fine-tunes on web pages: give an SWDE folder (groundtruth/ + testset/) or the Zyte "
-                       "product benchmark folder (ground-truth.json + html/)");
+        throw CliError("--data: MarkupLM fine-tunes on web pages: give an SWDE folder (groundtruth/ + testset/), the Zyte "
+                       "product benchmark folder (ground-truth.json + html/) or a project with answered web pages");
     if (rq.data.size() > 1)
         throw CliError("--data " + rq.data[1] + ": MarkupLM fine-tuning takes one web data set");
     if (rq.trainPages > 0)
@@ -45,9 +47,6 @@ void runMarkupLMFineTune(const HfTrainRequest &rq)
     if (rq.distributed.enabled() || rq.gradientShards > 1)
         throw CliError("--init " + rq.initDir + ": data-parallel MarkupLM fine-tuning is not offered; run it in one process");
     const QString target = inputPath(rq.data.front());
-    if (looksLikeProjectLocation(target))
-        throw CliError("--data " + rq.data.front() + ": a project's web pages do not train MarkupLM yet (projects store field "
-                       "answers, not node labels); give an SWDE or product benchmark folder");
     pipeline::HfFineTuneConfig cfg;
     cfg.initDir = inputPath(rq.initDir);
     cfg.outDir = inputPath(rq.outDir);
@@ -65,7 +64,15 @@ void runMarkupLMFineTune(const HfTrainRequest &rq)
     cfg.command = rq.command;
 
     pipeline::MarkupTrainingSet set;
-    try {
+    if (looksLikeProjectLocation(target)) {
+        // A project's web pages with accepted field answers (Train on Project's pages).
+        if (rq.maxPagesPerSite > 0)
+            throw CliError("--max-pages-per-site applies to SWDE / product data, not to a project");
+        QString error;
+        std::unique_ptr<Project> project = Project::open(target, &error, Project::Mode::ReadOnly);
+        if (!project || !pipeline::loadProjectMarkupTrainingSet(project.get(), &set, &error))
+            throw CliError(error.toStdString());
+    } else try {
         set = pipeline::loadMarkupTrainingSet(target.toStdString(), rq.maxPagesPerSite);
     } catch (const std::exception &e) {
         throw CliError("--data " + rq.data.front() + ": a MarkupLM folder fine-tunes on web pages (an SWDE folder or the product "

@@ -15,6 +15,7 @@
 #include "tests/common/tinymarkuplm.h"
 
 #include "document/html/htmlloader.h"
+#include "document/project/project.h"
 #include "inference/checkpoint/safetensors.h"
 #include "inference/models/hfmarkuplm.h"
 #include "inference/training/hf/hffinetuner.h"
@@ -22,6 +23,7 @@
 #include "pipeline/hffinetuning.h"
 #include "pipeline/markuplmfields.h"
 #include "pipeline/markuplmtraining.h"
+#include "pipeline/webfieldset.h"
 
 #include <QDir>
 #include <QFile>
@@ -378,6 +380,57 @@ private Q_SLOTS:
         QVERIFY(!r.ok);
         QVERIFY2(r.error.contains(QStringLiteral("markuplm on web pages")), qPrintable(r.error));
         QVERIFY(!QFile::exists(out + "/model.safetensors"));
+    }
+
+    // A project's answered web pages: nodes from the Document (no file behind them), gold = the
+    // accepted answers, every 7th page dev; trained through the CLI.
+    void projectPagesTrain()
+    {
+        FOLIO_REQUIRE_DATA(m_init);
+        const QString path = m_tmp.filePath(QStringLiteral("books.folio"));
+        QString error;
+        {
+            auto project = Project::create(path, &error);
+            QVERIFY2(project, qPrintable(error));
+            QVERIFY2(setProjectFieldSet(*project, {{QStringLiteral("title"), FieldType::Text}, {QStringLiteral("author"), FieldType::Text}},
+                                        &error),
+                     qPrintable(error));
+            for (int k = 0; k < 4; ++k) {
+                const Document doc = loadHtmlBytes(bookPage(k), QStringLiteral("book%1.html").arg(k)).document;
+                Annotations a;
+                for (const auto &[field, text] : {std::make_pair("title", kTitles[k]), std::make_pair("author", kAuthors[k])}) {
+                    FieldValue v;
+                    v.field = QString::fromLatin1(field);
+                    v.text = QString::fromLatin1(text);
+                    v.state = ReviewState::Accepted;
+                    a.fields.push_back(v);
+                }
+                QVERIFY2(project->addDocument(doc, a, &error, QStringLiteral("book%1.html").arg(k)) >= 0, qPrintable(error));
+            }
+        }
+        auto project = Project::open(path, &error, Project::Mode::ReadOnly);
+        QVERIFY2(project, qPrintable(error));
+        MarkupTrainingSet set;
+        QVERIFY2(loadProjectMarkupTrainingSet(project.get(), &set, &error), qPrintable(error));
+        QCOMPARE(int(set.train.size()), 3);
+        QCOMPARE(int(set.dev.size()), 1);
+        QVERIFY(set.test.empty());
+        for (const MarkupTrainPage &p : set.train) {
+            QCOMPARE(p.valuesFound, 2);
+            const int title = int(std::find(p.nodeFields.begin(), p.nodeFields.end(), "title") - p.nodeFields.begin());
+            QVERIFY(title < int(p.nodes.size()));
+            QCOMPARE(p.xpaths[std::size_t(title)], std::string("/html/body/div/h1"));
+        }
+        project.reset();
+        int code = -1;
+        QByteArray err;
+        const nlohmann::json j = runCli({QStringLiteral("train"), QStringLiteral("--init"), m_init, QStringLiteral("--data"), path,
+                                         QStringLiteral("--out"), m_tmp.filePath(QStringLiteral("project-out")), QStringLiteral("--epochs"),
+                                         QStringLiteral("2"), QStringLiteral("--threads"), QStringLiteral("1")},
+                                        &code, &err);
+        QCOMPARE(code, 0);
+        QVERIFY2(j.is_object() && j["train_pages"] == 3 && j["dev_pages"] == 1 && j["gold_values_found"] == 6, j.dump().c_str());
+        QVERIFY(QFile::exists(m_tmp.filePath(QStringLiteral("project-out/model.safetensors"))));
     }
 
     // folio-cli train --init on an SWDE-shaped folder, then folio-cli extract with the folder written.
