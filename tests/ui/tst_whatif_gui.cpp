@@ -27,6 +27,7 @@ private Q_SLOTS:
     void cleanup();
     void dragThroughCanvasGivesEditedCopyAndDirectDiff();
     void undoAndBackRestore();
+    void resizeAndDeleteThroughCanvas();
     void newerEditSupersedesOlder();
     void boxDroppedOffPageRefusedPartlyOffClamped();
     void emptyPageRefused();
@@ -220,6 +221,56 @@ void TestWhatIfGui::undoAndBackRestore()
     // A late result of a superseded run never brings the diff back.
     QTest::qWait(200);
     QVERIFY(!m_panel->hasDiff());
+}
+
+void TestWhatIfGui::resizeAndDeleteThroughCanvas()
+{
+    m_panel->setEditing(true);
+    // The widest word: its bottom-right corner is a resize handle.
+    int wide = 0;
+    for (int i = 1; i < int(m_doc.words.size()); ++i)
+        if (m_doc.words[std::size_t(i)].box.width() > m_doc.words[std::size_t(wide)].box.width())
+            wide = i;
+    const QRectF r = m_canvas->wordRectInWidget(wide);
+    QVERIFY(r.width() > 30 && r.height() > 8);
+    const QPointF corner = r.bottomRight() - QPointF(1, 1);
+    const QPointF to = corner + QPointF(40, 10);
+    QMouseEvent press(QEvent::MouseButtonPress, corner, m_canvas->mapToGlobal(corner), Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(m_canvas, &press);
+    QMouseEvent move(QEvent::MouseMove, to, m_canvas->mapToGlobal(to), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(m_canvas, &move);
+    QMouseEvent release(QEvent::MouseButtonRelease, to, m_canvas->mapToGlobal(to), Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(m_canvas, &release);
+    QCOMPARE(int(m_panel->edits().size()), 1);
+    const pipeline::WordEdit resize = m_panel->edits().front();
+    QCOMPARE(int(resize.kind), int(pipeline::WordEdit::Kind::Resize));
+    QCOMPARE(resize.word, wide);
+    const double zoom = m_canvas->zoom();
+    QVERIFY(std::abs(resize.dx - 40 / zoom) < 1e-6 && std::abs(resize.dy - 10 / zoom) < 1e-6);
+    const QRectF grown = m_panel->editedDocument().words[std::size_t(wide)].box;
+    QCOMPARE(grown.topLeft(), m_doc.words[std::size_t(wide)].box.topLeft());
+    QVERIFY(grown.width() > m_doc.words[std::size_t(wide)].box.width());
+    QCOMPARE(m_canvas->editedBoxes().value(wide), grown);
+    QVERIFY(waitDiff());
+
+    // A click (no move) selects; Delete deletes the selected word.
+    const int victim = wide == 9 ? 10 : 9;
+    const QPointF at = m_canvas->wordRectInWidget(victim).center();
+    QMouseEvent click(QEvent::MouseButtonPress, at, m_canvas->mapToGlobal(at), Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(m_canvas, &click);
+    QMouseEvent up(QEvent::MouseButtonRelease, at, m_canvas->mapToGlobal(at), Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(m_canvas, &up);
+    QCOMPARE(int(m_panel->edits().size()), 1); // a click is no edit
+    QCOMPARE(m_canvas->selection(), QList<int>{victim});
+    QTest::keyClick(m_canvas, Qt::Key_Delete);
+    QCOMPARE(int(m_panel->edits().size()), 2);
+    QCOMPARE(int(m_panel->edits().back().kind), int(pipeline::WordEdit::Kind::Delete));
+    QVERIFY(m_canvas->deletedWords().contains(victim));
+    QVERIFY(m_panel->editedDocument().words[std::size_t(victim)].text.isEmpty());
+    QCOMPARE(m_panel->document().words[std::size_t(victim)].text, m_doc.words[std::size_t(victim)].text);
+    QVERIFY(waitDiff());
+    QCOMPARE(wordsOf(m_panel->changes()), wordsOf(directChanges(m_panel->edits())));
+    QVERIFY(wordsOf(m_panel->changes()).contains(victim)); // a deleted word is listed as such
 }
 
 void TestWhatIfGui::newerEditSupersedesOlder()
