@@ -111,7 +111,10 @@ MarkupTrainingSet loadSwde(const std::string &dataDir, int maxPagesPerSite)
 
 MarkupTrainingSet loadProducts(const std::string &dataDir, int maxPages)
 {
-    std::vector<ProductBenchmarkPage> pages = loadProductBenchmark(dataDir, false, maxPages);
+    std::string root = dataDir; // the folder with ground-truth.json and html/ (or its parent)
+    if (std::filesystem::is_directory(std::filesystem::path(dataDir) / "dataset"))
+        root = (std::filesystem::path(dataDir) / "dataset").string();
+    std::vector<ProductBenchmarkPage> pages = loadProductBenchmark(root, false, maxPages);
     if (pages.size() < 3)
         throw std::runtime_error(dataDir + ": fewer than 3 product pages (train, dev and test need one each)");
     std::vector<std::string> sites;
@@ -120,9 +123,6 @@ MarkupTrainingSet loadProducts(const std::string &dataDir, int maxPages)
     const std::vector<int> fold = structured::groupedFolds(sites, std::min<int>(5, int(pages.size())));
     MarkupTrainingSet set;
     set.fields = productModelFields();
-    std::string root = dataDir;
-    if (std::filesystem::is_directory(std::filesystem::path(dataDir) / "dataset"))
-        root = (std::filesystem::path(dataDir) / "dataset").string();
     for (std::size_t i = 0; i < pages.size(); ++i) {
         std::map<std::string, std::vector<std::string>> gold;
         for (const std::string &f : set.fields) {
