@@ -53,6 +53,11 @@ HttpReply HubHttp::request(const QByteArray &verb, const QUrl &url, const QList<
     QNetworkReply *reply = verb == "HEAD"  ? m_manager->head(req)
                            : verb == "GET" ? m_manager->get(req)
                                            : m_manager->sendCustomRequest(req, verb);
+    // A streamed body: Qt's network thread reads at most 4 MB ahead of the sink. Unbounded, it read
+    // into ever new buffers (50-110 k page faults per 512 MB, ~6 % more CPU than with the bound;
+    // 64 KB costs more in wake-ups), and a disk slower than the network let the file pile up in memory.
+    if (sink)
+        reply->setReadBufferSize(4 << 20);
     QEventLoop loop;
     bool streaming = false, decided = false;
     std::vector<char> block(sink && !buffer ? (1 << 20) : 0); // what Qt has buffered, handed on in pieces of up to 1 MB
