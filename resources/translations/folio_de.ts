@@ -3751,6 +3751,10 @@ Konfidenz %1</translation>
             <numerusform>%n Änderungen.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Words whose label changed</source>
+        <translation>Wörter, deren Label sich änderte</translation>
+    </message>
 </context>
 <context>
     <name>folio::WhyLabelPanel</name>
@@ -3877,6 +3881,14 @@ Konfidenz %1</translation>
     <message>
         <source>Computing integrated gradients (%1 steps)…</source>
         <translation>Integrierte Gradienten werden berechnet (%1 Schritte) …</translation>
+    </message>
+    <message>
+        <source>Integrated-gradient steps</source>
+        <translation>Schritte der integrierten Gradienten</translation>
+    </message>
+    <message>
+        <source>Attributions over the words</source>
+        <translation>Attributionen über die Wörter</translation>
     </message>
 </context>
 </TS>

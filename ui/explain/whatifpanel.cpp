@@ -72,6 +72,7 @@ void WhatIfPanel::buildUi()
     layout->addWidget(m_status);
     m_table = new QTableWidget(0, 4, this);
     m_table->setObjectName(QStringLiteral("whatIfChanges"));
+    m_table->setAccessibleName(tr("Words whose label changed"));
     m_table->setHorizontalHeaderLabels({tr("Word"), tr("Text"), tr("Before"), tr("After")});
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);

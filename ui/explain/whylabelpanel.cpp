@@ -50,8 +50,11 @@ void WhyLabelPanel::buildUi()
     m_title->setWordWrap(true);
     layout->addWidget(m_title);
     auto *row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Integrated-gradient steps:"), this));
+    auto *stepsLabel = new QLabel(tr("Integrated-gradient steps:"), this);
+    row->addWidget(stepsLabel);
     m_steps = new QSpinBox(this);
+    stepsLabel->setBuddy(m_steps);
+    m_steps->setAccessibleName(tr("Integrated-gradient steps"));
     m_steps->setObjectName(QStringLiteral("whyLabelSteps"));
     m_steps->setRange(0, 1024);
     m_steps->setValue(128);
@@ -59,8 +62,10 @@ void WhyLabelPanel::buildUi()
                            "one forward and one backward pass."));
     row->addWidget(m_steps);
     row->addSpacing(12);
-    row->addWidget(new QLabel(tr("On the page:"), this));
+    auto *shownLabel = new QLabel(tr("On the page:"), this);
+    row->addWidget(shownLabel);
     m_shownBox = new QComboBox(this);
+    shownLabel->setBuddy(m_shownBox);
     m_shownBox->setObjectName(QStringLiteral("whyLabelShown"));
     m_shownBox->addItem(tr("Integrated gradients"), int(Shown::IntegratedGradients));
     m_shownBox->addItem(tr("Gradient × input"), int(Shown::GradientInput));
@@ -82,6 +87,7 @@ void WhyLabelPanel::buildUi()
     layout->addWidget(m_method);
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("whyLabelTable"));
+    m_table->setAccessibleName(tr("Attributions over the words"));
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setHorizontalHeaderLabels({tr("Word"), tr("Text"), tr("Label"), tr("Rollout"), tr("Gradient × input"),
                                         tr("IG"), tr("IG (box)"), tr("IG (text)")});
