@@ -184,6 +184,45 @@ private Q_SLOTS:
         QCOMPARE(t.labels[std::size_t(std::find(t.nodeIds.begin(), t.nodeIds.end(), title) - t.nodeIds.begin())], 1); // B-title
     }
 
+    // The shared SWDE book subset and the product benchmark as the train-webformer / train-product
+    // readers give them: the split, and the value's node labelled.
+    void sharedWebData()
+    {
+        const QString swde = test::sharedPath(QStringLiteral("data/swde-book-subset"));
+        FOLIO_REQUIRE_DATA(swde);
+        const MarkupTrainingSet set = loadMarkupTrainingSet(swde.toStdString(), 4);
+        QCOMPARE(int(set.train.size()), 6); // 4 pages a site: 3 train, 0 dev, 1 test
+        QCOMPARE(int(set.test.size()), 2);
+        QCOMPARE(set.fields, std::vector<std::string>({"author", "isbn_13", "publication_date", "publisher", "title"}));
+        const MarkupTrainPage &first = set.train.front();
+        QCOMPARE(first.id, std::string("book-booksamillion/0000"));
+        const std::string title = "The Short Second Life of Bree Tanner - An Eclipse Novella";
+        int titles = 0;
+        for (std::size_t i = 0; i < first.nodes.size(); ++i)
+            if (first.nodeFields[i] == "title") {
+                ++titles;
+                QVERIFY2(first.nodes[i].find("Bree Tanner") != std::string::npos, first.nodes[i].c_str());
+            }
+        QVERIFY(titles >= 1);
+        int found = 0, missed = 0;
+        for (const MarkupTrainPage &p : set.train) {
+            found += p.valuesFound;
+            missed += p.valuesMissed;
+        }
+        QVERIFY2(found >= 25 && missed <= 5, qPrintable(QStringLiteral("%1 found, %2 missed").arg(found).arg(missed)));
+
+        const QString products = test::sharedPath(QStringLiteral("data/product-extraction-benchmark"));
+        FOLIO_REQUIRE_DATA(products);
+        const MarkupTrainingSet p = loadMarkupTrainingSet(products.toStdString(), 6);
+        QCOMPARE(p.fields, std::vector<std::string>({"price", "sku", "gtin", "mpn", "brand"}));
+        QCOMPARE(int(p.train.size() + p.dev.size() + p.test.size()), 6);
+        QVERIFY(!p.train.empty() && !p.dev.empty() && !p.test.empty());
+        int labelled = 0;
+        for (const MarkupTrainPage &page : p.train)
+            labelled += int(std::count_if(page.nodeFields.begin(), page.nodeFields.end(), [](const std::string &f) { return !f.empty(); }));
+        QVERIFY(labelled > 0);
+    }
+
     // A page longer than the window: several windows of whole nodes, each node labelled once.
     void windowsLabelEveryNodeOnce()
     {
