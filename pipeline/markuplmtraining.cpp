@@ -23,6 +23,7 @@
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <numeric>
 #include <regex>
 #include <set>
 #include <stdexcept>
@@ -510,27 +511,40 @@ HfFineTuneOutcome fineTuneMarkupLM(HfFineTuneConfig cfg, const std::vector<Marku
                     labels[i].assign(dev[i].nodes.size(), std::string());
                     conf[i].assign(dev[i].nodes.size(), 0.f);
                 }
-                for (const MarkupWindow &w : devWindows) {
-                    const inference::RunResult r = tuner.forward(markupBatch({&w}, *tokenizer));
+                // Windows of a similar length together (padding costs nothing else), a few per forward.
+                std::vector<std::size_t> order(devWindows.size());
+                std::iota(order.begin(), order.end(), 0);
+                std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                    return devWindows[a].tokens.length() < devWindows[b].tokens.length();
+                });
+                const std::size_t chunk = std::size_t(std::max(1, cfg.batchSize));
+                for (std::size_t at = 0; at < order.size(); at += chunk) {
+                    std::vector<const MarkupWindow *> part;
+                    for (std::size_t k = at; k < order.size() && k < at + chunk; ++k)
+                        part.push_back(&devWindows[order[k]]);
+                    const inference::RunResult r = tuner.forward(markupBatch(part, *tokenizer));
                     if (!r.ok)
                         throw inference::InferenceError(r.error);
                     const Tensor &logits = r.outputs.at("logits");
-                    const auto c = logits.shape[2];
-                    const float *v = logits.data<float>();
-                    const std::vector<int> &ids = w.tokens.nodeIds;
-                    for (std::size_t k = 0; k < ids.size(); ++k) {
-                        if (ids[k] < 0 || (k > 0 && ids[k - 1] == ids[k]))
-                            continue;
-                        const int node = w.firstNode + ids[k];
-                        if (node < w.firstOwnedNode || node >= w.endOwnedNode)
-                            continue;
-                        const float *row = v + std::int64_t(k) * c;
-                        const auto top = std::max_element(row, row + c) - row;
-                        double sum = 0;
-                        for (std::int64_t j = 0; j < c; ++j)
-                            sum += std::exp(double(row[j] - row[top]));
-                        labels[std::size_t(w.page)][std::size_t(node)] = cfg.labels[std::size_t(top)];
-                        conf[std::size_t(w.page)][std::size_t(node)] = float(1.0 / sum);
+                    const auto t = logits.shape[1], c = logits.shape[2];
+                    for (std::size_t row = 0; row < part.size(); ++row) {
+                        const MarkupWindow &w = *part[row];
+                        const float *v = logits.data<float>() + std::int64_t(row) * t * c;
+                        const std::vector<int> &ids = w.tokens.nodeIds;
+                        for (std::size_t k = 0; k < ids.size(); ++k) {
+                            if (ids[k] < 0 || (k > 0 && ids[k - 1] == ids[k]))
+                                continue;
+                            const int node = w.firstNode + ids[k];
+                            if (node < w.firstOwnedNode || node >= w.endOwnedNode)
+                                continue;
+                            const float *rowLogits = v + std::int64_t(k) * c;
+                            const auto top = std::max_element(rowLogits, rowLogits + c) - rowLogits;
+                            double sum = 0;
+                            for (std::int64_t j = 0; j < c; ++j)
+                                sum += std::exp(double(rowLogits[j] - rowLogits[top]));
+                            labels[std::size_t(w.page)][std::size_t(node)] = cfg.labels[std::size_t(top)];
+                            conf[std::size_t(w.page)][std::size_t(node)] = float(1.0 / sum);
+                        }
                     }
                 }
                 return scorePages(dev, fields, [&](std::size_t i, std::vector<std::string> *l, std::vector<float> *cf) {

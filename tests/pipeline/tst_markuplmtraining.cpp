@@ -305,6 +305,10 @@ private Q_SLOTS:
                                                                                    : QStringLiteral("O");
             QCOMPARE(run.nodeLabels[n], want);
         }
+        // The dev score the loop kept is the folder's own on the dev pages (each fits one window).
+        const MarkupFieldScore devScore = scoreMarkupFolder(out, dev, {"author", "title"});
+        QVERIFY2(devScore.ok, devScore.error.c_str());
+        QCOMPARE(devScore.f1, r.bestDevF1);
         const MarkupFieldScore trainScore = scoreMarkupFolder(out, train, {"author", "title"});
         QVERIFY2(trainScore.ok, trainScore.error.c_str());
         QCOMPARE(trainScore.f1, 1.0);
