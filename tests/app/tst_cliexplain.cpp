@@ -6,6 +6,8 @@
 #include "clirunner.h"
 #include "tests/common/testdata.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -13,8 +15,33 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstring>
+#include <tuple>
 
 static const QString kModel = QStringLiteral(FOLIO_SOURCE_DIR "/resources/models/funsd-layout");
+
+// A copy of safetensors `bytes` with float32 tensors appended (name -> shape, values): the header
+// rewritten (8-byte length, JSON, space padding to 8 bytes), the data appended after the old data.
+static QByteArray withTensors(const QByteArray &bytes, const QList<std::tuple<QString, QList<int>, QList<float>>> &add)
+{
+    quint64 n = 0;
+    std::memcpy(&n, bytes.constData(), 8);
+    QJsonObject header = QJsonDocument::fromJson(bytes.mid(8, int(n))).object();
+    QByteArray data = bytes.mid(int(8 + n));
+    for (const auto &[name, shape, values] : add) {
+        QJsonArray dims;
+        for (int d : shape)
+            dims.append(d);
+        const qint64 begin = data.size();
+        data.append(reinterpret_cast<const char *>(values.constData()), values.size() * 4);
+        header.insert(name, QJsonObject{{"dtype", "F32"}, {"shape", dims}, {"data_offsets", QJsonArray{begin, data.size()}}});
+    }
+    QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
+    while (json.size() % 8)
+        json.append(' ');
+    const quint64 length = quint64(json.size());
+    return QByteArray(reinterpret_cast<const char *>(&length), 8) + json + data;
+}
 
 class TestCliExplain : public QObject
 {
@@ -254,6 +281,72 @@ private Q_SLOTS:
         r = run({QStringLiteral("--word"), QStringLiteral("100000")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("the document has"), r.err.constData());
+    }
+
+    // LayoutLMv3 with its image branch (the visual parity fixture, input 64 px in 16 px patches,
+    // given a 2-label head and the pipeline fixture's tokenizer cut to its 500 ids) on the FUNSD
+    // page and its scan: the image patches get attributions by grid cell, and the rollout row over
+    // words, special tokens and patches sums to 1.
+    void huggingFaceImagePatches()
+    {
+        const QString visual = folio::test::sharedPath(QStringLiteral("fixtures/parity/layoutlmv3_visual"));
+        const QString pipeline = folio::test::sharedPath(QStringLiteral("fixtures/parity-next/layoutlmv3_pipeline/checkpoint"));
+        FOLIO_REQUIRE_DATA(visual + QStringLiteral("/model.safetensors"));
+        FOLIO_REQUIRE_DATA(pipeline + QStringLiteral("/vocab.json"));
+        FOLIO_REQUIRE_DATA(folio::test::sharedPath(QStringLiteral("data/funsd/dataset/testing_data/images/82092117.png")));
+        QTemporaryDir dir;
+        const auto read = [](const QString &path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        for (const QString &name : {QStringLiteral("merges.txt"), QStringLiteral("tokenizer_config.json"), QStringLiteral("special_tokens_map.json")})
+            folio::test::writeTestFile(dir, name, read(pipeline + QLatin1Char('/') + name));
+        QJsonObject config = QJsonDocument::fromJson(read(visual + QStringLiteral("/config.json"))).object();
+        config.insert("architectures", QJsonArray{QStringLiteral("LayoutLMv3ForTokenClassification")});
+        config.insert("id2label", QJsonObject{{"0", "O"}, {"1", "B-FIELD"}});
+        config.insert("label2id", QJsonObject{{"O", 0}, {"B-FIELD", 1}});
+        folio::test::writeTestFile(dir, QStringLiteral("config.json"), QJsonDocument(config).toJson());
+        const int rows = config.value(QStringLiteral("vocab_size")).toInt(), hidden = config.value(QStringLiteral("hidden_size")).toInt();
+        QJsonObject cut;
+        const QJsonObject vocab = QJsonDocument::fromJson(read(pipeline + QStringLiteral("/vocab.json"))).object();
+        for (auto it = vocab.begin(); it != vocab.end(); ++it)
+            if (it.value().toInt() < rows)
+                cut.insert(it.key(), it.value());
+        folio::test::writeTestFile(dir, QStringLiteral("vocab.json"), QJsonDocument(cut).toJson());
+        QList<float> w;
+        for (int i = 0; i < 2 * hidden; ++i)
+            w.append(float(i % 7 - 3) * 0.05f);
+        folio::test::writeTestFile(dir, QStringLiteral("model.safetensors"),
+                                   withTensors(read(visual + QStringLiteral("/model.safetensors")),
+                                               {{QStringLiteral("classifier.weight"), {2, hidden}, w},
+                                                {QStringLiteral("classifier.bias"), {2}, {0.f, 0.f}}}));
+        const Run r = folio::test::runCli({QStringLiteral("-q"), QStringLiteral("explain"), QStringLiteral("--checkpoint"), dir.path(), m_page,
+                                           QStringLiteral("--word"), QStringLiteral("5"), QStringLiteral("--ig-steps"), QStringLiteral("256"),
+                                           QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(why(r)));
+        const QJsonObject ex = r.json().value(QStringLiteral("explanation")).toObject();
+        QCOMPARE(ex.value(QStringLiteral("image_grid")).toInt(), 4);                 // 64 px / 16 px patches
+        QCOMPARE(ex.value(QStringLiteral("image_tokens")).toInt(), 1 + 4 * 4);       // CLS + the grid
+        const QJsonArray image = ex.value(QStringLiteral("image")).toArray();
+        QCOMPARE(image.size(), 17);
+        double rollout = ex.value(QStringLiteral("special_tokens")).toObject().value(QStringLiteral("rollout")).toDouble();
+        double ig = ex.value(QStringLiteral("special_tokens")).toObject().value(QStringLiteral("ig")).toDouble(), igImage = 0;
+        int cells = 0;
+        for (const QJsonValue &v : image) {
+            rollout += v.toObject().value(QStringLiteral("rollout")).toDouble();
+            igImage += v.toObject().value(QStringLiteral("ig")).toDouble();
+            cells += v.toObject().contains(QStringLiteral("row")) ? 1 : 0;
+        }
+        QCOMPARE(cells, 16);
+        for (const QJsonValue &v : ex.value(QStringLiteral("attributions")).toArray()) {
+            rollout += v.toObject().value(QStringLiteral("rollout")).toDouble();
+            ig += v.toObject().value(QStringLiteral("ig")).toDouble();
+        }
+        ig += igImage;
+        QVERIFY2(std::abs(rollout - 1.0) < 1e-3, qPrintable(QString::number(rollout)));
+        const double gap = ex.value(QStringLiteral("logit")).toDouble() - ex.value(QStringLiteral("baseline_logit")).toDouble();
+        QVERIFY2(std::abs(ig - gap) < 0.02 * std::max(1.0, std::abs(gap)), qPrintable(QStringLiteral("%1 vs %2").arg(ig).arg(gap)));
+        QVERIFY(std::abs(igImage) > 0); // the patches carry part of it
     }
 
     // The tagger's ERNIE-Layout arrangement (disentangled attention) has a gradient path too: a
