@@ -141,6 +141,8 @@ bool HfTokenClassifier::load(const std::string &dir, std::string *error)
             loaded->imageInput = "pixel_values";
         }
         loaded->warnings = loaded->runner->warnings();
+        if (!loaded->tokenizer->loadWarning().empty()) // tokenizer.json refused: the slow files stand in
+            loaded->warnings.push_back(loaded->tokenizer->loadWarning());
         // The head's width must agree with id2label.
         const LayoutTokens probe = loaded->tokenizer->encode({}, {}, nullptr, loaded->maxTokens);
         const RunResult r = loaded->runner->run(windowInputs(probe, nullptr, loaded->imageInput, loaded->imageRequired));

@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -111,6 +112,7 @@ private Q_SLOTS:
     void onlyTokenizerJsonPredicts();
     void markupLMOnlyTokenizerJsonPredicts();
     void wrongTokenizerJsonRefused();
+    void refusedTokenizerJsonBesideSlowFilesWarns();
     void unsupportedFeaturesNamed_data();
     void unsupportedFeaturesNamed();
     void xlmRobertaSizedFileLoads();
@@ -281,6 +283,37 @@ void TestTokenizerJson::wrongTokenizerJsonRefused()
     QVERIFY(onlyTokenizerJson(dir, QStringLiteral("roberta_bpe"))); // 1060 ids, the model has 500 rows
     QVERIFY(!inf::HfTokenClassifier::checkFolder(dir.toStdString(), &why));
     QVERIFY2(why.find("tokenizer.json: the tokenizer has 1060 ids") != std::string::npos, why.c_str());
+}
+
+// A tokenizer.json Folio refuses (BPE dropout) beside the checkpoint's own slow files: the model loads
+// with the slow files, and the classifier's warnings say that tokenizer.json was passed over and why.
+void TestTokenizerJson::refusedTokenizerJsonBesideSlowFilesWarns()
+{
+    const QString src = test::sharedPath(QStringLiteral("fixtures/parity/layoutlmv3_tokcls"));
+    FOLIO_REQUIRE_DATA(src + "/model.safetensors");
+    QTemporaryDir tmp;
+    const QString dir = tmp.filePath(QStringLiteral("model"));
+    test::copyFolderFiles(src, dir, {QStringLiteral("inputs.safetensors"), QStringLiteral("outputs.safetensors")});
+    const QString bpe = QStringLiteral(FOLIO_SOURCE_DIR "/tests/data/tokenizers/bpe");
+    for (const char *f : {"vocab.json", "merges.txt"})
+        QVERIFY(QFile::copy(bpe + "/" + f, dir + "/" + f));
+    nlohmann::json tj = readJson(bpe + "/tokenizer.json");
+    tj["model"]["dropout"] = 0.1;
+    {
+        std::ofstream out((dir + "/tokenizer.json").toStdString(), std::ios::binary);
+        out << tj.dump();
+    }
+    std::string why;
+    inf::HfTokenClassifier model;
+    QVERIFY2(model.load(dir.toStdString(), &why), why.c_str());
+    const std::vector<std::string> warnings = model.warnings();
+    const bool said = std::any_of(warnings.begin(), warnings.end(), [](const std::string &w) {
+        return w.find("tokenizer.json") != std::string::npos && w.find("dropout") != std::string::npos;
+    });
+    std::string all;
+    for (const std::string &w : warnings)
+        all += w + "; ";
+    QVERIFY2(said, all.c_str());
 }
 
 void TestTokenizerJson::unsupportedFeaturesNamed_data()
