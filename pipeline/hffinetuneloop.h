@@ -35,6 +35,9 @@ struct HfTrainingData
     // The score's name in the progress lines and the model card, and how it is computed (the card).
     std::string metric = "dev entity F1";
     std::string metricNote = "seqeval semantics, micro average, words labelled from their first sub-token";
+    // A later epoch with the same dev score replaces the kept one (a score that saturates on a small
+    // dev set: the later epoch has trained more). Off: the first best epoch is kept.
+    bool laterEpochWinsTies = false;
 };
 
 // `prepare` runs once the checkpoint is loaded and its labels set (throwing InferenceError refuses

@@ -482,7 +482,7 @@ HfFineTuneOutcome runHfFineTuning(const HfFineTuneConfig &cfg,
             if (tuner.isDistributed() && data.devWindows > 0)
                 f1 = tuner.sumOverRanks(f1); // rank 0's score, on every rank (the others add 0)
             o.devF1PerEpoch.push_back(f1);
-            const bool best = f1 < 0 || o.bestDevF1 < 0 || f1 > o.bestDevF1;
+            const bool best = f1 < 0 || o.bestDevF1 < 0 || f1 > o.bestDevF1 || (data.laterEpochWinsTies && f1 == o.bestDevF1);
             if (best) {
                 o.bestDevF1 = f1;
                 o.bestEpoch = epoch + 1;

@@ -16,7 +16,7 @@
 //    than the model get sliding windows of whole nodes (a quarter of each shared with the next), every
 //    node labelled by exactly one window.
 //  - Training: runHfFineTuning (pipeline/hffinetuneloop.h), the loop the layout models use; the dev
-//    score per epoch is SWDE's page-level F1 (macro over fields) of the decoded fields.
+//    score per epoch is SWDE's page-level F1 (macro over fields) of the top-1 node per field.
 
 #include "inference/checkpoint/tensor.h"
 #include "inference/tokenizers/markuplmtokenizer.h"
@@ -107,8 +107,9 @@ inference::TensorMap markupBatch(const std::vector<const MarkupWindow *> &window
 std::map<std::string, std::string> decodeMarkupFields(const std::vector<std::string> &nodes,
                                                       const std::vector<std::string> &nodeLabels,
                                                       const std::vector<float> &confidences);
-// The fields of each page read by a written folder through HfMarkupLM (what Extract Fields runs);
-// page-level F1 (inference/webformer/webformereval.h) against the pages' gold.
+// The fields of each page read by a written folder through HfMarkupLM (what Extract Fields runs:
+// decodeMarkupFields of the argmax labels); page-level F1 (inference/webformer/webformereval.h)
+// against the pages' gold, for that decoding and for the top-1 decoding.
 struct MarkupFieldScore
 {
     bool ok = false;
@@ -116,6 +117,11 @@ struct MarkupFieldScore
     double precision = 0, recall = 0, f1 = 0;
     std::map<std::string, double> fieldF1;
     std::map<std::string, std::map<std::string, std::string>> predicted; // page -> field -> value
+    // Top-1 decoding (the dev score per epoch): per field the node with the field's highest B- (or
+    // plain) probability, whatever its argmax, with the I- nodes after it; every field predicted.
+    double top1Precision = 0, top1Recall = 0, top1F1 = 0;
+    std::map<std::string, double> top1FieldF1;
+    std::map<std::string, std::map<std::string, std::string>> top1Predicted;
 };
 MarkupFieldScore scoreMarkupFolder(const QString &dir, const std::vector<MarkupTrainPage> &pages,
                                    const std::vector<std::string> &fields);

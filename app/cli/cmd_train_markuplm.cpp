@@ -26,10 +26,15 @@ namespace {
 
 nlohmann::json scoreJson(const pipeline::MarkupFieldScore &s)
 {
-    nlohmann::json fields = nlohmann::json::object();
+    nlohmann::json fields = nlohmann::json::object(), top1 = nlohmann::json::object();
     for (const auto &[f, v] : s.fieldF1)
         fields[f] = v;
-    return {{"precision", s.precision}, {"recall", s.recall}, {"f1", s.f1}, {"fields", fields}};
+    for (const auto &[f, v] : s.top1FieldF1)
+        top1[f] = v;
+    // "f1": the argmax labels decoded as Extract Fields shows them; "top1": the node of each field's
+    // highest probability (the dev score).
+    return {{"precision", s.precision}, {"recall", s.recall}, {"f1", s.f1}, {"fields", fields},
+            {"top1", {{"precision", s.top1Precision}, {"recall", s.top1Recall}, {"f1", s.top1F1}, {"fields", top1}}}};
 }
 
 } // namespace
@@ -135,14 +140,20 @@ void runMarkupLMFineTune(const HfTrainRequest &rq)
         QFile card(cfg.outDir + QStringLiteral("/README.md"));
         if (card.open(QIODevice::Append)) {
             char line[160];
-            std::snprintf(line, sizeof line, "\n## Test\n\n%zu test pages, page-level F1 %.4f (P %.4f, R %.4f), macro over the fields:",
-                          set.test.size(), test.f1, test.precision, test.recall);
+            std::snprintf(line, sizeof line, "\n## Test\n\n%zu test pages, page-level F1 macro over the fields.\n\n", set.test.size());
             std::string text = line;
-            for (const auto &[f, v] : test.fieldF1) {
-                std::snprintf(line, sizeof line, " %s %.3f", f.c_str(), v);
+            text += "| decoding | P | R | F1 | per field |\n|---|---:|---:|---:|---|\n";
+            auto row = [&](const char *name, double p, double r, double f1, const std::map<std::string, double> &byField) {
+                std::snprintf(line, sizeof line, "| %s | %.4f | %.4f | %.4f | ", name, p, r, f1);
                 text += line;
-            }
-            text += ".\n";
+                for (const auto &[f, v] : byField) {
+                    std::snprintf(line, sizeof line, "%s %.3f ", f.c_str(), v);
+                    text += line;
+                }
+                text += "|\n";
+            };
+            row("labels as Extract Fields shows them", test.precision, test.recall, test.f1, test.fieldF1);
+            row("top-1 node per field", test.top1Precision, test.top1Recall, test.top1F1, test.top1FieldF1);
             card.write(text.data(), qint64(text.size()));
         }
     }

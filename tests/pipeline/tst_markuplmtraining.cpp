@@ -308,10 +308,12 @@ private Q_SLOTS:
         // The dev score the loop kept is the folder's own on the dev pages (each fits one window).
         const MarkupFieldScore devScore = scoreMarkupFolder(out, dev, {"author", "title"});
         QVERIFY2(devScore.ok, devScore.error.c_str());
-        QCOMPARE(devScore.f1, r.bestDevF1);
+        QCOMPARE(devScore.top1F1, r.bestDevF1);
         const MarkupFieldScore trainScore = scoreMarkupFolder(out, train, {"author", "title"});
         QVERIFY2(trainScore.ok, trainScore.error.c_str());
         QCOMPARE(trainScore.f1, 1.0);
+        QCOMPARE(trainScore.top1F1, 1.0);
+        QCOMPARE(trainScore.top1Predicted, trainScore.predicted);
         QCOMPARE(trainScore.predicted.at("book/4").at("title"), std::string("Night Harbor"));
 
         // The folder read back by the trainer gives the runner's logits.
@@ -502,7 +504,7 @@ private Q_SLOTS:
         QCOMPARE(j["test_pages"].get<int>(), 3);
         QCOMPARE(j["gold_values_found"].get<int>(), 12);
         QCOMPARE(j["dev_f1_per_epoch"].size(), std::size_t(20));
-        QVERIFY(j["test_page_level"]["f1"].is_number());
+        QVERIFY(j["test_page_level"]["f1"].is_number() && j["test_page_level"]["top1"]["f1"].is_number());
         QVERIFY2(j["test_page_level"]["f1"].get<double>() > 0.5, j.dump().c_str());
         QVERIFY(err.contains("ETA"));
         QFile card(out + QStringLiteral("/README.md"));
