@@ -316,7 +316,8 @@ void MainWindow::createDocks()
     connect(inspectors.grid, &HeadGridPanel::message, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
     connect(inspectors.patches, &ImagePatchPanel::message, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
     // What If and Why This Label (issue 48): tabbed there too, on the scan page (ui/explain/explaindocks.h).
-    installExplainDocks(this, m_attentionDock, m_scanPanel, m_session, [this] { return m_modelDir; });
+    const ExplainDocks explain = installExplainDocks(this, m_attentionDock, m_scanPanel, m_session, [this] { return m_modelDir; });
+    m_attentionTabs = {inspectors.gridDock, inspectors.patchDock, explain.whatIfDock, explain.whyDock};
 
     m_fields = new FieldsController(this, m_session, m_projects, m_webPanel, m_domPanel, [this] { return m_modelDir; });
     m_fieldsDock = new QDockWidget(tr("Fields"), this);
@@ -351,8 +352,16 @@ void MainWindow::applyDefaultLayout()
     tabifyDockWidget(m_annotationsDock, m_fieldsDock);
     tabifyDockWidget(m_annotationsDock, m_qs->dock());
     addDockWidget(Qt::BottomDockWidgetArea, m_attentionDock);
+    // Moving the Attention dock takes it out of its tab group: the inspectors join it again, so that
+    // opened together they are tabs under the page, not columns wider than the screen.
+    for (QDockWidget *dock : m_attentionTabs) {
+        dock->setFloating(false);
+        tabifyDockWidget(m_attentionDock, dock);
+    }
     for (QDockWidget *dock : docks)
         dock->setVisible(dock != m_attentionDock);
+    for (QDockWidget *dock : m_attentionTabs)
+        dock->hide();
     m_annotationsDock->raise();
     resize(windowSize);
     const int w = qMax(width(), 1200);

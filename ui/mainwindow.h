@@ -153,6 +153,7 @@ private:
     QDockWidget *m_structureDock = nullptr;
     QDockWidget *m_annotationsDock = nullptr;
     QDockWidget *m_attentionDock = nullptr;
+    QList<QDockWidget *> m_attentionTabs; // Head Grid, Image Patches, What If, Why This Label: tabs of Attention
     FieldsController *m_fields = nullptr;
     QDockWidget *m_fieldsDock = nullptr;
     QsController *m_qs = nullptr;

@@ -30,6 +30,7 @@ private Q_SLOTS:
     void initTestCase();
     void docksClosedAndInTheViewMenu();
     void whatIfAndWhyOnTheScanPage();
+    void inspectorDocksOpenAsTabsOfAttention();
 };
 
 void TestExplainDocks::initTestCase()
@@ -57,6 +58,45 @@ void TestExplainDocks::docksClosedAndInTheViewMenu()
         QVERIFY2(dock, name);
         QVERIFY2(!dock->isVisible(), name);
         QVERIFY2(viewItems.contains(dock->toggleViewAction()->text()), qPrintable(viewItems.join(QLatin1Char(','))));
+    }
+}
+
+// Attention, Head Grid, Image Patches, What If and Why This Label share one tab group under the page:
+// opened together they do not stand side by side (which made the window wider than a 1680-pixel
+// screen), after the default layout and after View > Reset Layout alike.
+void TestExplainDocks::inspectorDocksOpenAsTabsOfAttention()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QStringList names{QStringLiteral("attentionDock"), QStringLiteral("headGridDock"), QStringLiteral("imagePatchDock"),
+                            QStringLiteral("whatIfDock"), QStringLiteral("whyLabelDock")};
+    for (int round = 0; round < 2; ++round) {
+        if (round == 1) {
+            for (const QString &n : names)
+                w.findChild<QDockWidget *>(n)->hide();
+            QAction *reset = nullptr;
+            for (QAction *a : w.findChildren<QAction *>())
+                if (a->objectName() == QLatin1String("resetLayoutAction") || a->text().remove(QLatin1Char('&')) == QLatin1String("Reset Layout"))
+                    reset = a;
+            QVERIFY2(reset, "no Reset Layout action");
+            reset->trigger();
+        }
+        auto *attention = w.findChild<QDockWidget *>(names.first());
+        QVERIFY(attention);
+        for (const QString &n : names) {
+            auto *dock = w.findChild<QDockWidget *>(n);
+            QVERIFY2(dock, qPrintable(n));
+            dock->show();
+            dock->raise();
+        }
+        QApplication::processEvents();
+        const QList<QDockWidget *> tabs = w.tabifiedDockWidgets(attention);
+        for (const QString &n : names.mid(1))
+            QVERIFY2(tabs.contains(w.findChild<QDockWidget *>(n)),
+                     qPrintable(QStringLiteral("round %1: %2 is not a tab of Attention").arg(round).arg(n)));
+        QVERIFY2(w.width() <= 1400, qPrintable(QString::number(w.width())));
     }
 }
 
