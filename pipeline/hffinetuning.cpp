@@ -534,7 +534,9 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
     if (!refused.error.isEmpty())
         return refused;
     Prepared trainData, devData; // filled once the checkpoint is loaded; the batches point into them
-    return runHfFineTuning(
+    ImageProcessing usedImage;      // how the pages' images were given to the model, when they were
+    bool imageUsed = false;
+    HfFineTuneOutcome o = runHfFineTuning(
         cfg,
         [&](const inference::HfFineTuner &tuner) {
             const inference::HfLayoutTokenizer tokenizer = inference::HfLayoutTokenizer::fromDirectory(cfg.initDir.toStdString());
@@ -550,6 +552,8 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
             // LayoutLMv3 with visual_embed: pixel_values; LayoutLMv2 / LayoutXLM with backbone weights: image.
             const std::string imageInput = tuner.imageInputName();
             const bool visual = !imageInput.empty() && (imageInput == "image" || image.visual);
+            usedImage = image;
+            imageUsed = visual;
             HfTrainingData d;
             trainData = prepareWindows(train, tokenizer, cfg.labels, maxTokens, visual ? &image : nullptr, &d.pagesWithoutImage);
             devData = prepareWindows(dev, tokenizer, cfg.labels, maxTokens, visual ? &image : nullptr, &d.pagesWithoutImage);
@@ -570,6 +574,21 @@ HfFineTuneOutcome fineTuneHfTokenClassifier(const HfFineTuneConfig &cfg, const s
             return d;
         },
         progress, cancel);
+    // A folder started without preprocessor_config.json gets one stating the image processing the
+    // model was trained with, so that Python's processor prepares pages as Folio did.
+    const QString pre = cfg.outDir + QStringLiteral("/preprocessor_config.json");
+    if (o.ok && imageUsed && QFileInfo::exists(cfg.outDir + QStringLiteral("/model.safetensors")) && !QFileInfo::exists(pre)) {
+        QFile tokenizerConfig(cfg.initDir + QStringLiteral("/tokenizer_config.json"));
+        const bool xlm = tokenizerConfig.open(QIODevice::ReadOnly) && tokenizerConfig.read(1 << 20).contains("LayoutXLM");
+        const QString processor = usedImage.bgrUint8 ? (xlm ? QStringLiteral("LayoutXLMProcessor") : QStringLiteral("LayoutLMv2Processor"))
+                                                     : QStringLiteral("LayoutLMv3Processor");
+        QString why;
+        if (!writeImageProcessorConfig(cfg.outDir, usedImage, processor, &why)) {
+            o.ok = false;
+            o.error = why;
+        }
+    }
+    return o;
 }
 
 } // namespace folio::pipeline

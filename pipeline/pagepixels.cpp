@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
@@ -267,6 +268,42 @@ bool readImageProcessing(const QString &checkpointDir, ImageProcessing *out, QSt
         return false;
     }
     *out = p;
+    return true;
+}
+
+bool writeImageProcessorConfig(const QString &dir, const ImageProcessing &p, const QString &processorClass,
+                               QString *error)
+{
+    const auto triple = [](const std::array<float, 3> &v) {
+        QJsonArray a;
+        for (float x : v)
+            a.append(std::round(double(x) * 1e7) / 1e7); // the float's decimal, not its binary tail
+        return a;
+    };
+    QJsonObject o;
+    o.insert(QStringLiteral("processor_class"), processorClass);
+    o.insert(QStringLiteral("do_resize"), p.doResize);
+    o.insert(QStringLiteral("size"), QJsonObject{{QStringLiteral("height"), p.size}, {QStringLiteral("width"), p.size}});
+    o.insert(QStringLiteral("resample"), p.resample);
+    o.insert(QStringLiteral("apply_ocr"), false);
+    if (p.bgrUint8) {
+        o.insert(QStringLiteral("image_processor_type"), QStringLiteral("LayoutLMv2ImageProcessor"));
+    } else {
+        o.insert(QStringLiteral("image_processor_type"), QStringLiteral("LayoutLMv3ImageProcessor"));
+        o.insert(QStringLiteral("do_rescale"), p.doRescale);
+        o.insert(QStringLiteral("rescale_factor"), p.rescaleFactor);
+        o.insert(QStringLiteral("do_normalize"), p.doNormalize);
+        o.insert(QStringLiteral("image_mean"), triple(p.mean));
+        o.insert(QStringLiteral("image_std"), triple(p.std));
+    }
+    const QString path = QDir(dir).filePath(QStringLiteral("preprocessor_config.json"));
+    QSaveFile file(path);
+    const QByteArray text = QJsonDocument(o).toJson(QJsonDocument::Indented);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit()) {
+        if (error)
+            *error = path + QStringLiteral(": cannot write: ") + file.errorString();
+        return false;
+    }
     return true;
 }
 

@@ -49,6 +49,14 @@ std::vector<std::uint8_t> pilResizeBilinear(const std::uint8_t *pixels, int widt
 // file and the field on a malformed file or value (a std of 0, a size outside 16..4096, ...).
 bool readImageProcessing(const QString &checkpointDir, ImageProcessing *out, QString *error);
 
+// Writes <dir>/preprocessor_config.json stating `processing` as the reference's image processor
+// reads it (LayoutLMv3ImageProcessor, or LayoutLMv2ImageProcessor for bgrUint8), with apply_ocr
+// false: the words and boxes come with the page, as Folio gave them to the model. `processorClass`
+// names the processor that pairs it with the tokenizer (LayoutLMv3Processor, LayoutLMv2Processor,
+// LayoutXLMProcessor). Written atomically; false + *error when it cannot be.
+bool writeImageProcessorConfig(const QString &dir, const ImageProcessing &processing, const QString &processorClass,
+                               QString *error);
+
 // The image as pixel_values. Without resizing the image must already be size x size (else an
 // empty tensor and *error).
 inference::Tensor pagePixelValues(const QImage &image, const ImageProcessing &processing, QString *error);

@@ -20,8 +20,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <nlohmann/json.hpp>
 
 #include <set>
 
@@ -320,6 +323,28 @@ private Q_SLOTS:
         QCOMPARE(r.pagesWithoutImage, 1);
         QVERIFY(!notes.empty() && notes.front().find("1 pages have no image") != std::string::npos);
         QCOMPARE(r.steps, 3L);
+        // The start folder has no preprocessor_config.json: the one written states how the images
+        // were prepared (input_size 32, not the processor's default 224), and reads back the same.
+        QVERIFY(!QFileInfo::exists(init + QStringLiteral("/preprocessor_config.json")));
+        {
+            ImageProcessing used, written;
+            QString why;
+            QVERIFY(readImageProcessing(init, &used, &why));
+            QVERIFY2(readImageProcessing(cfg.outDir, &written, &why), qPrintable(why));
+            QCOMPARE(written.size, used.size);
+            QCOMPARE(written.resample, used.resample);
+            QCOMPARE(written.doRescale, used.doRescale);
+            QCOMPARE(written.rescaleFactor, used.rescaleFactor);
+            QCOMPARE(written.doNormalize, used.doNormalize);
+            QVERIFY(written.mean == used.mean && written.std == used.std);
+            QFile pre(cfg.outDir + QStringLiteral("/preprocessor_config.json"));
+            QVERIFY(pre.open(QIODevice::ReadOnly));
+            const nlohmann::json j = nlohmann::json::parse(pre.readAll().toStdString());
+            QCOMPARE(QString::fromStdString(j.at("image_processor_type").get<std::string>()), QStringLiteral("LayoutLMv3ImageProcessor"));
+            QCOMPARE(QString::fromStdString(j.at("processor_class").get<std::string>()), QStringLiteral("LayoutLMv3Processor"));
+            QCOMPARE(j.at("size").at("height").get<int>(), 32);
+            QCOMPARE(j.at("apply_ocr").get<bool>(), false);
+        }
         inference::HfTokenClassifier classifier;
         std::string error;
         QVERIFY2(classifier.load(cfg.outDir.toStdString(), &error), error.c_str());
