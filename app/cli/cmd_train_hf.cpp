@@ -40,10 +40,8 @@ std::vector<pipeline::HfTrainPage> withImages(std::vector<inference::TaggerPage>
 
 } // namespace
 
-void runHfFineTune(const HfTrainRequest &rq)
+pipeline::HfFineTuneConfig hfFineTuneConfig(const HfTrainRequest &rq)
 {
-    inference::configureThreads(rq.threads);
-    const QString target = rq.data.empty() ? pipeline::defaultFunsdDir() : inputPath(rq.data.front());
     pipeline::HfFineTuneConfig cfg;
     cfg.initDir = inputPath(rq.initDir);
     cfg.outDir = inputPath(rq.outDir);
@@ -61,6 +59,14 @@ void runHfFineTune(const HfTrainRequest &rq)
     cfg.distributed = rq.distributed;
     cfg.gradientShards = rq.gradientShards;
     cfg.command = rq.command;
+    return cfg;
+}
+
+void runHfFineTune(const HfTrainRequest &rq)
+{
+    inference::configureThreads(rq.threads);
+    const QString target = rq.data.empty() ? pipeline::defaultFunsdDir() : inputPath(rq.data.front());
+    pipeline::HfFineTuneConfig cfg = hfFineTuneConfig(rq);
 
     std::vector<inference::TaggerPage> train, dev;
     QString error;

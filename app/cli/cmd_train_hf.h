@@ -11,6 +11,10 @@ namespace CLI {
 class App;
 }
 
+namespace folio::pipeline {
+struct HfFineTuneConfig;
+}
+
 namespace folio::cli {
 
 struct HfTrainRequest
@@ -28,6 +32,10 @@ struct HfTrainRequest
     int gradientShards = 1;
     std::string command;
 };
+
+// The run's settings from the request: folders (--out must not be --init's), schedule, seed, resume,
+// window length, data parallelism and the command line for the model card. Throws CliError.
+pipeline::HfFineTuneConfig hfFineTuneConfig(const HfTrainRequest &request);
 
 // Loads the data, fine-tunes, prints the result as JSON; throws CliError.
 void runHfFineTune(const HfTrainRequest &request);

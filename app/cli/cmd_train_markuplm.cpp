@@ -12,7 +12,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QDir>
 #include <QFile>
 
 #include <atomic>
@@ -52,21 +51,7 @@ void runMarkupLMFineTune(const HfTrainRequest &rq)
     if (rq.distributed.enabled() || rq.gradientShards > 1)
         throw CliError("--init " + rq.initDir + ": data-parallel MarkupLM fine-tuning is not offered; run it in one process");
     const QString target = inputPath(rq.data.front());
-    pipeline::HfFineTuneConfig cfg;
-    cfg.initDir = inputPath(rq.initDir);
-    cfg.outDir = inputPath(rq.outDir);
-    if (QDir(cfg.outDir).absolutePath() == QDir(cfg.initDir).absolutePath())
-        throw CliError("--out " + rq.outDir + ": the folder --init reads from; write the fine-tuned model to another folder");
-    cfg.epochs = rq.epochs;
-    cfg.batchSize = rq.batch;
-    cfg.lr = rq.lr;
-    cfg.weightDecay = rq.weightDecay;
-    cfg.warmupRatio = rq.warmup;
-    cfg.maxSteps = rq.maxSteps;
-    cfg.seed = rq.seed;
-    cfg.resume = rq.resume;
-    cfg.maxTokens = rq.maxTokens;
-    cfg.command = rq.command;
+    pipeline::HfFineTuneConfig cfg = hfFineTuneConfig(rq); // data-parallel refused above
 
     pipeline::MarkupTrainingSet set;
     if (looksLikeProjectLocation(target)) {
