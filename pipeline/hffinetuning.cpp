@@ -9,6 +9,7 @@
 #include "inference/training/hf/hffinetuner.h"
 #include "inference/training/metrics.h"
 #include "pipeline/pagepixels.h"
+#include "pipeline/unitwindows.h"
 
 #include <QDir>
 #include <QFile>
@@ -59,14 +60,8 @@ std::vector<HfEncodedWindow> hfPageWindows(const inference::HfLayoutTokenizer &t
             ++count[std::size_t(w)];
     const int budget = maxTokens - 2;
     std::vector<HfEncodedWindow> out;
-    std::size_t begin = 0, owned = 0;
-    while (true) {
-        std::size_t end = begin;
-        int tokens = 0;
-        while (end < n && tokens + count[end] <= budget)
-            tokens += count[end++];
-        if (end == begin && end < n)
-            ++end; // a word longer than a window: alone, cut by truncation
+    for (const UnitWindow &span : planUnitWindows(count, budget)) {
+        const std::size_t begin = span.begin, owned = span.owned, end = span.end;
         HfEncodedWindow win;
         win.page = pageIndex;
         win.firstOwnedWord = int(owned);
@@ -81,15 +76,6 @@ std::vector<HfEncodedWindow> hfPageWindows(const inference::HfLayoutTokenizer &t
             if (w >= 0)
                 w += int(begin);
         out.push_back(std::move(win));
-        owned = end;
-        if (end >= n)
-            break;
-        // The next window starts a quarter window before this one's end (at least one word later).
-        std::size_t next = end;
-        int shared = 0;
-        while (next > begin + 1 && shared + count[next - 1] <= budget / 4)
-            shared += count[--next];
-        begin = next;
     }
     return out;
 }

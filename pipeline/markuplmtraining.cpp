@@ -11,6 +11,7 @@
 #include "inference/training/hf/hffinetuner.h"
 #include "inference/webformer/webformereval.h"
 #include "pipeline/hffinetuneloop.h"
+#include "pipeline/unitwindows.h"
 #include "pipeline/markuplmfields.h"
 #include "pipeline/modelinputs/productpages.h"
 #include "pipeline/modelinputs/webpages.h"
@@ -251,18 +252,8 @@ std::vector<MarkupWindow> markupPageWindows(const inference::MarkupLMTokenizer &
     inference::MarkupEncodeOptions cut;
     cut.maxLength = maxTokens;
     cut.truncation = true;
-    std::size_t begin = 0, owned = 0;
-    while (true) {
-        std::size_t end = begin;
-        int tokens = 0;
-        while (end < n && tokens + count[end] <= budget)
-            tokens += count[end++];
-        if (end == begin && end < n)
-            ++end; // a node longer than a window: alone, cut by truncation
-        if (end <= owned) {
-            begin = owned; // the shared context left no room for a node of its own: start at the first unowned node
-            continue;
-        }
+    for (const UnitWindow &span : planUnitWindows(count, budget)) {
+        const std::size_t begin = span.begin, owned = span.owned, end = span.end;
         MarkupWindow win;
         win.page = pageIndex;
         win.firstNode = int(begin);
@@ -279,14 +270,6 @@ std::vector<MarkupWindow> markupPageWindows(const inference::MarkupLMTokenizer &
             win.tokens = tokenizer.encode(nodes, xpaths, &wl, cut);
         }
         out.push_back(std::move(win));
-        owned = end;
-        if (end >= n)
-            break;
-        std::size_t next = end;
-        int shared = 0;
-        while (next > begin + 1 && shared + count[next - 1] <= budget / 4)
-            shared += count[--next];
-        begin = next;
     }
     return out;
 }

@@ -11,6 +11,7 @@
 #include "pipeline/hffinetuning.h"
 #include "pipeline/pagepixels.h"
 #include "pipeline/taggertraining.h"
+#include "pipeline/unitwindows.h"
 #include "tests/common/testdata.h"
 #include "tests/inference/tensorcompare.h"
 
@@ -164,6 +165,25 @@ private Q_SLOTS:
     }
 
     // Fine-tuned in memory, written, read back by Folio's inference path: the same logits.
+    // The window plan itself: every unit owned by exactly one window, in order, and a unit too long
+    // to follow the shared context gets a window of its own (the word plan used to repeat that
+    // window without end: three 1-token words, then one of 8, with a budget of 8).
+    void windowPlanOwnsEveryUnitOnce()
+    {
+        for (const std::vector<int> &tokens : {std::vector<int>{1, 1, 1, 8, 1}, std::vector<int>{3, 3, 3, 3, 3, 3},
+                                                std::vector<int>{20, 1, 1}, std::vector<int>{0, 2, 0, 7, 7, 1}}) {
+            const std::vector<UnitWindow> plan = planUnitWindows(tokens, 8);
+            QVERIFY(!plan.empty() && plan.size() <= tokens.size());
+            std::size_t next = 0;
+            for (const UnitWindow &w : plan) {
+                QCOMPARE(w.owned, next);
+                QVERIFY(w.begin <= w.owned && w.owned < w.end);
+                next = w.end;
+            }
+            QCOMPARE(next, tokens.size());
+        }
+    }
+
     void writtenFolderGivesInMemoryLogits()
     {
         const auto tokenizer = inference::HfLayoutTokenizer::fromDirectory(tinyCheckpoint().toStdString());
